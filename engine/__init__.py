@@ -1,0 +1,74 @@
+"""ombre-workbench: rules, referee and comparison documents for the Ombre family.
+
+The public surface is small. Load a ruleset by id, alias or path, look at its rules, and
+start a deal:
+
+>>> from engine import load_ruleset
+>>> quadrille = load_ruleset("quadrille")
+>>> [str(c) for c in quadrille.trump_order(Suit.HEARTS)][:4]
+['As', '7h', 'Ac', 'Ah']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.cards import ALL_CARDS as ALL_CARDS
+from engine.cards import Card as Card
+from engine.cards import Colour as Colour
+from engine.cards import Rank as Rank
+from engine.cards import Suit as Suit
+from engine.cards import parse_cards as parse_cards
+from engine.errors import IllegalActionError as IllegalActionError
+from engine.errors import NotationError as NotationError
+from engine.errors import Problem as Problem
+from engine.errors import RecordError as RecordError
+from engine.errors import RuleFileError as RuleFileError
+from engine.model import RuleSet as RuleSet
+
+__all__ = [
+    "ALL_CARDS",
+    "Card",
+    "Colour",
+    "IllegalActionError",
+    "NotationError",
+    "Problem",
+    "Rank",
+    "RecordError",
+    "RuleFileError",
+    "RuleSet",
+    "Suit",
+    "load_ruleset",
+    "parse_cards",
+]
+
+_CACHE: dict[str, RuleSet] = {}
+
+
+def load_ruleset(name: str | Path) -> RuleSet:
+    """Loads a ruleset or variant by id, alias (``hombre``, ``médiateur``) or path.
+
+    The result is cached per process: rule files are read, resolved and checked once.
+
+    :raises RuleFileError: with every located problem, if the file or a parent is invalid.
+    :raises NotationError: if no ruleset has that name.
+    """
+    from engine.loader import default_registry
+    from engine.model import build_ruleset
+
+    key = str(name)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    registry = default_registry()
+    entry = registry.find(key)
+    if entry is None:
+        import difflib
+
+        hint = difflib.get_close_matches(key, registry.known_names(), n=1)
+        more = f"; did you mean {hint[0]!r}?" if hint else ""
+        known = ", ".join(registry.known_names())
+        raise NotationError(f"no ruleset or variant {key!r} (known: {known}){more}")
+    ruleset = build_ruleset(registry.resolve(entry))
+    _CACHE[key] = ruleset
+    return ruleset

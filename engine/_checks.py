@@ -1,0 +1,267 @@
+"""Semantic checks of a resolved rule file: what the JSON Schema cannot say.
+
+Each check adds located problems to one list; nothing stops at the first. The checks:
+
+* every card named exists in the deck; every rank named is one of the deck's ranks;
+* each plain order is a permutation of its colour's plain ranks (the deck's ranks less the
+  ranks of the cards that are always trumps);
+* the top trumps have distinct names, and the matadors named for privilege and payment exist;
+* the deal adds up: hand size x players + talon = the deck, for every setup option; every
+  packet order adds up to the hand size;
+* every contract, result, outcome and item that is referred to exists; every contract that
+  calls or demands has the declaration it needs;
+* every citation names a source of the file's ``sources`` table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine._yaml import Path_, json_path
+from engine.errors import Problem
+
+_RANKS = ["A", "K", "Q", "J", "7", "6", "5", "4", "3", "2"]
+
+
+def _bases(value: Any, path: Path_) -> Iterator[tuple[Path_, dict[str, Any]]]:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if key in ("basis", "codille_remainder_basis") and isinstance(sub, dict):
+                yield (*path, key), sub
+            else:
+                yield from _bases(sub, (*path, key))
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            yield from _bases(sub, (*path, i))
+
+
+def semantic_problems(resolved: Any) -> list[Problem]:
+    """Returns the semantic problems of a resolved document (see the module docstring)."""
+    d: dict[str, Any] = resolved.data
+    problems: list[Problem] = []
+
+    def add(path: Path_, code: str, message: str) -> None:
+        f, line, col = resolved.locate(path)
+        problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
+
+    ranks = list(d["deck"]["ranks"])
+    suits = list(d["deck"]["suits"])
+    letters = {s[0]: s for s in suits}
+    deck = {r + s[0] for r in ranks for s in suits}
+
+    def check_card(path: Path_, text: Any) -> bool:
+        if not isinstance(text, str) or text not in deck:
+            add(
+                path,
+                "unknown-card",
+                f"{text!r} is not a card of this deck (ranks {' '.join(ranks)}; suits {', '.join(suits)})",
+            )
+            return False
+        return True
+
+    # Deck and options.
+    removed = set()
+    for i, c in enumerate(d["deck"].get("remove", [])):
+        if check_card(("deck", "remove", i), c):
+            removed.add(c)
+    option_suit_choices: list[list[str]] = [[]]
+    for key, opt in (d.get("options") or {}).items():
+        for i, s in enumerate(opt["choices"]):
+            if s not in suits:
+                add(
+                    ("options", key, "choices", i),
+                    "unknown-suit",
+                    f"{s!r} is not a suit of this deck",
+                )
+        if opt["default"] not in opt["choices"]:
+            add(
+                ("options", key, "default"),
+                "bad-default",
+                f"default {opt['default']!r} is not among the choices",
+            )
+        if opt["kind"] == "remove-suit":
+            option_suit_choices = [[s] for s in opt["choices"]]
+
+    # Top trumps.
+    names: dict[str, int] = {}
+    fixed_cards: set[str] = set()
+    for i, top in enumerate(d["ranking"]["trumps"]["top"]):
+        path = ("ranking", "trumps", "top", i)
+        if top["name"] in names:
+            add((*path, "name"), "duplicate-name", f"two top trumps are named {top['name']!r}")
+        names[top["name"]] = i
+        if "card" in top and check_card((*path, "card"), top["card"]):
+            fixed_cards.add(top["card"])
+        for colour, rank in (top.get("rank") or {}).items():
+            if rank not in ranks:
+                add((*path, "rank", colour), "unknown-rank", f"rank {rank!r} is not in the deck")
+
+    # Plain orders: a permutation of the colour's ranks, less the cards that are always trumps.
+    for colour in ("black", "red"):
+        order = d["ranking"]["plain"][colour]
+        path = ("ranking", "plain", colour)
+        for i, r in enumerate(order):
+            if r not in ranks:
+                add((*path, i), "unknown-rank", f"rank {r!r} is not in the deck")
+        colour_suits = [s for s in suits if (s in ("spades", "clubs")) == (colour == "black")]
+        for suit in colour_suits:
+            expected = {r for r in ranks if r + suit[0] not in fixed_cards}
+            got = set(order)
+            if got != expected or len(order) != len(set(order)):
+                missing = sorted(expected - got, key=_RANKS.index)
+                extra = sorted(got - expected, key=_RANKS.index)
+                detail = []
+                if missing:
+                    detail.append("missing " + " ".join(missing))
+                if extra:
+                    detail.append(
+                        "has " + " ".join(extra) + " which are not plain cards of " + suit
+                    )
+                add(
+                    path,
+                    "not-a-permutation",
+                    f"the {colour} plain order is not a permutation of the plain ranks of {suit} ({'; '.join(detail)})",
+                )
+                break
+
+    # Matadors.
+    for i, name in enumerate(d["matadors"]["privilege"]["cards"]):
+        if name not in names:
+            add(
+                ("matadors", "privilege", "cards", i),
+                "unknown-trump",
+                f"no top trump is named {name!r} (known: {', '.join(names)})",
+            )
+    if d["matadors"]["payment"]["from"] not in names:
+        add(
+            ("matadors", "payment", "from"),
+            "unknown-trump",
+            f"no top trump is named {d['matadors']['payment']['from']!r}",
+        )
+
+    # Deal.
+    players = d["players"]["count"]
+    hand = d["deal"]["hand_size"]
+    talon = d["deal"]["talon"]
+    for choice in option_suit_choices:
+        size = len([c for c in deck if c not in removed and letters.get(c[-1]) not in choice])
+        if hand * players + talon != size:
+            extra = f" with {choice[0]} removed" if choice else ""
+            add(
+                ("deal", "hand_size"),
+                "deal-does-not-add-up",
+                f"{players} hands of {hand} and a talon of {talon} make {hand * players + talon} cards, but the deck{extra} has {size}",
+            )
+    for i, packets in enumerate(d["deal"]["packets"]):
+        if sum(packets) != hand:
+            add(
+                ("deal", "packets", i),
+                "packets-do-not-add-up",
+                f"packets {packets} add up to {sum(packets)}, not the hand size {hand}",
+            )
+
+    # Contracts and declarations.
+    contracts = d["auction"]["contracts"]
+    options = d.get("options") or {}
+    for cid, c in contracts.items():
+        if c["help"] in ("call", "demand") and c["help"] not in d["declarations"]:
+            add(
+                ("auction", "contracts", cid, "help"),
+                "missing-declaration",
+                f"contract {cid} has help {c['help']!r} but declarations.{c['help']} is not defined",
+            )
+        if c.get("trump_option") and c["trump_option"] not in options:
+            add(
+                ("auction", "contracts", cid, "trump_option"),
+                "unknown-option",
+                f"no setup option {c['trump_option']!r}",
+            )
+        if c.get("exchange", "none") != "none" and talon == 0:
+            add(
+                ("auction", "contracts", cid, "exchange"),
+                "no-talon",
+                "an exchange needs a talon (deal.talon is 0)",
+            )
+    ap = d["auction"]["all_pass"]
+    if ap["action"] == "forced":
+        if "contract" not in ap or "card" not in ap:
+            add(("auction", "all_pass"), "incomplete", "a forced declarer needs card and contract")
+        else:
+            check_card(("auction", "all_pass", "card"), ap["card"])
+            if ap["contract"] not in contracts:
+                add(
+                    ("auction", "all_pass", "contract"),
+                    "unknown-contract",
+                    f"no contract {ap['contract']!r} (known: {', '.join(contracts)})",
+                )
+    if not any(c["biddable"] for c in contracts.values()):
+        add(("auction", "contracts"), "no-biddable-contract", "no contract can be bid")
+    for key in ("call", "demand"):
+        decl = d["declarations"].get(key)
+        if decl:
+            for field in ("rank", "all_held_fallback"):
+                if field in decl and decl[field] not in ranks:
+                    add(
+                        ("declarations", key, field),
+                        "unknown-rank",
+                        f"rank {decl[field]!r} is not in the deck",
+                    )
+
+    # Results, outcomes and items.
+    outcomes = d["settlement"]["outcomes"]
+    items = d["settlement"]["items"]
+    for i, rule in enumerate(d["results"]["rules"]):
+        if rule["result"] not in outcomes:
+            add(
+                ("results", "rules", i, "result"),
+                "unknown-outcome",
+                f"result {rule['result']!r} has no settlement.outcomes entry (known: {', '.join(outcomes)})",
+            )
+    rules = d["results"]["rules"]
+    if (
+        not rules[-1]["when"].get("otherwise")
+        and not any(r["when"].get("side_tricks", {}).get("at_most") is not None for r in rules)
+        and not any(r["when"].get("otherwise") for r in rules)
+    ):
+        add(
+            ("results", "rules"),
+            "no-fallback",
+            "the results table may leave a deal without a result: end it with `when: {otherwise: true}` or a lower bound",
+        )
+    for oid, out in outcomes.items():
+        for direction in ("receive", "pay"):
+            for i, item in enumerate(out.get(direction, [])):
+                if item not in items:
+                    add(
+                        ("settlement", "outcomes", oid, direction, i),
+                        "unknown-item",
+                        f"no payment item {item!r} (known: {', '.join(items)})",
+                    )
+    for iid, item in items.items():
+        for i, cid in enumerate(item.get("contracts", [])):
+            if cid not in contracts:
+                add(
+                    ("settlement", "items", iid, "contracts", i),
+                    "unknown-contract",
+                    f"no contract {cid!r}",
+                )
+        for cid in item.get("by_contract", {}):
+            if cid not in contracts:
+                add(
+                    ("settlement", "items", iid, "by_contract", cid),
+                    "unknown-contract",
+                    f"no contract {cid!r}",
+                )
+
+    # Citations.
+    sources = d["sources"]
+    for path, basis in _bases(d, ()):
+        for i, cite in enumerate(basis.get("cite", [])):
+            if cite["source"] not in sources:
+                add(
+                    (*path, "cite", i, "source"),
+                    "unknown-source",
+                    f"cites {cite['source']!r}, which is not in the sources table",
+                )
+    return problems

@@ -1,0 +1,223 @@
+"""YAML reading with positions, and with PyYAML's traps closed.
+
+Rule files and records are read with the *safe* composer only (libyaml's when available), and
+turned into plain data by our own walk over the node tree, so that:
+
+* every value keeps its position: a side table ``{path tuple: (line, column)}`` (1-based);
+* duplicate keys are an error (PyYAML silently keeps the last one);
+* anchors and aliases are refused, which also closes the "billion laughs" alias bomb;
+* only the core tags are accepted (``!!python/object`` and friends are an error);
+* dates stay strings, and ``yes``/``no``/``on``/``off`` stay words: only ``true``/``false`` are
+  booleans, so a stray ``no`` fails the schema loudly instead of becoming ``False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from engine.errors import Problem
+
+try:  # libyaml's composer is an order of magnitude faster and gives the same marks.
+    _Loader: type[Any] = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - pure-Python PyYAML
+    _Loader = yaml.SafeLoader
+
+Path_ = tuple[str | int, ...]
+Positions = dict[Path_, tuple[int, int]]
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_SCALAR_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP}
+
+
+def json_path(path: Path_) -> str:
+    """Returns ``$.a.b[2].c`` for the path ``("a", "b", 2, "c")``."""
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.replace("-", "").replace("_", "").isalnum():
+            out += f".{part}"
+        else:
+            out += f"[{part!r}]"
+    return out
+
+
+@dataclass
+class Document:
+    """A YAML document read as plain data, with the position of every node."""
+
+    file: str
+    data: Any
+    positions: Positions = field(default_factory=dict)
+
+    def where(self, path: Path_) -> tuple[int | None, int | None]:
+        """Returns the (line, column) of the nearest node at or above ``path``."""
+        p = tuple(path)
+        while True:
+            if p in self.positions:
+                return self.positions[p]
+            if not p:
+                return (None, None)
+            p = p[:-1]
+
+
+class _Abort(Exception):
+    """Stops the walk at the first alias."""
+
+
+class _Builder:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.positions: Positions = {}
+        self.problems: list[Problem] = []
+        self.seen: set[int] = set()
+
+    def problem(self, node: yaml.Node, path: Path_, code: str, message: str) -> None:
+        mark = node.start_mark
+        self.problems.append(
+            Problem(self.file, mark.line + 1, mark.column + 1, json_path(path), code, message)
+        )
+
+    def build(self, node: yaml.Node, path: Path_) -> Any:
+        self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        # An alias is the same node object met twice: refuse it (and so every alias bomb).
+        if id(node) in self.seen:
+            self.problem(
+                node, path, "yaml/alias", "anchors and aliases (&name, *name) are not allowed here"
+            )
+            raise _Abort
+        self.seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                self.problem(node, path, "yaml/tag", f"tag {node.tag!r} is not allowed here")
+            return [self.build(child, (*path, i)) for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != _MAP:
+                self.problem(node, path, "yaml/tag", f"tag {node.tag!r} is not allowed here")
+            out: dict[str, Any] = {}
+            first_line: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.problem(key_node, path, "yaml/key", "a key must be a plain word")
+                    continue
+                key = key_node.value
+                if key == "<<":
+                    self.problem(
+                        key_node, path, "yaml/merge-key", "merge keys (<<) are not allowed"
+                    )
+                    continue
+                if key in out:
+                    self.problem(
+                        key_node,
+                        (*path, key),
+                        "yaml/duplicate-key",
+                        f"duplicate key {key!r} (first set on line {first_line[key]})",
+                    )
+                    continue
+                first_line[key] = key_node.start_mark.line + 1
+                out[key] = self.build(value_node, (*path, key))
+                # Point a key's errors at the key itself, where the reader looks for it.
+                self.positions[(*path, key)] = (
+                    key_node.start_mark.line + 1,
+                    key_node.start_mark.column + 1,
+                )
+            return out
+        self.problem(node, path, "yaml/node", "unsupported YAML node")  # pragma: no cover
+        return None
+
+    def scalar(self, node: yaml.ScalarNode, path: Path_) -> Any:
+        tag, value = node.tag, node.value
+        if tag not in _SCALAR_TAGS:
+            self.problem(node, path, "yaml/tag", f"tag {tag!r} is not allowed in this file")
+            return value
+        if tag == _STR or tag == _TIMESTAMP:
+            return value
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            low = value.lower()
+            if low == "true":
+                return True
+            if low == "false":
+                return False
+            return value  # yes / no / on / off stay words
+        if tag == _INT:
+            try:
+                return int(value.replace("_", ""), 0)
+            except ValueError:
+                return value
+        if tag == _FLOAT:
+            try:
+                return float(value.replace("_", ""))
+            except ValueError:
+                return value
+        return value  # pragma: no cover
+
+
+def _mark_problem(file: str, exc: yaml.MarkedYAMLError, code: str) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark is not None else None
+    column = mark.column + 1 if mark is not None else None
+    what = exc.problem or str(exc)
+    if exc.context:
+        what = f"{exc.context}, {what}" if exc.problem else exc.context
+    return Problem(file, line, column, "$", code, f"YAML syntax error: {what}")
+
+
+def _decode(file: str, raw: bytes) -> tuple[str | None, Problem | None]:
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        return None, Problem(
+            file,
+            line,
+            column,
+            "$",
+            "io/encoding",
+            f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+        )
+
+
+def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
+    """Parses one YAML document from text; returns it with the problems found (if any)."""
+    if not text.strip() or all(
+        not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
+    ):
+        return None, [Problem(file, 1, 1, "$", "yaml/empty", "the file is empty")]
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        return None, [_mark_problem(file, exc, "yaml/syntax")]
+    if node is None:
+        return None, [Problem(file, 1, 1, "$", "yaml/empty", "the file is empty")]
+    builder = _Builder(file)
+    try:
+        data = builder.build(node, ())
+    except _Abort:
+        return None, builder.problems
+    if builder.problems:
+        return None, builder.problems
+    return Document(file, data, builder.positions), []
+
+
+def parse_bytes(file: str, raw: bytes) -> tuple[Document | None, list[Problem]]:
+    """Decodes UTF-8 bytes, then parses them as with :func:`parse_text`."""
+    text, problem = _decode(file, raw)
+    if problem is not None or text is None:
+        return None, [problem] if problem else []
+    return parse_text(file, text)

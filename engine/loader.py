@@ -1,0 +1,627 @@
+"""Finding, reading, resolving and validating rule files.
+
+The pipeline (``docs/rule-format.md`` describes it for authors):
+
+1. **Read** each file with positions (:mod:`engine._yaml`): UTF-8, safe tags only, no
+   duplicate keys, no aliases.
+2. **Resolve** ``extends:`` -- a ruleset or variant names its parent by id, alias or path; the
+   parent is resolved first, then the child is merged over it:
+
+   * mappings merge key by key, recursively;
+   * a scalar or a list in the child replaces the parent's;
+   * ``{$append: [...]}`` adds items to the parent's list, ``{$remove: [...]}`` takes items out
+     of it (each must be there);
+   * ``{$delete: true}`` removes a key the parent has;
+   * ``id``, ``name``, ``aliases``, ``summary`` and ``extends`` are the file's own and are never
+     inherited; ``sources`` merge like any mapping.
+
+   Every value keeps its *provenance*: the file, line and column that set it.
+3. **Validate** the resolved document against the JSON Schema (Draft 2020-12, shipped as
+   ``engine/schema/ruleset.schema.json``), then run the semantic checks of
+   :mod:`engine._checks`. Every problem is collected; one :class:`RuleFileError` carries them all.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine._yaml import Document, Path_, json_path, parse_bytes
+from engine.errors import Problem, RuleFileError
+
+__all__ = [
+    "Registry",
+    "Resolved",
+    "default_registry",
+    "schema_path",
+    "validate_paths",
+]
+
+Where = tuple[str, int | None, int | None]
+_OWN_KEYS = ("id", "name", "aliases", "summary", "extends")
+_OPS = ("$append", "$remove", "$delete")
+
+
+def _package_root() -> Path:
+    return Path(__file__).resolve().parent
+
+
+def schema_path() -> Path:
+    """Returns the path of the shipped rule-file JSON Schema (for editors and tools)."""
+    return _package_root() / "schema" / "ruleset.schema.json"
+
+
+def _data_dir(name: str) -> Path:
+    """Returns ``rules/``, ``variants/`` or ``templates/``: the checkout's, else the installed copy.
+
+    In a source checkout the top-level folders are used directly, so that edits take effect
+    at once; an installed wheel carries copies as the packages ``engine.<name>_data``.
+    """
+    checkout = _package_root().parent / name
+    if checkout.is_dir() and (_package_root().parent / "pyproject.toml").is_file():
+        return checkout
+    from importlib import resources
+
+    return Path(str(resources.files(f"engine.{name}_data")))
+
+
+def display_path(path: Path) -> str:
+    """Returns ``path`` relative to the working directory when it is below it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - other drive on Windows
+        return str(path)
+
+
+@dataclass
+class Resolved:
+    """A rule file after ``extends`` is resolved: data, provenance and the chain of files."""
+
+    id: str
+    file: str
+    kind: str
+    data: dict[str, Any]
+    where: dict[Path_, Where]
+    chain: tuple[str, ...]
+    """The ids from the root ruleset down to this one."""
+    overrides: list[tuple[Path_, Where]] = field(default_factory=list)
+    """The paths this file itself sets (its changes to the parent), in file order."""
+
+    def locate(self, path: Path_) -> Where:
+        """Returns where the value at ``path`` (or its nearest ancestor) was set."""
+        p = tuple(path)
+        while True:
+            if p in self.where:
+                return self.where[p]
+            if not p:
+                return (self.file, None, None)
+            p = p[:-1]
+
+
+@dataclass
+class _Entry:
+    path: Path
+    shown: str
+    kind: str
+    doc: Document | None = None
+    problems: list[Problem] = field(default_factory=list)
+    read: bool = False
+
+    @property
+    def id(self) -> str | None:
+        if self.doc is not None and isinstance(self.doc.data, dict):
+            value = self.doc.data.get("id")
+            return value if isinstance(value, str) else None
+        return None
+
+
+def _normalise(name: str) -> str:
+    """Folds accents and case so ``Médiateur`` and ``quadrille-à-trois`` find their files."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", name.strip().lower())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return plain.replace("_", "-").replace(" ", "-").replace("'", "-")
+
+
+class Registry:
+    """The rule files known to the workbench: ``rules/`` and ``variants/`` plus named paths."""
+
+    def __init__(self, rules_dir: Path | None = None, variants_dir: Path | None = None) -> None:
+        self.rules_dir = rules_dir if rules_dir is not None else _data_dir("rules")
+        self.variants_dir = variants_dir if variants_dir is not None else _data_dir("variants")
+        self._entries: dict[Path, _Entry] = {}
+        self._resolved: dict[Path, Resolved | list[Problem]] = {}
+        for kind, folder in (("ruleset", self.rules_dir), ("variant", self.variants_dir)):
+            if folder.is_dir():
+                for path in sorted(folder.glob("*.yaml")):
+                    self._add(path, kind)
+
+    # Discovery.
+
+    def _add(self, path: Path, kind: str) -> _Entry:
+        key = path.resolve()
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = _Entry(key, display_path(path), kind)
+            self._entries[key] = entry
+        return entry
+
+    def _read(self, entry: _Entry) -> _Entry:
+        if not entry.read:
+            entry.read = True
+            try:
+                raw = entry.path.read_bytes()
+            except OSError as exc:
+                entry.problems = [
+                    Problem(entry.shown, None, None, "$", "io/read", f"cannot read: {exc.strerror}")
+                ]
+                return entry
+            entry.doc, entry.problems = parse_bytes(entry.shown, raw)
+            if entry.doc is not None and not isinstance(entry.doc.data, dict):
+                entry.problems = [
+                    Problem(
+                        entry.shown,
+                        1,
+                        1,
+                        "$",
+                        "yaml/not-a-mapping",
+                        "a rule file must be a mapping of keys (id, name, ...), not a "
+                        + type(entry.doc.data).__name__,
+                    )
+                ]
+                entry.doc = None
+        return entry
+
+    def entries(self) -> list[_Entry]:
+        """Returns every known file, read."""
+        return [self._read(e) for e in self._entries.values()]
+
+    def files(self) -> list[tuple[str, str, Path]]:
+        """Returns ``(id, kind, path)`` for every readable file, rulesets first."""
+        out = []
+        for e in self.entries():
+            if e.id is not None:
+                out.append((e.id, e.kind, e.path))
+        return sorted(out, key=lambda t: (t[1] != "ruleset", t[0]))
+
+    def _aliases(self, entry: _Entry) -> list[str]:
+        if entry.doc is None:
+            return []
+        raw = entry.doc.data.get("aliases", [])
+        return [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+
+    def find(self, name: str, *, relative_to: Path | None = None) -> _Entry | None:
+        """Finds a file by id, alias, or path (a path may be relative to ``relative_to``)."""
+        looks_like_path = name.endswith((".yaml", ".yml", ".json")) or os.sep in name
+        if looks_like_path:
+            candidates = [Path(name)]
+            if relative_to is not None and not Path(name).is_absolute():
+                candidates.insert(0, relative_to / name)
+            for candidate in candidates:
+                if candidate.is_file():
+                    kind = (
+                        "variant"
+                        if candidate.resolve().parent == self.variants_dir.resolve()
+                        else (
+                            "ruleset"
+                            if candidate.resolve().parent == self.rules_dir.resolve()
+                            else "file"
+                        )
+                    )
+                    return self._read(self._add(candidate, kind))
+            return None
+        wanted = _normalise(name)
+        for entry in self.entries():
+            if entry.id is not None and _normalise(entry.id) == wanted:
+                return entry
+        for entry in self.entries():
+            if any(_normalise(a) == wanted for a in self._aliases(entry)):
+                return entry
+        return None
+
+    def known_names(self) -> list[str]:
+        """Returns the ids of every readable file (for "did you mean" hints)."""
+        return [i for i, _, _ in self.files()]
+
+    def add_path(self, path: Path) -> _Entry:
+        """Registers a file named on the command line."""
+        resolved = path.resolve()
+        if resolved.parent == self.variants_dir.resolve():
+            kind = "variant"
+        elif resolved.parent == self.rules_dir.resolve():
+            kind = "ruleset"
+        else:
+            kind = "file"
+        return self._read(self._add(path, kind))
+
+    # Resolution.
+
+    def resolve(self, entry: _Entry) -> Resolved:
+        """Resolves one file's ``extends`` chain and validates it.
+
+        :raises RuleFileError: with every problem found, in this file or its ancestors.
+        """
+        result = self._resolve(entry, ())
+        if isinstance(result, list):
+            raise RuleFileError(result)
+        return result
+
+    def _resolve(self, entry: _Entry, stack: tuple[Path, ...]) -> Resolved | list[Problem]:
+        if entry.path in self._resolved:
+            return self._resolved[entry.path]
+        self._read(entry)
+        if entry.problems or entry.doc is None:
+            result: Resolved | list[Problem] = list(entry.problems)
+            self._resolved[entry.path] = result
+            return result
+        doc = entry.doc
+        data = doc.data
+        own_where = {p: (entry.shown, line, col) for p, (line, col) in doc.positions.items()}
+        parent_name = data.get("extends")
+        problems: list[Problem] = []
+        if parent_name is None:
+            merged = _strip_ops(copy.deepcopy(data))
+            where = own_where
+            chain: tuple[str, ...] = (str(data.get("id", entry.shown)),)
+            overrides = [(p, w) for p, w in own_where.items() if len(p) == 1]
+        else:
+            if not isinstance(parent_name, str):
+                line, col = doc.where(("extends",))
+                return [
+                    Problem(
+                        entry.shown,
+                        line,
+                        col,
+                        "$.extends",
+                        "extends/type",
+                        "extends must name a ruleset",
+                    )
+                ]
+            parent = self.find(parent_name, relative_to=entry.path.parent)
+            line, col = doc.where(("extends",))
+            if parent is None:
+                hint = difflib.get_close_matches(parent_name, self.known_names(), n=1)
+                more = f"; did you mean {hint[0]!r}?" if hint else ""
+                problems = [
+                    Problem(
+                        entry.shown,
+                        line,
+                        col,
+                        "$.extends",
+                        "extends/unknown",
+                        f"extends {parent_name!r}, which is not a known ruleset or variant{more}",
+                    )
+                ]
+                self._resolved[entry.path] = problems
+                return problems
+            if parent.path == entry.path or parent.path in stack:
+                names = [*(self._entries[p].shown for p in stack), entry.shown, parent.shown]
+                problems = [
+                    Problem(
+                        entry.shown,
+                        line,
+                        col,
+                        "$.extends",
+                        "extends/cycle",
+                        "extends makes a cycle: " + " -> ".join(dict.fromkeys(names)),
+                    )
+                ]
+                self._resolved[entry.path] = problems
+                return problems
+            base = self._resolve(parent, (*stack, entry.path))
+            if isinstance(base, list):
+                problems = [
+                    Problem(
+                        entry.shown,
+                        line,
+                        col,
+                        "$.extends",
+                        "extends/broken-parent",
+                        f"its parent {parent.shown} has errors (listed with that file)",
+                    ),
+                    *base,
+                ]
+                self._resolved[entry.path] = problems
+                return problems
+            merged, where, overrides, problems = _merge(base, data, own_where, entry.shown)
+            chain = (*base.chain, str(data.get("id", entry.shown)))
+        resolved = Resolved(
+            id=str(data.get("id", entry.shown)),
+            file=entry.shown,
+            kind=entry.kind,
+            data=merged,
+            where=where,
+            chain=chain,
+            overrides=overrides,
+        )
+        problems.extend(_schema_problems(resolved))
+        if not problems:
+            from engine._checks import semantic_problems
+
+            problems.extend(semantic_problems(resolved))
+        if problems:
+            self._resolved[entry.path] = problems
+            return problems
+        self._resolved[entry.path] = resolved
+        return resolved
+
+    def validate(self, entries: Iterable[_Entry]) -> list[Problem]:
+        """Returns every problem in these files (and their parents), each once."""
+        seen: dict[tuple[Any, ...], Problem] = {}
+        for entry in entries:
+            result = self._resolve(entry, ())
+            if isinstance(result, list):
+                for p in result:
+                    seen.setdefault((p.file, p.line, p.column, p.code, p.message), p)
+        return list(seen.values())
+
+
+def _strip_ops(data: Any) -> Any:
+    """A root file may not use merge operations; they are reported by the schema as unknown."""
+    return data
+
+
+def _walk_paths(value: Any, path: Path_) -> Iterator[Path_]:
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk_paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_paths(v, (*path, i))
+
+
+def _merge(
+    base: Resolved, data: dict[str, Any], own_where: dict[Path_, Where], file: str
+) -> tuple[dict[str, Any], dict[Path_, Where], list[tuple[Path_, Where]], list[Problem]]:
+    merged = copy.deepcopy(base.data)
+    where = dict(base.where)
+    problems: list[Problem] = []
+    overrides: list[tuple[Path_, Where]] = []
+    for key in _OWN_KEYS:
+        merged.pop(key, None)
+        for p in [p for p in where if p and p[0] == key]:
+            del where[p]
+
+    def loc(path: Path_) -> Where:
+        p = path
+        while p not in own_where and p:
+            p = p[:-1]
+        return own_where.get(p, (file, None, None))
+
+    def problem(path: Path_, code: str, message: str) -> None:
+        f, line, col = loc(path)
+        problems.append(Problem(f, line, col, json_path(path), code, message))
+
+    def replace(path: Path_, target: dict[str, Any] | list[Any], key: Any, value: Any) -> None:
+        for p in [p for p in where if p[: len(path)] == path]:
+            del where[p]
+        target[key] = copy.deepcopy(value)
+        for p in _walk_paths(value, path):
+            where[p] = loc(p)
+
+    def merge_into(target: dict[str, Any], override: dict[str, Any], path: Path_) -> None:
+        for key, value in override.items():
+            sub = (*path, key)
+            if path == () and key in _OWN_KEYS:
+                if key in data:
+                    target[key] = copy.deepcopy(value)
+                    for p in _walk_paths(value, sub):
+                        where[p] = loc(p)
+                continue
+            record = True
+            if isinstance(value, dict) and any(op in value for op in _OPS):
+                ops = set(value) & set(_OPS)
+                if set(value) - set(_OPS):
+                    problem(
+                        sub,
+                        "extends/operation",
+                        "a $append/$remove/$delete mapping holds nothing else",
+                    )
+                    continue
+                if "$delete" in ops:
+                    if value["$delete"] is not True:
+                        problem(sub, "extends/operation", "$delete takes the value true")
+                    elif key not in target:
+                        problem(
+                            sub,
+                            "extends/missing-target",
+                            f"$delete of {json_path(sub)}, which the parent does not have",
+                        )
+                    else:
+                        del target[key]
+                        for p in [p for p in where if p[: len(sub)] == sub]:
+                            del where[p]
+                    overrides.append((sub, loc(sub)))
+                    continue
+                current = target.get(key)
+                if not isinstance(current, list):
+                    problem(
+                        sub,
+                        "extends/missing-target",
+                        f"{'/'.join(sorted(ops))} needs a list in the parent at {json_path(sub)}",
+                    )
+                    continue
+                # Carry each kept item's provenance (nested values too) to its new index.
+                f_where = loc(sub)
+                depth = len(sub)
+                per_item: list[tuple[Any, dict[Path_, Where]]] = []
+                for i, item in enumerate(current):
+                    inner = {
+                        p[depth + 1 :]: w for p, w in where.items() if p[: depth + 1] == (*sub, i)
+                    }
+                    per_item.append((item, inner))
+                for item in value.get("$remove", []) or []:
+                    index = next((i for i, (x, _) in enumerate(per_item) if x == item), None)
+                    if index is None:
+                        problem(
+                            (*sub, "$remove"),
+                            "extends/missing-target",
+                            f"$remove of {item!r}, which {json_path(sub)} does not hold",
+                        )
+                    else:
+                        del per_item[index]
+                added = value.get("$append", []) or []
+                if not isinstance(added, list):
+                    problem((*sub, "$append"), "extends/operation", "$append takes a list")
+                    added = []
+                for j, item in enumerate(added):
+                    inner = {
+                        p[depth + 2 :]: w
+                        for p, w in own_where.items()
+                        if p[: depth + 2] == (*sub, "$append", j)
+                    }
+                    per_item.append((copy.deepcopy(item), inner))
+                for p in [p for p in where if p[:depth] == sub and len(p) > depth]:
+                    del where[p]
+                target[key] = [item for item, _ in per_item]
+                for i, (_, inner) in enumerate(per_item):
+                    for rest, w in inner.items():
+                        where[(*sub, i, *rest)] = w
+                    where.setdefault((*sub, i), f_where)
+                overrides.append((sub, f_where))
+                continue
+            if isinstance(value, dict) and isinstance(target.get(key), dict):
+                if not value:
+                    continue
+                merge_into(target[key], value, sub)
+                record = False
+            else:
+                replace(sub, target, key, value)
+            if record:
+                overrides.append((sub, loc(sub)))
+
+    merge_into(merged, data, ())
+    merged["extends"] = data["extends"]
+    return merged, where, overrides, problems
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _schema_problems(resolved: Resolved) -> list[Problem]:
+    problems = []
+    validator = _validator()
+    for error in validator.iter_errors(resolved.data):
+        path: Path_ = tuple(error.absolute_path)
+        message = error.message
+        target = path
+        kind = str(error.validator)
+        if kind == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = list((error.schema.get("properties") or {}).keys())
+            extras = [k for k in error.instance if k not in allowed]
+            for extra in extras:
+                hint = difflib.get_close_matches(str(extra), allowed, n=1)
+                more = f"; did you mean {hint[0]!r}?" if hint else ""
+                sub = (*path, extra)
+                f, line, col = resolved.locate(sub)
+                problems.append(
+                    Problem(
+                        f,
+                        line,
+                        col,
+                        json_path(sub),
+                        "schema/unknown-key",
+                        f"unknown key {extra!r} (allowed here: {', '.join(allowed)}){more}",
+                    )
+                )
+            continue
+        if kind == "oneOf" and isinstance(error.schema.get("oneOf"), list):
+            choices = [
+                "/".join(alt.get("required", []))
+                for alt in error.schema["oneOf"]
+                if isinstance(alt, dict)
+            ]
+            message = "needs exactly one of: " + ", ".join(choices)
+        elif kind == "required":
+            message = message.replace("is a required property", "is required here")
+        elif kind == "enum":
+            message = f"{error.instance!r} is not one of {error.validator_value}"
+        f, line, col = resolved.locate(target)
+        problems.append(Problem(f, line, col, json_path(path), f"schema/{kind}", message))
+    problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))
+    return problems
+
+
+_DEFAULT: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """Returns the process-wide registry over the packaged (or checkout) rule files."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Registry()
+    return _DEFAULT
+
+
+def validate_paths(paths: Iterable[str]) -> tuple[list[Problem], int]:
+    """Validates the named files and folders (default: ``rules/`` and ``variants/``).
+
+    Returns the problems and the number of files checked. A folder holding no rule file, or
+    a path that does not exist, is itself a problem.
+    """
+    registry = Registry()
+    problems: list[Problem] = []
+    entries: list[_Entry] = []
+    names = list(paths)
+    if not names:
+        entries = registry.entries()
+        if not entries:
+            problems.append(
+                Problem(
+                    display_path(registry.rules_dir),
+                    None,
+                    None,
+                    "$",
+                    "io/no-rule-files",
+                    "no rule files found",
+                )
+            )
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted([*path.glob("*.yaml"), *path.glob("*.yml")])
+            if not found:
+                problems.append(
+                    Problem(
+                        name,
+                        None,
+                        None,
+                        "$",
+                        "io/no-rule-files",
+                        "this folder holds no rule files (*.yaml)",
+                    )
+                )
+            entries.extend(registry.add_path(p) for p in found)
+        elif path.is_file():
+            entries.append(registry.add_path(path))
+        else:
+            entry = registry.find(name)
+            if entry is None:
+                problems.append(
+                    Problem(
+                        name,
+                        None,
+                        None,
+                        "$",
+                        "io/not-found",
+                        "no such file, and no ruleset or variant by that name",
+                    )
+                )
+            else:
+                entries.append(entry)
+    problems.extend(registry.validate(entries))
+    return problems, len(entries)

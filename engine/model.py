@@ -1,0 +1,708 @@
+"""The rule model: a frozen :class:`RuleSet` built from a resolved, validated rule file.
+
+Every reader (referee, bots, documents, the command line) works from this model, never from raw
+YAML. It knows mechanisms only: which cards are trumps and in what order, which contracts can be
+bid, what must be followed, which results exist and who pays what. The per-trump integer tables
+the referee runs on are compiled from it once (:meth:`RuleSet.tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from engine._yaml import Path_, json_path
+from engine.cards import ALL_CARDS, Card, Colour, Rank, Suit
+
+__all__ = [
+    "Basis",
+    "Call",
+    "Cite",
+    "Condition",
+    "Contract",
+    "Item",
+    "Option",
+    "OutcomeRule",
+    "ResultRule",
+    "RuleSet",
+    "Tables",
+    "TopTrump",
+]
+
+Where = tuple[str, int | None, int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Cite:
+    """A citation: a source id from the file's ``sources`` table, a locator, a short quote."""
+
+    source: str
+    locator: str
+    quote: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Basis:
+    """Why a rule is as it is: the evidence label, citations and a note."""
+
+    evidence: str
+    """``attested``, ``inferred``, ``disputed`` or ``conjecture``."""
+    cites: tuple[Cite, ...] = ()
+    note: str | None = None
+    where: Where = ("", None, None)
+    """The file, line and column that set this rule."""
+
+    @staticmethod
+    def from_data(data: Mapping[str, Any] | None, where: Where) -> Basis:
+        if not data:
+            return Basis("conjecture", (), "no basis given", where)
+        cites = tuple(
+            Cite(str(c["source"]), str(c["locator"]), c.get("quote")) for c in data.get("cite", [])
+        )
+        return Basis(str(data["evidence"]), cites, data.get("note"), where)
+
+
+@dataclass(frozen=True, slots=True)
+class TopTrump:
+    """A named trump above the rest of the trump suit (Spadille, Manille, Basto, Ponto)."""
+
+    name: str
+    card: Card | None
+    """A fixed card, always a trump whatever the trump suit (e.g. ``As``)."""
+    rank: Mapping[Colour, Rank]
+    """Otherwise the rank of the trump suit's card, by the trump suit's colour."""
+    matador: bool
+    basis: Basis
+
+    def card_for(self, trump: Suit) -> Card | None:
+        """Returns the card this trump is when ``trump`` is the trump suit (None if none)."""
+        if self.card is not None:
+            return self.card
+        rank = self.rank.get(trump.colour)
+        return None if rank is None else Card(rank, trump)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A setup option a record may set (e.g. which red suit is removed)."""
+
+    id: str
+    name: str
+    kind: str
+    choices: tuple[Suit, ...]
+    default: Suit
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A way of playing the deal, bid in the auction or imposed when all pass."""
+
+    id: str
+    name: str
+    rank: int
+    biddable: bool
+    help: str
+    """``none`` (alone), ``call`` (call a partner's card) or ``demand`` (take a card for one)."""
+    matchable: bool
+    """An earlier bidder it overcalls may take it himself and be preferred ("forcé")."""
+    vole_allowed: bool
+    shared_liability: bool
+    """Partners always share half and half, however few tricks the declarer took."""
+    exchange: str
+    """``declarer-first``, ``others-only`` or ``none`` (Ombre's écart)."""
+    trump_option: str | None
+    """Trumps must be the suit chosen for this setup option (a favourite suit)."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """How a partner's card is called, or a card demanded."""
+
+    rank: Rank
+    trump_suit_allowed: bool
+    own_card: str
+    all_held_fallback: Rank | None
+    given_card_visible: str
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """When a result applies (all given parts must hold)."""
+
+    vole: str | None = None
+    side_at_least: int | None = None
+    side_at_most: int | None = None
+    side_exactly: int | None = None
+    more_than_each_opponent: bool = False
+    single_opponent_most: bool = False
+    otherwise: bool = False
+
+    def describe(self) -> str:
+        """Returns the condition in words."""
+        parts = []
+        if self.vole:
+            parts.append(f"the vole was undertaken and {self.vole}")
+        if self.side_exactly is not None:
+            parts.append(f"the declaring side takes exactly {self.side_exactly} tricks")
+        if self.side_at_least is not None:
+            parts.append(f"the declaring side takes at least {self.side_at_least} tricks")
+        if self.side_at_most is not None:
+            parts.append(f"the declaring side takes at most {self.side_at_most} tricks")
+        if self.more_than_each_opponent:
+            parts.append("the declarer takes more tricks than each opponent")
+        if self.single_opponent_most:
+            parts.append("one opponent alone takes more tricks than the declarer and the other(s)")
+        if self.otherwise:
+            parts.append("otherwise")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRule:
+    """One line of the results table: the first whose condition holds names the result."""
+
+    result: str
+    when: Condition
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A payment item (jeu, consolation, matadors, sans-prendre, vole ...), per opponent."""
+
+    id: str
+    name: str
+    amount: int | None
+    per_matador: int | None
+    in_play: bool
+    """The amount is what is at stake on the table, shared among the payers."""
+    by_contract: Mapping[str, int]
+    contracts: tuple[str, ...] | None
+    """Paid only for these contracts (None: for every contract)."""
+    basis: Basis
+
+    def value(self, contract: str, matadors: int) -> int:
+        """Returns what this item is worth per opponent for a contract (in-play items: 0)."""
+        if self.contracts is not None and contract not in self.contracts:
+            return 0
+        if self.per_matador is not None:
+            return self.per_matador * matadors
+        if self.in_play:
+            return 0
+        return self.by_contract.get(contract, self.amount or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRule:
+    """How a result is settled: where the pot goes, whether a bête is made, items paid."""
+
+    id: str
+    pot: str
+    """``side`` (the declaring side), ``opponents``, ``codille-winner`` or ``stays``."""
+    bete: bool
+    receive: tuple[str, ...]
+    """Items each opponent pays the declaring side."""
+    pay: tuple[str, ...]
+    """Items the declaring side pays each opponent."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The compiled form of a ruleset for one setup: small integer tables per trump suit.
+
+    Cards are their 0-39 indices and sets of cards are bit masks, so that following suit and
+    winning a trick are a few look-ups. Index ``t`` is the trump suit's index (0-3).
+    """
+
+    deck: tuple[int, ...]
+    deck_mask: int
+    trump_suits: tuple[int, ...]
+    """The suits that may be named trumps (the suits present in the deck)."""
+    strength: tuple[tuple[int, ...], ...]
+    """``strength[t][c]``: trumps 100+, plain cards their place within their suit."""
+    follow: tuple[tuple[int, ...], ...]
+    """``follow[t][c]``: the class a card belongs to for following: its suit, or 4 (trumps)."""
+    class_mask: tuple[tuple[int, ...], ...]
+    """``class_mask[t][k]``: the mask of every card of class ``k``."""
+    exempt: tuple[tuple[int, ...], ...]
+    """``exempt[t][c]``: for a trump ``c`` led, the privileged matadors that need not follow."""
+    trump_order: tuple[tuple[int, ...], ...]
+    """The trumps, highest first."""
+    plain_order: tuple[tuple[tuple[int, ...], ...], ...]
+    """``plain_order[t][s]``: the plain cards of suit ``s``, highest first."""
+
+
+def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(mapping)
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    """A resolved, validated ruleset or variant: the single source of truth for every reader.
+
+    Build one with :func:`engine.load_ruleset`. It is immutable; :meth:`new_deal` starts a deal.
+    """
+
+    id: str
+    name: str
+    kind: str
+    """``ruleset`` (in ``rules/``), ``variant`` (in ``variants/``) or ``file`` (elsewhere)."""
+    file: str
+    extends: str | None
+    chain: tuple[str, ...]
+    aliases: tuple[str, ...]
+    summary: str
+    sources: Mapping[str, Mapping[str, Any]]
+    players: int
+    direction: str
+    ranks: tuple[Rank, ...]
+    suits: tuple[Suit, ...]
+    removed: frozenset[Card]
+    options: Mapping[str, Option]
+    plain_black: tuple[Rank, ...]
+    plain_red: tuple[Rank, ...]
+    top_trumps: tuple[TopTrump, ...]
+    privileged: tuple[str, ...]
+    higher_led_forces_lower: bool
+    paid_from: str
+    paid_minimum: int
+    paid_held_by: str
+    hand_size: int
+    talon: int
+    packets: tuple[tuple[int, ...], ...]
+    contracts: Mapping[str, Contract]
+    all_pass: str
+    all_pass_card: Card | None
+    all_pass_contract: str | None
+    all_pass_stakes: tuple[tuple[str, int], ...]
+    call: Call | None
+    demand: Call | None
+    exchange_first_max: int | None
+    exchange_leave_at_least: int
+    exchange_leave_unless_matador: bool
+    leader: str
+    follow_suit: bool
+    must_trump: bool
+    must_overtake: bool
+    vole_after: int
+    vole_requires_partner_seen: bool
+    results: tuple[ResultRule, ...]
+    unit: str
+    fiche: int
+    stakes: tuple[tuple[str, int], ...]
+    items: Mapping[str, Item]
+    outcomes: Mapping[str, OutcomeRule]
+    split: str
+    odd_counter: str
+    sole_liability_below: int | None
+    bete_amount: str
+    bete_stake_value: int | None
+    bete_cap: str
+    bete_doubling_after_first_remise: bool
+    codille_remainder: str
+    data: Mapping[str, Any] = field(repr=False)
+    """The resolved document (read-only view)."""
+    where: Mapping[Path_, Where] = field(repr=False)
+    """Provenance: the file, line and column that set each value."""
+    overrides: tuple[tuple[Path_, Where], ...] = field(repr=False)
+    """What this file itself changes relative to its parent (empty for a root ruleset)."""
+    _tables: dict[tuple[tuple[str, str], ...], Tables] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    # Provenance and citations.
+
+    def locate(self, path: Path_) -> Where:
+        """Returns where the value at ``path`` (or its nearest ancestor) was set."""
+        p = tuple(path)
+        while True:
+            if p in self.where:
+                return self.where[p]
+            if not p:
+                return (self.file, None, None)
+            p = p[:-1]
+
+    def basis_at(self, path: Path_) -> Basis:
+        """Returns the basis (evidence and citations) nearest to ``path``."""
+        p = tuple(path)
+        while True:
+            node = self.value_at(p)
+            if isinstance(node, Mapping) and "basis" in node:
+                return Basis.from_data(node["basis"], self.locate((*p, "basis")))
+            if not p:
+                return Basis("conjecture", (), "no basis given", (self.file, None, None))
+            p = p[:-1]
+
+    def value_at(self, path: Path_) -> Any:
+        """Returns the resolved value at ``path`` (None when absent)."""
+        node: Any = self.data
+        for part in path:
+            if (isinstance(node, Mapping) and part in node) or (
+                isinstance(node, list) and isinstance(part, int) and part < len(node)
+            ):
+                node = node[part]
+            else:
+                return None
+        return node
+
+    def cite(self, path: Path_) -> str:
+        """Returns a short citation for the rule at ``path``, e.g. ``enc-q, QUADRILLE (Jeu)``."""
+        basis = self.basis_at(path)
+        if not basis.cites:
+            return f"{basis.evidence}, {json_path(path)}"
+        first = basis.cites[0]
+        return f"{first.source}, {first.locator}" + (
+            "" if basis.evidence == "attested" else f"; {basis.evidence}"
+        )
+
+    # Setup.
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Suit]:
+        """Returns the setup options with defaults filled in.
+
+        :raises NotationError: for an unknown option or a choice the ruleset does not offer.
+        """
+        from engine.errors import NotationError
+
+        chosen: dict[str, Suit] = {k: o.default for k, o in self.options.items()}
+        for key, value in (given or {}).items():
+            option = self.options.get(str(key))
+            if option is None:
+                known = ", ".join(self.options) or "none"
+                raise NotationError(f"{self.id} has no option {key!r} (options: {known})")
+            suit = Suit.parse(str(value))
+            if suit not in option.choices:
+                choices = ", ".join(s.value for s in option.choices)
+                raise NotationError(f"option {key} cannot be {suit.value} (choose {choices})")
+            chosen[option.id] = suit
+        return chosen
+
+    def deck(self, options: Mapping[str, Any] | None = None) -> tuple[Card, ...]:
+        """Returns the cards in play for this setup, in index order."""
+        chosen = self.resolve_options(options)
+        gone_suits = {chosen[o.id] for o in self.options.values() if o.kind == "remove-suit"}
+        return tuple(
+            c
+            for c in ALL_CARDS
+            if c.rank in self.ranks
+            and c.suit in self.suits
+            and c.suit not in gone_suits
+            and c not in self.removed
+        )
+
+    def tables(self, options: Mapping[str, Any] | None = None) -> Tables:
+        """Returns the compiled tables for this setup (compiled once, then cached)."""
+        chosen = self.resolve_options(options)
+        key = tuple(sorted((k, v.value) for k, v in chosen.items()))
+        cached = self._tables.get(key)
+        if cached is None:
+            cached = self._compile(chosen)
+            self._tables[key] = cached
+        return cached
+
+    # Card orders.
+
+    def plain_ranks(self, suit: Suit) -> tuple[Rank, ...]:
+        """Returns the plain order of a suit's ranks by its colour, highest first."""
+        return self.plain_black if suit.colour is Colour.BLACK else self.plain_red
+
+    def trump_order(self, trump: Suit, options: Mapping[str, Any] | None = None) -> list[Card]:
+        """Returns every trump, highest first, when ``trump`` is the trump suit."""
+        deck = set(self.deck(options))
+        out: list[Card] = []
+        for top in self.top_trumps:
+            card = top.card_for(trump)
+            if card is not None and card in deck and card not in out:
+                out.append(card)
+        for rank in self.plain_ranks(trump):
+            card = Card(rank, trump)
+            if card in deck and card not in out:
+                out.append(card)
+        return out
+
+    def plain_order(
+        self, suit: Suit, trump: Suit, options: Mapping[str, Any] | None = None
+    ) -> list[Card]:
+        """Returns the non-trump cards of ``suit``, highest first, when ``trump`` is trumps."""
+        if suit is trump:
+            return []
+        deck = set(self.deck(options))
+        trumps = set(self.trump_order(trump, options))
+        return [
+            Card(r, suit)
+            for r in self.plain_ranks(suit)
+            if Card(r, suit) in deck and Card(r, suit) not in trumps
+        ]
+
+    def matador_names(self, trump: Suit) -> dict[Card, str]:
+        """Returns the named top trumps for this trump suit, card -> name."""
+        out: dict[Card, str] = {}
+        for top in self.top_trumps:
+            card = top.card_for(trump)
+            if card is not None:
+                out.setdefault(card, top.name)
+        return out
+
+    def _compile(self, chosen: Mapping[str, Suit]) -> Tables:
+        options = {k: v.value for k, v in chosen.items()}
+        deck = self.deck(options)
+        deck_idx = tuple(c.index for c in deck)
+        deck_mask = 0
+        for i in deck_idx:
+            deck_mask |= 1 << i
+        present = sorted({c.suit.index for c in deck})
+        strength_t: list[tuple[int, ...]] = []
+        follow_t: list[tuple[int, ...]] = []
+        mask_t: list[tuple[int, ...]] = []
+        exempt_t: list[tuple[int, ...]] = []
+        order_t: list[tuple[int, ...]] = []
+        plain_t: list[tuple[tuple[int, ...], ...]] = []
+        by_name = {t.name: t for t in self.top_trumps}
+        for suit in Suit:
+            trumps = self.trump_order(suit, options)
+            strength = [-1] * 40
+            follow = [-1] * 40
+            masks = [0] * 5
+            for pos, card in enumerate(trumps):
+                strength[card.index] = 100 + len(trumps) - pos
+                follow[card.index] = 4
+                masks[4] |= 1 << card.index
+            plains: list[tuple[int, ...]] = []
+            for s in Suit:
+                order = self.plain_order(s, suit, options)
+                plains.append(tuple(c.index for c in order))
+                for pos, card in enumerate(order):
+                    strength[card.index] = len(order) - pos
+                    follow[card.index] = s.index
+                    masks[s.index] |= 1 << card.index
+            # Matadors' privilege: for each trump led, which privileged matadors held need not
+            # be played to it. A matador is exempt from a lower trump led; a higher matador
+            # led forces a lower one (ACAD PA10) unless the file says otherwise.
+            privileged = []
+            for name in self.privileged:
+                top = by_name.get(name)
+                card = top.card_for(suit) if top is not None else None
+                if card is not None and card.index in deck_idx:
+                    privileged.append(card.index)
+            exempt = [0] * 40
+            for card in trumps:
+                led = card.index
+                m = 0
+                for p in privileged:
+                    if p == led:
+                        continue
+                    if not self.higher_led_forces_lower or strength[p] > strength[led]:
+                        m |= 1 << p
+                exempt[led] = m
+            strength_t.append(tuple(strength))
+            follow_t.append(tuple(follow))
+            mask_t.append(tuple(masks))
+            exempt_t.append(tuple(exempt))
+            order_t.append(tuple(c.index for c in trumps))
+            plain_t.append(tuple(plains))
+        return Tables(
+            deck=deck_idx,
+            deck_mask=deck_mask,
+            trump_suits=tuple(present),
+            strength=tuple(strength_t),
+            follow=tuple(follow_t),
+            class_mask=tuple(mask_t),
+            exempt=tuple(exempt_t),
+            trump_order=tuple(order_t),
+            plain_order=tuple(plain_t),
+        )
+
+    # Deals.
+
+    def new_deal(self, **kwargs: Any) -> Any:
+        """Starts a deal under these rules; see :class:`engine.referee.Deal` for arguments."""
+        from engine.referee import Deal
+
+        return Deal(self, **kwargs)
+
+    def is_biddable(self, contract: str) -> bool:
+        """Checks if a contract can be bid (rather than imposed when all pass)."""
+        c = self.contracts.get(contract)
+        return c is not None and c.biddable
+
+
+def build_ruleset(resolved: Any) -> RuleSet:
+    """Builds the frozen model from a resolved, validated document (see :mod:`engine.loader`)."""
+    d: dict[str, Any] = resolved.data
+
+    def where(*path: str | int) -> Where:
+        return resolved.locate(path)  # type: ignore[no-any-return]
+
+    def basis(*path: str | int) -> Basis:
+        node: Any = d
+        for part in path:
+            node = node[part]
+        return Basis.from_data(node.get("basis"), where(*path, "basis"))
+
+    ranks = tuple(Rank(r) for r in d["deck"]["ranks"])
+    suits = tuple(Suit(s) for s in d["deck"]["suits"])
+    options = {
+        k: Option(
+            k,
+            v["name"],
+            v["kind"],
+            tuple(Suit(s) for s in v["choices"]),
+            Suit(v["default"]),
+            basis("options", k),
+        )
+        for k, v in (d.get("options") or {}).items()
+    }
+    tops = []
+    for i, t in enumerate(d["ranking"]["trumps"]["top"]):
+        tops.append(
+            TopTrump(
+                name=t["name"],
+                card=Card.parse(t["card"]) if "card" in t else None,
+                rank={Colour(c): Rank(r) for c, r in (t.get("rank") or {}).items()},
+                matador=bool(t["matador"]),
+                basis=basis("ranking", "trumps", "top", i),
+            )
+        )
+    contracts = {}
+    for cid, c in d["auction"]["contracts"].items():
+        contracts[cid] = Contract(
+            id=cid,
+            name=c["name"],
+            rank=int(c["rank"]),
+            biddable=bool(c["biddable"]),
+            help=c["help"],
+            matchable=bool(c.get("matchable", False)),
+            vole_allowed=bool(c.get("vole_allowed", True)),
+            shared_liability=bool(c.get("shared_liability", False)),
+            exchange=c.get("exchange", "none"),
+            trump_option=c.get("trump_option"),
+            basis=basis("auction", "contracts", cid),
+        )
+
+    def call(key: str) -> Call | None:
+        c = d["declarations"].get(key)
+        if c is None:
+            return None
+        return Call(
+            rank=Rank(c["rank"]),
+            trump_suit_allowed=bool(c["trump_suit_allowed"]),
+            own_card=c["own_card"],
+            all_held_fallback=Rank(c["all_held_fallback"]) if c.get("all_held_fallback") else None,
+            given_card_visible=c.get("given_card_visible", "private"),
+            basis=basis("declarations", key),
+        )
+
+    results = []
+    for i, r in enumerate(d["results"]["rules"]):
+        w = r["when"]
+        st = w.get("side_tricks") or {}
+        results.append(
+            ResultRule(
+                result=r["result"],
+                when=Condition(
+                    vole=w.get("vole"),
+                    side_at_least=st.get("at_least"),
+                    side_at_most=st.get("at_most"),
+                    side_exactly=st.get("exactly"),
+                    more_than_each_opponent=bool(w.get("more_than_each_opponent", False)),
+                    single_opponent_most=bool(w.get("single_opponent_most", False)),
+                    otherwise=bool(w.get("otherwise", False)),
+                ),
+                basis=basis("results", "rules", i),
+            )
+        )
+    s = d["settlement"]
+    items = {
+        k: Item(
+            id=k,
+            name=v["name"],
+            amount=v.get("amount"),
+            per_matador=v.get("per_matador"),
+            in_play=bool(v.get("in_play", False)),
+            by_contract=_freeze(dict(v.get("by_contract") or {})),
+            contracts=tuple(v["contracts"]) if "contracts" in v else None,
+            basis=basis("settlement", "items", k),
+        )
+        for k, v in s["items"].items()
+    }
+    outcomes = {
+        k: OutcomeRule(
+            id=k,
+            pot=v["pot"],
+            bete=bool(v.get("bete", False)),
+            receive=tuple(v.get("receive", [])),
+            pay=tuple(v.get("pay", [])),
+            basis=basis("settlement", "outcomes", k),
+        )
+        for k, v in s["outcomes"].items()
+    }
+    ap = d["auction"]["all_pass"]
+    ex = d.get("exchange") or {}
+    bete = s["bete"]
+    return RuleSet(
+        id=d["id"],
+        name=d["name"],
+        kind=resolved.kind,
+        file=resolved.file,
+        extends=d.get("extends"),
+        chain=tuple(resolved.chain),
+        aliases=tuple(d.get("aliases", [])),
+        summary=d["summary"],
+        sources=_freeze({k: _freeze(dict(v)) for k, v in d["sources"].items()}),
+        players=int(d["players"]["count"]),
+        direction=d["players"]["direction"],
+        ranks=ranks,
+        suits=suits,
+        removed=frozenset(Card.parse(c) for c in d["deck"].get("remove", [])),
+        options=_freeze(options),
+        plain_black=tuple(Rank(r) for r in d["ranking"]["plain"]["black"]),
+        plain_red=tuple(Rank(r) for r in d["ranking"]["plain"]["red"]),
+        top_trumps=tuple(tops),
+        privileged=tuple(d["matadors"]["privilege"]["cards"]),
+        higher_led_forces_lower=bool(d["matadors"]["privilege"]["higher_led_forces_lower"]),
+        paid_from=d["matadors"]["payment"]["from"],
+        paid_minimum=int(d["matadors"]["payment"]["minimum"]),
+        paid_held_by=d["matadors"]["payment"]["held_by"],
+        hand_size=int(d["deal"]["hand_size"]),
+        talon=int(d["deal"]["talon"]),
+        packets=tuple(tuple(p) for p in d["deal"]["packets"]),
+        contracts=_freeze(contracts),
+        all_pass=ap["action"],
+        all_pass_card=Card.parse(ap["card"]) if ap.get("card") else None,
+        all_pass_contract=ap.get("contract"),
+        all_pass_stakes=tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
+        call=call("call"),
+        demand=call("demand"),
+        exchange_first_max=ex.get("first_max"),
+        exchange_leave_at_least=int(ex.get("leave_at_least", 0)),
+        exchange_leave_unless_matador=bool(ex.get("leave_unless_matador", False)),
+        leader=d["play"]["leader"],
+        follow_suit=bool(d["play"]["follow_suit"]),
+        must_trump=bool(d["play"]["must_trump"]),
+        must_overtake=bool(d["play"]["must_overtake"]),
+        vole_after=int(d["vole"]["after_tricks"]),
+        vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
+        results=tuple(results),
+        unit=s["unit"],
+        fiche=int(s["fiche"]),
+        stakes=tuple((x["who"], int(x["amount"])) for x in s["stakes"]),
+        items=_freeze(items),
+        outcomes=_freeze(outcomes),
+        split=s["sharing"]["split"],
+        odd_counter=s["sharing"]["odd_counter"],
+        sole_liability_below=s["sharing"].get("sole_liability_below"),
+        bete_amount=bete["amount"],
+        bete_stake_value=bete.get("stake_value"),
+        bete_cap=bete.get("cap_over_bete_in_play", "none"),
+        bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
+        codille_remainder=s.get("codille_remainder", "stays"),
+        data=_freeze(d),
+        where=_freeze(dict(resolved.where)),
+        overrides=tuple(resolved.overrides),
+    )

@@ -1,0 +1,372 @@
+"""Writes engine/schema/ruleset.schema.json (the rule-file JSON Schema, Draft 2020-12).
+
+The schema is data shipped in the package; this script is only its readable source. Run
+``python tools/gen_schema.py`` after editing; a test checks the committed file is current.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
+RANK = {"enum": ["A", "K", "Q", "J", "7", "6", "5", "4", "3", "2"]}
+SUIT = {"enum": ["spades", "clubs", "hearts", "diamonds"]}
+CARD = {"type": "string", "pattern": "^[AKQJ765432][schd]$"}
+NAT = {"type": "integer", "minimum": 0}
+BASIS = {"$ref": "#/$defs/basis"}
+
+
+def obj(props: dict, required: list[str] | None = None, basis: bool = True) -> dict:
+    p = dict(props)
+    if basis:
+        p["basis"] = BASIS
+    out: dict = {"type": "object", "additionalProperties": False, "properties": p}
+    req = list(required or [])
+    if basis:
+        req.append("basis")
+    if req:
+        out["required"] = req
+    return out
+
+
+def idmap(value: dict) -> dict:
+    return {
+        "type": "object",
+        "propertyNames": ID,
+        "additionalProperties": value,
+    }
+
+
+def arr(items: dict, **kw: object) -> dict:
+    return {"type": "array", "items": items, **kw}
+
+
+TRICKS = obj({"at_least": NAT, "at_most": NAT, "exactly": NAT}, basis=False) | {"minProperties": 1}
+
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://ombre-workbench.invalid/ruleset.schema.json",
+    "title": "Ombre-family rule file",
+    "description": "A ruleset or a house-rule variant of the Ombre family (ombre-workbench).",
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        "id",
+        "name",
+        "summary",
+        "sources",
+        "players",
+        "deck",
+        "ranking",
+        "matadors",
+        "deal",
+        "auction",
+        "declarations",
+        "play",
+        "vole",
+        "results",
+        "settlement",
+    ],
+    "properties": {
+        "id": ID,
+        "name": {"type": "string", "minLength": 1},
+        "aliases": arr({"type": "string", "minLength": 1}, uniqueItems=True),
+        "extends": {"type": "string", "minLength": 1},
+        "summary": {"type": "string", "minLength": 1},
+        "sources": idmap(
+            obj(
+                {
+                    "title": {"type": "string", "minLength": 1},
+                    "kind": {"enum": ["primary", "secondary", "modern", "house"]},
+                    "year": {"type": "integer"},
+                    "url": {"type": "string"},
+                },
+                ["title", "kind"],
+                basis=False,
+            )
+        ),
+        "players": obj(
+            {
+                "count": {"type": "integer", "minimum": 2, "maximum": 6},
+                "direction": {"enum": ["counter-clockwise", "clockwise"]},
+            },
+            ["count", "direction"],
+        ),
+        "deck": obj(
+            {
+                "ranks": arr(RANK, minItems=1, uniqueItems=True),
+                "suits": arr(SUIT, minItems=1, uniqueItems=True),
+                "remove": arr(CARD, uniqueItems=True),
+            },
+            ["ranks", "suits"],
+        ),
+        "options": idmap(
+            obj(
+                {
+                    "name": {"type": "string"},
+                    "kind": {"enum": ["remove-suit", "suit"]},
+                    "choices": arr(SUIT, minItems=1, uniqueItems=True),
+                    "default": SUIT,
+                },
+                ["name", "kind", "choices", "default"],
+            )
+        ),
+        "ranking": obj(
+            {
+                "plain": obj(
+                    {"black": arr(RANK, uniqueItems=True), "red": arr(RANK, uniqueItems=True)},
+                    ["black", "red"],
+                ),
+                "trumps": obj(
+                    {
+                        "top": arr(
+                            obj(
+                                {
+                                    "name": {"type": "string", "minLength": 1},
+                                    "card": CARD,
+                                    "rank": obj({"black": RANK, "red": RANK}, basis=False)
+                                    | {"minProperties": 1},
+                                    "matador": {"type": "boolean"},
+                                },
+                                ["name", "matador"],
+                            )
+                            | {"oneOf": [{"required": ["card"]}, {"required": ["rank"]}]},
+                            minItems=1,
+                        ),
+                        "then": {"enum": ["plain-order"]},
+                    },
+                    ["top", "then"],
+                ),
+            },
+            ["plain", "trumps"],
+            basis=False,
+        ),
+        "matadors": obj(
+            {
+                "privilege": obj(
+                    {
+                        "cards": arr({"type": "string"}, uniqueItems=True),
+                        "higher_led_forces_lower": {"type": "boolean"},
+                    },
+                    ["cards", "higher_led_forces_lower"],
+                ),
+                "payment": obj(
+                    {
+                        "from": {"type": "string"},
+                        "minimum": {"type": "integer", "minimum": 1},
+                        "held_by": {"enum": ["side", "declarer"]},
+                    },
+                    ["from", "minimum", "held_by"],
+                ),
+            },
+            ["privilege", "payment"],
+            basis=False,
+        ),
+        "deal": obj(
+            {
+                "hand_size": {"type": "integer", "minimum": 1},
+                "talon": NAT,
+                "packets": arr(arr({"type": "integer", "minimum": 1}, minItems=1), minItems=1),
+            },
+            ["hand_size", "talon", "packets"],
+        ),
+        "auction": obj(
+            {
+                "contracts": idmap(
+                    obj(
+                        {
+                            "name": {"type": "string", "minLength": 1},
+                            "rank": NAT,
+                            "biddable": {"type": "boolean"},
+                            "help": {"enum": ["none", "call", "demand"]},
+                            "matchable": {"type": "boolean"},
+                            "vole_allowed": {"type": "boolean"},
+                            "shared_liability": {"type": "boolean"},
+                            "exchange": {"enum": ["declarer-first", "others-only", "none"]},
+                            "trump_option": ID,
+                        },
+                        ["name", "rank", "biddable", "help"],
+                    )
+                ),
+                "speech": {"enum": ["once-each"]},
+                "all_pass": obj(
+                    {
+                        "action": {"enum": ["forced", "redeal"]},
+                        "card": CARD,
+                        "contract": ID,
+                        "add_stakes": arr({"$ref": "#/$defs/stake"}),
+                    },
+                    ["action"],
+                ),
+            },
+            ["contracts", "speech", "all_pass"],
+        ),
+        "declarations": obj(
+            {
+                "trump": obj({}, []),
+                "call": {"$ref": "#/$defs/call"},
+                "demand": {"$ref": "#/$defs/call"},
+            },
+            ["trump"],
+            basis=False,
+        ),
+        "exchange": obj(
+            {
+                "first_max": {"type": "integer", "minimum": 0},
+                "leave_at_least": NAT,
+                "leave_unless_matador": {"type": "boolean"},
+            },
+            [],
+        ),
+        "play": obj(
+            {
+                "leader": {"enum": ["eldest", "declarer"]},
+                "follow_suit": {"type": "boolean"},
+                "must_trump": {"type": "boolean"},
+                "must_overtake": {"type": "boolean"},
+            },
+            ["leader", "follow_suit", "must_trump", "must_overtake"],
+        ),
+        "vole": obj(
+            {
+                "after_tricks": {"type": "integer", "minimum": 1},
+                "requires_partner_seen": {"type": "boolean"},
+            },
+            ["after_tricks"],
+        ),
+        "results": obj(
+            {
+                "measure": {"enum": ["side"]},
+                "rules": arr(
+                    obj(
+                        {
+                            "result": ID,
+                            "when": obj(
+                                {
+                                    "vole": {"enum": ["made", "failed"]},
+                                    "side_tricks": TRICKS,
+                                    "more_than_each_opponent": {"const": True},
+                                    "single_opponent_most": {"const": True},
+                                    "otherwise": {"const": True},
+                                },
+                                basis=False,
+                            )
+                            | {"minProperties": 1},
+                        },
+                        ["result", "when"],
+                    ),
+                    minItems=1,
+                ),
+            },
+            ["measure", "rules"],
+            basis=False,
+        ),
+        "settlement": obj(
+            {
+                "unit": {"type": "string"},
+                "fiche": {"type": "integer", "minimum": 1},
+                "stakes": arr({"$ref": "#/$defs/stake"}),
+                "items": idmap(
+                    obj(
+                        {
+                            "name": {"type": "string", "minLength": 1},
+                            "amount": NAT,
+                            "per_matador": NAT,
+                            "in_play": {"const": True},
+                            "by_contract": idmap(NAT),
+                            "contracts": arr(ID, uniqueItems=True),
+                        },
+                        ["name"],
+                    )
+                    | {
+                        "oneOf": [
+                            {"required": ["amount"]},
+                            {"required": ["per_matador"]},
+                            {"required": ["in_play"]},
+                        ]
+                    }
+                ),
+                "outcomes": idmap(
+                    obj(
+                        {
+                            "pot": {"enum": ["side", "opponents", "codille-winner", "stays"]},
+                            "bete": {"type": "boolean"},
+                            "receive": arr(ID, uniqueItems=True),
+                            "pay": arr(ID, uniqueItems=True),
+                        },
+                        ["pot"],
+                    )
+                ),
+                "sharing": obj(
+                    {
+                        "split": {"enum": ["halves"]},
+                        "odd_counter": {"enum": ["declarer"]},
+                        "sole_liability_below": NAT,
+                    },
+                    ["split", "odd_counter"],
+                ),
+                "bete": obj(
+                    {
+                        "amount": {"enum": ["in-play"]},
+                        "stake_value": {"type": "integer", "minimum": 1},
+                        "cap_over_bete_in_play": {"enum": ["stakes", "none"]},
+                        "doubling_after_first_remise": {"type": "boolean"},
+                    },
+                    ["amount"],
+                ),
+                "codille_remainder": {"enum": ["next-spadille", "stays"]},
+                "codille_remainder_basis": BASIS,
+            },
+            ["unit", "fiche", "stakes", "items", "outcomes", "sharing", "bete"],
+            basis=False,
+        ),
+    },
+    "$defs": {
+        "basis": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["evidence"],
+            "properties": {
+                "evidence": {"enum": ["attested", "inferred", "disputed", "conjecture"]},
+                "cite": arr(
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["source", "locator"],
+                        "properties": {
+                            "source": ID,
+                            "locator": {"type": "string", "minLength": 1},
+                            "quote": {"type": "string", "minLength": 1, "maxLength": 320},
+                        },
+                    }
+                ),
+                "note": {"type": "string"},
+            },
+            "if": {"properties": {"evidence": {"enum": ["attested", "disputed"]}}},
+            "then": {"required": ["cite"], "properties": {"cite": {"minItems": 1}}},
+        },
+        "stake": obj({"who": {"enum": ["dealer", "each"]}, "amount": NAT}, ["who", "amount"]),
+        "call": obj(
+            {
+                "rank": RANK,
+                "trump_suit_allowed": {"type": "boolean"},
+                "own_card": {"enum": ["alone", "forbidden"]},
+                "all_held_fallback": RANK,
+                "given_card_visible": {"enum": ["public", "private"]},
+            },
+            ["rank", "trump_suit_allowed", "own_card"],
+        ),
+    },
+}
+
+
+def render() -> str:
+    return json.dumps(SCHEMA, indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    target = Path(__file__).resolve().parent.parent / "engine" / "schema" / "ruleset.schema.json"
+    target.write_text(render(), encoding="utf-8")
+    sys.stdout.write(f"wrote {target}\n")
