@@ -16,7 +16,7 @@ Card.parse('As')
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import NotationError
 
@@ -129,11 +129,11 @@ class Card:
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False, hash=False)
+    """0-39: ``suit.index * 10 + rank.index`` (the engine's compiled form)."""
 
-    @property
-    def index(self) -> int:
-        """Returns 0-39: ``suit.index * 10 + rank.index`` (the engine's compiled form)."""
-        return _SUIT_INDEX[self.suit] * 10 + _RANK_INDEX[self.rank]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 10 + _RANK_INDEX[self.rank])
 
     @staticmethod
     def from_index(index: int) -> Card:

@@ -236,6 +236,10 @@ class Tables:
     """The trumps, highest first."""
     plain_order: tuple[tuple[tuple[int, ...], ...], ...]
     """``plain_order[t][s]``: the plain cards of suit ``s``, highest first."""
+    paid_run: tuple[tuple[int, ...], ...]
+    """``paid_run[t]``: the trumps from the first paid matador down, for counting matadors."""
+    privileged: tuple[tuple[int, ...], ...]
+    """``privileged[t]``: the privileged matadors in the deck."""
 
 
 def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
@@ -343,9 +347,11 @@ class RuleSet:
         """Returns the resolved value at ``path`` (None when absent)."""
         node: Any = self.data
         for part in path:
-            if (isinstance(node, Mapping) and part in node) or (
-                isinstance(node, list) and isinstance(part, int) and part < len(node)
-            ):
+            if isinstance(node, Mapping):
+                if part not in node:
+                    return None
+                node = node[part]
+            elif isinstance(node, (list, tuple)) and isinstance(part, int) and part < len(node):
                 node = node[part]
             else:
                 return None
@@ -398,12 +404,16 @@ class RuleSet:
 
     def tables(self, options: Mapping[str, Any] | None = None) -> Tables:
         """Returns the compiled tables for this setup (compiled once, then cached)."""
+        if not options and () in self._tables:
+            return self._tables[()]
         chosen = self.resolve_options(options)
         key = tuple(sorted((k, v.value) for k, v in chosen.items()))
         cached = self._tables.get(key)
         if cached is None:
             cached = self._compile(chosen)
             self._tables[key] = cached
+            if not options:
+                self._tables[()] = cached
         return cached
 
     # Card orders.
@@ -463,6 +473,8 @@ class RuleSet:
         exempt_t: list[tuple[int, ...]] = []
         order_t: list[tuple[int, ...]] = []
         plain_t: list[tuple[tuple[int, ...], ...]] = []
+        paid_t: list[tuple[int, ...]] = []
+        priv_t: list[tuple[int, ...]] = []
         by_name = {t.name: t for t in self.top_trumps}
         for suit in Suit:
             trumps = self.trump_order(suit, options)
@@ -487,9 +499,9 @@ class RuleSet:
             privileged = []
             for name in self.privileged:
                 top = by_name.get(name)
-                card = top.card_for(suit) if top is not None else None
-                if card is not None and card.index in deck_idx:
-                    privileged.append(card.index)
+                held = top.card_for(suit) if top is not None else None
+                if held is not None and held.index in deck_idx:
+                    privileged.append(held.index)
             exempt = [0] * 40
             for card in trumps:
                 led = card.index
@@ -500,6 +512,12 @@ class RuleSet:
                     if not self.higher_led_forces_lower or strength[p] > strength[led]:
                         m |= 1 << p
                 exempt[led] = m
+            names = self.matador_names(suit)
+            start = next(
+                (i for i, c in enumerate(trumps) if names.get(c) == self.paid_from), len(trumps)
+            )
+            paid_t.append(tuple(c.index for c in trumps[start:]))
+            priv_t.append(tuple(privileged))
             strength_t.append(tuple(strength))
             follow_t.append(tuple(follow))
             mask_t.append(tuple(masks))
@@ -516,6 +534,8 @@ class RuleSet:
             exempt=tuple(exempt_t),
             trump_order=tuple(order_t),
             plain_order=tuple(plain_t),
+            paid_run=tuple(paid_t),
+            privileged=tuple(priv_t),
         )
 
     # Deals.
@@ -703,6 +723,6 @@ def build_ruleset(resolved: Any) -> RuleSet:
         bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
         codille_remainder=s.get("codille_remainder", "stays"),
         data=_freeze(d),
-        where=_freeze(dict(resolved.where)),
+        where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),
     )

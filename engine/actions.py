@@ -1,0 +1,130 @@
+"""Actions: the decisions a player makes, in the record notation ``VERB [ARGUMENTS]``.
+
+The verbs (``spec/interface.md``): ``pass``, ``bid CONTRACT``, ``trump SUIT``, ``call CARD``,
+``give CARD``, ``discard CARD …``, ``play CARD``, ``vole`` and ``stop``. A record line puts the
+seat in front: ``"2 play 3d"``.
+
+Actions are small immutable values; the common ones are interned so that the referee's legal
+action lists cost nothing to build.
+
+>>> Action.parse("play K♦")
+Action.parse('play Kd')
+>>> str(Action.parse("Bid  Ask"))
+'bid ask'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import ALL_CARDS, Card, Suit
+from engine.errors import NotationError
+
+__all__ = ["VERBS", "Action", "parse_line"]
+
+VERBS = ("pass", "bid", "trump", "call", "give", "discard", "play", "vole", "stop")
+_CONTRACT_ALIASES = {"jouer": "entrada", "sans-appeller": "sans-prendre", "solo": "sans-prendre"}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: a verb and its argument (a contract, a suit, or cards)."""
+
+    verb: str
+    contract: str | None = None
+    suit: Suit | None = None
+    cards: tuple[Card, ...] = ()
+
+    @property
+    def card(self) -> Card:
+        """Returns the single card of ``play``, ``call`` and ``give``."""
+        return self.cards[0]
+
+    def notation(self) -> str:
+        """Returns the action in record notation, e.g. ``play Kd``."""
+        if self.verb == "bid":
+            return f"bid {self.contract}"
+        if self.verb == "trump" and self.suit is not None:
+            return f"trump {self.suit.value}"
+        if self.cards:
+            return self.verb + " " + " ".join(str(c) for c in self.cards)
+        return self.verb
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self.notation()!r})"
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parses an action (without its seat).
+
+        A bare card is read as ``play CARD``; contract names are lower-cased and the aliases
+        ``jouer`` (entrada) and ``solo``/``sans-appeller`` (sans-prendre) are accepted.
+
+        :raises NotationError: quoting the text.
+        """
+        words = str(text).replace(",", " ").split()
+        if not words:
+            raise NotationError("empty action")
+        verb = words[0].lower()
+        args = words[1:]
+        if verb not in VERBS:
+            try:
+                card = Card.parse(words[0])
+            except NotationError:
+                raise NotationError(
+                    f"not an action: {text!r} (verbs: {', '.join(VERBS)})"
+                ) from None
+            if args:
+                raise NotationError(f"not an action: {text!r}")
+            return PLAY[card.index]
+        if verb in ("pass", "vole", "stop"):
+            if args:
+                raise NotationError(f"{verb!r} takes no argument: {text!r}")
+            return _SIMPLE[verb]
+        if verb == "bid":
+            if len(args) != 1:
+                raise NotationError(f"bid takes one contract: {text!r}")
+            name = args[0].lower()
+            return Action("bid", contract=_CONTRACT_ALIASES.get(name, name))
+        if verb == "trump":
+            if len(args) != 1:
+                raise NotationError(f"trump takes one suit: {text!r}")
+            return TRUMP[Suit.parse(args[0]).index]
+        if verb == "discard":
+            cards = tuple(Card.parse(a) for a in args)
+            if len(set(cards)) != len(cards):
+                raise NotationError(f"a card is discarded twice: {text!r}")
+            return Action("discard", cards=cards)
+        if len(args) != 1:
+            raise NotationError(f"{verb} takes one card: {text!r}")
+        card = Card.parse(args[0])
+        return {"play": PLAY, "call": CALL, "give": GIVE}[verb][card.index]
+
+
+PASS = Action("pass")
+VOLE = Action("vole")
+STOP = Action("stop")
+_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP}
+PLAY: tuple[Action, ...] = tuple(Action("play", cards=(c,)) for c in ALL_CARDS)
+CALL: tuple[Action, ...] = tuple(Action("call", cards=(c,)) for c in ALL_CARDS)
+GIVE: tuple[Action, ...] = tuple(Action("give", cards=(c,)) for c in ALL_CARDS)
+TRUMP: tuple[Action, ...] = tuple(Action("trump", suit=s) for s in Suit)
+
+
+def parse_line(text: str) -> tuple[int, Action]:
+    """Parses a record line ``"SEAT VERB [ARGUMENTS]"``.
+
+    >>> parse_line("2 bid ask")
+    (2, Action.parse('bid ask'))
+
+    :raises NotationError: if the seat or the action does not parse.
+    """
+    words = str(text).split(maxsplit=1)
+    if len(words) < 2 or not words[0].lstrip("-").isdigit():
+        raise NotationError(
+            f"not a record action {text!r} (expected 'SEAT VERB ...', e.g. '1 play Kd')"
+        )
+    return int(words[0]), Action.parse(words[1])

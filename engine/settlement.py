@@ -1,0 +1,259 @@
+"""Settlement in counters: stakes, pot, bêtes and the payment items, from the rule file.
+
+What is on the table carries from deal to deal in a :class:`TableState`: the pot (a remise's
+stake, bêtes), the bête now in play and whether the game has "doubled", and any odd counters
+kept for the next holder of the highest trump. :func:`settle` applies one deal's result to it:
+
+* the pot goes to the declaring side, to the opponents (shared, odd counters kept back), to the
+  single opponent who won codille, or stays;
+* each opponent pays the declaring side the ``receive`` items, or is paid the ``pay`` items;
+* partners share half and half, the declarer taking the odd counter, unless he took fewer
+  tricks than the sole-liability threshold (and the contract does not always share);
+* a lost game makes a bête that goes into the pot for the next deal.
+
+Counters are conserved: ``sum(balances) + pot_after - pot_before == 0`` for every deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine.model import RuleSet
+
+__all__ = ["Payment", "SettlementResult", "TableState", "settle"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """What lies on the table between deals."""
+
+    pot: int = 0
+    """Counters on the table, bêtes and odd counters included."""
+    bete_in_play: int | None = None
+    """The bête made on the previous deal, which is in play on this one."""
+    doubled: bool = False
+    """The previous bête was a first bête made by remise: the game has doubled."""
+    remainder: int = 0
+    """Odd counters kept for whoever holds the highest trump of the next deal."""
+
+
+class Payment(NamedTuple):
+    """One line of the settlement, for display: who paid whom what, and why."""
+
+    item: str
+    payer: str
+    """A seat number as text, ``side``, ``opponents`` or ``pot``."""
+    payee: str
+    amount: int
+
+    def as_json(self) -> dict[str, object]:
+        """Returns the line as JSON."""
+        return {"item": self.item, "from": self.payer, "to": self.payee, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementResult:
+    """The counters of one deal."""
+
+    balances: tuple[int, ...]
+    pot_before: int
+    pot_after: int
+    bete: int
+    matadors: int
+    payments: tuple[Payment, ...]
+    table: TableState
+    """The table for the next deal."""
+
+
+@dataclass
+class _Ledger:
+    n: int
+    pot: int
+    balances: list[int] = field(default_factory=list)
+    lines: list[Payment] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.balances = [0] * self.n
+
+    def to_pot(self, seat: int, amount: int, item: str) -> None:
+        if amount:
+            self.balances[seat] -= amount
+            self.pot += amount
+            self.lines.append(Payment(item, str(seat), "pot", amount))
+
+    def from_pot(self, seat: int, amount: int, item: str) -> None:
+        if amount:
+            self.balances[seat] += amount
+            self.pot -= amount
+            self.lines.append(Payment(item, "pot", str(seat), amount))
+
+    def transfer(self, payer: int, payee: int, amount: int, item: str) -> None:
+        if amount:
+            self.balances[payer] -= amount
+            self.balances[payee] += amount
+            self.lines.append(Payment(item, str(payer), str(payee), amount))
+
+
+def _split(total: int, declarer: int, partner: int | None) -> list[tuple[int, int]]:
+    """Splits ``total`` half and half between declarer and partner, the odd one to the declarer."""
+    if partner is None:
+        return [(declarer, total)]
+    return [(declarer, total - total // 2), (partner, total // 2)]
+
+
+def _shares(total: int, seats: Sequence[int]) -> list[int]:
+    """Equal shares of ``total``; the first seats in turn take the odd counters."""
+    base, extra = divmod(total, len(seats))
+    return [base + (1 if i < extra else 0) for i in range(len(seats))]
+
+
+def stakes_for(rules: RuleSet, dealer: int, n: int, stakes: Sequence[tuple[str, int]]) -> list[int]:
+    """Returns what each seat puts on the table for the given stake lines."""
+    out = [0] * n
+    for who, amount in stakes:
+        if who == "dealer":
+            out[dealer] += amount
+        else:
+            for seat in range(n):
+                out[seat] += amount
+    return out
+
+
+def settle(
+    rules: RuleSet,
+    *,
+    n: int,
+    table: TableState,
+    stakes: Sequence[int],
+    extra_stakes: Sequence[int] = (),
+    result: str | None,
+    contract: str | None = None,
+    declarer: int | None = None,
+    partner: int | None = None,
+    tricks: Sequence[int] = (),
+    matadors: int = 0,
+    spadille_holder: int | None = None,
+) -> SettlementResult:
+    """Settles one deal.
+
+    ``stakes`` are what each seat put on the table at the start of the deal; ``extra_stakes``
+    what each added when all passed. ``result`` None or ``"redeal"`` settles a deal that was not
+    played (only the stakes move). ``tricks`` are the tricks each seat took.
+    """
+    pot_before = table.pot
+    ledger = _Ledger(n, table.pot)
+    for seat in range(n):
+        ledger.to_pot(seat, stakes[seat], "stake")
+    for seat, amount in enumerate(extra_stakes):
+        ledger.to_pot(seat, amount, "stake (all passed)")
+    fresh = sum(stakes)
+    if result is None or result == "redeal" or declarer is None or contract is None:
+        return SettlementResult(
+            tuple(ledger.balances),
+            pot_before,
+            ledger.pot,
+            0,
+            0,
+            tuple(ledger.lines),
+            TableState(ledger.pot, table.bete_in_play, table.doubled, table.remainder),
+        )
+
+    # Odd counters kept from an earlier codille go to the holder of the highest trump.
+    remainder = table.remainder
+    if remainder and spadille_holder is not None:
+        ledger.from_pot(spadille_holder, remainder, "odd counters (highest trump)")
+        remainder = 0
+    in_play = ledger.pot - remainder
+
+    outcome = rules.outcomes[result]
+    side = [declarer] if partner is None else [declarer, partner]
+    opponents = [s for s in ((declarer + k) % n for k in range(1, n)) if s not in side]
+    contract_rule = rules.contracts[contract]
+    sole = (
+        partner is not None
+        and rules.sole_liability_below is not None
+        and not contract_rule.shared_liability
+        and tricks[declarer] < rules.sole_liability_below
+    )
+
+    def side_pays(total: int, payee: int, item: str) -> None:
+        if sole:
+            ledger.transfer(declarer, payee, total, item)
+        else:
+            for seat, share in _split(total, declarer, partner):
+                ledger.transfer(seat, payee, share, item)
+
+    # The pot.
+    if outcome.pot == "side":
+        for seat, share in _split(in_play, declarer, partner):
+            ledger.from_pot(seat, share, "pot")
+    elif outcome.pot == "opponents":
+        each, left = divmod(in_play, len(opponents))
+        for seat in opponents:
+            ledger.from_pot(seat, each, "pot")
+        if left and rules.codille_remainder == "next-spadille":
+            remainder += left
+    elif outcome.pot == "codille-winner":
+        best = max(opponents, key=lambda s: tricks[s])
+        ledger.from_pot(best, in_play, "pot")
+
+    # Items paid by each opponent to the side, or by the side to each opponent.
+    for direction in ("receive", "pay"):
+        names = outcome.receive if direction == "receive" else outcome.pay
+        for item_id in names:
+            item = rules.items[item_id]
+            if item.contracts is not None and contract not in item.contracts:
+                continue
+            if item.in_play:
+                shares = _shares(in_play, opponents)
+                for opp, amount in zip(opponents, shares, strict=True):
+                    if direction == "receive":
+                        for seat, share in _split(amount, declarer, partner):
+                            ledger.transfer(opp, seat, share, item_id)
+                    else:
+                        side_pays(amount, opp, item_id)
+                continue
+            value = item.value(contract, matadors)
+            if not value:
+                continue
+            for opp in opponents:
+                if direction == "receive":
+                    for seat, share in _split(value, declarer, partner):
+                        ledger.transfer(opp, seat, share, item_id)
+                else:
+                    side_pays(value, opp, item_id)
+
+    # The bête: as large as what was at stake, with the cap of a bête made on a bête.
+    bete = 0
+    next_in_play: int | None = None
+    doubled = False
+    if outcome.bete:
+        notional = in_play
+        if rules.bete_stake_value is not None:
+            notional = in_play - fresh + rules.bete_stake_value
+        increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
+        bete = notional
+        if rules.bete_cap == "stakes" and table.bete_in_play is not None and not table.doubled:
+            bete = min(bete, table.bete_in_play + increment)
+        if sole:
+            ledger.to_pot(declarer, bete, "bête")
+        else:
+            for seat, share in _split(bete, declarer, partner):
+                ledger.to_pot(seat, share, "bête")
+        next_in_play = bete
+        doubled = (
+            rules.bete_doubling_after_first_remise
+            and outcome.pot == "stays"
+            and table.bete_in_play is None
+        )
+    return SettlementResult(
+        tuple(ledger.balances),
+        pot_before,
+        ledger.pot,
+        bete,
+        matadors,
+        tuple(ledger.lines),
+        TableState(ledger.pot, next_in_play, doubled, remainder),
+    )
