@@ -28,7 +28,7 @@ from engine.errors import IllegalActionError, NotationError
 from engine.model import Contract, RuleSet
 from engine.settlement import SettlementResult, TableState, settle, stakes_for
 
-__all__ = ["PHASES", "Deal", "Trick"]
+__all__ = ["PHASES", "Deal", "Trick", "evaluate_result"]
 
 AUCTION = "auction"
 MATCH = "match"
@@ -414,6 +414,10 @@ class Deal:
             ]
         return out
 
+    def exchange_limit(self) -> int:
+        """Returns how many cards the player to move may discard now (0 outside the écart)."""
+        return self._exchange_max() if self.phase == EXCHANGE else 0
+
     def _exchange_max(self) -> int:
         seat = self.to_move
         left = len(self.talon) - self._talon_pos
@@ -457,13 +461,24 @@ class Deal:
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Applies one action of the player to move, after checking it.
 
-        :param action: an :class:`Action` or its notation (``"play Kd"``, ``"Kd"``).
+        :param action: an :class:`Action`, its notation (``"play Kd"``, ``"Kd"``), or a record
+            line with the seat in front (``"2 play Kd"``).
         :param seat: if given, the seat that claims to act (refused if it is not its turn).
         :raises NotationError: if the text does not parse.
         :raises IllegalActionError: if the action is not legal now, with the rule it breaks.
         """
         if isinstance(action, str):
-            action = Action.parse(action)
+            words = action.split(maxsplit=1)
+            if len(words) == 2 and words[0].isdigit():
+                # A record line "SEAT VERB ...": the seat is a claim, checked below.
+                from engine.actions import parse_line
+
+                claimed, action = parse_line(action)
+                if seat is not None and seat != claimed:
+                    raise NotationError(f"the line names seat {claimed}, not seat {seat}")
+                seat = claimed
+            else:
+                action = Action.parse(action)
         if (
             self.phase == PLAY_PHASE
             and action.verb == "play"
@@ -934,34 +949,13 @@ class Deal:
         return run if run >= self.rules.paid_minimum else 0
 
     def _result(self) -> str:
-        side = self.side
-        won = self.won
-        side_tricks = sum(won[s] for s in side)
-        opponents = [s for s in range(self.n) if s not in side]
-        total = len(self._tricks)
-        for rule in self.rules.results:
-            w = rule.when
-            if w.vole is not None:
-                if not self.vole_undertaken:
-                    continue
-                made = side_tricks == self.rules.hand_size and total == self.rules.hand_size
-                if (w.vole == "made") != made:
-                    continue
-            if w.side_exactly is not None and side_tricks != w.side_exactly:
-                continue
-            if w.side_at_least is not None and side_tricks < w.side_at_least:
-                continue
-            if w.side_at_most is not None and side_tricks > w.side_at_most:
-                continue
-            if w.more_than_each_opponent and not all(side_tricks > won[o] for o in opponents):
-                continue
-            if w.single_opponent_most:
-                top = max((won[o] for o in opponents), default=0)
-                leaders = [o for o in opponents if won[o] == top]
-                if not (top > side_tricks and len(leaders) == 1):
-                    continue
-            return rule.result
-        return self.rules.results[-1].result  # pragma: no cover - the checks require a fallback
+        return evaluate_result(
+            self.rules,
+            self.won,
+            self.side,
+            vole_undertaken=self.vole_undertaken,
+            played=len(self._tricks),
+        )
 
     # Views and reports.
 
@@ -1043,6 +1037,47 @@ class Deal:
     def record_actions(self) -> list[str]:
         """Returns the actions so far as record lines ``"SEAT VERB ..."``."""
         return [f"{s} {a}" for s, a in self.history]
+
+
+def evaluate_result(
+    rules: RuleSet,
+    won: Sequence[int],
+    side: Sequence[int],
+    *,
+    vole_undertaken: bool = False,
+    played: int | None = None,
+) -> str:
+    """Returns the result the rule file's table gives for these tricks (first rule that holds).
+
+    ``won`` is the tricks each seat took, ``side`` the declaring side. ``played`` is how many
+    tricks were played (fewer than a full hand when the side laid down).
+    """
+    side_tricks = sum(won[s] for s in side)
+    opponents = [s for s in range(len(won)) if s not in side]
+    total = sum(won) if played is None else played
+    for rule in rules.results:
+        w = rule.when
+        if w.vole is not None:
+            if not vole_undertaken:
+                continue
+            made = side_tricks == rules.hand_size and total == rules.hand_size
+            if (w.vole == "made") != made:
+                continue
+        if w.side_exactly is not None and side_tricks != w.side_exactly:
+            continue
+        if w.side_at_least is not None and side_tricks < w.side_at_least:
+            continue
+        if w.side_at_most is not None and side_tricks > w.side_at_most:
+            continue
+        if w.more_than_each_opponent and not all(side_tricks > won[o] for o in opponents):
+            continue
+        if w.single_opponent_most:
+            top = max((won[o] for o in opponents), default=0)
+            leaders = [o for o in opponents if won[o] == top]
+            if not (top > side_tricks and len(leaders) == 1):
+                continue
+        return rule.result
+    return rules.results[-1].result  # pragma: no cover - the checks require a fallback
 
 
 def _suit_name(index: int) -> str:

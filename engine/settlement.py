@@ -109,6 +109,24 @@ def _shares(total: int, seats: Sequence[int]) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(len(seats))]
 
 
+def _flow(
+    ledger: _Ledger, payers: list[tuple[int, int]], payees: list[tuple[int, int]], item: str
+) -> None:
+    """Moves counters from payers to payees (equal totals), matching them in order."""
+    owed = [[seat, amount] for seat, amount in payers if amount]
+    due = [[seat, amount] for seat, amount in payees if amount]
+    i = j = 0
+    while i < len(owed) and j < len(due):
+        amount = min(owed[i][1], due[j][1])
+        ledger.transfer(owed[i][0], due[j][0], amount, item)
+        owed[i][1] -= amount
+        due[j][1] -= amount
+        if not owed[i][1]:
+            i += 1
+        if not due[j][1]:
+            j += 1
+
+
 def stakes_for(rules: RuleSet, dealer: int, n: int, stakes: Sequence[tuple[str, int]]) -> list[int]:
     """Returns what each seat puts on the table for the given stake lines."""
     out = [0] * n
@@ -178,13 +196,6 @@ def settle(
         and tricks[declarer] < rules.sole_liability_below
     )
 
-    def side_pays(total: int, payee: int, item: str) -> None:
-        if sole:
-            ledger.transfer(declarer, payee, total, item)
-        else:
-            for seat, share in _split(total, declarer, partner):
-                ledger.transfer(seat, payee, share, item)
-
     # The pot.
     if outcome.pot == "side":
         for seat, share in _split(in_play, declarer, partner):
@@ -199,31 +210,35 @@ def settle(
         best = max(opponents, key=lambda s: tricks[s])
         ledger.from_pot(best, in_play, "pot")
 
-    # Items paid by each opponent to the side, or by the side to each opponent.
+    # Items paid by each opponent to the side, or by the side to each opponent. Each
+    # direction is totalled first and then shared "par moitié", so an odd counter arises (and
+    # goes to the declarer) only when the total is odd.
     for direction in ("receive", "pay"):
         names = outcome.receive if direction == "receive" else outcome.pay
+        per_opponent = [0] * len(opponents)
+        paid: list[str] = []
         for item_id in names:
             item = rules.items[item_id]
             if item.contracts is not None and contract not in item.contracts:
                 continue
             if item.in_play:
-                shares = _shares(in_play, opponents)
-                for opp, amount in zip(opponents, shares, strict=True):
-                    if direction == "receive":
-                        for seat, share in _split(amount, declarer, partner):
-                            ledger.transfer(opp, seat, share, item_id)
-                    else:
-                        side_pays(amount, opp, item_id)
-                continue
-            value = item.value(contract, matadors)
-            if not value:
-                continue
-            for opp in opponents:
-                if direction == "receive":
-                    for seat, share in _split(value, declarer, partner):
-                        ledger.transfer(opp, seat, share, item_id)
-                else:
-                    side_pays(value, opp, item_id)
+                amounts = _shares(in_play, opponents)
+            else:
+                value = item.value(contract, matadors)
+                amounts = [value] * len(opponents)
+            if any(amounts):
+                paid.append(item_id)
+                per_opponent = [a + b for a, b in zip(per_opponent, amounts, strict=True)]
+        total = sum(per_opponent)
+        if not total:
+            continue
+        label = "+".join(paid)
+        if direction == "receive":
+            side_shares = _split(total, declarer, partner)
+            _flow(ledger, list(zip(opponents, per_opponent, strict=True)), side_shares, label)
+        else:
+            side_shares = [(declarer, total)] if sole else _split(total, declarer, partner)
+            _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), label)
 
     # The bête: as large as what was at stake, with the cap of a bête made on a bête.
     bete = 0

@@ -1,0 +1,481 @@
+"""Records: one deal or a party of deals, exactly enough to referee them again.
+
+The format (``spec/interface.md``) is a YAML (or JSON) mapping::
+
+    ruleset: quadrille          # id, alias or path; a variant is fine
+    options: {}                 # setup options, e.g. {removed-suit: hearts}
+    dealer: 0
+    hands: [[As, 2c, ...], ...] # seat 0 first; or `seed: N` for the referee's own shuffle
+    talon: []                   # top card first
+    actions: ["1 pass", "2 bid ask", ...]
+
+A party is ``{ruleset, options, deals: [{dealer, hands, talon, actions}, ...]}``; its pot and
+bêtes carry from deal to deal and the deal passes to the right. ``title``, ``source`` and
+``note`` may describe where a record comes from.
+
+:func:`parse_record` reads one (every problem located by file, line and column);
+:func:`write_record` writes one back (``parse_record(write_record(r)) == r``);
+:func:`replay` referees it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine._yaml import Document, Path_, json_path, parse_bytes, parse_text
+from engine.actions import parse_line
+from engine.cards import Card
+from engine.errors import IllegalActionError, NotationError, Problem, RecordError
+from engine.model import RuleSet
+from engine.referee import Deal
+from engine.settlement import TableState
+
+__all__ = [
+    "DealRecord",
+    "Record",
+    "ReplayReport",
+    "parse_record",
+    "read_record",
+    "replay",
+    "write_record",
+]
+
+_TOP_KEYS = {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions", "deals"}
+_META_KEYS = {"title", "source", "note"}
+_DEAL_KEYS = {"dealer", "hands", "talon", "seed", "actions", "note"}
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One deal of a record: who dealt, what was dealt (or a seed), and the actions."""
+
+    dealer: int | None
+    hands: tuple[tuple[str, ...], ...] | None = None
+    talon: tuple[str, ...] | None = None
+    seed: int | None = None
+    actions: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record: a ruleset, its setup options, and one deal or a party of deals."""
+
+    ruleset: str
+    deals: tuple[DealRecord, ...]
+    options: Mapping[str, str] = field(default_factory=dict)
+    party: bool = False
+    """Written as ``deals: [...]`` (a party) rather than a single deal at the top level."""
+    title: str | None = None
+    source: str | None = None
+    note: str | None = None
+    file: str = field(default="<record>", compare=False)
+    where: Mapping[Path_, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def locate(self, path: Path_) -> tuple[int | None, int | None]:
+        """Returns the (line, column) of a value of the record, when it was read from a file."""
+        p = tuple(path)
+        while p:
+            if p in self.where:
+                return self.where[p]
+            p = p[:-1]
+        return self.where.get((), (None, None))
+
+    def action_path(self, deal: int, index: int) -> Path_:
+        """Returns the YAML path of an action."""
+        return ("deals", deal, "actions", index) if self.party else ("actions", index)
+
+
+def _problem(doc: Document, path: Path_, code: str, message: str) -> Problem:
+    line, col = doc.where(path)
+    return Problem(doc.file, line, col, json_path(path), code, message)
+
+
+def _cards(doc: Document, value: Any, path: Path_, problems: list[Problem]) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        problems.append(_problem(doc, path, "record/type", "expected a list of cards"))
+        return ()
+    out = []
+    for i, item in enumerate(value):
+        try:
+            out.append(str(Card.parse(str(item))))
+        except NotationError as exc:
+            problems.append(_problem(doc, (*path, i), "record/card", str(exc)))
+    return tuple(out)
+
+
+def _deal(
+    doc: Document, data: Any, path: Path_, problems: list[Problem], *, top: bool
+) -> DealRecord:
+    keys = _DEAL_KEYS if not top else _DEAL_KEYS | _TOP_KEYS | _META_KEYS
+    if not isinstance(data, dict):
+        problems.append(_problem(doc, path, "record/type", "a deal must be a mapping"))
+        return DealRecord(None)
+    for key in data:
+        if key not in keys:
+            import difflib
+
+            hint = difflib.get_close_matches(str(key), sorted(keys), n=1)
+            more = f"; did you mean {hint[0]!r}?" if hint else ""
+            problems.append(
+                _problem(doc, (*path, key), "record/unknown-key", f"unknown key {key!r}{more}")
+            )
+    dealer = data.get("dealer")
+    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
+        problems.append(
+            _problem(doc, (*path, "dealer"), "record/type", "dealer must be a seat number")
+        )
+        dealer = None
+    hands = None
+    if "hands" in data:
+        raw = data["hands"]
+        if not isinstance(raw, list):
+            problems.append(
+                _problem(doc, (*path, "hands"), "record/type", "hands must be a list of hands")
+            )
+        else:
+            hands = tuple(_cards(doc, h, (*path, "hands", i), problems) for i, h in enumerate(raw))
+    talon = _cards(doc, data["talon"], (*path, "talon"), problems) if "talon" in data else None
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        problems.append(
+            _problem(doc, (*path, "seed"), "record/type", "seed must be a whole number")
+        )
+        seed = None
+    if hands is None and seed is None and not top:
+        problems.append(
+            _problem(doc, path, "record/no-deal", "a deal needs hands (and talon) or a seed")
+        )
+    if hands is not None and seed is not None:
+        problems.append(
+            _problem(
+                doc, (*path, "seed"), "record/seed-and-hands", "give hands or a seed, not both"
+            )
+        )
+    actions: list[str] = []
+    raw_actions = data.get("actions", [])
+    if not isinstance(raw_actions, list):
+        problems.append(_problem(doc, (*path, "actions"), "record/type", "actions must be a list"))
+    else:
+        for i, a in enumerate(raw_actions):
+            if not isinstance(a, str):
+                problems.append(
+                    _problem(
+                        doc,
+                        (*path, "actions", i),
+                        "record/type",
+                        f"an action is text like '1 play Kd', not {a!r}",
+                    )
+                )
+                continue
+            actions.append(" ".join(a.split()))
+    note = data.get("note") if not top else None
+    return DealRecord(
+        dealer, hands, talon, seed, tuple(actions), note if isinstance(note, str) else None
+    )
+
+
+def _from_document(doc: Document) -> Record:
+    problems: list[Problem] = []
+    data = doc.data
+    if not isinstance(data, dict):
+        raise RecordError(
+            [
+                _problem(
+                    doc,
+                    (),
+                    "record/not-a-mapping",
+                    "a record must be a mapping (ruleset, dealer, hands, actions ...)",
+                )
+            ]
+        )
+    ruleset = data.get("ruleset")
+    if not isinstance(ruleset, str) or not ruleset:
+        problems.append(
+            _problem(
+                doc,
+                ("ruleset",),
+                "record/no-ruleset",
+                "a record names its ruleset (ruleset: quadrille)",
+            )
+        )
+        ruleset = ""
+    options_raw = data.get("options") or {}
+    options: dict[str, str] = {}
+    if not isinstance(options_raw, dict):
+        problems.append(_problem(doc, ("options",), "record/type", "options must be a mapping"))
+    else:
+        options = {str(k): str(v) for k, v in options_raw.items()}
+    meta = {k: data.get(k) for k in _META_KEYS}
+    for k, v in meta.items():
+        if v is not None and not isinstance(v, str):
+            problems.append(_problem(doc, (k,), "record/type", f"{k} must be text"))
+    party = "deals" in data
+    deals: list[DealRecord] = []
+    if party:
+        for key in data:
+            if key not in {"ruleset", "options", "deals", "seed"} | _META_KEYS:
+                problems.append(
+                    _problem(
+                        doc,
+                        (key,),
+                        "record/unknown-key",
+                        f"{key!r} belongs inside each deal of a party",
+                    )
+                )
+        raw = data["deals"]
+        if not isinstance(raw, list) or not raw:
+            problems.append(
+                _problem(doc, ("deals",), "record/type", "deals must be a non-empty list")
+            )
+        else:
+            base_seed = data.get("seed")
+            for i, d in enumerate(raw):
+                if (
+                    isinstance(d, dict)
+                    and isinstance(base_seed, int)
+                    and "hands" not in d
+                    and "seed" not in d
+                ):
+                    # A party-wide seed: deal i uses seed + i.
+                    d = {**d, "seed": base_seed + i}
+                deals.append(_deal(doc, d, ("deals", i), problems, top=False))
+    else:
+        deal = _deal(doc, data, (), problems, top=True)
+        if deal.hands is None and deal.seed is None:
+            problems.append(
+                _problem(
+                    doc, (), "record/no-deal", "a record needs hands (and talon), a seed, or deals"
+                )
+            )
+        deals.append(deal)
+    if problems:
+        raise RecordError(problems)
+    return Record(
+        ruleset=ruleset,
+        deals=tuple(deals),
+        options=options,
+        party=party,
+        title=meta["title"] if isinstance(meta["title"], str) else None,
+        source=meta["source"] if isinstance(meta["source"], str) else None,
+        note=meta["note"] if isinstance(meta["note"], str) else None,
+        file=doc.file,
+        where=dict(doc.positions),
+    )
+
+
+def parse_record(text: str, file: str = "<record>") -> Record:
+    """Parses a record from YAML or JSON text.
+
+    :raises RecordError: with every located problem (syntax, unknown keys, bad cards ...).
+    """
+    doc, problems = parse_text(file, text)
+    if doc is None:
+        raise RecordError(problems)
+    return _from_document(doc)
+
+
+def read_record(path: str | Path) -> Record:
+    """Reads a record file.
+
+    :raises FileNotFoundError: if there is no such file.
+    :raises RecordError: if it is not a well-formed record.
+    """
+    p = Path(path)
+    raw = p.read_bytes()
+    doc, problems = parse_bytes(str(path), raw)
+    if doc is None:
+        raise RecordError(problems)
+    return _from_document(doc)
+
+
+def _flow(cards: Sequence[str]) -> str:
+    return "[" + ", ".join(cards) + "]"
+
+
+_PLAIN = re.compile(r"^[0-9]+( [a-z][a-z-]*)( [A-Za-z0-9-]+)*$|^[a-z][a-z0-9-]*$")
+
+
+def _scalar(text: str) -> str:
+    """Returns text as a YAML scalar: bare when that reads back the same, else quoted."""
+    if _PLAIN.match(text) and text not in ("true", "false", "null", "yes", "no", "on", "off"):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def write_record(record: Record) -> str:
+    """Writes a record as YAML, in the layout ``ombre play`` uses."""
+    lines = []
+    if record.title is not None:
+        lines.append(f"title: {_scalar(record.title)}")
+    if record.source is not None:
+        lines.append(f"source: {_scalar(record.source)}")
+    if record.note is not None:
+        lines.append(f"note: {_scalar(record.note)}")
+    lines.append(f"ruleset: {_scalar(record.ruleset)}")
+    opts = ", ".join(f"{_scalar(k)}: {_scalar(v)}" for k, v in record.options.items())
+    lines.append(f"options: {{{opts}}}")
+
+    def deal_lines(deal: DealRecord, indent: str, first: str) -> list[str]:
+        out = []
+        prefix = first
+        if deal.note is not None:
+            out.append(f"{prefix}note: {_scalar(deal.note)}")
+            prefix = indent
+        if deal.dealer is not None:
+            out.append(f"{prefix}dealer: {deal.dealer}")
+            prefix = indent
+        if deal.seed is not None:
+            out.append(f"{prefix}seed: {deal.seed}")
+            prefix = indent
+        if deal.hands is not None:
+            out.append(f"{prefix}hands:")
+            prefix = indent
+            out.extend(f"{indent}  - {_flow(h)}" for h in deal.hands)
+        if deal.talon is not None:
+            out.append(f"{prefix}talon: {_flow(deal.talon)}")
+            prefix = indent
+        if deal.actions:
+            out.append(f"{prefix}actions:")
+            out.extend(f"{indent}  - {_scalar(a)}" for a in deal.actions)
+        else:
+            out.append(f"{prefix}actions: []")
+        return out
+
+    if record.party:
+        lines.append("deals:")
+        for deal in record.deals:
+            lines.extend(deal_lines(deal, "    ", "  - "))
+    else:
+        lines.extend(deal_lines(record.deals[0], "", ""))
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class ReplayReport:
+    """The result of refereeing a record (the ``ombre replay --json`` document)."""
+
+    ruleset: str
+    complete: bool
+    error: dict[str, Any] | None
+    deals: list[dict[str, Any]]
+    totals: list[int]
+    located: str | None = None
+    """The error as ``FILE:LINE:COLUMN: ...`` for text output."""
+    finished: list[Deal] = field(default_factory=list, repr=False)
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the report as the spec's JSON document."""
+        return {
+            "ruleset": self.ruleset,
+            "complete": self.complete,
+            "error": self.error,
+            "deals": self.deals,
+            "totals": self.totals,
+        }
+
+
+def replay(record: Record, rules: RuleSet) -> ReplayReport:
+    """Referees a record under ``rules``: legality, tricks, results and payments.
+
+    An illegal (or unparseable) action stops the replay there; the deals before it are still
+    reported. A record that simply stops early is incomplete, not an error.
+
+    :raises NotationError: if a deal cannot be set up (wrong hands, unknown option).
+    """
+    n = rules.players
+    table = TableState()
+    totals = [0] * n
+    deals_out: list[dict[str, Any]] = []
+    finished: list[Deal] = []
+    expected_dealer: int | None = None
+    for d_index, deal_rec in enumerate(record.deals):
+        dealer = deal_rec.dealer if deal_rec.dealer is not None else (expected_dealer or 0)
+        base_path: Path_ = ("deals", d_index) if record.party else ()
+        if expected_dealer is not None and dealer != expected_dealer:
+            line, col = record.locate((*base_path, "dealer"))
+            raise RecordError(
+                [
+                    Problem(
+                        record.file,
+                        line,
+                        col,
+                        json_path((*base_path, "dealer")),
+                        "record/dealer-order",
+                        f"the deal passes to the right: deal {d_index} is dealt by seat {expected_dealer}, not {dealer}",
+                    )
+                ]
+            )
+        try:
+            deal = Deal(
+                rules,
+                dealer=dealer,
+                seed=deal_rec.seed,
+                hands=deal_rec.hands,
+                talon=deal_rec.talon
+                if deal_rec.talon is not None
+                else ([] if deal_rec.hands is not None else None),
+                options=record.options,
+                table=table,
+            )
+        except NotationError as exc:
+            path = (*base_path, "hands") if deal_rec.hands is not None else base_path
+            line, col = record.locate(path)
+            raise RecordError(
+                [Problem(record.file, line, col, json_path(path), "record/deal", str(exc))]
+            ) from None
+        for index, line_text in enumerate(deal_rec.actions):
+            error: dict[str, Any] | None = None
+            try:
+                seat, action = parse_line(line_text)
+                deal.apply(action, seat=seat)
+            except IllegalActionError as exc:
+                error = {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}
+            except NotationError as exc:
+                error = {
+                    "index": index,
+                    "action": line_text,
+                    "code": "notation/invalid",
+                    "message": str(exc),
+                }
+            if error is not None:
+                if record.party:
+                    error["deal"] = d_index
+                partial = deal.report()
+                deals_out.append(partial)
+                line, col = record.locate(record.action_path(d_index, index))
+                where = ":".join(str(x) for x in (record.file, line, col) if x is not None)
+                located = f"{where}: {line_text!r}: {error['code']}: {error['message']}"
+                return ReplayReport(rules.id, False, error, deals_out, totals, located, finished)
+        deals_out.append(deal.report())
+        if not deal.is_over or deal.settlement is None:
+            return ReplayReport(rules.id, False, None, deals_out, totals, None, finished)
+        finished.append(deal)
+        for seat, amount in enumerate(deal.settlement.balances):
+            totals[seat] += amount
+        table = deal.settlement.table
+        expected_dealer = (dealer + 1) % n
+    return ReplayReport(rules.id, True, None, deals_out, totals, None, finished)
+
+
+def record_of(deals: Sequence[Deal], ruleset: str, *, party: bool | None = None) -> Record:
+    """Returns the record of deals played (finished or not), e.g. by ``ombre play``."""
+    options: dict[str, str] = {}
+    out = []
+    for deal in deals:
+        options = dict(deal.options)
+        out.append(
+            DealRecord(
+                dealer=deal.dealer,
+                hands=tuple(tuple(str(Card.from_index(c)) for c in h) for h in deal.dealt),
+                talon=tuple(str(Card.from_index(c)) for c in deal.dealt_talon),
+                actions=tuple(deal.record_actions()),
+            )
+        )
+    is_party = party if party is not None else len(out) > 1
+    return Record(ruleset=ruleset, deals=tuple(out), options=options, party=is_party)
