@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,7 +107,7 @@ class HeuristicBot(Bot):
             return legal[0] if hand & ~trumps == 0 else legal[1]
         return self._play(deal, seat, legal)
 
-    def _bid(self, deal: Deal, hand: int, legal: list[Action]) -> Action:
+    def _bid(self, deal: Deal, hand: int, legal: Sequence[Action]) -> Action:
         _, value = self._best_trump(deal, hand, list(deal.t.trump_suits))
         tricks_needed = deal.rules.hand_size / 2 + 1
         bids = [a for a in legal if a.verb == "bid"]
@@ -122,7 +122,7 @@ class HeuristicBot(Bot):
                 best = bid
         return best
 
-    def _call(self, deal: Deal, hand: int, legal: list[Action]) -> Action:
+    def _call(self, deal: Deal, hand: int, legal: Sequence[Action]) -> Action:
         # Call the king of the suit in which we hold most cards (a guard for the partner).
         def key(action: Action) -> tuple[int, int]:
             suit = action.card.suit.index
@@ -132,7 +132,7 @@ class HeuristicBot(Bot):
 
         return max(legal, key=key)
 
-    def _lowest(self, deal: Deal, legal: list[Action], seat: int) -> Action:
+    def _lowest(self, deal: Deal, legal: Sequence[Action], seat: int) -> Action:
         strength = deal.t.strength[deal.trump or 0]
         return min(legal, key=lambda a: (strength[a.card.index] >= 100, strength[a.card.index]))
 
@@ -146,7 +146,7 @@ class HeuristicBot(Bot):
         cards = tuple(ALL_CARDS[c] for c in losers[:most])
         return Action("discard", cards=cards)
 
-    def _play(self, deal: Deal, seat: int, legal: list[Action]) -> Action:
+    def _play(self, deal: Deal, seat: int, legal: Sequence[Action]) -> Action:
         trump = deal.trump if deal.trump is not None else 0
         strength = deal.t.strength[trump]
         follow = deal.t.follow[trump]

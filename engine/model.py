@@ -319,6 +319,8 @@ class RuleSet:
     _tables: dict[tuple[tuple[str, str], ...], Tables] = field(
         default_factory=dict, repr=False, compare=False
     )
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Derived values the referee asks for often (bid lists), computed once."""
 
     # Provenance and citations.
 

@@ -17,10 +17,13 @@ Cards are handled as 0-39 indices and hands as bit masks (see :class:`engine.mod
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from math import comb
+from typing import Any, overload
 
 from engine.actions import CALL, GIVE, PASS, PLAY, STOP, TRUMP, VOLE, Action
 from engine.cards import ALL_CARDS, Card, Suit
@@ -99,6 +102,64 @@ def _mask(cards: Sequence[int]) -> int:
     return m
 
 
+class _Discards(SequenceABC[Action]):
+    """Every legal écart, as a lazy sequence: the discards of 0 to ``most`` cards of a hand.
+
+    There can be hundreds (2**9 for a hand of nine), so they are made only when asked for,
+    like python-chess's legal-move view: ``len``, indexing (by combinatorial unranking, in
+    order of size then of card), iteration and ``in`` all work without building the list.
+    """
+
+    def __init__(self, cards: list[int], most: int) -> None:
+        self.cards = cards
+        self.most = most
+        self.sizes = [comb(len(cards), k) for k in range(most + 1)]
+
+    def __len__(self) -> int:
+        return sum(self.sizes)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        k = 0
+        while index >= self.sizes[k]:
+            index -= self.sizes[k]
+            k += 1
+        # Unrank the index-th k-combination of the cards in lexicographic order.
+        chosen: list[int] = []
+        n = len(self.cards)
+        start = 0
+        for left in range(k, 0, -1):
+            for i in range(start, n):
+                count = comb(n - i - 1, left - 1)
+                if index < count:
+                    chosen.append(self.cards[i])
+                    start = i + 1
+                    break
+                index -= count
+        return Action("discard", cards=tuple(ALL_CARDS[c] for c in chosen))
+
+    def __iter__(self) -> Iterator[Action]:
+        for k in range(self.most + 1):
+            for combo in combinations(self.cards, k):
+                yield Action("discard", cards=tuple(ALL_CARDS[c] for c in combo))
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action) or action.verb != "discard":
+            return False
+        held = set(self.cards)
+        chosen = [c.index for c in action.cards]
+        return len(chosen) <= self.most and len(set(chosen)) == len(chosen) and set(chosen) <= held
+
+
 @dataclass(frozen=True, slots=True)
 class Trick:
     """A finished trick: its leader, the cards in play order from him, and its winner."""
@@ -127,9 +188,13 @@ class Deal:
     """
 
     __slots__ = (
+        "_class_mask",
         "_ex_pos",
         "_exchangers",
+        "_exempt",
         "_extra_stakes",
+        "_follow",
+        "_follow_suit",
         "_holder_contract",
         "_legal",
         "_next_seat",
@@ -137,6 +202,7 @@ class Deal:
         "_play_mask",
         "_queue",
         "_stakes",
+        "_strength",
         "_talon_pos",
         "_tricks",
         "auction",
@@ -154,6 +220,7 @@ class Deal:
         "hands",
         "history",
         "holder",
+        "is_over",
         "leader",
         "n",
         "options",
@@ -246,18 +313,26 @@ class Deal:
         self.start_hands: tuple[int, ...] = ()
 
         # Outcome.
+        self.is_over = False
+        """The deal is finished (played out, laid down, or passed out)."""
         self.result: str | None = None
         self.settlement: SettlementResult | None = None
         self._stakes = stakes_for(rules, dealer, n, rules.stakes)
         self._extra_stakes: list[int] = []
-        self._legal: list[Action] | None = None
+        self._legal: Sequence[Action] | None = None
         self._play_mask: int = -1
 
     # Dealing.
 
     def _shuffle_and_deal(self, seed: int) -> tuple[list[list[int]], list[int]]:
-        cards = list(self.t.deck)
-        random.Random(seed).shuffle(cards)
+        # The referee's own shuffle: one draw of 32 random bits per card from a Mersenne
+        # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
+        # the seed and the deck, so a seeded record deals the same on any machine.
+        deck = self.t.deck
+        size = len(deck)
+        raw = random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
+        keys = struct.unpack(f"<{size}I", raw)
+        cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
         hands: list[list[int]] = [[] for _ in range(self.n)]
         pos = 0
         # The first packet order listed; deal to the right, starting with the eldest.
@@ -301,11 +376,6 @@ class Deal:
 
     # Reading the state.
 
-    @property
-    def is_over(self) -> bool:
-        """Checks if the deal is finished (played out, laid down, or passed out)."""
-        return self.phase == OVER
-
     def hand(self, seat: int) -> list[Card]:
         """Returns a seat's cards, highest first in the current ranking."""
         return [ALL_CARDS[c] for c in self._sorted(self.hands[seat])]
@@ -329,14 +399,27 @@ class Deal:
 
     # Legal actions: the only place that knows what is legal.
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """Returns every legal action of the player to move (empty once the deal is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            if self.phase == PLAY_PHASE:
+                mask = self._play_mask
+                if mask < 0:
+                    mask = self._legal_play_mask()
+                b = _PLAY_BYTES
+                legal = self._legal = [
+                    *b[0][mask & 255],
+                    *b[1][mask >> 8 & 255],
+                    *b[2][mask >> 16 & 255],
+                    *b[3][mask >> 24 & 255],
+                    *b[4][mask >> 32 & 255],
+                ]
+            else:
+                legal = self._legal = self._generate()
         return legal
 
-    def _generate(self) -> list[Action]:
+    def _generate(self) -> Sequence[Action]:
         phase = self.phase
         if phase == PLAY_PHASE:
             mask = self._legal_play_mask()
@@ -349,12 +432,16 @@ class Deal:
             ]
         if phase == AUCTION:
             floor = self._holder_contract.rank if self._holder_contract is not None else -1
-            bids = [
-                Action("bid", contract=c.id)
-                for c in sorted(self.rules.contracts.values(), key=lambda c: c.rank)
-                if c.biddable and c.rank > floor
-            ]
-            return [PASS, *bids]
+            memo = self.rules._memo
+            key = ("bids", floor)
+            bids = memo.get(key)
+            if bids is None:
+                bids = memo[key] = [PASS] + [
+                    Action("bid", contract=c.id)
+                    for c in sorted(self.rules.contracts.values(), key=lambda c: c.rank)
+                    if c.biddable and c.rank > floor
+                ]
+            return list(bids)
         if phase == MATCH:
             assert self._holder_contract is not None
             return [PASS, Action("bid", contract=self._holder_contract.id)]
@@ -367,14 +454,7 @@ class Deal:
             hand = self.hands[self.declarer] & ~(1 << self.called) if self.called is not None else 0
             return [GIVE[c] for c in self._sorted(hand)]
         if phase == EXCHANGE:
-            seat = self.to_move
-            most = self._exchange_max()
-            cards = sorted(_bits(self.hands[seat]))
-            discards: list[Action] = []
-            for k in range(most + 1):
-                for combo in combinations(cards, k):
-                    discards.append(Action("discard", cards=tuple(ALL_CARDS[c] for c in combo)))
-            return discards
+            return _Discards(sorted(_bits(self.hands[self.to_move])), self._exchange_max())
         if phase == VOLE_PHASE:
             return [VOLE, STOP]
         return []
@@ -439,22 +519,19 @@ class Deal:
         if self._play_mask >= 0:
             return self._play_mask
         hand = self.hands[self.to_move]
-        if not self.trick or not self.rules.follow_suit:
+        trick = self.trick
+        if not trick or not self._follow_suit:
             self._play_mask = hand
             return hand
-        assert self.trump is not None
-        led = self.trick[0]
-        t = self.trump
-        cls = self.t.follow[t][led]
-        same = hand & self.t.class_mask[t][cls]
-        if cls == 4 and same:
+        led = trick[0]
+        cls = self._follow[led]
+        same = hand & self._class_mask[cls]
+        if cls == 4 and same and same == same & self._exempt[led]:
             # The matadors' privilege: matadors higher than the trump led need not be played.
-            exempt = same & self.t.exempt[t][led]
-            if same == exempt:
-                self._play_mask = hand
-                return hand
-        self._play_mask = same if same else hand
-        return self._play_mask
+            self._play_mask = hand
+            return hand
+        mask = self._play_mask = same if same else hand
+        return mask
 
     # Applying actions.
 
@@ -489,10 +566,17 @@ class Deal:
             if mask < 0:
                 mask = self._legal_play_mask()
             if mask >> card & 1:
-                self.history.append((self.to_move, action))
+                seat = self.to_move
+                self.history.append((seat, action))
                 self._legal = None
                 self._play_mask = -1
-                self._play(self.to_move, card)
+                self.hands[seat] ^= 1 << card
+                trick = self.trick
+                trick.append(card)
+                if len(trick) < self.n:
+                    self.to_move = self._next_seat[seat]
+                else:
+                    self._end_trick(trick)
                 return
             raise self._explain(action)
         if seat is not None and seat != self.to_move and self.phase != OVER:
@@ -836,6 +920,13 @@ class Deal:
     # Play.
 
     def _start_play(self) -> None:
+        assert self.trump is not None
+        t = self.trump
+        self._follow = self.t.follow[t]
+        self._strength = self.t.strength[t]
+        self._class_mask = self.t.class_mask[t]
+        self._exempt = self.t.exempt[t]
+        self._follow_suit = self.rules.follow_suit
         self.start_hands = tuple(self.hands)
         self.phase = PLAY_PHASE
         if self.rules.leader == "declarer" and self.declarer is not None:
@@ -854,9 +945,8 @@ class Deal:
         self._end_trick(trick)
 
     def _end_trick(self, trick: list[int]) -> None:
-        assert self.trump is not None
-        strength = self.t.strength[self.trump]
-        follow = self.t.follow[self.trump]
+        strength = self._strength
+        follow = self._follow
         led_cls = follow[trick[0]]
         best_pos = 0
         best = strength[trick[0]]
@@ -902,12 +992,18 @@ class Deal:
 
     def _finish(self) -> None:
         self.phase = OVER
+        self.is_over = True
         self._legal = []
         rules = self.rules
         if self.result != "redeal":
             self.result = self._result()
         holder = None
-        if self.result != "redeal" and self.trump is not None and self.start_hands:
+        if (
+            self.table.remainder
+            and self.result != "redeal"
+            and self.trump is not None
+            and self.start_hands
+        ):
             order = self.t.trump_order[self.trump]
             for c in order:
                 holder = next((s for s in range(self.n) if self.start_hands[s] >> c & 1), None)

@@ -40,9 +40,7 @@ def test_trump_beats_plain() -> None:
 
 def test_red_plain_order_in_play() -> None:
     """13. Spades trump; 6♦ led, then 7♦, A♦, 2♦: the A♦ wins; 2♦ > 6♦ > 7♦. [ENC-Q]"""
-    deal = deal_with(
-        "quadrille", {1: "6d Ks Qs Js As 2s Ac 7s 6s 5s", 2: "7d", 3: "Ad", 0: "2d"}
-    )
+    deal = deal_with("quadrille", {1: "6d Ks Qs Js As 2s Ac 7s 6s 5s", 2: "7d", 3: "Ad", 0: "2d"})
     into_play(deal, "sans-prendre", "spades")
     run(deal, ["1 play 6d", "2 play 7d", "3 play Ad", "0 play 2d"])
     assert trick_winner(deal) == 3
@@ -225,7 +223,9 @@ def test_asking_binds_and_passing_is_final() -> None:
 
 def _forced_spadille_deal() -> Deal:
     # Seat 2 holds spadille; everyone passes.
-    deal = deal_with("quadrille", {2: "As 2c 3c 4c 5c 6c 7c 2d 3d 4d", 3: "Kc Ac Jc Qc Kh Qh Jh Ah 2h 3h"})
+    deal = deal_with(
+        "quadrille", {2: "As 2c 3c 4c 5c 6c 7c 2d 3d 4d", 3: "Kc Ac Jc Qc Kh Qh Jh Ah 2h 3h"}
+    )
     return run(deal, ["1 pass", "2 pass", "3 pass", "0 pass"])
 
 
@@ -304,7 +304,14 @@ def test_quadrille_a_trois_removed_suit_cannot_be_trumps() -> None:
     with pytest.raises(IllegalActionError) as refused:
         deal.apply("trump diamonds")
     assert refused.value.code == "trump/not-in-pack"
-    assert len(Deal(load_ruleset("quadrille-a-trois"), seed=1, options={"removed-suit": "hearts"}).t.deck) == 30
+    assert (
+        len(
+            Deal(
+                load_ruleset("quadrille-a-trois"), seed=1, options={"removed-suit": "hearts"}
+            ).t.deck
+        )
+        == 30
+    )
 
 
 def test_mediateur_precedence() -> None:

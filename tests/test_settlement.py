@@ -52,7 +52,15 @@ def conserved(s: SettlementResult) -> bool:
 
 @pytest.mark.parametrize(
     ("side", "expected"),
-    [(10, "win"), (7, "win"), (6, "win"), (5, "remise"), (4, "codille"), (1, "codille"), (0, "devole")],
+    [
+        (10, "win"),
+        (7, "win"),
+        (6, "win"),
+        (5, "remise"),
+        (4, "codille"),
+        (1, "codille"),
+        (0, "devole"),
+    ],
 )
 @pytest.mark.parametrize("ruleset", ["quadrille", "mediateur"])
 def test_quadrille_thresholds(ruleset: str, side: int, expected: str) -> None:
@@ -193,7 +201,9 @@ def test_mediateur_settlement(contract: str, result: str, declarer_balance: int,
 
 def test_mediateur_vole_is_one_fiche() -> None:
     """39. A vole with the médiateur is paid one fiche. [ENC-Q]"""
-    s = deal_settlement("mediateur", "vole", contract="mediateur", partner=None, tricks=[0, 10, 0, 0])
+    s = deal_settlement(
+        "mediateur", "vole", contract="mediateur", partner=None, tricks=[0, 10, 0, 0]
+    )
     assert s.balances[2] == -1 - 13 - 10
 
 
@@ -205,7 +215,9 @@ def test_vole_payments() -> None:
     called = deal_settlement("quadrille", "vole", tricks=[0, 6, 0, 4])
     assert called.balances[0] == -11 - 3 - 10 and called.balances[2] == -1 - 3 - 10
     assert called.balances[1] == -1 + 7 + (2 * 13) // 2
-    alone = deal_settlement("quadrille", "vole", contract="sans-prendre", partner=None, tricks=[0, 10, 0, 0])
+    alone = deal_settlement(
+        "quadrille", "vole", contract="sans-prendre", partner=None, tricks=[0, 10, 0, 0]
+    )
     assert alone.balances[2] == -1 - (1 + 2 + 4) - 20
 
 
@@ -222,7 +234,9 @@ def test_failed_vole_still_wins_the_game() -> None:
 
 def test_codille_odd_counters_go_to_the_next_spadille() -> None:
     """42. Sans appeller lost by codille: 4 each, and the 2 left go to the next holder of spadille. [ENC-Q]"""
-    first = deal_settlement("quadrille", "codille", contract="sans-prendre", partner=None, tricks=[3, 3, 2, 2])
+    first = deal_settlement(
+        "quadrille", "codille", contract="sans-prendre", partner=None, tricks=[3, 3, 2, 2]
+    )
     assert first.table.remainder == 2
     assert first.balances[0] == -11 + 4 + (1 + 2 + 4)
     second = deal_settlement(
@@ -286,15 +300,29 @@ def test_self_call_pays_no_sans_prendre() -> None:
     """29. Calling his own king he plays alone but is not paid (and does not pay) the sans-prendre. [ENC-Q]"""
     s = deal_settlement("quadrille", "win", partner=None, tricks=[1, 6, 2, 1])
     assert s.balances[2] == -1 - 3
-    sp = deal_settlement("quadrille", "win", contract="sans-prendre", partner=None, tricks=[1, 6, 2, 1])
+    sp = deal_settlement(
+        "quadrille", "win", contract="sans-prendre", partner=None, tricks=[1, 6, 2, 1]
+    )
     assert sp.balances[2] == -1 - 7
 
 
 def test_ombre_settlement() -> None:
     """Ombre: the Hombre takes the stakes (9); a remise or codille makes a bête of the stake. [CG-EN PA24-27; ENC-HOM]"""
-    win = deal_settlement("ombre", "win", contract="entrada", declarer=1, partner=None, tricks=[2, 5, 2])
+    win = deal_settlement(
+        "ombre", "win", contract="entrada", declarer=1, partner=None, tricks=[2, 5, 2]
+    )
     assert win.balances == (-3, 6, -3)
-    codille = deal_settlement("ombre", "codille", contract="entrada", declarer=1, partner=None, tricks=[5, 3, 1])
+    codille = deal_settlement(
+        "ombre", "codille", contract="entrada", declarer=1, partner=None, tricks=[5, 3, 1]
+    )
     assert codille.balances == (6, -3 - 9, -3) and codille.pot_after == 9
-    sp = deal_settlement("ombre", "win", contract="sans-prendre", declarer=1, partner=None, tricks=[2, 5, 2], matadors=3)
+    sp = deal_settlement(
+        "ombre",
+        "win",
+        contract="sans-prendre",
+        declarer=1,
+        partner=None,
+        tricks=[2, 5, 2],
+        matadors=3,
+    )
     assert sp.balances[0] == -3 - 3 - 3  # sans-prendre 3 and three matadors at 1 (Morley)

@@ -39,7 +39,11 @@ def test_random_deals_keep_the_invariants(ruleset_id: str) -> None:
             table, party = TableState(), []
         deal = Deal(rules, seed=i, dealer=i % rules.players, options=options, table=table)
         dealt = set().union(*(set(h) for h in deal.dealt)) | set(deal.dealt_talon)
-        assert len(dealt) == len(deal.t.deck) == sum(len(h) for h in deal.dealt) + len(deal.dealt_talon)
+        assert (
+            len(dealt)
+            == len(deal.t.deck)
+            == sum(len(h) for h in deal.dealt) + len(deal.dealt_talon)
+        )
         steps = 0
         while not deal.is_over:
             legal = deal.legal_actions()
@@ -95,6 +99,8 @@ def test_party_record_replays_to_the_same_totals(ruleset_id: str) -> None:
     report = replay(parse_record(text), rules)
     assert report.complete and report.error is None
     assert [d["result"] for d in report.deals] == [d.result for d in deals]
-    totals = [sum(d.settlement.balances[k] for d in deals if d.settlement) for k in range(rules.players)]
+    totals = [
+        sum(d.settlement.balances[k] for d in deals if d.settlement) for k in range(rules.players)
+    ]
     assert report.totals == totals
     assert report.deals[-1]["pot_after"] == table.pot
