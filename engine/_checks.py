@@ -86,6 +86,7 @@ def semantic_problems(resolved: Any) -> list[Problem]:
     # Top trumps.
     names: dict[str, int] = {}
     fixed_cards: set[str] = set()
+    path: Path_
     for i, top in enumerate(d["ranking"]["trumps"]["top"]):
         path = ("ranking", "trumps", "top", i)
         if top["name"] in names:
@@ -147,11 +148,11 @@ def semantic_problems(resolved: Any) -> list[Problem]:
     for choice in option_suit_choices:
         size = len([c for c in deck if c not in removed and letters.get(c[-1]) not in choice])
         if hand * players + talon != size:
-            extra = f" with {choice[0]} removed" if choice else ""
+            removed_text = f" with {choice[0]} removed" if choice else ""
             add(
                 ("deal", "hand_size"),
                 "deal-does-not-add-up",
-                f"{players} hands of {hand} and a talon of {talon} make {hand * players + talon} cards, but the deck{extra} has {size}",
+                f"{players} hands of {hand} and a talon of {talon} make {hand * players + talon} cards, but the deck{removed_text} has {size}",
             )
     for i, packets in enumerate(d["deal"]["packets"]):
         if sum(packets) != hand:

@@ -142,7 +142,7 @@ class _Builder:
         if tag not in _SCALAR_TAGS:
             self.problem(node, path, "yaml/tag", f"tag {tag!r} is not allowed in this file")
             return value
-        if tag == _STR or tag == _TIMESTAMP:
+        if tag in (_STR, _TIMESTAMP):
             return value
         if tag == _NULL:
             return None
@@ -193,6 +193,24 @@ def _decode(file: str, raw: bytes) -> tuple[str | None, Problem | None]:
         )
 
 
+def _at_first_alias(text: str, problems: list[Problem]) -> list[Problem]:
+    """Moves the alias problem to the alias itself.
+
+    The composed node of an alias is the anchored node, whose mark is the anchor's; the event
+    stream still knows where the first alias stands (only read again on this error path).
+    """
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
+            mark = event.start_mark
+            return [
+                Problem(p.file, mark.line + 1, mark.column + 1, p.path, p.code, p.message)
+                if p.code == "yaml/alias"
+                else p
+                for p in problems
+            ]
+    return problems  # pragma: no cover - an alias problem always has an alias event
+
+
 def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
     """Parses one YAML document from text; returns it with the problems found (if any)."""
     if not text.strip() or all(
@@ -209,7 +227,7 @@ def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
     try:
         data = builder.build(node, ())
     except _Abort:
-        return None, builder.problems
+        return None, _at_first_alias(text, builder.problems)
     if builder.problems:
         return None, builder.problems
     return Document(file, data, builder.positions), []

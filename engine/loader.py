@@ -67,9 +67,10 @@ def _data_dir(name: str) -> Path:
     checkout = _package_root().parent / name
     if checkout.is_dir() and (_package_root().parent / "pyproject.toml").is_file():
         return checkout
-    from importlib import resources
-
-    return Path(str(resources.files(f"engine.{name}_data")))
+    # The data packages are plain folders beside the code (namespace packages without an
+    # __init__.py): importlib.resources would hand back a MultiplexedPath, whose str() is
+    # its repr, not a path.
+    return _package_root() / f"{name}_data"
 
 
 def display_path(path: Path) -> str:
@@ -166,11 +167,12 @@ class Registry:
                 return entry
             entry.doc, entry.problems = parse_bytes(entry.shown, raw)
             if entry.doc is not None and not isinstance(entry.doc.data, dict):
+                line, column = entry.doc.positions.get((), (1, 1))
                 entry.problems = [
                     Problem(
                         entry.shown,
-                        1,
-                        1,
+                        line,
+                        column,
                         "$",
                         "yaml/not-a-mapping",
                         "a rule file must be a mapping of keys (id, name, ...), not a "
@@ -219,6 +221,13 @@ class Registry:
                     return self._read(self._add(candidate, kind))
             return None
         wanted = _normalise(name)
+        # Files are named after their ids (rules/quadrille.yaml): try that file before reading
+        # every file to look for the id or an alias.
+        for folder in (self.rules_dir, self.variants_dir):
+            named = self._entries.get((folder / f"{wanted}.yaml").resolve())
+            named_id = self._read(named).id if named is not None else None
+            if named is not None and named_id is not None and _normalise(named_id) == wanted:
+                return named
         for entry in self.entries():
             if entry.id is not None and _normalise(entry.id) == wanted:
                 return entry
@@ -264,14 +273,18 @@ class Registry:
             return result
         doc = entry.doc
         data = doc.data
-        own_where = {p: (entry.shown, line, col) for p, (line, col) in doc.positions.items()}
+        own_where: dict[Path_, Where] = {
+            p: (entry.shown, line, col) for p, (line, col) in doc.positions.items()
+        }
         parent_name = data.get("extends")
         problems: list[Problem] = []
         if parent_name is None:
             merged = _strip_ops(copy.deepcopy(data))
             where = own_where
             chain: tuple[str, ...] = (str(data.get("id", entry.shown)),)
-            overrides = [(p, w) for p, w in own_where.items() if len(p) == 1]
+            overrides: list[tuple[Path_, Where]] = [
+                (p, w) for p, w in own_where.items() if len(p) == 1
+            ]
         else:
             if not isinstance(parent_name, str):
                 line, col = doc.where(("extends",))

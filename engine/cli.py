@@ -1,0 +1,630 @@
+"""The ``ombre`` command line: a thin layer over the engine.
+
+Each command makes one engine call and prints the result, readably or (``--json``) as one JSON
+document on stdout and nothing else there. The engine's errors are caught once, at the boundary
+(:func:`_boundary`), printed to stderr and turned into an exit status (``docs/cli.md``):
+
+* 0 -- success;
+* 1 -- the input was read but is invalid (rule-file problems, an illegal action in a record);
+* 2 -- a usage error (unknown option or ruleset, a missing file, a malformed argument).
+
+A traceback for bad input is a bug. Heavy imports (the loader, jsonschema, jinja2) happen
+inside the commands, so that ``ombre --help`` stays fast.
+
+Commands are plain functions registered on :data:`app`; a new command is one more function
+decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:func:`_load`,
+:func:`_parse_options`, :func:`_emit_json`, :class:`CliError`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
+
+import typer
+
+from engine.cards import Suit
+from engine.errors import (
+    IllegalActionError,
+    NotationError,
+    Problem,
+    RecordError,
+    RuleFileError,
+)
+
+if TYPE_CHECKING:
+    from engine.model import Basis, RuleSet
+
+__all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "CliError", "app", "main"]
+
+EXIT_OK = 0
+"""Success."""
+EXIT_INVALID = 1
+"""The input was read but is invalid: rule-file problems, an illegal action in a record."""
+EXIT_USAGE = 2
+"""A usage error: an unknown option or ruleset, a missing file, a malformed argument."""
+
+app = typer.Typer(
+    name="ombre",
+    help=(
+        "Rules workbench for the Ombre family: Ombre, Quadrille, Quadrille à trois and "
+        "Médiateur. A ruleset is named by id, alias or path to a YAML file."
+    ),
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+P = ParamSpec("P")
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")
+]
+RulesetArg = Annotated[
+    str, typer.Argument(metavar="RULESET", help="A ruleset or variant: id, alias or path.")
+]
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="A setup option the ruleset declares, e.g. removed-suit=hearts (repeatable).",
+    ),
+]
+
+
+class CliError(Exception):
+    """A failure to report in words, with the exit status it stands for."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# The boundary: engine errors become messages on stderr and an exit status, once.
+
+
+def _err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _problem_line(problem: Problem) -> str:
+    """Returns ``FILE:LINE:COLUMN: $.path: message [code]``."""
+    return f"{problem} [{problem.code}]"
+
+
+def _summary(problems: Sequence[Problem], files_checked: int) -> str:
+    if not problems:
+        return f"{files_checked} file{'' if files_checked == 1 else 's'} valid"
+    files = len({p.file for p in problems})
+    n = len(problems)
+    return f"{n} problem{'' if n == 1 else 's'} in {files} file{'' if files == 1 else 's'}"
+
+
+def _boundary(func: Callable[P, None]) -> Callable[P, None]:
+    """Runs a command, turning the engine's errors into messages and exit statuses."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            func(*args, **kwargs)
+        except CliError as exc:
+            _err(f"ombre: error: {exc}")
+            raise typer.Exit(exc.status) from None
+        except RuleFileError as exc:
+            for problem in exc.problems:
+                _err(_problem_line(problem))
+            _err(_summary(exc.problems, 0))
+            raise typer.Exit(EXIT_INVALID) from None
+        except RecordError as exc:
+            for problem in exc.problems:
+                _err(_problem_line(problem))
+            raise typer.Exit(EXIT_INVALID) from None
+        except IllegalActionError as exc:
+            _err(f"ombre: illegal: {exc} [{exc.code}]")
+            raise typer.Exit(EXIT_INVALID) from None
+        except NotationError as exc:
+            # Raised for what the user typed: a ruleset name, a suit, a card, an option.
+            _err(f"ombre: error: {exc}")
+            raise typer.Exit(EXIT_USAGE) from None
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            name = f"{exc.filename}: " if exc.filename is not None else ""
+            _err(f"ombre: error: {name}{exc.strerror or exc}")
+            raise typer.Exit(EXIT_USAGE) from None
+
+    return wrapper
+
+
+# Shared helpers for commands.
+
+
+def _emit_json(document: Any) -> None:
+    """Prints one JSON document on stdout."""
+    typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
+
+
+def _plain(value: Any) -> Any:
+    """Returns a JSON-ready copy of a (possibly read-only) mapping/list tree."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _shown(path: Path | str) -> str:
+    """Returns a path relative to the working directory when it is below it, else absolute."""
+    p = Path(path).resolve()
+    try:
+        return p.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(p)
+
+
+def _load(name: str) -> RuleSet:
+    """Loads a ruleset or variant by id, alias or path.
+
+    :raises NotationError: for an unknown name (a usage error);
+    :raises RuleFileError: when the file or a parent is invalid.
+    """
+    from engine import load_ruleset
+
+    if name.endswith((".yaml", ".yml", ".json")) and not Path(name).is_file():
+        raise CliError(f"no such file: {name}", EXIT_USAGE)
+    return load_ruleset(name)
+
+
+def _parse_options(ruleset: RuleSet, items: Sequence[str] | None) -> dict[str, str]:
+    """Parses ``KEY=VALUE`` setup options and checks them against the ruleset."""
+    options: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise CliError(f"--option takes KEY=VALUE, not {item!r}")
+        options[key.strip()] = value.strip()
+    ruleset.resolve_options(options)  # raises NotationError for an unknown key or choice
+    return options
+
+
+# ombre list
+
+
+@app.command("list")
+@_boundary
+def list_(json_out: JsonFlag = False) -> None:
+    """List the rulesets and variants found: id, name, what it extends, file."""
+    from engine.loader import default_registry
+
+    rows: list[dict[str, Any]] = []
+    for entry in default_registry().entries():
+        if entry.doc is None or entry.id is None:
+            _err(f"ombre: warning: {entry.shown} cannot be read (see `ombre validate`)")
+            continue
+        data = entry.doc.data
+        extends = data.get("extends")
+        rows.append(
+            {
+                "id": entry.id,
+                "name": data.get("name") if isinstance(data.get("name"), str) else None,
+                "kind": entry.kind,
+                "extends": extends if isinstance(extends, str) else None,
+                "path": _shown(entry.path),
+            }
+        )
+    rows.sort(key=lambda r: (r["kind"] != "ruleset", r["id"]))
+    if json_out:
+        _emit_json(rows)
+        return
+    width = max([len(r["id"]) for r in rows] + [2])
+    name_width = max([len(r["name"] or "") for r in rows] + [4])
+    typer.echo(f"{'ID':<{width}}  {'KIND':<7}  {'EXTENDS':<17}  {'NAME':<{name_width}}  FILE")
+    for r in rows:
+        typer.echo(
+            f"{r['id']:<{width}}  {r['kind']:<7}  {r['extends'] or '-':<17}  "
+            f"{r['name'] or '':<{name_width}}  {r['path']}"
+        )
+
+
+# ombre validate
+
+
+@app.command()
+@_boundary
+def validate(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="PATH",
+            help="Rule files or folders (or ruleset ids). Default: all of rules/ and variants/.",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Check rule files against the schema and the semantic rules; report every problem."""
+    from engine.loader import default_registry, validate_paths
+
+    names = list(paths or [])
+    missing = [n for n in names if not Path(n).exists() and default_registry().find(n) is None]
+    if missing:
+        listed = ", ".join(missing)
+        raise CliError(f"no such file, folder or ruleset: {listed}", EXIT_USAGE)
+    problems, checked = validate_paths(names)
+    if json_out:
+        _emit_json({"valid": not problems, "errors": [p.as_json() for p in problems]})
+    else:
+        for problem in problems:
+            typer.echo(_problem_line(problem))
+        typer.echo(_summary(problems, checked))
+    if problems:
+        raise typer.Exit(EXIT_INVALID)
+
+
+# ombre show
+
+
+def _label(basis: Basis) -> str:
+    """Returns ``[evidence: source, locator]`` for a rule's basis (its first citation)."""
+    if not basis.cites:
+        return f"[{basis.evidence}]"
+    first = basis.cites[0]
+    return f"[{basis.evidence}: {first.source}, {first.locator}]"
+
+
+def _card_names(ruleset: RuleSet, trump: Any) -> dict[Any, tuple[str, bool]]:
+    names: dict[Any, tuple[str, bool]] = {}
+    for top in ruleset.top_trumps:
+        card = top.card_for(trump)
+        if card is not None and card not in names:
+            names[card] = (top.name, top.matador)
+    return names
+
+
+def _show_text(r: RuleSet) -> list[str]:
+    out: list[str] = []
+    wrap = functools.partial(textwrap.fill, width=96)
+
+    def line(head: str, text: str, basis: Basis | None = None) -> None:
+        label = f"   {_label(basis)}" if basis is not None else ""
+        out.append(f"{head:<13}{text}{label}".rstrip())
+
+    def sub(text: str, basis: Basis | None = None, indent: int = 2) -> None:
+        label = f"   {_label(basis)}" if basis is not None else ""
+        out.append(" " * indent + text + label)
+
+    title = f"{r.name} ({r.id}), {r.kind}, {_shown(r.file)}"
+    out.append(title)
+    if r.extends:
+        out.append(f"extends {r.extends}; chain {' > '.join(r.chain)}")
+    if r.aliases:
+        out.append("aliases: " + ", ".join(r.aliases))
+    out.append(wrap(r.summary))
+    out.append("")
+
+    line(
+        "Players",
+        f"{r.players}, {r.direction}; the eldest is the seat after the dealer",
+        r.basis_at(("players",)),
+    )
+    deck = r.deck()
+    line(
+        "Deck",
+        f"{len(deck)} cards: ranks {' '.join(x.value for x in r.ranks)}; "
+        f"suits {', '.join(s.value for s in r.suits)}"
+        + (
+            f"; removed {' '.join(str(c) for c in sorted(r.removed, key=lambda c: c.index))}"
+            if r.removed
+            else ""
+        ),
+        r.basis_at(("deck",)),
+    )
+    for option in r.options.values():
+        line(
+            "Option",
+            f"{option.id}: {option.name} ({option.kind}; choices "
+            f"{', '.join(s.value for s in option.choices)}; default {option.default.value})",
+            option.basis,
+        )
+    line(
+        "Plain order",
+        f"black {' '.join(x.value for x in r.plain_black)}; "
+        f"red {' '.join(x.value for x in r.plain_red)} (highest first)",
+        r.basis_at(("ranking", "plain")),
+    )
+    line("Trumps", "highest first; * marks a matador", r.basis_at(("ranking", "trumps")))
+    tables = r.tables()
+    present = [s for s in Suit if s.index in tables.trump_suits]
+    for trump in present:
+        names = _card_names(r, trump)
+        cards = []
+        for card in r.trump_order(trump):
+            name, matador = names.get(card, ("", False))
+            cards.append(f"{card} {name}{'*' if matador else ''}".strip())
+        sub(f"{trump.value:<9}{len(cards):>2}: " + ", ".join(cards))
+    line("Top trumps", "")
+    for top in r.top_trumps:
+        if top.card is not None:
+            what = str(top.card)
+        else:
+            what = " / ".join(
+                f"{rank.value} of trumps in {c.value}" for c, rank in top.rank.items()
+            )
+        sub(f"{top.name:<10} {what}{'' if top.matador else ' (not a matador)'}", top.basis)
+    line(
+        "Matadors",
+        "privilege: "
+        + ", ".join(r.privileged)
+        + ("; a higher matador led forces a lower" if r.higher_led_forces_lower else ""),
+        r.basis_at(("matadors", "privilege")),
+    )
+    line(
+        "",
+        f"paid: the unbroken run of trumps from {r.paid_from}, at least {r.paid_minimum}, "
+        f"held by the {'declaring side' if r.paid_held_by == 'side' else 'declarer'}",
+        r.basis_at(("matadors", "payment")),
+    )
+    packets = " or ".join("-".join(str(n) for n in p) for p in r.packets)
+    line(
+        "Deal",
+        f"{r.hand_size} each in packets {packets}; talon {r.talon}",
+        r.basis_at(("deal",)),
+    )
+    line("Contracts", "lowest first", r.basis_at(("auction",)))
+    for c in sorted(r.contracts.values(), key=lambda c: (c.rank, c.id)):
+        traits = [f"help: {c.help}"]
+        if not c.biddable:
+            traits.append("not bid")
+        if c.matchable:
+            traits.append("an overcalled bidder may match it")
+        if not c.vole_allowed:
+            traits.append("no vole")
+        if c.shared_liability:
+            traits.append("partners always share")
+        if c.exchange != "none":
+            traits.append(f"exchange: {c.exchange}")
+        if c.trump_option:
+            traits.append(f"trumps: option {c.trump_option}")
+        sub(f"{c.id:<16} rank {c.rank:>2}  {c.name}; {', '.join(traits)}", c.basis)
+    if r.all_pass == "forced":
+        text = f"the holder of {r.all_pass_card} must play {r.all_pass_contract}"
+    else:
+        text = "the cards are dealt again"
+    if r.all_pass_stakes:
+        text += "; stakes added: " + ", ".join(f"{w} {a}" for w, a in r.all_pass_stakes)
+    line("All pass", text, r.basis_at(("auction", "all_pass")))
+    line("Declare", "the declarer names trumps", r.basis_at(("declarations", "trump")))
+    for key, call in (("call", r.call), ("demand", r.demand)):
+        if call is None:
+            continue
+        text = (
+            f"{key} a {call.rank.value}"
+            + ("" if call.trump_suit_allowed else ", not of trumps")
+            + (", or his own and play alone" if call.own_card == "alone" else ", never his own")
+            + (
+                f"; holding every {call.rank.value}: a {call.all_held_fallback.value}"
+                if call.all_held_fallback is not None
+                else ""
+            )
+            + f"; the card given back is {call.given_card_visible}"
+        )
+        line("", text, call.basis)
+    if r.value_at(("exchange",)) is not None:
+        text = "each in turn discards and draws as many from the talon"
+        if r.exchange_first_max is not None:
+            text += f"; the first takes at most {r.exchange_first_max}"
+        if r.exchange_leave_at_least:
+            text += f"; leave at least {r.exchange_leave_at_least} for the last"
+            if r.exchange_leave_unless_matador:
+                text += " unless holding a matador"
+        line("Exchange", text, r.basis_at(("exchange",)))
+    rules = [
+        f"{r.leader} leads",
+        "follow suit" if r.follow_suit else "need not follow",
+        "must trump when void" if r.must_trump else "need not trump",
+        "must overtake" if r.must_overtake else "need not overtake",
+    ]
+    line("Play", "; ".join(rules), r.basis_at(("play",)))
+    line(
+        "Vole",
+        f"undertaken by playing on after winning the first {r.vole_after} tricks"
+        + ("; only once the called card has been seen" if r.vole_requires_partner_seen else ""),
+        r.basis_at(("vole",)),
+    )
+    line("Results", "the first that holds")
+    for rule in r.results:
+        sub(f"{rule.result:<12} {rule.when.describe()}", rule.basis)
+    line("Settlement", f"in {r.unit}s; a fiche is {r.fiche}")
+    stakes = ", ".join(f"{who} {amount}" for who, amount in r.stakes)
+    sub(f"stakes: {stakes}", r.basis_at(("settlement", "stakes", 0)))
+    sub("items, per opponent:")
+    for item in r.items.values():
+        if item.per_matador is not None:
+            value = f"{item.per_matador} per matador"
+        elif item.in_play:
+            value = "what is in play"
+        else:
+            value = str(item.amount)
+        if item.by_contract:
+            value += " (" + ", ".join(f"{k} {v}" for k, v in item.by_contract.items()) + ")"
+        if item.contracts is not None:
+            value += " only for " + ", ".join(item.contracts)
+        sub(f"{item.id:<16} {value}", item.basis, indent=4)
+    sub("outcomes:")
+    for outcome in r.outcomes.values():
+        parts = [f"pot to {outcome.pot}" if outcome.pot != "stays" else "pot stays"]
+        if outcome.bete:
+            parts.append("bête")
+        if outcome.receive:
+            parts.append("receives " + ", ".join(outcome.receive))
+        if outcome.pay:
+            parts.append("pays " + ", ".join(outcome.pay))
+        sub(f"{outcome.id:<12} {'; '.join(parts)}", outcome.basis, indent=4)
+    sharing = f"split in {r.split}; the odd counter to the {r.odd_counter}"
+    if r.sole_liability_below is not None:
+        sharing += f"; a declarer with fewer than {r.sole_liability_below} tricks pays alone"
+    sub(f"sharing: {sharing}", r.basis_at(("settlement", "sharing")))
+    bete = f"bête: {r.bete_amount}"
+    if r.bete_stake_value is not None:
+        bete += f", reckoned on {r.bete_stake_value} a deal"
+    bete += f"; capped over a bête in play: {r.bete_cap}"
+    if r.bete_doubling_after_first_remise:
+        bete += "; doubles after a first remise"
+    sub(bete, r.basis_at(("settlement", "bete")))
+    if r.value_at(("settlement", "codille_remainder")) is not None:
+        basis = r.basis_at(("settlement",))
+        raw = r.value_at(("settlement", "codille_remainder_basis"))
+        if raw is not None:
+            from engine.model import Basis as _Basis
+
+            basis = _Basis.from_data(raw, r.locate(("settlement", "codille_remainder_basis")))
+        sub(f"codille remainder: {r.codille_remainder}", basis)
+    if r.extends and r.overrides:
+        from engine._yaml import json_path
+
+        out.append("")
+        out.append(f"Changes from {r.extends} (where this file sets them):")
+        listed: dict[str, str] = {}
+        for path, (file, line_no, _column) in r.overrides:
+            # A changed citation is one change, however many of its fields are set.
+            cut = path[: path.index("basis") + 1] if "basis" in path else path
+            where = f"{_shown(file)}:{line_no}" if line_no is not None else _shown(file)
+            listed.setdefault(json_path(cut), where)
+        width = max(len(k) for k in listed)
+        out.extend(f"  {k:<{width}}  {v}" for k, v in listed.items())
+    return out
+
+
+def _show_json(r: RuleSet) -> dict[str, Any]:
+    from engine._yaml import json_path
+
+    data: dict[str, Any] = _plain(r.data)
+    document: dict[str, Any] = {
+        "id": r.id,
+        "name": r.name,
+        "kind": r.kind,
+        "file": _shown(r.file),
+        "extends": r.extends,
+        "chain": list(r.chain),
+    }
+    document.update((k, v) for k, v in data.items() if k not in document)
+    document["overrides"] = [
+        {"path": json_path(path), "file": _shown(file), "line": line, "column": column}
+        for path, (file, line, column) in r.overrides
+    ]
+    return document
+
+
+@app.command()
+@_boundary
+def show(ruleset: RulesetArg, json_out: JsonFlag = False) -> None:
+    """Show the resolved rules, each with its evidence and first citation."""
+    r = _load(ruleset)
+    if json_out:
+        _emit_json(_show_json(r))
+        return
+    for text in _show_text(r):
+        typer.echo(text)
+
+
+# ombre cards
+
+
+@app.command()
+@_boundary
+def cards(
+    ruleset: RulesetArg,
+    trump: Annotated[
+        str,
+        typer.Option("--trump", "-t", metavar="SUIT", help="The trump suit: spades, clubs ..."),
+    ],
+    option: OptionList = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Rank every card, highest first, with SUIT as trumps."""
+    r = _load(ruleset)
+    trump_suit = Suit.parse(trump)
+    options = _parse_options(r, option)
+    deck = r.deck(options)
+    present = [s for s in Suit if any(c.suit is s for c in deck)]
+    if trump_suit not in present:
+        chosen = r.resolve_options(options)
+        setup = ", ".join(f"{k}: {v.value}" for k, v in chosen.items())
+        raise CliError(
+            f"{trump_suit.value} cannot be trumps in {r.id}: no {trump_suit.value} are in its "
+            f"deck{f' ({setup})' if setup else ''}; trumps may be "
+            + ", ".join(s.value for s in present),
+            EXIT_INVALID,
+        )
+    trumps = r.trump_order(trump_suit, options)
+    plain = {s.value: r.plain_order(s, trump_suit, options) for s in present if s is not trump_suit}
+    if json_out:
+        _emit_json(
+            {
+                "ruleset": r.id,
+                "trump": trump_suit.value,
+                "trumps": [str(c) for c in trumps],
+                "plain": {s: [str(c) for c in order] for s, order in plain.items()},
+            }
+        )
+        return
+    names = _card_names(r, trump_suit)
+    chosen = r.resolve_options(options)
+    setup = "".join(f", {k} {v.value}" for k, v in chosen.items())
+    typer.echo(f"{r.name}: {trump_suit.value} trumps{setup}; highest first")
+    typer.echo(f"Trumps ({len(trumps)}):")
+    for i, card in enumerate(trumps, 1):
+        name, matador = names.get(card, ("", False))
+        note = f"{name} (matador)" if matador else name
+        typer.echo(f"  {i:>2}. {card}  {card.unicode():<3} {note}".rstrip())
+    for suit, order in plain.items():
+        typer.echo(f"{suit} ({len(order)}): " + " ".join(str(c) for c in order))
+    typer.echo(f"{len(trumps) + sum(len(o) for o in plain.values())} cards")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"ombre-workbench {version('ombre-workbench')}")
+        except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+            typer.echo("ombre-workbench (not installed)")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Rules workbench for the Ombre family: Ombre, Quadrille, Quadrille à trois, Médiateur."""
+
+
+def main() -> None:
+    """Runs the ``ombre`` command (the console-script entry point)."""
+    try:
+        app(prog_name="ombre")
+    except BrokenPipeError:  # pragma: no cover - e.g. `ombre show quadrille | head`
+        # Python flushes stdout again at exit: point it at devnull so that stays quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(EXIT_OK)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
