@@ -254,7 +254,8 @@ def simulate(
             deal.apply(players[seat].choose(deal, seat))
         assert deal.settlement is not None and deal.result is not None
         summary.results[deal.result] += 1
-        summary.contracts[deal.contract.id if deal.contract else "none"] += 1
+        if deal.contract is not None:
+            summary.contracts[deal.contract.id] += 1
         for k, amount in enumerate(deal.settlement.balances):
             totals[k] += amount
         table = deal.settlement.table

@@ -592,6 +592,210 @@ def cards(
     typer.echo(f"{len(trumps) + sum(len(o) for o in plain.values())} cards")
 
 
+# ombre replay
+
+
+def _record_ruleset(record: Any, record_path: Path, override: str | None) -> RuleSet:
+    """Loads the ruleset a record names (a path is taken relative to the record's folder)."""
+    from engine import load_ruleset
+
+    name = override or record.ruleset
+    if override is None and name.endswith((".yaml", ".yml")):
+        beside = record_path.parent / name
+        if beside.is_file():
+            name = str(beside)
+    try:
+        return load_ruleset(name)
+    except NotationError as exc:
+        if override is not None:
+            raise
+        line, column = record.locate(("ruleset",))
+        raise RecordError(
+            [
+                Problem(
+                    str(record_path), line, column, "$.ruleset", "record/unknown-ruleset", str(exc)
+                )
+            ]
+        ) from None
+
+
+def _replay_text(report: Any, rules: RuleSet) -> list[str]:
+    lines = [f"{rules.name} ({rules.id}): {len(report.deals)} deal(s)"]
+    for k, deal in enumerate(report.deals):
+        lines.append(f"Deal {k + 1}: dealer seat {deal['dealer']}")
+        if deal["contract"] is not None:
+            called = f", called {deal['called']}" if deal["called"] else ""
+            partners = f", partner seat {deal['partners'][0]}" if deal["partners"] else ", alone"
+            lines.append(
+                f"  {deal['contract']} by seat {deal['declarer']}{partners}; trumps "
+                f"{deal['trump']}{called}"
+            )
+        for i, trick in enumerate(deal["tricks"], 1):
+            lines.append(
+                f"  trick {i:>2}: {' '.join(trick['cards'])}  (led by {trick['leader']}, "
+                f"won by {trick['winner']})"
+            )
+        if deal.get("result") is not None:
+            lines.append(f"  result: {deal['result']}; tricks {deal['tricks_won']}")
+        if deal.get("balances") is not None:
+            lines.append(
+                f"  balances: {deal['balances']}; pot {deal['pot_before']} -> {deal['pot_after']}"
+            )
+    if report.error is not None:
+        lines.append(f"illegal: {report.located}")
+    elif not report.complete:
+        lines.append("incomplete: the record stops before the end of the deal")
+    else:
+        lines.append(f"totals: {report.totals}")
+    return lines
+
+
+@app.command()
+@_boundary
+def replay(
+    record: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (YAML or JSON).")],
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", metavar="RULESET", help="Referee under this ruleset instead."),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Referee a record: legal or not, tricks, result and payments."""
+    from engine.records import read_record
+    from engine.records import replay as run_replay
+
+    path = Path(record)
+    if not path.is_file():
+        raise CliError(f"no such file: {record}", EXIT_USAGE)
+    rec = read_record(path)
+    rules = _record_ruleset(rec, path, ruleset)
+    report = run_replay(rec, rules)
+    if json_out:
+        _emit_json(report.as_json())
+    else:
+        for line in _replay_text(report, rules):
+            typer.echo(line)
+    if report.error is not None:
+        if not json_out:
+            _err(f"{report.located}")
+        raise typer.Exit(EXIT_INVALID)
+
+
+# ombre play
+
+
+BotsOption = Annotated[
+    str,
+    typer.Option("--bots", metavar="random|heuristic", help="How the bots play."),
+]
+
+
+@app.command()
+@_boundary
+def play(
+    ruleset: RulesetArg,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 is the first dealer).")] = 0,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deal (default: a fresh one).")
+    ] = None,
+    bots: BotsOption = "heuristic",
+    record: Annotated[
+        Path | None, typer.Option("--record", metavar="FILE", help="Write the record here.")
+    ] = None,
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Bots take every seat; print the deal as it goes.")
+    ] = False,
+    deals: Annotated[int, typer.Option("--deals", min=1, help="How many deals to play.")] = 1,
+    option: OptionList = None,
+) -> None:
+    """Play at the table against bots (answers on stdin: an action, a card, or a number)."""
+    import secrets
+
+    from engine.bots import BOTS
+    from engine.table import TableGame
+
+    r = _load(ruleset)
+    options = _parse_options(r, option)
+    if bots not in BOTS:
+        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+    if not auto and not 0 <= seat < r.players:
+        raise CliError(f"--seat must be a seat from 0 to {r.players - 1} in {r.id}")
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    interactive = sys.stdin.isatty()
+
+    def read(prompt: str) -> str | None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            return None
+        if not interactive:
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    game = TableGame(
+        r,
+        human=None if auto else seat,
+        seed=seed,
+        bots=bots,
+        deals=deals,
+        options=options,
+        record_path=record,
+    )
+    typer.echo(f"{r.name}: you are seat {seat}" if not auto else f"{r.name}: bots in every seat")
+    typer.echo(f"seed {seed} (replay this game with --seed {seed})")
+    status = game.run(read, typer.echo)
+    if status:
+        raise typer.Exit(status)
+
+
+# ombre simulate
+
+
+@app.command()
+@_boundary
+def simulate(
+    ruleset: RulesetArg,
+    deals: Annotated[int, typer.Option("-n", "--deals", min=1, help="How many deals.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first deal.")] = 1,
+    bots: BotsOption = "heuristic",
+    option: OptionList = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Play N deals with bots in every seat, the pot carrying over, and summarise."""
+    from engine.bots import BOTS
+    from engine.bots import simulate as run_simulation
+
+    r = _load(ruleset)
+    options = _parse_options(r, option)
+    if bots not in BOTS:
+        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+    show_progress = sys.stderr.isatty()
+    step = max(1, deals // 100)
+
+    def progress(done: int) -> None:
+        if show_progress and (done % step == 0 or done == deals):
+            sys.stderr.write(f"\rsimulating {r.id}: {done}/{deals}")
+            if done == deals:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    summary = run_simulation(
+        r, deals, seed=seed, bots=bots, options=options or None, progress=progress
+    )
+    if json_out:
+        _emit_json(summary.as_json())
+        return
+    data = summary.as_json()
+    typer.echo(f"{r.name}: {deals} deals with {bots} bots (seed {seed}) in {data['seconds']} s")
+    typer.echo("results:   " + ", ".join(f"{k} {v}" for k, v in data["results"].items()))
+    typer.echo("contracts: " + ", ".join(f"{k} {v}" for k, v in data["contracts"].items()))
+    typer.echo("totals:    " + ", ".join(f"seat {k} {t:+d}" for k, t in enumerate(data["totals"])))
+    typer.echo(f"on the table at the end: {data['pot']}")
+
+
 def _version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
