@@ -27,12 +27,14 @@ import copy
 import difflib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine import _cache
 from engine._yaml import Document, Path_, json_path, parse_bytes
 from engine.errors import Problem, RuleFileError
 
@@ -94,6 +96,8 @@ class Resolved:
     """The ids from the root ruleset down to this one."""
     overrides: list[tuple[Path_, Where]] = field(default_factory=list)
     """The paths this file itself sets (its changes to the parent), in file order."""
+    files: tuple[Path, ...] = ()
+    """The files of the chain, root first (absolute)."""
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
@@ -114,13 +118,34 @@ class _Entry:
     doc: Document | None = None
     problems: list[Problem] = field(default_factory=list)
     read: bool = False
+    raw: bytes | None = None
 
     @property
     def id(self) -> str | None:
         if self.doc is not None and isinstance(self.doc.data, dict):
             value = self.doc.data.get("id")
             return value if isinstance(value, str) else None
+        if not self.read and self.raw is not None:
+            return _peek_id(self.raw)
         return None
+
+    def raw_bytes(self) -> bytes | None:
+        """Returns the file's bytes (read once), or None if it cannot be read."""
+        if self.raw is None:
+            try:
+                self.raw = self.path.read_bytes()
+            except OSError:
+                return None
+        return self.raw
+
+
+_ID_LINE = re.compile(rb"^id:[ \t]*['\"]?([A-Za-z0-9-]+)['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def _peek_id(raw: bytes) -> str | None:
+    """Returns the top-level ``id:`` of a rule file without parsing it (None if unsure)."""
+    found = _ID_LINE.findall(raw)
+    return found[0].decode() if len(found) == 1 else None
 
 
 def _normalise(name: str) -> str:
@@ -159,7 +184,8 @@ class Registry:
         if not entry.read:
             entry.read = True
             try:
-                raw = entry.path.read_bytes()
+                raw = entry.raw if entry.raw is not None else entry.path.read_bytes()
+                entry.raw = raw
             except OSError as exc:
                 entry.problems = [
                     Problem(entry.shown, None, None, "$", "io/read", f"cannot read: {exc.strerror}")
@@ -181,6 +207,10 @@ class Registry:
                 ]
                 entry.doc = None
         return entry
+
+    def known_entries(self) -> list[_Entry]:
+        """Returns every known file, without reading it."""
+        return list(self._entries.values())
 
     def entries(self) -> list[_Entry]:
         """Returns every known file, read."""
@@ -225,6 +255,10 @@ class Registry:
         # every file to look for the id or an alias.
         for folder in (self.rules_dir, self.variants_dir):
             named = self._entries.get((folder / f"{wanted}.yaml").resolve())
+            if named is not None and not named.read:
+                raw = named.raw_bytes()
+                if raw is not None and _peek_id(raw) == wanted:
+                    return named
             named_id = self._read(named).id if named is not None else None
             if named is not None and named_id is not None and _normalise(named_id) == wanted:
                 return named
@@ -266,6 +300,45 @@ class Registry:
     def _resolve(self, entry: _Entry, stack: tuple[Path, ...]) -> Resolved | list[Problem]:
         if entry.path in self._resolved:
             return self._resolved[entry.path]
+        raw = entry.raw_bytes()
+        if raw is not None and not entry.problems:
+            hit = _cache.load(entry.path, raw, _read_dependency)
+            if hit is not None:
+                cached = _from_cache(hit, entry.kind)
+                if cached is not None:
+                    self._resolved[entry.path] = cached
+                    return cached
+        result = self._resolve_uncached(entry, stack)
+        if isinstance(result, Resolved) and raw is not None:
+            _cache.store(entry.path, raw, self._to_cache(result))
+        return result
+
+    def _to_cache(self, resolved: Resolved) -> dict[str, Any]:
+        shown = {e.shown: str(e.path) for e in self._entries.values()}
+        files = [str(f) for f in resolved.files]
+        index = {f: i for i, f in enumerate(files)}
+
+        def place(w: Where) -> list[Any]:
+            return [index.get(shown.get(w[0], ""), -1), w[1], w[2]]
+
+        deps = []
+        for f in resolved.files:
+            entry = self._entries.get(f)
+            raw = entry.raw_bytes() if entry is not None else None
+            if raw is None:
+                raw = f.read_bytes()
+            deps.append([str(f), _cache.content_hash(raw)])
+        return {
+            "id": resolved.id,
+            "chain": list(resolved.chain),
+            "files": files,
+            "deps": deps,
+            "data": resolved.data,
+            "where": [[list(p), *place(w)] for p, w in resolved.where.items()],
+            "overrides": [[list(p), *place(w)] for p, w in resolved.overrides],
+        }
+
+    def _resolve_uncached(self, entry: _Entry, stack: tuple[Path, ...]) -> Resolved | list[Problem]:
         self._read(entry)
         if entry.problems or entry.doc is None:
             result: Resolved | list[Problem] = list(entry.problems)
@@ -278,6 +351,7 @@ class Registry:
         }
         parent_name = data.get("extends")
         problems: list[Problem] = []
+        parent_files: tuple[Path, ...] = ()
         if parent_name is None:
             merged = _strip_ops(copy.deepcopy(data))
             where = own_where
@@ -345,6 +419,7 @@ class Registry:
                 self._resolved[entry.path] = problems
                 return problems
             merged, where, overrides, problems = _merge(base, data, own_where, entry.shown)
+            parent_files = base.files
             chain = (*base.chain, str(data.get("id", entry.shown)))
         resolved = Resolved(
             id=str(data.get("id", entry.shown)),
@@ -354,6 +429,7 @@ class Registry:
             where=where,
             chain=chain,
             overrides=overrides,
+            files=(*parent_files, entry.path),
         )
         problems.extend(_schema_problems(resolved))
         if not problems:
@@ -375,6 +451,34 @@ class Registry:
                 for p in result:
                     seen.setdefault((p.file, p.line, p.column, p.code, p.message), p)
         return list(seen.values())
+
+
+def _read_dependency(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def _from_cache(hit: dict[str, Any], kind: str) -> Resolved | None:
+    """Rebuilds a Resolved from a cache entry (file names shown relative to the cwd)."""
+    try:
+        files = [Path(f) for f in hit["files"]]
+        shown = [display_path(f) for f in files]
+
+        def where(item: list[Any]) -> tuple[Path_, Where]:
+            path, index, line, column = item
+            return tuple(path), (shown[index] if index >= 0 else shown[-1], line, column)
+
+        return Resolved(
+            id=hit["id"],
+            file=shown[-1],
+            kind=kind,
+            data=hit["data"],
+            where=dict(where(item) for item in hit["where"]),
+            chain=tuple(hit["chain"]),
+            overrides=[where(item) for item in hit["overrides"]],
+            files=tuple(files),
+        )
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 def _strip_ops(data: Any) -> Any:
@@ -591,7 +695,7 @@ def validate_paths(paths: Iterable[str]) -> tuple[list[Problem], int]:
     entries: list[_Entry] = []
     names = list(paths)
     if not names:
-        entries = registry.entries()
+        entries = registry.known_entries()
         if not entries:
             problems.append(
                 Problem(
