@@ -7,12 +7,16 @@ start a deal:
 >>> quadrille = load_ruleset("quadrille")
 >>> [str(c) for c in quadrille.trump_order(Suit.HEARTS)][:4]
 ['As', '7h', 'Ac', 'Ah']
+>>> deal = Deal(quadrille, seed=1, dealer=0)
+>>> deal.to_move, [str(a) for a in deal.legal_actions()]
+(1, ['pass', 'bid ask', 'bid sans-prendre'])
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from engine.actions import Action as Action
 from engine.cards import ALL_CARDS as ALL_CARDS
 from engine.cards import Card as Card
 from engine.cards import Colour as Colour
@@ -25,13 +29,18 @@ from engine.errors import Problem as Problem
 from engine.errors import RecordError as RecordError
 from engine.errors import RuleFileError as RuleFileError
 from engine.model import RuleSet as RuleSet
+from engine.party import Party as Party
+from engine.referee import Deal as Deal
 
 __all__ = [
     "ALL_CARDS",
+    "Action",
     "Card",
     "Colour",
+    "Deal",
     "IllegalActionError",
     "NotationError",
+    "Party",
     "Problem",
     "Rank",
     "RecordError",

@@ -22,8 +22,8 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import ALL_CARDS
 from engine.model import RuleSet
+from engine.party import Party
 from engine.referee import Deal
-from engine.settlement import TableState
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SimulationSummary", "make_bot", "simulate"]
 
@@ -238,30 +238,20 @@ def simulate(
     """
     players = [make_bot(bots, seed * 7919 + k) for k in range(rules.players)]
     summary = SimulationSummary(rules.id, deals, seed, bots=bots)
-    totals = [0] * rules.players
-    table = TableState()
+    party = Party(rules, options=options)
     start = time.perf_counter()
     for i in range(deals):
-        deal = Deal(
-            rules,
-            dealer=i % rules.players,
-            seed=seed * 1_000_003 + i,
-            options=options,
-            table=table,
-        )
+        deal = party.new_deal(seed=seed * 1_000_003 + i)
         while not deal.is_over:
             seat = deal.to_move
             deal.apply(players[seat].choose(deal, seat))
-        assert deal.settlement is not None and deal.result is not None
+        assert deal.result is not None
         summary.results[deal.result] += 1
         if deal.contract is not None:
             summary.contracts[deal.contract.id] += 1
-        for k, amount in enumerate(deal.settlement.balances):
-            totals[k] += amount
-        table = deal.settlement.table
         if progress is not None:
             progress(i + 1)
     summary.seconds = time.perf_counter() - start
-    summary.totals = totals
-    summary.pot = table.pot
+    summary.totals = party.totals
+    summary.pot = party.table.pot
     return summary

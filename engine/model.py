@@ -340,7 +340,9 @@ class RuleSet:
         while True:
             node = self.value_at(p)
             if isinstance(node, Mapping) and "basis" in node:
-                return Basis.from_data(node["basis"], self.locate((*p, "basis")))
+                # Located at its evidence label: a variant that restates a rule's basis sets
+                # that, while the basis mapping itself may still be the parent's.
+                return Basis.from_data(node["basis"], self.locate((*p, "basis", "evidence")))
             if not p:
                 return Basis("conjecture", (), "no basis given", (self.file, None, None))
             p = p[:-1]

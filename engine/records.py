@@ -32,8 +32,8 @@ from engine.actions import parse_line
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.model import RuleSet
+from engine.party import Party
 from engine.referee import Deal
-from engine.settlement import TableState
 
 __all__ = [
     "DealRecord",
@@ -388,46 +388,42 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
 
     :raises NotationError: if a deal cannot be set up (wrong hands, unknown option).
     """
-    n = rules.players
-    table = TableState()
-    totals = [0] * n
+    first = record.deals[0].dealer if record.deals and record.deals[0].dealer is not None else 0
+    try:
+        party = Party(rules, options=record.options, first_dealer=first)
+    except NotationError as exc:
+        line, col = record.locate(("options",))
+        raise RecordError(
+            [Problem(record.file, line, col, "$.options", "record/options", str(exc))]
+        ) from None
     deals_out: list[dict[str, Any]] = []
-    finished: list[Deal] = []
-    expected_dealer: int | None = None
+
+    def report(
+        complete: bool, error: dict[str, Any] | None = None, located: str | None = None
+    ) -> ReplayReport:
+        return ReplayReport(
+            rules.id, complete, error, deals_out, party.totals, located, party.finished
+        )
+
     for d_index, deal_rec in enumerate(record.deals):
-        dealer = deal_rec.dealer if deal_rec.dealer is not None else (expected_dealer or 0)
         base_path: Path_ = ("deals", d_index) if record.party else ()
-        if expected_dealer is not None and dealer != expected_dealer:
-            line, col = record.locate((*base_path, "dealer"))
-            raise RecordError(
-                [
-                    Problem(
-                        record.file,
-                        line,
-                        col,
-                        json_path((*base_path, "dealer")),
-                        "record/dealer-order",
-                        f"the deal passes to the right: deal {d_index} is dealt by seat {expected_dealer}, not {dealer}",
-                    )
-                ]
-            )
         try:
-            deal = Deal(
-                rules,
-                dealer=dealer,
+            deal = party.new_deal(
                 seed=deal_rec.seed,
                 hands=deal_rec.hands,
-                talon=deal_rec.talon
-                if deal_rec.talon is not None
-                else ([] if deal_rec.hands is not None else None),
-                options=record.options,
-                table=table,
+                talon=deal_rec.talon,
+                dealer=deal_rec.dealer,
             )
         except NotationError as exc:
-            path = (*base_path, "hands") if deal_rec.hands is not None else base_path
+            if deal_rec.dealer is not None and deal_rec.dealer != party.next_dealer:
+                path: Path_ = (*base_path, "dealer")
+                code = "record/dealer-order"
+            else:
+                path = (*base_path, "hands") if deal_rec.hands is not None else base_path
+                code = "record/deal"
             line, col = record.locate(path)
             raise RecordError(
-                [Problem(record.file, line, col, json_path(path), "record/deal", str(exc))]
+                [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
             ) from None
         for index, line_text in enumerate(deal_rec.actions):
             error: dict[str, Any] | None = None
@@ -446,21 +442,15 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             if error is not None:
                 if record.party:
                     error["deal"] = d_index
-                partial = deal.report()
-                deals_out.append(partial)
+                deals_out.append(deal.report())
                 line, col = record.locate(record.action_path(d_index, index))
                 where = ":".join(str(x) for x in (record.file, line, col) if x is not None)
                 located = f"{where}: {line_text!r}: {error['code']}: {error['message']}"
-                return ReplayReport(rules.id, False, error, deals_out, totals, located, finished)
+                return report(False, error, located)
         deals_out.append(deal.report())
-        if not deal.is_over or deal.settlement is None:
-            return ReplayReport(rules.id, False, None, deals_out, totals, None, finished)
-        finished.append(deal)
-        for seat, amount in enumerate(deal.settlement.balances):
-            totals[seat] += amount
-        table = deal.settlement.table
-        expected_dealer = (dealer + 1) % n
-    return ReplayReport(rules.id, True, None, deals_out, totals, None, finished)
+        if not deal.is_over:
+            return report(False)
+    return report(True)
 
 
 def record_of(deals: Sequence[Deal], ruleset: str, *, party: bool | None = None) -> Record:

@@ -18,9 +18,9 @@ from engine.actions import Action
 from engine.bots import make_bot
 from engine.errors import IllegalActionError, NotationError
 from engine.model import RuleSet
+from engine.party import Party
 from engine.records import record_of, write_record
 from engine.referee import Deal
-from engine.settlement import TableState
 
 __all__ = ["TableGame", "describe_result"]
 
@@ -37,6 +37,15 @@ _PHASE_WORDS = {
     "play": "Your play",
     "vole": "You have every trick so far: play on for the vole, or stop",
 }
+
+
+def _choices(deal: Deal) -> list[Action]:
+    """Returns the legal actions in the order shown: cards as the hand is sorted."""
+    legal = list(deal.legal_actions())
+    if deal.phase in ("play", "give", "call"):
+        order = {c: i for i, c in enumerate(deal.hand(deal.to_move))}
+        legal.sort(key=lambda a: (order.get(a.card, 99), a.card.suit.index, a.card.rank.index))
+    return legal
 
 
 def _seat_name(seat: int, human: int | None) -> str:
@@ -89,22 +98,16 @@ class TableGame:
         """Plays the party; returns the exit status (0, or 130 when interrupted)."""
         rules = self.rules
         bots = [make_bot(self.bots, self.seed * 7919 + k) for k in range(rules.players)]
-        table = TableState()
-        totals = [0] * rules.players
+        party = Party(rules, options=self.options)
         status = 0
         try:
             for i in range(self.deals):
-                deal = Deal(
-                    rules,
-                    dealer=i % rules.players,
-                    seed=self.seed * 1_000_003 + i,
-                    options=self.options or None,
-                    table=table,
-                )
+                on_table = party.table.pot
+                deal = party.new_deal(seed=self.seed * 1_000_003 + i)
                 self.played.append(deal)
                 write(
                     f"\n=== {rules.name} — deal {i + 1} of {self.deals}; dealer: "
-                    f"{_seat_name(deal.dealer, self.human)}; on the table: {table.pot} ==="
+                    f"{_seat_name(deal.dealer, self.human)}; on the table: {on_table} ==="
                 )
                 if self.human is not None:
                     write("Your hand: " + " ".join(str(c) for c in deal.hand(self.human)))
@@ -113,14 +116,13 @@ class TableGame:
                     return self._save(write, status)
                 for line in describe_result(deal, self.human):
                     write(line)
-                assert deal.settlement is not None
-                totals = [a + b for a, b in zip(totals, deal.settlement.balances, strict=True)]
-                table = deal.settlement.table
             if self.deals > 1:
                 write(
                     "Totals: "
-                    + ", ".join(f"{_seat_name(k, self.human)} {t:+d}" for k, t in enumerate(totals))
-                    + f"; on the table: {table.pot}"
+                    + ", ".join(
+                        f"{_seat_name(k, self.human)} {t:+d}" for k, t in enumerate(party.totals)
+                    )
+                    + f"; on the table: {party.table.pot}"
                 )
         except KeyboardInterrupt:
             write("\nInterrupted.")
@@ -182,7 +184,7 @@ class TableGame:
         write(f"Your hand: {' '.join(view['hand'])}")
         write(f"Tricks taken: {' '.join(str(w) for w in view['tricks_won'])}")
         write(f"{_PHASE_WORDS.get(view['phase'], view['phase'])}:")
-        legal = deal.legal_actions()
+        legal = _choices(deal)
         if deal.phase == "exchange":
             write(
                 f"  discard up to {deal.exchange_limit()} cards, e.g. 'discard 5c 4d', or 'discard' to keep your hand"
@@ -199,7 +201,7 @@ class TableGame:
             answer = answer.strip()
             if not answer:
                 continue
-            legal = deal.legal_actions()
+            legal = _choices(deal)
             try:
                 if answer.isdigit() and deal.phase != "exchange":
                     k = int(answer)

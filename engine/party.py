@@ -1,0 +1,105 @@
+"""A party: deals in a row, the deal passing to the right, the pot and bêtes carried over.
+
+>>> from engine import load_ruleset
+>>> party = Party(load_ruleset("quadrille"))
+>>> deal = party.new_deal(seed=1)
+>>> deal.dealer, party.next_dealer
+(0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import NotationError
+from engine.model import RuleSet
+from engine.referee import Deal
+from engine.settlement import TableState
+
+__all__ = ["Party"]
+
+
+class Party:
+    """Deals played one after another under one ruleset and setup.
+
+    Each new deal is dealt by the seat on the previous dealer's right and starts from what the
+    previous deal left on the table; :attr:`totals` are the running balances.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        options: Mapping[str, Any] | None = None,
+        first_dealer: int = 0,
+        table: TableState | None = None,
+    ) -> None:
+        self.rules = rules
+        self.options = dict(options or {})
+        self.first_dealer = first_dealer
+        self.start = table if table is not None else TableState()
+        self.deals: list[Deal] = []
+
+    @property
+    def next_dealer(self) -> int:
+        """Returns the seat that deals next (the deal passes to the right)."""
+        if not self.deals:
+            return self.first_dealer
+        return (self.deals[-1].dealer + 1) % self.rules.players
+
+    @property
+    def table(self) -> TableState:
+        """Returns what lies on the table after the last finished deal."""
+        for deal in reversed(self.deals):
+            if deal.settlement is not None:
+                return deal.settlement.table
+        return self.start
+
+    @property
+    def totals(self) -> list[int]:
+        """Returns each seat's running balance over the finished deals."""
+        totals = [0] * self.rules.players
+        for deal in self.deals:
+            if deal.settlement is not None:
+                for seat, amount in enumerate(deal.settlement.balances):
+                    totals[seat] += amount
+        return totals
+
+    @property
+    def finished(self) -> list[Deal]:
+        """Returns the deals that are over."""
+        return [d for d in self.deals if d.is_over]
+
+    def new_deal(
+        self,
+        *,
+        seed: int | None = None,
+        hands: Sequence[Sequence[Card | str]] | None = None,
+        talon: Sequence[Card | str] | None = None,
+        dealer: int | None = None,
+    ) -> Deal:
+        """Starts the next deal (the previous one must be over).
+
+        :raises NotationError: if the previous deal is unfinished, the dealer is out of turn, or
+            the hands do not fit the rules.
+        """
+        if self.deals and not self.deals[-1].is_over:
+            raise NotationError("the previous deal is not finished")
+        expected = self.next_dealer
+        if dealer is not None and dealer != expected:
+            raise NotationError(
+                f"the deal passes to the right: seat {expected} deals next, not seat {dealer}"
+            )
+        deal = Deal(
+            self.rules,
+            dealer=expected,
+            seed=seed,
+            hands=hands,
+            talon=talon if talon is not None or hands is None else [],
+            options=self.options or None,
+            table=self.table,
+        )
+        self.deals.append(deal)
+        return deal
