@@ -383,9 +383,10 @@ class Deal:
     def _sorted(self, mask: int) -> list[int]:
         cards = list(_bits(mask))
         if self.trump is None:
-            # Before trumps: by suit, then by the plain order of the suit's colour.
-            hearts = self.rules.tables(self.options).strength[Suit.HEARTS.index]
-            return sorted(cards, key=lambda c: (c // 10, -hearts[c] if hearts[c] < 100 else -99))
+            # Before trumps: by suit, each in its plain order (read off a table in which that
+            # suit is not trumps; the black aces, always trumps, come first in their suits).
+            strengths = self.t.strength
+            return sorted(cards, key=lambda c: (c // 10, -strengths[(c // 10 + 1) % 4][c]))
         strength = self.t.strength[self.trump]
         follow = self.t.follow[self.trump]
         return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
@@ -420,16 +421,8 @@ class Deal:
         return legal
 
     def _generate(self) -> Sequence[Action]:
+        # Every phase but the play (which legal_actions builds from the compiled masks).
         phase = self.phase
-        if phase == PLAY_PHASE:
-            mask = self._legal_play_mask()
-            return [
-                *_PLAY_BYTES[0][mask & 255],
-                *_PLAY_BYTES[1][mask >> 8 & 255],
-                *_PLAY_BYTES[2][mask >> 16 & 255],
-                *_PLAY_BYTES[3][mask >> 24 & 255],
-                *_PLAY_BYTES[4][mask >> 32 & 255],
-            ]
         if phase == AUCTION:
             floor = self._holder_contract.rank if self._holder_contract is not None else -1
             memo = self.rules._memo
@@ -474,24 +467,28 @@ class Deal:
         rule = self._call_rule()
         assert self.declarer is not None and self.trump is not None and rule is not None
         hand = self.hands[self.declarer]
-        own_ok = rule.own_card == "alone"
-        deck = self.t.deck
-        rank = rule.rank.index
-        kings = [c for c in deck if c % 10 == rank]
-        out = [
-            c
-            for c in kings
-            if (rule.trump_suit_allowed or c // 10 != self.trump) and (own_ok or not hand >> c & 1)
-        ]
-        if rule.all_held_fallback is not None and all(hand >> c & 1 for c in kings):
-            fallback = rule.all_held_fallback.index
-            out += [
+        if rule.own_card == "alone":
+            allowed = self.t.deck_mask  # any card of the pack; one's own means playing alone
+        else:
+            # Demanded of another player: it must be in someone else's hand.
+            allowed = 0
+            for seat, other in enumerate(self.hands):
+                if seat != self.declarer:
+                    allowed |= other
+
+        def callable_of(rank: int) -> list[int]:
+            return [
                 c
-                for c in deck
-                if c % 10 == fallback
+                for c in self.t.deck
+                if c % 10 == rank
+                and allowed >> c & 1
                 and (rule.trump_suit_allowed or c // 10 != self.trump)
-                and (own_ok or not hand >> c & 1)
             ]
+
+        kings = [c for c in self.t.deck if c % 10 == rule.rank.index]
+        out = callable_of(rule.rank.index)
+        if rule.all_held_fallback is not None and all(hand >> c & 1 for c in kings):
+            out += callable_of(rule.all_held_fallback.index)
         return out
 
     def exchange_limit(self) -> int:
@@ -867,11 +864,7 @@ class Deal:
     def _call(self, card: int) -> None:
         assert self.contract is not None and self.declarer is not None
         self.called = card
-        holder = (
-            next(s for s in range(self.n) if self.hands[s] >> card & 1)
-            if any(h >> card & 1 for h in self.hands)
-            else None
-        )
+        holder = next((s for s in range(self.n) if self.hands[s] >> card & 1), None)
         if self.contract.help == "call":
             self.partner = holder if holder != self.declarer else None
             self._after_declarations()
