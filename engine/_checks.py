@@ -172,12 +172,19 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 "missing-declaration",
                 f"contract {cid} has help {c['help']!r} but declarations.{c['help']} is not defined",
             )
-        if c.get("trump_option") and c["trump_option"] not in options:
-            add(
-                ("auction", "contracts", cid, "trump_option"),
-                "unknown-option",
-                f"no setup option {c['trump_option']!r}",
-            )
+        for key in ("trump_option", "trump_not_option"):
+            if c.get(key) and c[key] not in options:
+                add(
+                    ("auction", "contracts", cid, key),
+                    "unknown-option",
+                    f"no setup option {c[key]!r}",
+                )
+            elif c.get(key) and options[c[key]]["kind"] != "suit":
+                add(
+                    ("auction", "contracts", cid, key),
+                    "option-not-a-suit",
+                    f"option {c[key]!r} does not choose a suit for trumps",
+                )
         if c.get("exchange", "none") != "none" and talon == 0:
             add(
                 ("auction", "contracts", cid, "exchange"),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, Suit
 from engine.model import RuleSet
 from engine.party import Party
 from engine.referee import Deal
@@ -49,6 +49,9 @@ class RandomBot(Bot):
     def choose(self, deal: Deal, seat: int) -> Action:
         legal = deal.legal_actions()
         return legal[int(self.rng.random() * len(legal))]
+
+
+_SUITS = ("spades", "clubs", "hearts", "diamonds")
 
 
 def _bits(mask: int) -> list[int]:
@@ -108,16 +111,27 @@ class HeuristicBot(Bot):
         return self._play(deal, seat, legal)
 
     def _bid(self, deal: Deal, hand: int, legal: Sequence[Action]) -> Action:
-        _, value = self._best_trump(deal, hand, list(deal.t.trump_suits))
         tricks_needed = deal.rules.hand_size / 2 + 1
         bids = [a for a in legal if a.verb == "bid"]
         best: Action = legal[0]
         for bid in bids:
             contract = deal.rules.contracts[bid.contract or ""]
+            suits = list(deal.t.trump_suits)
+            if contract.trump_option is not None:
+                suits = [s.index for s in Suit if s.value == deal.options[contract.trump_option]]
+            elif contract.trump_not_option is not None:
+                suits = [
+                    i
+                    for i in suits
+                    if Suit(_SUITS[i]).value != deal.options[contract.trump_not_option]
+                ]
+            if not suits:
+                continue
+            _, value = self._best_trump(deal, hand, suits)
             helped = contract.help != "none" or contract.exchange == "declarer-first"
             need = tricks_needed + (-1.0 if helped else 1.5)
             if contract.help == "demand":
-                need += 0.5
+                need += 1.25
             if value >= need:
                 best = bid
         return best

@@ -115,6 +115,8 @@ class Contract:
     """``declarer-first``, ``others-only`` or ``none`` (Ombre's écart)."""
     trump_option: str | None
     """Trumps must be the suit chosen for this setup option (a favourite suit)."""
+    trump_not_option: str | None
+    """Trumps may not be the suit chosen for this setup option."""
     basis: Basis
 
 
@@ -606,6 +608,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             shared_liability=bool(c.get("shared_liability", False)),
             exchange=c.get("exchange", "none"),
             trump_option=c.get("trump_option"),
+            trump_not_option=c.get("trump_not_option"),
             basis=basis("auction", "contracts", cid),
         )
 

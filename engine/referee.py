@@ -454,10 +454,14 @@ class Deal:
 
     def _trump_choices(self) -> list[int]:
         contract = self.contract
+        suits = list(self.t.trump_suits)
         if contract is not None and contract.trump_option is not None:
             chosen = Suit(self.options[contract.trump_option]).index
-            return [chosen] if chosen in self.t.trump_suits else []
-        return list(self.t.trump_suits)
+            return [chosen] if chosen in suits else []
+        if contract is not None and contract.trump_not_option is not None:
+            excluded = Suit(self.options[contract.trump_not_option]).index
+            return [s for s in suits if s != excluded]
+        return suits
 
     def _call_rule(self) -> Any:
         assert self.contract is not None
@@ -673,6 +677,17 @@ class Deal:
                 return IllegalActionError(
                     "trump/must-be-option",
                     f"{contract.id} must be played in {self.options[contract.trump_option]}",
+                    action=text,
+                    rule=rules.cite(("auction", "contracts", contract.id)),
+                )
+            if (
+                contract is not None
+                and contract.trump_not_option is not None
+                and self.options[contract.trump_not_option] == action.suit.value
+            ):
+                return IllegalActionError(
+                    "trump/option-excluded",
+                    f"{contract.id} is played in another suit than {action.suit.value}",
                     action=text,
                     rule=rules.cite(("auction", "contracts", contract.id)),
                 )

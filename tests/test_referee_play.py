@@ -408,3 +408,27 @@ def test_ombre_all_pass_redeals_with_added_stakes() -> None:
     assert deal.is_over and deal.result == "redeal"
     assert deal.settlement is not None
     assert deal.settlement.balances == (-5, -5, -5) and deal.settlement.pot_after == 15
+
+
+def test_mediateur_favourite_suit_precedence() -> None:
+    """32. Favourite suit hearts: ask ♣ < ask ♥ < médiateur ♣ < médiateur ♥ < sans prendre ♣ < sans prendre ♥. [HOYLE-IE 0381]"""
+    rules = load_ruleset("mediateur-couleur-favorite")
+    deal = Deal(rules, seed=2, dealer=0, options={"favourite-suit": "hearts"})
+    order = [str(a) for a in deal.legal_actions()][1:]
+    assert order == [
+        "bid ask",
+        "bid ask-favourite",
+        "bid mediateur",
+        "bid mediateur-favourite",
+        "bid sans-prendre",
+        "bid sans-prendre-favourite",
+    ]
+    run(deal, ["1 bid ask", "2 bid ask-favourite", "3 pass", "0 pass"])
+    assert deal.declarer == 2
+    assert [str(a) for a in deal.legal_actions()] == ["trump hearts"]
+    plain = Deal(rules, seed=2, dealer=0, options={"favourite-suit": "hearts"})
+    run(plain, ["1 bid ask", "2 pass", "3 pass", "0 pass"])
+    with pytest.raises(IllegalActionError) as refused:
+        plain.apply("trump hearts")
+    assert refused.value.code == "trump/option-excluded"
+    assert "trump hearts" not in {str(a) for a in plain.legal_actions()}

@@ -109,6 +109,13 @@ def test_variant_changes_carry_a_basis(path: Path) -> None:
         value = ruleset.value_at(change)
         if isinstance(value, list) and value and all(_has_basis(v) for v in value):
             holders = [(*change, i) for i in range(len(value))]  # a list of based items
+        elif (
+            isinstance(value, Mapping)
+            and value
+            and not _has_basis(value)
+            and all(_has_basis(v) for v in value.values())
+        ):
+            holders = [(*change, k) for k in value]  # a new map of based entries (options)
         else:
             # The nearest basis at or above the change.
             holder = change

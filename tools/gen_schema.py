@@ -186,6 +186,7 @@ SCHEMA = {
                             "shared_liability": {"type": "boolean"},
                             "exchange": {"enum": ["declarer-first", "others-only", "none"]},
                             "trump_option": ID,
+                            "trump_not_option": ID,
                         },
                         ["name", "rank", "biddable", "help"],
                     )
