@@ -160,13 +160,21 @@ class HeuristicBot(Bot):
         cards = tuple(ALL_CARDS[c] for c in losers[:most])
         return Action("discard", cards=cards)
 
+    @staticmethod
+    def _known_side(deal: Deal, seat: int) -> list[int | None]:
+        # What this seat knows of the declaring side: the friend is known to himself, and to
+        # everyone once the called card has been played.
+        if deal.partner_seen or seat == deal.partner:
+            return list(deal.side)
+        return [deal.declarer]
+
     def _play(self, deal: Deal, seat: int, legal: Sequence[Action]) -> Action:
         trump = deal.trump if deal.trump is not None else 0
         strength = deal.t.strength[trump]
         follow = deal.t.follow[trump]
         trick = deal.trick
         if not trick:
-            side = deal.side if (deal.partner_seen or seat in deal.side) else [deal.declarer]
+            side = self._known_side(deal, seat)
             if seat in side:
                 # Draw trumps with the top ones, else lead the best plain card.
                 return max(legal, key=lambda a: strength[a.card.index])
@@ -179,7 +187,7 @@ class HeuristicBot(Bot):
             if (follow[c] == 4 or follow[c] == led) and strength[c] > best:
                 best_pos, best = pos, strength[c]
         winner_seat = (deal.leader + best_pos) % deal.n
-        known_side = deal.side if (deal.partner_seen or seat in deal.side) else [deal.declarer]
+        known_side = self._known_side(deal, seat)
         same_team = (seat in known_side) == (winner_seat in known_side)
 
         def beats(a: Action) -> bool:

@@ -1065,7 +1065,9 @@ class Deal:
 
     def view(self, seat: int) -> dict[str, Any]:
         """Returns what ``seat`` may see now: its hand, the public play, its choices."""
-        partner_known = self.partner_seen or seat in self.side
+        # The called king's holder knows he is the friend; everyone else, the declarer
+        # included, learns it only when the called card is played.
+        partner_known = self.partner_seen or (self.partner is not None and seat == self.partner)
         given_visible = self.given is not None and (
             seat in (self.declarer, self.demanded_from)
             or (self.rules.demand is not None and self.rules.demand.given_card_visible == "public")

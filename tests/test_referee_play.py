@@ -432,3 +432,18 @@ def test_mediateur_favourite_suit_precedence() -> None:
         plain.apply("trump hearts")
     assert refused.value.code == "trump/option-excluded"
     assert "trump hearts" not in {str(a) for a in plain.legal_actions()}
+
+
+def test_view_shows_only_what_the_seat_may_see() -> None:
+    """A seat sees its own hand, the public play, and the partner only once the called king is out."""
+    deal = _vole_deal("Js")  # the called Kc (seat 3) has not been played
+    view0 = deal.view(0)
+    assert set(view0["hand"]) == {str(c) for c in deal.hand(0)}
+    assert "hands" not in view0 and all(k != "talon_cards" for k in view0)
+    assert view0["partner"] is None and view0["called"] == "Kc"
+    assert deal.view(3)["partner"] == 3  # the friend knows himself
+    assert deal.view(1)["partner"] is None  # the declarer does not know his friend yet
+    assert view0["legal"] == [] and deal.view(deal.to_move)["legal"]
+    assert view0["tricks_won"] == deal.won
+    seen = _vole_deal("Kc")
+    assert seen.view(0)["partner"] == 3
