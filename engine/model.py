@@ -722,7 +722,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         items=_freeze(items),
         outcomes=_freeze(outcomes),
         split=s["sharing"]["split"],
-        odd_counter=s["sharing"]["odd_counter"],
+        odd_counter=s["sharing"]["odd_counter"]["to"],
         sole_liability_below=s["sharing"].get("sole_liability_below"),
         bete_amount=bete["amount"],
         bete_stake_value=bete.get("stake_value"),

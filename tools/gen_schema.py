@@ -303,7 +303,7 @@ SCHEMA = {
                 "sharing": obj(
                     {
                         "split": {"enum": ["halves"]},
-                        "odd_counter": {"enum": ["declarer"]},
+                        "odd_counter": obj({"to": {"enum": ["declarer"]}}, ["to"]),
                         "sole_liability_below": NAT,
                     },
                     ["split", "odd_counter"],
