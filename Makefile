@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play lint typecheck pytest docs bench clean
+.PHONY: test play lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,9 +26,6 @@ pytest: $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/ombre play $(or $(RULESET),quadrille)
-
-docs: $(STAMP)
-	$(BIN)/ombre docs --out docs/generated
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py

@@ -667,9 +667,31 @@ def replay(
     path = Path(record)
     if not path.is_file():
         raise CliError(f"no such file: {record}", EXIT_USAGE)
-    rec = read_record(path)
-    rules = _record_ruleset(rec, path, ruleset)
-    report = run_replay(rec, rules)
+    try:
+        rec = read_record(path)
+        rules = _record_ruleset(rec, path, ruleset)
+        report = run_replay(rec, rules)
+    except RecordError as exc:
+        if not json_out:
+            raise
+        # With --json a malformed record is still one JSON document on stdout.
+        first = exc.problems[0] if exc.problems else None
+        _emit_json(
+            {
+                "ruleset": None,
+                "complete": False,
+                "error": {
+                    "code": first.code if first else "record/invalid",
+                    "message": str(first) if first else str(exc),
+                    "problems": [p.as_json() for p in exc.problems],
+                },
+                "deals": [],
+                "totals": [],
+            }
+        )
+        for problem in exc.problems:
+            _err(_problem_line(problem))
+        raise typer.Exit(EXIT_INVALID) from None
     if json_out:
         _emit_json(report.as_json())
     else:

@@ -37,6 +37,7 @@ class Party:
         table: TableState | None = None,
     ) -> None:
         self.rules = rules
+        rules.resolve_options(options)  # an unknown option or choice is refused at once
         self.options = dict(options or {})
         self.first_dealer = first_dealer
         self.start = table if table is not None else TableState()

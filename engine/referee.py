@@ -192,7 +192,6 @@ class Deal:
         "_ex_pos",
         "_exchangers",
         "_exempt",
-        "_extra_stakes",
         "_follow",
         "_follow_suit",
         "_holder_contract",
@@ -203,6 +202,7 @@ class Deal:
         "_queue",
         "_stakes",
         "_strength",
+        "_strict",
         "_talon_pos",
         "_tricks",
         "auction",
@@ -317,8 +317,10 @@ class Deal:
         """The deal is finished (played out, laid down, or passed out)."""
         self.result: str | None = None
         self.settlement: SettlementResult | None = None
-        self._stakes = stakes_for(rules, dealer, n, rules.stakes)
-        self._extra_stakes: list[int] = []
+        # A redeal after all passed is staked by the all-pass rule instead (Ombre: two more
+        # jetons each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres").
+        stake_lines = rules.all_pass_stakes if self.table.redeal else rules.stakes
+        self._stakes = stakes_for(rules, dealer, n, stake_lines)
         self._legal: Sequence[Action] | None = None
         self._play_mask: int = -1
 
@@ -527,12 +529,43 @@ class Deal:
         led = trick[0]
         cls = self._follow[led]
         same = hand & self._class_mask[cls]
-        if cls == 4 and same and same == same & self._exempt[led]:
-            # The matadors' privilege: matadors higher than the trump led need not be played.
-            self._play_mask = hand
-            return hand
-        mask = self._play_mask = same if same else hand
+        # Follow if able -- unless the only trumps held are matadors above the trump led (the
+        # matadors' privilege), when any card may be played.
+        privileged = cls == 4 and same == same & self._exempt[led]
+        mask = same if same and not privileged else hand
+        if self._strict:
+            mask = self._play_stages(hand, led, cls)[-1][1]
+        self._play_mask = mask
         return mask
+
+    def _play_stages(self, hand: int, led: int, cls: int) -> list[tuple[str, int]]:
+        """The play rules one after another, each with the cards it leaves playable.
+
+        Following suit (with the matadors' privilege), then the duty to trump when void and the
+        duty to overtake, for rule files that impose them. The last mask is the legal one; the
+        first stage that excludes a card names the rule it breaks.
+        """
+        same = hand & self._class_mask[cls]
+        privileged = cls == 4 and bool(same) and same == same & self._exempt[led]
+        follow = same if same and not privileged else hand
+        stages = [("play/must-follow-suit", follow)]
+        mask = follow
+        if self.rules.must_trump and not same:
+            trumps = hand & self._class_mask[4]
+            if trumps:
+                mask = trumps
+            stages.append(("play/must-trump", mask))
+        if self.rules.must_overtake and not privileged:
+            strength, follow_of = self._strength, self._follow
+            best = max(strength[c] for c in self.trick if follow_of[c] == 4 or follow_of[c] == cls)
+            beaters = 0
+            for c in _bits(mask):
+                if (follow_of[c] == 4 or follow_of[c] == cls) and strength[c] > best:
+                    beaters |= 1 << c
+            if beaters:
+                mask = beaters
+            stages.append(("play/must-overtake", mask))
+        return stages
 
     # Applying actions.
 
@@ -722,12 +755,36 @@ class Deal:
             led = self.trick[0]
             cls = self.t.follow[t][led]
             led_card = ALL_CARDS[led]
+            code = "play/must-follow-suit"
+            for stage, allowed in self._play_stages(self.hands[seat], led, cls):
+                if not allowed >> card & 1:
+                    code = stage
+                    break
+            if code == "play/must-trump":
+                return IllegalActionError(
+                    code,
+                    f"seat {seat} cannot follow {_suit_name(cls)} and must trump",
+                    action=text,
+                    rule=rules.cite(("play",)),
+                )
+            if code == "play/must-overtake":
+                return IllegalActionError(
+                    code,
+                    f"seat {seat} can beat the best card on the table and must",
+                    action=text,
+                    rule=rules.cite(("play",)),
+                )
             if cls == 4:
                 names = rules.matador_names(Suit(_suit_name(t)))
-                if led_card in names and names[led_card] in rules.privileged:
+                trumps = self.hands[seat] & self.t.class_mask[t][4]
+                privileged = 0
+                for c in self.t.privileged[t]:
+                    privileged |= 1 << c
+                led_name = names.get(led_card)
+                if led_name in rules.privileged and trumps & ~privileged == 0:
                     return IllegalActionError(
                         "play/matador-forced",
-                        f"{led_card} ({names[led_card]}) was led: a lower matador held alone must be played",
+                        f"{led_card} ({led_name}) was led: a lower matador held alone must be played",
                         action=text,
                         rule=rules.cite(("matadors", "privilege")),
                     )
@@ -761,17 +818,38 @@ class Deal:
                 action=text,
                 rule=rules.cite(path),
             )
-        if card.rank == rule.all_held_fallback:
+        hand = self.hands[self.declarer]
+        if hand >> card.index & 1 and rule.own_card == "forbidden":
+            return IllegalActionError(
+                "call/own-card",
+                f"seat {self.declarer} holds {card}: a card is demanded of another player",
+                action=text,
+                rule=rules.cite(path),
+            )
+        if card.rank not in (rule.rank, rule.all_held_fallback):
+            return IllegalActionError(
+                "call/not-callable",
+                f"{card} cannot be called (call a {rule.rank.name.lower()})",
+                action=text,
+                rule=rules.cite(path),
+            )
+        kings = [c for c in self.t.deck if c % 10 == rule.rank.index]
+        holds_every_king = all(hand >> c & 1 for c in kings)
+        if card.rank == rule.all_held_fallback and not holds_every_king:
             return IllegalActionError(
                 "call/queen-needs-all-kings",
                 f"a {card.rank.name.lower()} may be called only by a player holding every {rule.rank.name.lower()}",
                 action=text,
                 rule=rules.cite(path),
             )
-        if self.hands[self.declarer] >> card.index & 1 and rule.own_card == "forbidden":
+        if card.index not in self.t.deck:
             return IllegalActionError(
-                "call/own-card",
-                f"seat {self.declarer} holds {card}: a card is demanded of another player",
+                "call/not-in-pack", f"{card} is not in the pack", action=text, rule=rules.cite(path)
+            )
+        if rule.own_card == "forbidden":
+            return IllegalActionError(
+                "call/not-held-by-another",
+                f"{card} is in no other player's hand (it lies in the talon)",
                 action=text,
                 rule=rules.cite(path),
             )
@@ -853,8 +931,7 @@ class Deal:
                     assert rules.all_pass_contract is not None
                     self._declare(s, rules.contracts[rules.all_pass_contract], forced=True)
                     return
-        # Redeal: each adds to the stakes (if the rules say so) and the deal is void.
-        self._extra_stakes = stakes_for(rules, self.dealer, self.n, rules.all_pass_stakes)
+        # Passed out: the deal is void and dealt again, staked as the all-pass rule says.
         self.result = "redeal"
         self._finish()
 
@@ -935,6 +1012,7 @@ class Deal:
         self._class_mask = self.t.class_mask[t]
         self._exempt = self.t.exempt[t]
         self._follow_suit = self.rules.follow_suit
+        self._strict = self.rules.must_trump or self.rules.must_overtake
         self.start_hands = tuple(self.hands)
         self.phase = PLAY_PHASE
         if self.rules.leader == "declarer" and self.declarer is not None:
@@ -1022,7 +1100,6 @@ class Deal:
             n=self.n,
             table=self.table,
             stakes=self._stakes,
-            extra_stakes=self._extra_stakes,
             result=self.result,
             contract=self.contract.id if self.contract else None,
             declarer=self.declarer,

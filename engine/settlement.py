@@ -37,6 +37,8 @@ class TableState:
     """The previous bête was a first bête made by remise: the game has doubled."""
     remainder: int = 0
     """Odd counters kept for whoever holds the highest trump of the next deal."""
+    redeal: bool = False
+    """The last deal was passed out: the next one is a redeal, staked as the rules say."""
 
 
 class Payment(NamedTuple):
@@ -145,7 +147,6 @@ def settle(
     n: int,
     table: TableState,
     stakes: Sequence[int],
-    extra_stakes: Sequence[int] = (),
     result: str | None,
     contract: str | None = None,
     declarer: int | None = None,
@@ -156,16 +157,14 @@ def settle(
 ) -> SettlementResult:
     """Settles one deal.
 
-    ``stakes`` are what each seat put on the table at the start of the deal; ``extra_stakes``
-    what each added when all passed. ``result`` None or ``"redeal"`` settles a deal that was not
-    played (only the stakes move). ``tricks`` are the tricks each seat took.
+    ``stakes`` are what each seat put on the table at the start of the deal. ``result`` None or
+    ``"redeal"`` settles a deal that was not played (only the stakes move, and the next deal is
+    a redeal). ``tricks`` are the tricks each seat took.
     """
     pot_before = table.pot
     ledger = _Ledger(n, table.pot)
     for seat in range(n):
         ledger.to_pot(seat, stakes[seat], "stake")
-    for seat, amount in enumerate(extra_stakes):
-        ledger.to_pot(seat, amount, "stake (all passed)")
     fresh = sum(stakes)
     if result is None or result == "redeal" or declarer is None or contract is None:
         return SettlementResult(
@@ -175,7 +174,13 @@ def settle(
             0,
             0,
             tuple(ledger.lines),
-            TableState(ledger.pot, table.bete_in_play, table.doubled, table.remainder),
+            TableState(
+                ledger.pot,
+                table.bete_in_play,
+                table.doubled,
+                table.remainder,
+                redeal=result == "redeal",
+            ),
         )
 
     # Odd counters kept from an earlier codille go to the holder of the highest trump.

@@ -146,7 +146,7 @@ class TableGame:
             else:
                 action = bots[seat].choose(deal, seat)
                 deal.apply(action)
-                write(f"{_seat_name(seat, self.human)}: {action}")
+                write(f"{_seat_name(seat, self.human)}: {self._public(deal, action)}")
             if len(deal.tricks) > last_tricks:
                 trick = deal.tricks[-1]
                 last_tricks = len(deal.tricks)
@@ -156,6 +156,17 @@ class TableGame:
                     f" (tricks: {' '.join(str(w) for w in deal.won)})"
                 )
         return True
+
+    def _public(self, deal: Deal, action: Action) -> str:
+        """Returns a bot's action as the human seat may see it (everything, with --auto)."""
+        if self.human is None:
+            return str(action)
+        if action.verb == "discard":
+            n = len(action.cards)
+            return f"discards {n} card{'' if n == 1 else 's'} and takes {n} from the talon"
+        if action.verb == "give" and deal.view(self.human)["given"] is None:
+            return f"gives a card to {_seat_name(deal.demanded_from or 0, self.human)}"
+        return str(action)
 
     def _show(self, deal: Deal, seat: int, write: Write) -> None:
         view = deal.view(seat)
@@ -186,8 +197,12 @@ class TableGame:
         write(f"{_PHASE_WORDS.get(view['phase'], view['phase'])}:")
         legal = _choices(deal)
         if deal.phase == "exchange":
+            most = deal.exchange_limit()
+            example = " ".join(view["hand"][-min(2, most) :]) if most else ""
             write(
-                f"  discard up to {deal.exchange_limit()} cards, e.g. 'discard 5c 4d', or 'discard' to keep your hand"
+                f"  discard up to {most} cards"
+                + (f", e.g. 'discard {example}'" if example else "")
+                + ", or 'discard' to keep your hand"
             )
         else:
             write("  " + "  ".join(f"{k + 1}) {a}" for k, a in enumerate(legal)))

@@ -227,4 +227,24 @@ def test_seed_record_deals_like_the_referee() -> None:
     )
     report = replay(record, load_ruleset("ombre"))
     assert report.complete and report.deals[0]["result"] == "redeal"
-    assert report.deals[0]["balances"] == [-5, -5, -5]
+    assert report.deals[0]["balances"] == [-3, -3, -3]
+
+
+def test_malformed_record_with_json_is_still_one_document(tmp_path: Path) -> None:
+    """--json prints one JSON document on stdout even for a malformed record; exit 1."""
+    path = tmp_path / "bad.yaml"
+    path.write_text("ruleset: quadrille\ndealer: 0\nhands: [[Zz]]\n", encoding="utf-8")
+    result = runner.invoke(app, ["replay", "--json", str(path)])
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["complete"] is False and document["error"]["code"] == "record/card"
+    assert document["error"]["problems"][0]["line"] == 3
+
+
+def test_unknown_option_in_a_record_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "opt.yaml"
+    path.write_text(
+        "ruleset: quadrille-a-trois\noptions: {removed-suit: spades}\nseed: 3\n", encoding="utf-8"
+    )
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "record/options" in result.output and ":2:" in result.output

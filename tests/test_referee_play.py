@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import IllegalActionError, load_ruleset
@@ -402,12 +404,23 @@ def test_ombre_sans_prendre_keeps_his_hand() -> None:
 
 
 def test_ombre_all_pass_redeals_with_added_stakes() -> None:
-    """Ombre: all pass, each adds two jetons and the deal is void. [ENC-HOM]"""
-    deal = Deal(load_ruleset("ombre"), seed=4, dealer=0)
+    """Ombre: all pass, the deal is void; the redeal is staked two more jetons each. [ENC-HOM]"""
+    from engine.party import Party
+
+    party = Party(load_ruleset("ombre"))
+    deal = party.new_deal(seed=4)
     run(deal, ["1 pass", "2 pass", "0 pass"])
     assert deal.is_over and deal.result == "redeal"
     assert deal.settlement is not None
-    assert deal.settlement.balances == (-5, -5, -5) and deal.settlement.pot_after == 15
+    assert deal.settlement.balances == (-3, -3, -3) and deal.settlement.pot_after == 9
+    redeal = party.new_deal(seed=5)
+    assert redeal.dealer == 1
+    run(redeal, ["2 pass", "0 pass", "1 pass"])
+    assert redeal.settlement is not None
+    assert redeal.settlement.balances == (-2, -2, -2) and redeal.settlement.pot_after == 15
+    third = party.new_deal(seed=6)
+    run(third, ["0 pass", "1 pass", "2 pass"])
+    assert third.settlement is not None and third.settlement.pot_after == 21
 
 
 def test_mediateur_favourite_suit_precedence() -> None:
@@ -447,3 +460,74 @@ def test_view_shows_only_what_the_seat_may_see() -> None:
     assert view0["tricks_won"] == deal.won
     seen = _vole_deal("Kc")
     assert seen.view(0)["partner"] == 3
+
+
+def test_a_revoke_on_a_matador_lead_is_a_revoke() -> None:
+    """Basto led, a player holding ordinary trumps must follow: the code is must-follow-suit, not matador-forced."""
+    deal = deal_with(
+        "quadrille",
+        {1: "Ac Ks Qs Js 7s 6s 5s 4s 3s 2s", 2: "3c 4c 7c Kd Qd Jd Ad 2d 3d 4d"},
+    )
+    into_play(deal, "sans-prendre", "clubs")
+    run(deal, ["1 play Ac"])
+    with pytest.raises(IllegalActionError) as refused:
+        deal.apply("2 play Kd")
+    assert refused.value.code == "play/must-follow-suit"
+
+
+def test_demanding_ones_own_queen_is_refused_as_ones_own() -> None:
+    """Holding every king, the médiateur may demand a queen, never his own."""
+    deal = deal_with("mediateur", {1: "Ks Kc Kh Kd Qs As Ac 7d Ad Qd"})
+    run(deal, ["1 bid mediateur", "2 pass", "3 pass", "0 pass", "1 trump diamonds"])
+    legal = {str(a) for a in deal.legal_actions()}
+    assert legal == {"call Qc", "call Qh"}
+    with pytest.raises(IllegalActionError) as refused:
+        deal.apply("call Qs")
+    assert refused.value.code == "call/own-card"
+    with pytest.raises(IllegalActionError) as jack:
+        deal.apply("call Jh")
+    assert jack.value.code == "call/not-callable"
+
+
+def test_must_trump_and_must_overtake_when_a_rule_file_imposes_them(tmp_path: Path) -> None:
+    """The duties no period source imposes are still mechanisms a variant may switch on."""
+    from engine.loader import Registry
+    from engine.model import build_ruleset
+
+    path = tmp_path / "strict.yaml"
+    path.write_text(
+        "id: strict\nname: Strict\nextends: quadrille\nsummary: s\n"
+        "play:\n  must_trump: true\n  must_overtake: true\n"
+        "  basis: {evidence: conjecture, note: a test of the mechanisms}\n",
+        encoding="utf-8",
+    )
+    registry = Registry()
+    rules = build_ruleset(registry.resolve(registry.add_path(path)))
+    deal = Deal(
+        rules,
+        hands=[
+            ["Js", "5s", "4s", "3s", "Ac", "4c", "3c", "2c", "6d", "7d"],
+            ["Ks", "7s", "6s", "Kd", "Qd", "Jd", "Ad", "3d", "4d", "5d"],
+            ["Qs", "2s", "Kc", "Qc", "Jc", "7c", "6c", "5c", "Kh", "Qh"],
+            ["As", "2d", "Ah", "Jh", "7h", "6h", "5h", "4h", "3h", "2h"],
+        ],
+    )
+    run(deal, ["1 bid sans-prendre", "2 pass", "3 pass", "0 pass", "1 trump diamonds"])
+    run(deal, ["1 play 6s"])
+    # Seat 2 follows spades and must beat the 6s: only the Qs does.
+    assert [str(a) for a in deal.legal_actions()] == ["play Qs"]
+    with pytest.raises(IllegalActionError) as low:
+        deal.apply("2 play 2s")
+    assert low.value.code == "play/must-overtake"
+    run(deal, ["2 play Qs"])
+    # Seat 3 has no spade: he must trump (As or 2d, both beat the Qs).
+    assert {str(a) for a in deal.legal_actions()} == {"play As", "play 2d"}
+    with pytest.raises(IllegalActionError) as discard:
+        deal.apply("3 play Ah")
+    assert discard.value.code == "play/must-trump"
+    run(deal, ["3 play 2d"])
+    # Seat 0 follows spades; nothing of his beats a trump, so any spade will do.
+    assert {str(a) for a in deal.legal_actions()} == {"play Js", "play 5s", "play 4s", "play 3s"}
+    with pytest.raises(IllegalActionError) as refused:
+        deal.apply("0 play 4c")
+    assert refused.value.code == "play/must-follow-suit"
