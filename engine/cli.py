@@ -712,6 +712,19 @@ BotsOption = Annotated[
 ]
 
 
+def _load_for_bots(
+    ruleset: str, option: Sequence[str] | None, bots: str
+) -> tuple[RuleSet, dict[str, str]]:
+    """Loads a ruleset and its setup options, and checks the kind of bot named."""
+    from engine.bots import BOTS
+
+    r = _load(ruleset)
+    options = _parse_options(r, option)
+    if bots not in BOTS:
+        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+    return r, options
+
+
 @app.command()
 @_boundary
 def play(
@@ -733,13 +746,9 @@ def play(
     """Play at the table against bots (answers on stdin: an action, a card, or a number)."""
     import secrets
 
-    from engine.bots import BOTS
     from engine.table import TableGame
 
-    r = _load(ruleset)
-    options = _parse_options(r, option)
-    if bots not in BOTS:
-        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+    r, options = _load_for_bots(ruleset, option, bots)
     if not auto and not 0 <= seat < r.players:
         raise CliError(f"--seat must be a seat from 0 to {r.players - 1} in {r.id}")
     if seed is None:
@@ -787,13 +796,9 @@ def simulate(
     json_out: JsonFlag = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
-    from engine.bots import BOTS
     from engine.bots import simulate as run_simulation
 
-    r = _load(ruleset)
-    options = _parse_options(r, option)
-    if bots not in BOTS:
-        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+    r, options = _load_for_bots(ruleset, option, bots)
     show_progress = sys.stderr.isatty()
     step = max(1, deals // 100)
 

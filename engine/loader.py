@@ -28,7 +28,7 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -101,13 +101,18 @@ class Resolved:
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
-        p = tuple(path)
-        while True:
-            if p in self.where:
-                return self.where[p]
-            if not p:
-                return (self.file, None, None)
-            p = p[:-1]
+        return locate(self.where, path, self.file)
+
+
+def locate(where: Mapping[Path_, Where], path: Path_, file: str) -> Where:
+    """Returns the provenance of ``path`` or of its nearest ancestor (``file`` if none)."""
+    p = tuple(path)
+    while True:
+        if p in where:
+            return where[p]
+        if not p:
+            return (file, None, None)
+        p = p[:-1]
 
 
 @dataclass
@@ -374,50 +379,31 @@ class Registry:
                 ]
             parent = self.find(parent_name, relative_to=entry.path.parent)
             line, col = doc.where(("extends",))
+
+            def fail(code: str, message: str, *more: Problem) -> list[Problem]:
+                found = [Problem(entry.shown, line, col, "$.extends", code, message), *more]
+                self._resolved[entry.path] = found
+                return found
+
             if parent is None:
                 hint = difflib.get_close_matches(parent_name, self.known_names(), n=1)
                 more = f"; did you mean {hint[0]!r}?" if hint else ""
-                problems = [
-                    Problem(
-                        entry.shown,
-                        line,
-                        col,
-                        "$.extends",
-                        "extends/unknown",
-                        f"extends {parent_name!r}, which is not a known ruleset or variant{more}",
-                    )
-                ]
-                self._resolved[entry.path] = problems
-                return problems
+                return fail(
+                    "extends/unknown",
+                    f"extends {parent_name!r}, which is not a known ruleset or variant{more}",
+                )
             if parent.path == entry.path or parent.path in stack:
                 names = [*(self._entries[p].shown for p in stack), entry.shown, parent.shown]
-                problems = [
-                    Problem(
-                        entry.shown,
-                        line,
-                        col,
-                        "$.extends",
-                        "extends/cycle",
-                        "extends makes a cycle: " + " -> ".join(dict.fromkeys(names)),
-                    )
-                ]
-                self._resolved[entry.path] = problems
-                return problems
+                return fail(
+                    "extends/cycle", "extends makes a cycle: " + " -> ".join(dict.fromkeys(names))
+                )
             base = self._resolve(parent, (*stack, entry.path))
             if isinstance(base, list):
-                problems = [
-                    Problem(
-                        entry.shown,
-                        line,
-                        col,
-                        "$.extends",
-                        "extends/broken-parent",
-                        f"its parent {parent.shown} has errors (listed with that file)",
-                    ),
+                return fail(
+                    "extends/broken-parent",
+                    f"its parent {parent.shown} has errors (listed with that file)",
                     *base,
-                ]
-                self._resolved[entry.path] = problems
-                return problems
+                )
             merged, where, overrides, problems = _merge(base, data, own_where, entry.shown)
             parent_files = base.files
             chain = (*base.chain, str(data.get("id", entry.shown)))

@@ -328,13 +328,9 @@ class RuleSet:
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
-        p = tuple(path)
-        while True:
-            if p in self.where:
-                return self.where[p]
-            if not p:
-                return (self.file, None, None)
-            p = p[:-1]
+        from engine.loader import locate
+
+        return locate(self.where, path, self.file)
 
     def basis_at(self, path: Path_) -> Basis:
         """Returns the basis (evidence and citations) nearest to ``path``."""
