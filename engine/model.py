@@ -426,7 +426,9 @@ class RuleSet:
 
     def trump_order(self, trump: Suit, options: Mapping[str, Any] | None = None) -> list[Card]:
         """Returns every trump, highest first, when ``trump`` is the trump suit."""
-        deck = set(self.deck(options))
+        return self._trump_order(trump, frozenset(self.deck(options)))
+
+    def _trump_order(self, trump: Suit, deck: frozenset[Card]) -> list[Card]:
         out: list[Card] = []
         for top in self.top_trumps:
             card = top.card_for(trump)
@@ -442,15 +444,20 @@ class RuleSet:
         self, suit: Suit, trump: Suit, options: Mapping[str, Any] | None = None
     ) -> list[Card]:
         """Returns the non-trump cards of ``suit``, highest first, when ``trump`` is trumps."""
+        deck = frozenset(self.deck(options))
+        return self._plain_order(suit, trump, deck, set(self._trump_order(trump, deck)))
+
+    def _plain_order(
+        self, suit: Suit, trump: Suit, deck: frozenset[Card], trumps: set[Card]
+    ) -> list[Card]:
         if suit is trump:
             return []
-        deck = set(self.deck(options))
-        trumps = set(self.trump_order(trump, options))
-        return [
-            Card(r, suit)
-            for r in self.plain_ranks(suit)
-            if Card(r, suit) in deck and Card(r, suit) not in trumps
-        ]
+        out = []
+        for rank in self.plain_ranks(suit):
+            card = Card(rank, suit)
+            if card in deck and card not in trumps:
+                out.append(card)
+        return out
 
     def matador_names(self, trump: Suit) -> dict[Card, str]:
         """Returns the named top trumps for this trump suit, card -> name."""
@@ -464,6 +471,7 @@ class RuleSet:
     def _compile(self, chosen: Mapping[str, Suit]) -> Tables:
         options = {k: v.value for k, v in chosen.items()}
         deck = self.deck(options)
+        deck_set = frozenset(deck)
         deck_idx = tuple(c.index for c in deck)
         deck_mask = 0
         for i in deck_idx:
@@ -479,7 +487,8 @@ class RuleSet:
         priv_t: list[tuple[int, ...]] = []
         by_name = {t.name: t for t in self.top_trumps}
         for suit in Suit:
-            trumps = self.trump_order(suit, options)
+            trumps = self._trump_order(suit, deck_set)
+            trump_set = set(trumps)
             strength = [-1] * 40
             follow = [-1] * 40
             masks = [0] * 5
@@ -489,7 +498,7 @@ class RuleSet:
                 masks[4] |= 1 << card.index
             plains: list[tuple[int, ...]] = []
             for s in Suit:
-                order = self.plain_order(s, suit, options)
+                order = self._plain_order(s, suit, deck_set, trump_set)
                 plains.append(tuple(c.index for c in order))
                 for pos, card in enumerate(order):
                     strength[card.index] = len(order) - pos
