@@ -3,7 +3,7 @@
 The public surface is small. Load a ruleset by id, alias or path, look at its rules, and
 start a deal:
 
->>> from engine import load_ruleset
+>>> from engine import Deal, Suit, load_ruleset
 >>> quadrille = load_ruleset("quadrille")
 >>> [str(c) for c in quadrille.trump_order(Suit.HEARTS)][:4]
 ['As', '7h', 'Ac', 'Ah']
@@ -15,8 +15,8 @@ start a deal:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action as Action
 from engine.cards import ALL_CARDS as ALL_CARDS
 from engine.cards import Card as Card
 from engine.cards import Colour as Colour
@@ -28,9 +28,32 @@ from engine.errors import NotationError as NotationError
 from engine.errors import Problem as Problem
 from engine.errors import RecordError as RecordError
 from engine.errors import RuleFileError as RuleFileError
-from engine.model import RuleSet as RuleSet
-from engine.party import Party as Party
-from engine.referee import Deal as Deal
+
+if TYPE_CHECKING:
+    from engine.actions import Action as Action
+    from engine.model import RuleSet as RuleSet
+    from engine.party import Party as Party
+    from engine.referee import Deal as Deal
+
+# The model and the referee are imported when first asked for, so that a command that needs
+# neither (``ombre --help``) does not pay for them.
+_LAZY = {
+    "Action": "engine.actions",
+    "Deal": "engine.referee",
+    "Party": "engine.party",
+    "RuleSet": "engine.model",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "ALL_CARDS",

@@ -314,7 +314,7 @@ class Registry:
                     self._resolved[entry.path] = cached
                     return cached
         result = self._resolve_uncached(entry, stack)
-        if isinstance(result, Resolved) and raw is not None:
+        if isinstance(result, Resolved) and raw is not None and _cache.enabled():
             _cache.store(entry.path, raw, self._to_cache(result))
         return result
 
@@ -505,8 +505,12 @@ def _merge(
         problems.append(Problem(f, line, col, json_path(path), code, message))
 
     def replace(path: Path_, target: dict[str, Any] | list[Any], key: Any, value: Any) -> None:
-        for p in [p for p in where if p[: len(path)] == path]:
-            del where[p]
+        old = target.get(key) if isinstance(target, dict) else None
+        if isinstance(old, dict | list):
+            for p in [p for p in where if p[: len(path)] == path]:
+                del where[p]
+        else:
+            where.pop(path, None)  # a scalar has no nested provenance to drop
         target[key] = copy.deepcopy(value)
         for p in _walk_paths(value, path):
             where[p] = loc(p)
