@@ -531,3 +531,20 @@ def test_must_trump_and_must_overtake_when_a_rule_file_imposes_them(tmp_path: Pa
     with pytest.raises(IllegalActionError) as refused:
         deal.apply("0 play 4c")
     assert refused.value.code == "play/must-follow-suit"
+
+
+@pytest.mark.parametrize(
+    ("declarer", "partner", "expected"),
+    [
+        ("As 2s Ac Ks 7s 3h 4h 5h 6h 2d", "Kc Qc Jc 7c 6c 5c 4c 3c 2c Qh", 4),
+        ("As Ac Ks Qs Js 7s 3h 4h 5h 6h", "Kc Qc Jc 7c 6c 5c 4c 3c 2c 2s", 7),
+        ("As Ac Ks Qs Js 7s 3h 4h 5h 6h", "Kc Qc Jc 7c 6c 5c 4c 3c 2c Qh", 0),
+    ],
+)
+def test_referee_counts_paid_matadors(declarer: str, partner: str, expected: int) -> None:
+    """11. Spades trump: As 2s Ac Ks without Qs are 4 paid matadors; the run may be split
+    between the partners; Spadille and Basto without Manille pay nothing. [ACAD PA10; CG-EN PA56; MORLEY p.228]"""
+    deal = deal_with("quadrille", {1: declarer, 3: partner})
+    into_play(deal, "ask", "spades", call="Kc")
+    assert deal.partner == 3
+    assert deal.paid_matadors() == expected
