@@ -358,7 +358,8 @@ class Registry:
         problems: list[Problem] = []
         parent_files: tuple[Path, ...] = ()
         if parent_name is None:
-            merged = _strip_ops(copy.deepcopy(data))
+            # A root file's merge operations ($append ...) are left for the schema to refuse.
+            merged = copy.deepcopy(data)
             where = own_where
             chain: tuple[str, ...] = (str(data.get("id", entry.shown)),)
             overrides: list[tuple[Path_, Where]] = [
@@ -465,11 +466,6 @@ def _from_cache(hit: dict[str, Any], kind: str) -> Resolved | None:
         )
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-
-
-def _strip_ops(data: Any) -> Any:
-    """A root file may not use merge operations; they are reported by the schema as unknown."""
-    return data
 
 
 def _walk_paths(value: Any, path: Path_) -> Iterator[Path_]:
