@@ -55,6 +55,7 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
 __all__ = [
     "ALL_CARDS",
     "Action",
