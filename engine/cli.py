@@ -115,33 +115,44 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        json_out = bool(kwargs.get("json_out"))
+
+        def fail(status: int, code: str, message: str, problems: Sequence[Problem] = ()) -> None:
+            # With --json, stdout still holds one JSON document: the error.
+            if json_out:
+                error: dict[str, Any] = {"code": code, "message": message}
+                if problems:
+                    error["problems"] = [p.as_json() for p in problems]
+                _emit_json({"error": error})
+            raise typer.Exit(status)
+
         try:
             func(*args, **kwargs)
         except CliError as exc:
             _err(f"ombre: error: {exc}")
-            raise typer.Exit(exc.status) from None
+            fail(exc.status, "usage" if exc.status == EXIT_USAGE else "invalid", str(exc))
         except RuleFileError as exc:
             for problem in exc.problems:
                 _err(_problem_line(problem))
             _err(_summary(exc.problems, 0))
-            raise typer.Exit(EXIT_INVALID) from None
+            fail(EXIT_INVALID, "rule-file", _summary(exc.problems, 0), exc.problems)
         except RecordError as exc:
             for problem in exc.problems:
                 _err(_problem_line(problem))
-            raise typer.Exit(EXIT_INVALID) from None
+            fail(EXIT_INVALID, "record", "the record is malformed", exc.problems)
         except IllegalActionError as exc:
             _err(f"ombre: illegal: {exc} [{exc.code}]")
-            raise typer.Exit(EXIT_INVALID) from None
+            fail(EXIT_INVALID, exc.code, str(exc))
         except NotationError as exc:
             # Raised for what the user typed: a ruleset name, a suit, a card, an option.
             _err(f"ombre: error: {exc}")
-            raise typer.Exit(EXIT_USAGE) from None
+            fail(EXIT_USAGE, "usage", str(exc))
         except BrokenPipeError:
             raise
         except OSError as exc:
             name = f"{exc.filename}: " if exc.filename is not None else ""
             _err(f"ombre: error: {name}{exc.strerror or exc}")
-            raise typer.Exit(EXIT_USAGE) from None
+            fail(EXIT_USAGE, "usage", f"{name}{exc.strerror or exc}")
 
     return wrapper
 

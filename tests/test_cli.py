@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -218,7 +219,7 @@ def test_show_unknown_ruleset_is_a_usage_error() -> None:
     assert result.stdout == ""
     result = invoke("show", "nosuch.yaml", "--json")
     assert result.exit_code == 2
-    assert result.stdout == ""
+    assert _json_error(result)["code"] == "usage"
     assert "no such file" in result.stderr
 
 
@@ -226,7 +227,8 @@ def test_show_invalid_file_exits_1_with_located_problems() -> None:
     fixture = ROOT / "tests" / "rule_files" / "invalid" / "wrong-type.yaml"
     result = invoke("show", str(fixture), "--json")
     assert result.exit_code == 1
-    assert result.stdout == ""
+    error = _json_error(result)
+    assert error["code"] == "rule-file" and error["problems"][0]["line"] == 8
     assert "wrong-type.yaml:8:3: $.deal.hand_size:" in result.stderr
     assert "[schema/type]" in result.stderr
 
@@ -285,7 +287,7 @@ def test_cards_quadrille_a_trois_options() -> None:
 def test_cards_trumps_not_in_the_deck_is_an_error() -> None:
     result = invoke("cards", "quadrille-a-trois", "--trump", "diamonds", "--json")
     assert result.exit_code == 1
-    assert result.stdout == ""
+    assert "diamonds cannot be trumps" in _json_error(result)["message"]
     assert "diamonds cannot be trumps" in result.stderr
     assert "spades, clubs, hearts" in result.stderr
 
@@ -304,7 +306,8 @@ def test_cards_trumps_not_in_the_deck_is_an_error() -> None:
 def test_cards_usage_errors(args: list[str]) -> None:
     result = invoke(*args, "--json")
     assert result.exit_code == 2
-    assert result.stdout == ""
+    # Typer's own usage errors come before any output; the engine's give one JSON error.
+    assert result.stdout == "" or _json_error(result)["code"] == "usage"
     assert result.stderr.strip()
 
 
@@ -393,3 +396,10 @@ def test_boundary_lets_bugs_through() -> None:
 
     result = runner.invoke(probe, ["fail"])
     assert isinstance(result.exception, KeyError)
+
+
+def _json_error(result: Result) -> dict[str, Any]:
+    """Returns the error of the one JSON document a failing --json command prints."""
+    document = json.loads(result.stdout)
+    assert set(document) == {"error"}
+    return document["error"]  # type: ignore[no-any-return]
