@@ -600,17 +600,12 @@ class Deal:
             if mask < 0:
                 mask = self._legal_play_mask()
             if mask >> card & 1:
+                # The hot path: a legal card is played without the general dispatch.
                 seat = self.to_move
                 self.history.append((seat, action))
                 self._legal = None
                 self._play_mask = -1
-                self.hands[seat] ^= 1 << card
-                trick = self.trick
-                trick.append(card)
-                if len(trick) < self.n:
-                    self.to_move = self._next_seat[seat]
-                else:
-                    self._end_trick(trick)
+                self._play(seat, card)
                 return
             raise self._explain(action)
         if seat is not None and seat != self.to_move and self.phase != OVER:
@@ -620,11 +615,7 @@ class Deal:
                 action=f"{seat} {action}",
                 rule="speech and play go in turn to the right",
             )
-        if self.phase == PLAY_PHASE and action.verb == "play":
-            card = action.cards[0].index
-            if not self._legal_play_mask() >> card & 1:
-                raise self._explain(action)
-        elif action.verb == "discard" and self.phase == EXCHANGE:
+        if action.verb == "discard" and self.phase == EXCHANGE:
             self._check_discard(action)
         elif action not in self.legal_actions():
             raise self._explain(action)
