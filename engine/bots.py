@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ALL_CARDS, Suit
+from engine.cards import ALL_CARDS
 from engine.model import RuleSet
 from engine.party import Party
 from engine.referee import Deal
@@ -49,9 +49,6 @@ class RandomBot(Bot):
     def choose(self, deal: Deal, seat: int) -> Action:
         legal = deal.legal_actions()
         return legal[int(self.rng.random() * len(legal))]
-
-
-_SUITS = ("spades", "clubs", "hearts", "diamonds")
 
 
 def _bits(mask: int) -> list[int]:
@@ -116,15 +113,7 @@ class HeuristicBot(Bot):
         best: Action = legal[0]
         for bid in bids:
             contract = deal.rules.contracts[bid.contract or ""]
-            suits = list(deal.t.trump_suits)
-            if contract.trump_option is not None:
-                suits = [s.index for s in Suit if s.value == deal.options[contract.trump_option]]
-            elif contract.trump_not_option is not None:
-                suits = [
-                    i
-                    for i in suits
-                    if Suit(_SUITS[i]).value != deal.options[contract.trump_not_option]
-                ]
+            suits = deal.trump_choices(contract)
             if not suits:
                 continue
             _, value = self._best_trump(deal, hand, suits)

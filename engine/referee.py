@@ -441,7 +441,7 @@ class Deal:
             assert self._holder_contract is not None
             return [PASS, Action("bid", contract=self._holder_contract.id)]
         if phase == TRUMP_PHASE:
-            return [TRUMP[s] for s in self._trump_choices()]
+            return [TRUMP[s] for s in self.trump_choices()]
         if phase == CALL_PHASE:
             return [CALL[c] for c in self._call_choices()]
         if phase == GIVE_PHASE:
@@ -454,8 +454,10 @@ class Deal:
             return [VOLE, STOP]
         return []
 
-    def _trump_choices(self) -> list[int]:
-        contract = self.contract
+    def trump_choices(self, contract: Contract | None = None) -> list[int]:
+        """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
+        contract being played): the suits in the pack, within its favourite-suit constraints."""
+        contract = contract if contract is not None else self.contract
         suits = list(self.t.trump_suits)
         if contract is not None and contract.trump_option is not None:
             chosen = Suit(self.options[contract.trump_option]).index
