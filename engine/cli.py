@@ -19,6 +19,7 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import sys
@@ -148,7 +149,9 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
             _err(f"ombre: error: {exc}")
             fail(EXIT_USAGE, "usage", str(exc))
         except BrokenPipeError:
-            raise
+            # The reader went away (`ombre show quadrille | head -1`): not an error.
+            _quiet_stdout()
+            raise typer.Exit(EXIT_OK) from None
         except OSError as exc:
             name = f"{exc.filename}: " if exc.filename is not None else ""
             _err(f"ombre: error: {name}{exc.strerror or exc}")
@@ -676,7 +679,7 @@ def replay(
     from engine.records import replay as run_replay
 
     path = Path(record)
-    if not path.is_file():
+    if not path.exists():  # a FIFO or a device is refused by read_record, before reading
         raise CliError(f"no such file: {record}", EXIT_USAGE)
     try:
         rec = read_record(path)
@@ -765,6 +768,10 @@ def play(
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     interactive = sys.stdin.isatty()
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
+        # the table does not understand), not a UnicodeDecodeError.
+        sys.stdin.reconfigure(errors="replace")
 
     def read(prompt: str) -> str | None:
         sys.stdout.write(prompt)
@@ -862,10 +869,17 @@ def main() -> None:
     try:
         app(prog_name="ombre")
     except BrokenPipeError:  # pragma: no cover - e.g. `ombre show quadrille | head`
-        # Python flushes stdout again at exit: point it at devnull so that stays quiet.
+        _quiet_stdout()
+        sys.exit(EXIT_OK)
+
+
+def _quiet_stdout() -> None:
+    """Points stdout at devnull, so that Python's flush at exit stays quiet after EPIPE."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(EXIT_OK)
+    except (OSError, ValueError):  # pragma: no cover - no file descriptor to redirect
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
