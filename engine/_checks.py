@@ -93,7 +93,8 @@ def semantic_problems(resolved: Any) -> list[Problem]:
 
     def gone_suits(setup: dict[str, str]) -> list[str]:
         return sorted(
-            {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"}, key=suits.index
+            {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"},
+            key=lambda suit: suits.index(suit) if suit in suits else len(suits),
         )
 
     def setup_text(setup: dict[str, str]) -> str:

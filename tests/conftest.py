@@ -1,0 +1,41 @@
+"""Test-session settings: nothing is written outside a temporary folder.
+
+The rule-file cache (``engine._cache``) would otherwise live in the user's
+``~/.cache/ombre-workbench``. For the whole session (the doctests of ``engine/`` included, and
+every command run in a subprocess, which inherits the environment) ``OMBRE_CACHE_DIR``,
+``XDG_CACHE_HOME`` and ``HOME`` point into a fresh temporary folder, removed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+_SAVED: dict[str, str | None] = {}
+_ROOT: list[str] = []
+_NAMES = ("HOME", "XDG_CACHE_HOME", "OMBRE_CACHE_DIR", "OMBRE_NO_CACHE")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    root = tempfile.mkdtemp(prefix="ombre-tests-home-")
+    _ROOT.append(root)
+    for name in _NAMES:
+        _SAVED[name] = os.environ.get(name)
+    os.environ["HOME"] = root
+    os.environ["XDG_CACHE_HOME"] = os.path.join(root, ".cache")
+    os.environ["OMBRE_CACHE_DIR"] = os.path.join(root, ".cache", "ombre-workbench")
+    os.environ.pop("OMBRE_NO_CACHE", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for name, value in _SAVED.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    for root in _ROOT:
+        shutil.rmtree(root, ignore_errors=True)
+    _ROOT.clear()
