@@ -28,6 +28,12 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["XDG_CACHE_HOME"] = os.path.join(root, ".cache")
     os.environ["OMBRE_CACHE_DIR"] = os.path.join(root, ".cache", "ombre-workbench")
     os.environ.pop("OMBRE_NO_CACHE", None)
+    try:  # hypothesis's own files (.hypothesis/) go there too, not into the checkout
+        from hypothesis.configuration import set_hypothesis_home_dir
+
+        set_hypothesis_home_dir(os.path.join(root, ".hypothesis"))
+    except ImportError:  # pragma: no cover - hypothesis is a test dependency
+        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -39,3 +45,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     for root in _ROOT:
         shutil.rmtree(root, ignore_errors=True)
     _ROOT.clear()
+
+
+# Hypothesis keeps no example database (it would write .hypothesis/ into the checkout) and sets
+# no deadline (the machine is shared; speed is for the benchmarks to measure).
+try:
+    from hypothesis import settings
+
+    settings.register_profile("ombre", database=None, deadline=None)
+    settings.load_profile("ombre")
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
+    pass
