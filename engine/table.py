@@ -218,7 +218,7 @@ class TableGame:
                 continue
             legal = _choices(deal)
             try:
-                if answer.isdigit() and deal.phase != "exchange":
+                if answer.isascii() and answer.isdigit() and deal.phase != "exchange":
                     k = int(answer)
                     if not 1 <= k <= len(legal):
                         write(f"Choose 1 to {len(legal)}.")

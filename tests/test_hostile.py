@@ -286,6 +286,30 @@ def test_stdin_that_is_not_utf8_is_read_leniently() -> None:
     assert done.returncode in (0, 1, 2)
 
 
+@pytest.mark.parametrize(
+    "answers",
+    [
+        "²\n",
+        "٣\n",
+        "\x00\n",
+        "\x1b[2J\n",
+        "99999999999999999999\n",
+        "-1\n",
+        "1.5\n",
+        "\ufeffpass\n",
+        "\r\n\r\n",
+        "bid\n",
+        "discard As As\n",
+        "x" * 100_000 + "\n",
+        "",
+    ],
+)
+def test_hostile_answers_at_the_table(answers: str) -> None:
+    """Whatever is typed at `ombre play`, the table answers in words or stops cleanly."""
+    result = invoke("play", "ombre", "--seed", "3", stdin=answers)
+    assert result.exit_code in (0, 1)
+
+
 # The API on misuse (the guards land with the referee branch).
 
 GUARDS = pytest.mark.xfail(strict=True, reason="guards land with the referee branch")
