@@ -40,6 +40,7 @@ browser:
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_referee.py
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

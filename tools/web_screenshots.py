@@ -37,17 +37,25 @@ def main() -> None:
     os.environ["SE_OFFLINE"] = "true"
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.support.ui import Select
-
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     with tempfile.TemporaryDirectory() as tmp:
         server = LiveServer(Path(tmp) / "home").start()
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--no-first-run", "--disable-background-networking", "--hide-scrollbars",
-                    "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp}/p"):
+        for arg in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--hide-scrollbars",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp}/p",
+        ):
             options.add_argument(arg)
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         try:
@@ -66,8 +74,11 @@ def main() -> None:
             shoot(driver, "result")
             driver.set_window_size(1280, 900)
             driver.get(server.url + "/score")
-            form = next(f for f in css(driver, "form.ruleset")
-                        if f.find_element(By.NAME, "ruleset").get_attribute("value") == "quadrille")
+            form = next(
+                f
+                for f in css(driver, "form.ruleset")
+                if f.find_element(By.NAME, "ruleset").get_attribute("value") == "quadrille"
+            )
             form.find_element(By.NAME, "title").send_keys("Thursday at the Assembly Rooms")
             click(driver, form.find_element(By.TAG_NAME, "button"))
             deals = [

@@ -1,0 +1,181 @@
+"""The server without a browser: only well-formed requests are accepted, the referee decides,
+and tables and evenings are saved as records; ``ombre score`` at the terminal."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
+
+from starlette.testclient import TestClient
+
+from engine.records import read_record
+from engine.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path), follow_redirects=True)
+
+
+def new_table(client: TestClient, seed: int = 4) -> tuple[str, str]:
+    r = client.post(
+        "/tables", data={"ruleset": "quadrille", "mode": "bots", "seat": "0", "seed": str(seed)}
+    )
+    assert r.status_code == 200
+    return str(r.url.path), r.text
+
+
+def turn_of(page: str) -> str:
+    match = re.search(r'name="turn" value="([^"]+)"', page)
+    assert match
+    return match.group(1)
+
+
+def test_a_table_is_saved_as_a_record_after_every_move(client: TestClient, tmp_path: Path) -> None:
+    path, page = new_table(client)
+    ident = path.rsplit("/", 1)[1]
+    record = read_record(tmp_path / "tables" / f"{ident}.yaml")
+    before = len(record.deals[0].actions)
+    action = re.search(r'name="action" value="([^"]+)"', page)
+    assert action
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn_of(page), "action": action[1]})
+    assert r.status_code == 200
+    after = read_record(tmp_path / "tables" / f"{ident}.yaml")
+    assert len(after.deals[0].actions) > before
+    assert (
+        client.get(path + "/record.yaml").text
+        == (tmp_path / "tables" / f"{ident}.yaml").read_text()
+    )
+
+
+def test_the_referee_refuses_and_the_deal_is_unchanged(client: TestClient, tmp_path: Path) -> None:
+    path, page = new_table(client)
+    saved = next((tmp_path / "tables").glob("*.yaml")).read_text()
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn_of(page), "action": "play As"})
+    assert r.status_code == 409
+    assert "Not allowed" in r.text
+    assert next((tmp_path / "tables").glob("*.yaml")).read_text() == saved
+    # A seat played by a bot, a stale page, an action that does not parse.
+    assert (
+        client.post(
+            path + "/act", data={"seat": "2", "turn": turn_of(page), "action": "pass"}
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(path + "/act", data={"seat": "0", "turn": "9.9", "action": "pass"}).status_code
+        == 409
+    )
+    assert (
+        client.post(
+            path + "/act", data={"seat": "0", "turn": turn_of(page), "action": "fly"}
+        ).status_code
+        == 400
+    )
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "status"),
+    [
+        ({"content-type": "application/json"}, b'{"seat": 0}', 400),
+        ({"content-type": "application/x-www-form-urlencoded"}, b"seat=0&evil=1", 400),
+        (
+            {"content-type": "application/x-www-form-urlencoded"},
+            b"seat=0&seat=1&turn=1.1&action=pass",
+            400,
+        ),
+        ({"content-type": "application/x-www-form-urlencoded"}, b"x" * 10000, 400),
+        ({"content-type": "application/x-www-form-urlencoded", "host": "evil.example"}, b"", 421),
+        (
+            {"content-type": "application/x-www-form-urlencoded", "origin": "http://evil.example"},
+            b"seat=0&turn=1.1&action=pass",
+            403,
+        ),
+    ],
+)
+def test_only_well_formed_requests_are_accepted(
+    client: TestClient, headers: dict[str, str], body: bytes, status: int
+) -> None:
+    path, _ = new_table(client)
+    assert client.post(path + "/act", content=body, headers=headers).status_code == status
+
+
+def test_unknown_or_malformed_ids_are_not_found(client: TestClient) -> None:
+    assert client.get("/tables/nothing-here").status_code == 404
+    assert client.get("/tables/..%2F..%2Fetc").status_code == 404
+    assert client.get("/evenings/NOPE").status_code == 404
+
+
+def test_a_restarted_server_resumes_the_table(tmp_path: Path) -> None:
+    first = TestClient(create_app(tmp_path), follow_redirects=True)
+    path, page = new_table(first, seed=9)
+    hand = re.findall(r'data-card="(\w\w)"', page.split('id="hand"')[1])
+    second = TestClient(create_app(tmp_path), follow_redirects=True)
+    again = second.get(path).text
+    assert re.findall(r'data-card="(\w\w)"', again.split('id="hand"')[1]) == hand
+    assert turn_of(again) == turn_of(page)
+
+
+def test_score_at_the_terminal(tmp_path: Path) -> None:
+    evening = tmp_path / "thursday.yaml"
+    answers = (
+        "\n".join(
+            [
+                "ask",
+                "1",
+                "clubs",
+                "Kd",
+                "3",
+                "1 3 3 3",
+                "0",
+                "n",  # the worked settlement 4.1 (a)
+                "ask",
+                "2",
+                "hearts",
+                "Kh",
+                "0",
+                "2 1 3 4",
+                "0",
+                "n",  # a trump king: refused
+                "ask",
+                "2",
+                "hearts",
+                "Ks",
+                "0",
+                "2 1 3 4",
+                "0",
+                "n",  # a remise
+            ]
+        )
+        + "\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "score", "quadrille", "--evening", str(evening)],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "balances: seat 0 -14, seat 1 +9, seat 2 -4, seat 3 +9" in run.stdout
+    assert "Refused:" in run.stdout and "score/call-trump" in run.stdout
+    assert ": remise" in run.stdout
+    report = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "score", "--evening", str(evening), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    import json
+
+    data = json.loads(report.stdout)
+    assert [d["result"] for d in data["deals"]] == ["win", "remise"]
+    assert sum(data["totals"]) + data["pot"] == 0
