@@ -19,7 +19,7 @@ from engine.cards import ALL_CARDS
 from engine.enums import Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
-from engine.referee.state import Phase, bits, refuse
+from engine.referee.state import EXCHANGE, bits, refuse
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
@@ -131,7 +131,7 @@ def begin(d: Deal) -> None:
         first = 0 if kind is Exchange.DECLARER_FIRST else 1
         d._exchangers = [(d.declarer + k) % d.n for k in range(first, d.n)]
         d._ex_pos = 0
-        d.phase = Phase.EXCHANGE
+        d.phase = EXCHANGE
         d.to_move = d._exchangers[0]
         return
     play.begin(d)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.enums import HeldBy, VoleWhen
 from engine.model import RuleSet
-from engine.referee.state import Phase
+from engine.referee.state import OVER
 from engine.settlement import settle
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def paid_matadors(d: Deal) -> int:
 
 def finish(d: Deal) -> None:
     """Ends the deal: its result and its settlement."""
-    d.phase = Phase.OVER
+    d.phase = OVER
     d.is_over = True
     d._legal = []
     if d.result != "redeal":

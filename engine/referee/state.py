@@ -19,6 +19,8 @@ __all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "bits", "mask_of", "refuse"
 class Phase(StrEnum):
     """The phase a deal is in (a ``str``: ``deal.phase == "play"`` holds)."""
 
+    __hash__ = str.__hash__  # as fast as a str's, and equal to it
+
     AUCTION = "auction"
     MATCH = "match"
     TRUMP = "trump"
@@ -32,16 +34,20 @@ class Phase(StrEnum):
 
 PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
 
+# The members as plain names: reading an enum member off its class costs ten times more, and
+# the referee compares phases on every action.
+AUCTION, MATCH, TRUMP, CALL, GIVE, EXCHANGE, PLAY, VOLE, OVER = Phase
+
 EXPECTED = {
-    Phase.AUCTION: "pass or bid",
-    Phase.MATCH: "pass or bid (take the overcall yourself)",
-    Phase.TRUMP: "trump SUIT",
-    Phase.CALL: "call CARD",
-    Phase.GIVE: "give CARD",
-    Phase.EXCHANGE: "discard CARD ... (or discard alone)",
-    Phase.PLAY: "play CARD",
-    Phase.VOLE: "vole, stop, or play CARD (which undertakes the vole)",
-    Phase.OVER: "nothing: the deal is over",
+    AUCTION: "pass or bid",
+    MATCH: "pass or bid (take the overcall yourself)",
+    TRUMP: "trump SUIT",
+    CALL: "call CARD",
+    GIVE: "give CARD",
+    EXCHANGE: "discard CARD ... (or discard alone)",
+    PLAY: "play CARD",
+    VOLE: "vole, stop, or play CARD (which undertakes the vole)",
+    OVER: "nothing: the deal is over",
 }
 
 # The verbs each phase takes (renonce and notice only under a rule file that penalises them).

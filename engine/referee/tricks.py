@@ -83,7 +83,13 @@ class TrickRules:
             return hand
         if self.strict:
             return self.stages(hand, trick)[-1][1]
-        return self._follow(hand, trick[0])[0]
+        # The follow stage of _follow, inlined: this is the referee's hot path.
+        led = trick[0]
+        cls = self.follow[led]
+        same = hand & self.class_mask[cls]
+        if not same or (cls == 4 and same == same & self.exempt[led]):
+            return hand
+        return same
 
     def stages(self, hand: int, trick: Sequence[int]) -> list[tuple[str, int]]:
         """Returns the stages in order, each as (refusal code, cards still allowed)."""
