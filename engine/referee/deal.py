@@ -270,6 +270,20 @@ class Deal:
         talon_cards = [card_index(c, "talon") for c in talon]
         return out, talon_cards
 
+    def copy(self) -> Deal:
+        """Returns an independent copy of the deal in its current state (for look-ahead)."""
+        other = object.__new__(Deal)
+        for name in Deal.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = list(value)
+            setattr(other, name, value)
+        if self._snapshots is not None:
+            other._snapshots = list(self._snapshots)
+        other._legal = None
+        other._play_mask = -1
+        return other
+
     # Reading the state.
 
     def _seat(self, seat: object) -> int:
