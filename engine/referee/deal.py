@@ -39,6 +39,7 @@ from engine.referee.state import (
     VOLE,
     Phase,
     Trick,
+    View,
     mask_of,
     refuse,
 )
@@ -472,7 +473,7 @@ class Deal:
 
     # Views and reports.
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> View:
         """Returns what ``seat`` may see now: its hand, the public play, its choices.
 
         :raises NotationError: if ``seat`` is not a seat of this deal.

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
 
-__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "bits", "mask_of", "refuse"]
+__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "View", "bits", "mask_of", "refuse"]
 
 
 class Phase(StrEnum):
@@ -102,6 +102,36 @@ class Trick:
     def as_json(self) -> dict[str, Any]:
         """Returns the trick as in the ``ombre replay --json`` output."""
         return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
+
+
+class View(TypedDict):
+    """What one seat may see (:meth:`engine.referee.Deal.view`)."""
+
+    seat: int
+    dealer: int
+    eldest: int
+    phase: str
+    to_move: int | None
+    hand: list[str]
+    auction: list[str]
+    declarer: int | None
+    contract: str | None
+    trump: str | None
+    called: str | None
+    partner: int | None
+    """Known to the partner himself, to everybody once the called card is played."""
+    demanded_from: int | None
+    given: str | None
+    """The card given for a demanded one, if this seat may see it."""
+    talon: int
+    exchanges: list[tuple[int, int]]
+    trick: list[str]
+    trick_leader: int
+    tricks: list[dict[str, Any]]
+    tricks_won: list[int]
+    vole: bool
+    legal: list[str]
+    """The legal actions, for the seat to move only."""
 
 
 def card(index: int) -> Card:
