@@ -24,8 +24,8 @@ from engine.model import Call, Contract, RuleSet, Tables
 from engine.referee import exchange
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
+from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import TRUMP as TRUMP_PHASE
-from engine.referee.state import refuse
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
@@ -43,7 +43,7 @@ def trump_stages(
 ) -> tuple[str, str, tuple[str | int, ...]] | None:
     """Returns the first trump rule that ``suit`` breaks under ``contract`` as (code, reason,
     rule path), or None when it may be trumps."""
-    name = SUITS[suit].value
+    name = SUIT_NAMES[suit]
     if contract is not None and contract.trump_option is not None:
         chosen = str(options[contract.trump_option])
         if chosen != name:

@@ -63,7 +63,7 @@ def plays(mask: int) -> list[Action]:
 def begin(d: Deal) -> None:
     """Starts the trick play."""
     assert d.trump is not None
-    d.tr = TrickRules(d.rules, d.t, d.trump)
+    d.tr = TrickRules.of(d.rules, d.t, d.trump)
     d.start_hands = tuple(d.hands)
     d.phase = PLAY_PHASE
     if d.rules.leader is Leader.DECLARER and d.declarer is not None:

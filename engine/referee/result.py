@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_result", "finish", "paid_matadors"]
 
+_MADE = VoleWhen.MADE
+_SIDE = HeldBy.SIDE
+
 
 def evaluate_result(
     rules: RuleSet,
@@ -39,7 +42,7 @@ def evaluate_result(
             if not vole_undertaken:
                 continue
             made = side_tricks == rules.hand_size and total == rules.hand_size
-            if (w.vole is VoleWhen.MADE) != made:
+            if (w.vole is _MADE) != made:
                 continue
         if w.side_exactly is not None and side_tricks != w.side_exactly:
             continue
@@ -62,7 +65,7 @@ def paid_matadors(d: Deal) -> int:
     """Returns how many matadors the declaring side is paid for (or pays), 0 if none."""
     if d.trump is None or not d.start_hands or d.declarer is None:
         return 0
-    holders = d.side if d.rules.paid_held_by is HeldBy.SIDE else [d.declarer]
+    holders = d.side if d.rules.paid_held_by is _SIDE else [d.declarer]
     held = 0
     for s in holders:
         held |= d.start_hands[s]
