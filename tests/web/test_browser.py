@@ -39,7 +39,9 @@ def click(driver: Any, element: Any) -> None:
 
     page = driver.find_element(_by("TAG_NAME"), "html")
     element.click()
-    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+    wait = WebDriverWait(driver, 20)
+    wait.until(expected_conditions.staleness_of(page))
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def new_table(driver: Any, server: LiveServer, ruleset: str, seed: int, seat: int = 0) -> str:
@@ -62,13 +64,23 @@ def new_table(driver: Any, server: LiveServer, ruleset: str, seed: int, seat: in
 
 def step(driver: Any) -> bool:
     """Clicks the first allowed choice; returns False once the deal is over."""
-    if css(driver, "#result"):
-        return False
-    for selector in ("button.cardbutton.legal", "#choices button", "#hand button"):
-        found = css(driver, selector)
-        if found:
-            click(driver, found[0])
-            return True
+    from selenium.common.exceptions import WebDriverException
+
+    for attempt in range(3):
+        try:
+            if css(driver, "#result"):
+                return False
+            for selector in ("button.cardbutton.legal", "#choices button", "#hand button"):
+                found = css(driver, selector)
+                if found:
+                    click(driver, found[0])
+                    return True
+        except WebDriverException:
+            # The page was being replaced while we looked (a slow machine): look again.
+            if attempt == 2:
+                raise
+            continue
+        break
     raise AssertionError("nothing to click, and the deal is not over:\n" + driver.page_source)
 
 
