@@ -27,6 +27,7 @@ from starlette.routing import Route
 from engine import load_ruleset
 from engine.bots import BOTS
 from engine.cards import ALL_CARDS, Card
+from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.model import RuleSet
 from engine.scoresheet import Evening, load_evening, parse_entry, write_evening
@@ -249,6 +250,17 @@ def _table_context(site: Site, table: WebTable, why: str | None) -> dict[str, An
         face["action"] = action
         face["legal"] = bool(action and action in legal_set)
         hand.append(face)
+    # The choices of this phase the referee does not list: each may be asked "why not?".
+    others: list[str] = []
+    if my_turn and phase in ("auction", "match"):
+        others = [f"bid {c.id}" for c in rules.contracts.values() if c.biddable]
+    elif my_turn and phase == "trump":
+        others = [f"trump {name}" for name in ("spades", "clubs", "hearts", "diamonds")]
+    elif my_turn and phase == "call":
+        rule = rules.call if deal.contract and deal.contract.help is Help.CALL else rules.demand
+        if rule is not None:
+            others = [f"call {c}" for c in rules.deck(table.options) if c.rank == rule.rank]
+    others = [a for a in others if a not in legal_set]
     buttons = [a for a in legal if not (card_verb and a.split()[0] == card_verb)]
     calls = [a for a in buttons if a.startswith("call ")]
     buttons = [a for a in buttons if not a.startswith("call ")]
@@ -303,6 +315,7 @@ def _table_context(site: Site, table: WebTable, why: str | None) -> dict[str, An
         "phase_words": _PHASE_WORDS.get(phase, phase),
         "hand": hand,
         "buttons": buttons,
+        "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
         "seats": seats,

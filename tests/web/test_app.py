@@ -179,3 +179,56 @@ def test_score_at_the_terminal(tmp_path: Path) -> None:
     data = json.loads(report.stdout)
     assert [d["result"] for d in data["deals"]] == ["win", "remise"]
     assert sum(data["totals"]) + data["pot"] == 0
+
+
+def play_out(client: TestClient, path: str, page: str, seats: set[str]) -> str:
+    """Answers every turn with the first choice offered (the écart: keep the hand)."""
+    for _ in range(300):
+        if 'id="result"' in page:
+            return page
+        seat = re.search(r'name="seat" value="(\d)"', page)
+        assert seat and seat[1] in seats
+        if 'name="verb" value="discard"' in page:
+            data = {"seat": seat[1], "turn": turn_of(page), "verb": "discard"}
+        else:
+            action = re.search(r'name="action" value="([^"]+)"', page)
+            assert action, page
+            data = {"seat": seat[1], "turn": turn_of(page), "action": action[1]}
+        r = client.post(path + "/act", data=data)
+        assert r.status_code == 200, r.text
+        page = r.text
+    raise AssertionError("the deal did not end")
+
+
+@pytest.mark.parametrize("ruleset", ["ombre", "quadrille-a-trois", "mediateur"])
+def test_a_deal_of_each_game_is_played_to_its_end(client: TestClient, ruleset: str) -> None:
+    r = client.post("/tables", data={"ruleset": ruleset, "mode": "bots", "seat": "1", "seed": "2"})
+    page = play_out(client, str(r.url.path), r.text, {"1"})
+    assert "running totals" in page
+
+
+def test_hot_seat_passes_the_screen_to_each_seat(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "quadrille", "mode": "hotseat", "seed": "8"})
+    assert "(bot)" not in r.text
+    page = play_out(client, str(r.url.path), r.text, {"0", "1", "2", "3"})
+    assert "Next deal" in page
+
+
+def test_a_choice_not_offered_says_why_not(client: TestClient) -> None:
+    # Everyone passes: the holder of Spadille must play, names spades, and may not call Ks.
+    r = client.post("/tables", data={"ruleset": "quadrille", "mode": "hotseat", "seed": "8"})
+    page, path = r.text, str(r.url.path)
+    for _ in range(10):
+        if 'class="whynot"' in page:
+            break
+        seat = re.search(r'name="seat" value="(\d)"', page)
+        action = re.search(r'name="action" value="([^"]+)"', page)
+        assert seat and action
+        page = client.post(
+            path + "/act", data={"seat": seat[1], "turn": turn_of(page), "action": action[1]}
+        ).text
+    asked = re.search(r'class="whynot" href="\?why=([^"#]+)', page)
+    assert asked, page
+    answer = client.get(path, params={"why": asked[1].replace("%20", " ")}).text
+    assert "Not allowed" in answer
+    assert re.search(r'<code class="code">[a-z]+/[a-z-]+</code>', answer)
