@@ -298,6 +298,18 @@ def _table_context(site: Site, table: WebTable, why: str | None) -> dict[str, An
                 for k, c in enumerate(last["cards"])
             ],
         }
+    # What the others did since this seat last acted, as this seat may see it.
+    mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
+    events = []
+    for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:
+        if s != seat and a.verb == "discard":
+            k = len(a.cards)
+            text = f"discards {k} card{'' if k == 1 else 's'} and draws as many"
+        elif s != seat and a.verb == "give" and view["given"] is None:
+            text = "gives a card in exchange"
+        else:
+            text = str(a)
+        events.append(f"seat {s}: {text}")
     side = [s for s in (view["declarer"], view["partner"]) if s is not None]
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
@@ -321,6 +333,7 @@ def _table_context(site: Site, table: WebTable, why: str | None) -> dict[str, An
         "seats": seats,
         "trick": trick_cards,
         "last_trick": last_trick,
+        "events": events[-24:],
         "called": card_face(view["called"], names, trump) if view["called"] else None,
         "given": card_face(view["given"], names, trump) if view["given"] else None,
         "side_tricks": sum(view["tricks_won"][s] for s in side) if side else None,
