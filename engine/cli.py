@@ -889,6 +889,12 @@ def score(
         ),
     ] = None,
     dealer: Annotated[int, typer.Option("--dealer", help="The first dealer's seat.")] = 0,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", metavar="NAMES", help="The players' names, seat 0 first: A,B,C,D."
+        ),
+    ] = None,
     report: Annotated[
         bool, typer.Option("--report", help="Print the evening in FILE and stop (no questions).")
     ] = False,
@@ -912,7 +918,10 @@ def score(
         rules = load_ruleset(ruleset) if not ruleset.endswith((".yaml", ".yml")) else _load(ruleset)
         if not 0 <= dealer < rules.players:
             raise CliError(f"--dealer must be a seat from 0 to {rules.players - 1}")
-        sheet = Evening(rules, _parse_options(rules, option), dealer)
+        names = tuple(n.strip() for n in players.split(",")) if players else ()
+        if names and len(names) != rules.players:
+            raise CliError(f"--players names {len(names)} players; {rules.id} has {rules.players}")
+        sheet = Evening(rules, _parse_options(rules, option), dealer, players=names)
     if report or json_out:
         if json_out:
             _emit_json(sheet.as_json())

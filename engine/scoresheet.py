@@ -234,9 +234,21 @@ class Evening:
     first_dealer: int = 0
     title: str | None = None
     deals: list[ScoredDeal] = field(default_factory=list)
+    players: tuple[str, ...] = ()
+    """The players' names, seat 0 first (empty: seats are numbered only)."""
 
     def __post_init__(self) -> None:
         self.rules.resolve_options(self.options)  # an unknown option is refused at once
+        if self.players and len(self.players) != self.rules.players:
+            raise NotationError(
+                f"{self.rules.id} has {self.rules.players} players, not {len(self.players)} names"
+            )
+
+    def name(self, seat: int) -> str:
+        """Returns ``seat 2`` or ``seat 2 (Anne)``."""
+        if self.players and self.players[seat]:
+            return f"seat {seat} ({self.players[seat]})"
+        return f"seat {seat}"
 
     @property
     def n(self) -> int:
@@ -472,6 +484,7 @@ class Evening:
         return {
             "ruleset": self.rules.id,
             "options": dict(self.options),
+            "players": list(self.players),
             "deals": [d.as_json() for d in self.deals],
             "totals": self.totals,
             "pot": self.table.pot,
@@ -491,6 +504,8 @@ def write_evening(evening: Evening) -> str:
     if evening.title:
         lines.append(f"title: {scalar(evening.title)}")
     lines.append(f"ruleset: {evening.rules.id}")
+    if evening.players:
+        lines.append(f"players: [{', '.join(scalar(p) for p in evening.players)}]")
     opts = ", ".join(f"{k}: {v}" for k, v in evening.options.items())
     lines.append(f"options: {{{opts}}}")
     if not evening.deals:
@@ -530,7 +545,7 @@ def read_evening(text: str, file: str, load: Any) -> Evening:
     if not isinstance(data, dict):
         raise fail((), "record/not-a-mapping", "an evening is a mapping (ruleset, deals)")
     for key in data:
-        if key not in ("ruleset", "options", "deals", "title", "first_dealer"):
+        if key not in ("ruleset", "options", "deals", "title", "first_dealer", "players"):
             raise fail((key,), "record/unknown-key", f"unknown key {key!r}")
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str):
@@ -546,9 +561,12 @@ def read_evening(text: str, file: str, load: Any) -> Evening:
     first = data.get("first_dealer")
     if first is None and deals and isinstance(deals[0], dict):
         first = deals[0].get("dealer", 0)
+    players = data.get("players") or []
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise fail(("players",), "record/type", "players must be a list of names")
     try:
         first_dealer = _seat(first if first is not None else 0, rules.players, "the first dealer")
-        evening = Evening(rules, options, first_dealer, data.get("title"))
+        evening = Evening(rules, options, first_dealer, data.get("title"), players=tuple(players))
     except NotationError as exc:
         raise fail(("options",), "record/options", str(exc)) from None
     for i, raw in enumerate(deals):

@@ -518,16 +518,20 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
         )
 
     async def new_evening(request: Request) -> Response:
-        fields = await _form(request, {"ruleset", "dealer", "title", *_option_fields()})
+        fields = await _form(
+            request,
+            {"ruleset", "dealer", "title", *_option_fields(), *(f"player{k}" for k in range(6))},
+        )
         rules = _ruleset(_one(fields, "ruleset"))
         options = _options(rules, fields)
         dealer = _int(_one(fields, "dealer", "0"), "dealer")
         if dealer >= rules.players:
             raise BadRequest(f"{rules.name} has seats 0 to {rules.players - 1}")
         title = _one(fields, "title", "").strip() or None
+        names = tuple(_one(fields, f"player{k}", "").strip()[:40] for k in range(rules.players))
         with site.lock:
             ident = store.new_id(rules.id + "-evening")
-            evening = Evening(rules, options, dealer, title)
+            evening = Evening(rules, options, dealer, title, players=names if any(names) else ())
             site.evenings[ident] = evening
             site.save_evening(ident, evening)
         return RedirectResponse(f"/evenings/{ident}", 303)

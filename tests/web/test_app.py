@@ -232,3 +232,44 @@ def test_a_choice_not_offered_says_why_not(client: TestClient) -> None:
     answer = client.get(path, params={"why": asked[1].replace("%20", " ")}).text
     assert "Not allowed" in answer
     assert re.search(r'<code class="code">[a-z]+/[a-z-]+</code>', answer)
+
+
+def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -> None:
+    r = client.post(
+        "/evenings",
+        data={
+            "ruleset": "quadrille",
+            "dealer": "0",
+            "title": "Longbourn",
+            "player0": "Mr Bennet",
+            "player1": "Elizabeth",
+            "player2": "Jane",
+            "player3": "Mary",
+        },
+    )
+    assert "seat 1 (Elizabeth)" in r.text
+    path = str(r.url.path)
+    data = {
+        "count": "0",
+        "dealer": "0",
+        "contract": "ask",
+        "declarer": "1",
+        "trump": "clubs",
+        "called": "Kd",
+        "holder": "3",
+        "matadors": "0",
+        "tricks0": "1",
+        "tricks1": "3",
+        "tricks2": "3",
+        "tricks3": "3",
+    }
+    page = client.post(path + "/deals", data=data).text
+    assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["-14", "+9", "-4", "+9"]
+    # The same form sent twice (a second click) is not scored twice.
+    assert client.post(path + "/deals", data=data).status_code == 409
+    saved = next((tmp_path / "evenings").glob("*.yaml")).read_text()
+    assert 'players: ["Mr Bennet", "Elizabeth", "Jane", "Mary"]' in saved
+    assert client.get(path + "/evening.yaml").text == saved
+    # The evening survives a restart of the server.
+    again = TestClient(create_app(tmp_path), follow_redirects=True).get(path).text
+    assert re.findall(r'data-seat="\d">([^<]+)<', again) == ["-14", "+9", "-4", "+9"]
