@@ -726,7 +726,10 @@ def _rule_sections(rules: RuleSet) -> list[dict[str, Any]]:
         if key in ("id", "name", "aliases", "extends", "summary", "sources", "schema_version"):
             continue
         basis = rules.basis_at((key,))
-        text = yaml.safe_dump(_plain(value), allow_unicode=True, sort_keys=False, width=90)
+        body = _plain(value)
+        if isinstance(body, dict):
+            body.pop("basis", None)  # shown above the rule, with its sources' titles
+        text = yaml.safe_dump(body, allow_unicode=True, sort_keys=False, width=90)
         out.append({"id": key, "text": text, "basis": basis})
     return out
 
