@@ -358,13 +358,13 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
     if k in ("first-bete", "bete-chain"):
         contract = s.get("contract", _default_contract(rules))
         if k == "first-bete":
-            results = [s.get("result", "remise")]
+            lost = [str(s.get("result", "remise"))]
             expected = [int(s.get("amount"))]
         else:
-            results = list(s.get("results"))
+            lost = [str(x) for x in s.get("results")]
             expected = [int(a) for a in s.get("amounts")]
         try:
-            betes = _chain(rules, contract, results)
+            betes = _chain(rules, contract, lost)
         except KeyError as exc:
             return "unverifiable", f"{rules.id} has no {exc.args[0]} for {contract}"
         staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
