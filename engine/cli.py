@@ -402,6 +402,14 @@ def replay(
         str | None,
         typer.Option("--ruleset", metavar="RULESET", help="Referee under this ruleset instead."),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="Also write the deal as an HTML page."),
+    ] = None,
+    md: Annotated[
+        Path | None,
+        typer.Option("--md", metavar="FILE", help="Also write the deal as a Markdown page."),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Referee a record: legal or not, tricks, result and payments."""
@@ -414,7 +422,7 @@ def replay(
     try:
         rec = read_record(path)
         rules = _record_ruleset(rec, path, ruleset)
-        if json_out:
+        if json_out and html is None and md is None:
             report = run_replay(rec, rules)
         else:
             from engine.documents.deal_page import replay_story
@@ -442,6 +450,12 @@ def replay(
         for problem in exc.problems:
             _err(_problem_line(problem))
         raise typer.Exit(EXIT_INVALID) from None
+    if html is not None or md is not None:
+        from engine.documents.site import write_deal_page
+
+        for fmt, target in (("html", html), ("md", md)):
+            if target is not None:
+                write_deal_page(story, target, "html" if fmt == "html" else "md")
     if json_out:
         _emit_json(report.as_json())
     else:
@@ -452,6 +466,84 @@ def replay(
         if not json_out:
             _err(f"{report.located}")
         raise typer.Exit(EXIT_INVALID)
+
+
+# ombre docs, diff, claims
+
+
+@app.command()
+@_boundary
+def docs(
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="The folder to write (made if missing).")
+    ],
+    rulesets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[RULESET]...", help="Only these (default: every ruleset).", show_default=False
+        ),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", metavar="md|html", help="Markdown or HTML.")
+    ] = "md",
+    json_out: JsonFlag = False,
+) -> None:
+    """Write the rule books, matrix, diffs, claims, disagreements and glossary."""
+    from engine.documents.site import write_docs
+    from engine.render import render
+
+    if fmt not in ("md", "html"):
+        raise CliError(f"--format must be md or html, not {fmt!r}")
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out must be a folder: {out} is a file")
+    written = write_docs(out, "html" if fmt == "html" else "md", [_load(n) for n in rulesets or []])
+    if json_out:
+        _emit_json({"format": fmt, **written.as_json()})
+        return
+    typer.echo(render("docs.txt.j2", "text", written=written, format=fmt), nl=False)
+
+
+@app.command()
+@_boundary
+def diff(
+    a: Annotated[str, typer.Argument(metavar="A", help="A ruleset or variant.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Another, compared with A.")],
+    json_out: JsonFlag = False,
+) -> None:
+    """Show the structural differences between two rulesets, with the file and line of each."""
+    from engine.documents.diff import diff_rulesets
+    from engine.render import render
+
+    result = diff_rulesets(_load(a), _load(b))
+    if json_out:
+        _emit_json(result.as_json())
+        return
+    typer.echo(render("diff.txt.j2", "text", diff=result), nl=False)
+
+
+@app.command()
+@_boundary
+def claims(
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[RULESET]",
+            help="Only the claims about it (and its parents).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Check the sources' claims against the model: confirmed, contradicted or unverifiable."""
+    from engine.documents.claims import evaluate, load_claims
+    from engine.render import render
+
+    rules = _load(ruleset) if ruleset is not None else None
+    evaluations = evaluate(load_claims(), rules)
+    if json_out:
+        _emit_json([e.as_json() for e in evaluations])
+        return
+    typer.echo(render("claims.txt.j2", "text", evaluations=evaluations), nl=False)
 
 
 # ombre play

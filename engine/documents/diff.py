@@ -29,6 +29,23 @@ def plain(value: Any) -> Any:
     return value
 
 
+IDENTITY = ("id", "name", "aliases", "summary", "extends")
+"""The keys that name a file rather than state a rule."""
+
+
+def without_basis(value: Any) -> Any:
+    """Returns a JSON-ready value with every ``basis`` (and ``*_basis``) key left out."""
+    if isinstance(value, dict):
+        return {
+            k: without_basis(v)
+            for k, v in value.items()
+            if k != "basis" and not str(k).endswith("_basis")
+        }
+    if isinstance(value, list):
+        return [without_basis(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One difference: the path, the value on each side, and where each was set."""
@@ -57,6 +74,21 @@ class Change:
         return "basis" in self.path or any(
             isinstance(p, str) and p.endswith("_basis") for p in self.path
         )
+
+    @property
+    def a_rule(self) -> Any:
+        """Returns A's value without its evidence (``basis`` keys left out)."""
+        return without_basis(self.a)
+
+    @property
+    def b_rule(self) -> Any:
+        """Returns B's value without its evidence (``basis`` keys left out)."""
+        return without_basis(self.b)
+
+    @property
+    def is_identity(self) -> bool:
+        """Checks if the change is to the file's own id, name, aliases, summary or parent."""
+        return bool(self.path) and self.path[0] in IDENTITY
 
     def as_json(self) -> dict[str, Any]:
         """Returns the change as in ``ombre diff --json``."""

@@ -8,9 +8,9 @@ are fed typed objects (:class:`engine.model.RuleSet`, the document views of
 Three formats share the templates' wording (``_phrases.j2``):
 
 * ``text`` -- terminal output (``ombre show``, ``cards``, ``replay``): nothing escaped;
-* ``md`` -- Markdown: every value printed is escaped so that it reads as text (``<`` and ``>``
-  as entities; ``|``, ``*``, ``[`` and ``]`` behind a backslash), idempotently, so a phrase
-  printed twice is escaped once;
+* ``md`` -- Markdown: every value printed is escaped so that it reads as text (``|``, ``*``,
+  ``[``, ``]``, ``<`` and ``>`` behind a backslash) and marked safe, through
+  jinja2's autoescape machinery, so that the Markdown a macro writes is not escaped again;
 * ``html`` -- HTML5 with jinja2's autoescape.
 
 Undefined names fail loudly (:class:`jinja2.StrictUndefined`): a typo in a template is an error,
@@ -32,20 +32,27 @@ __all__ = ["FORMATS", "Format", "environment", "md_escape", "render", "templates
 Format = Literal["text", "md", "html"]
 FORMATS: tuple[Format, ...] = ("text", "md", "html")
 
-_MD_SPECIAL = re.compile(r"(?<!\\)([|*\[\]])")
+_MD_SPECIAL = re.compile(r"(?<!\\)([|*\[\]<>])")
 
 
 def md_escape(value: Any) -> str:
     """Returns ``value`` as Markdown that reads as the same text (idempotent).
 
-    >>> md_escape("<script> a|b *c*")
-    '&lt;script&gt; a\\\\|b \\\\*c\\\\*'
+    >>> print(md_escape("<script> a|b *c*"))
+    \\<script\\> a\\|b \\*c\\*
     >>> md_escape(md_escape("a|b")) == md_escape("a|b")
     True
     """
     text = "" if value is None else str(value)
-    text = text.replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_finalize(value: Any) -> Any:
+    from markupsafe import Markup
+
+    if hasattr(value, "__html__"):
+        return value
+    return Markup(md_escape(value))
 
 
 def templates_dir() -> str:
@@ -129,6 +136,26 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else (plural or word + 's')}"
 
 
+def _oneline(value: Any) -> Any:
+    """Joins the lines of a value (a Markdown table cell is one line); keeps it safe if it was."""
+    if hasattr(value, "__html__"):
+        return value.replace("\n", " ")
+    return str(value).replace("\n", " ")
+
+
+def _md_code(value: Any) -> Any:
+    """Returns text for a Markdown code span: literal, with no backtick and table pipes kept."""
+    from markupsafe import Markup
+
+    return Markup(str(value).replace("`", "'").replace("|", "\\|"))
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
 def _common_filters() -> dict[str, Callable[..., Any]]:
     return {
         "suit_symbol": _suit_symbol,
@@ -140,6 +167,9 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "rjust": _rjust,
         "plural": _plural,
         "card_text": str,
+        "oneline": _oneline,
+        "json": _json,
+        "md_code": _md_code,
         "rstrip": lambda value: str(value).rstrip(),
         "card_unicode": _card_unicode,
     }
@@ -157,11 +187,14 @@ def environment(fmt: Format) -> jinja2.Environment:
         raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     options: dict[str, Any] = {}
     if fmt == "md":
-        options["finalize"] = md_escape
+        # Markdown escapes like HTML does, through jinja2's autoescape: a value printed is
+        # escaped as Markdown text and marked safe, so macro output (already Markdown) is not
+        # escaped again.
+        options["finalize"] = _md_finalize
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         undefined=jinja2.StrictUndefined,
-        autoescape=fmt == "html",
+        autoescape=fmt in ("html", "md"),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -187,4 +220,19 @@ def render(name: str, fmt: Format, /, **context: Any) -> str:
 
     :raises jinja2.TemplateError: if the template is missing or broken (a bug, not bad input).
     """
-    return environment(fmt).get_template(name).render(**context)
+    text = environment(fmt).get_template(name).render(**context)
+    if fmt == "md":
+        # jinja2 escapes a plain string joined to safe text as HTML; Markdown says the same
+        # with backslashes, which read better in the file.
+        for entity, plain in _MD_ENTITIES:
+            text = text.replace(entity, plain)
+    return text
+
+
+_MD_ENTITIES = (
+    ("&#39;", "'"),
+    ("&#34;", '"'),
+    ("&lt;", "\\<"),
+    ("&gt;", "\\>"),
+    ("&amp;", "&"),
+)
