@@ -18,7 +18,7 @@ from typing import Any
 from engine.model import RuleSet
 from engine.render import Format, render, templates_dir
 
-__all__ = ["Written", "all_rulesets", "write_deal_page", "write_docs"]
+__all__ = ["Written", "all_rulesets", "render_deal_page", "write_deal_page", "write_docs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,9 @@ def all_rulesets() -> list[RuleSet]:
     ids = [
         (entry.kind != "ruleset", entry.id)
         for entry in default_registry().entries()
-        if entry.id is not None and entry.doc is not None
+        if entry.id is not None
+        and entry.doc is not None
+        and entry.kind in ("ruleset", "variant")  # not files named by path elsewhere
     ]
     return [load_ruleset(i) for _, i in sorted(ids)]
 
@@ -146,7 +148,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
         "glossary",
         "glossary.j2",
         title="Glossary",
-        terms=load_glossary(chosen if rulesets else all_rulesets()),
+        terms=load_glossary(all_rulesets()),
     )
     for source in lib.sources.values():
         page(f"sources/{source.id}", "source.j2", "../", title=source.title, source=source)
@@ -164,16 +166,14 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     return Written(out, tuple(sorted(written)))
 
 
-def write_deal_page(story: Any, target: Path, fmt: Format) -> None:
-    """Writes one refereed record as a page (``ombre replay --html/--md``).
+def render_deal_page(story: Any, fmt: Format) -> str:
+    """Returns one refereed record as a page (``ombre replay --html/--md``).
 
     The HTML page is self-contained: the stylesheet is inlined and the quotes are not linked.
-
-    :raises OSError: if the file cannot be written.
     """
     from engine.documents.sources import Library
 
-    text = render(
+    return render(
         "deal.j2",
         fmt,
         ext=fmt,
@@ -186,4 +186,11 @@ def write_deal_page(story: Any, target: Path, fmt: Format) -> None:
         if fmt == "html"
         else "",
     )
-    target.write_text(text, encoding="utf-8", newline="\n")
+
+
+def write_deal_page(story: Any, target: Path, fmt: Format) -> None:
+    """Writes :func:`render_deal_page` to ``target``.
+
+    :raises OSError: if the file cannot be written.
+    """
+    target.write_text(render_deal_page(story, fmt), encoding="utf-8", newline="\n")
