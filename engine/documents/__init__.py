@@ -15,6 +15,7 @@ Each module builds typed views that the templates (:mod:`engine.render`) lay out
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["repo_path", "repo_root"]
@@ -31,6 +32,11 @@ def repo_root() -> Path:
     return _data_dir("rules").parent
 
 
+@lru_cache(maxsize=1)
+def _resolved_root() -> Path:
+    return repo_root().resolve()
+
+
 def data_dir(name: str) -> Path:
     """Returns a top-level data folder (``claims``, ``sources``): the checkout's or installed."""
     from engine.loader import _data_dir
@@ -38,6 +44,7 @@ def data_dir(name: str) -> Path:
     return _data_dir(name)
 
 
+@lru_cache(maxsize=4096)
 def repo_path(file: str | Path) -> str:
     """Returns a rule file's path as the repository names it (``rules/quadrille.yaml``).
 
@@ -45,7 +52,7 @@ def repo_path(file: str | Path) -> str:
     command runs.
     """
     path = Path(file).resolve()
-    root = repo_root().resolve()
+    root = _resolved_root()
     try:
         rel = path.relative_to(root).as_posix()
     except ValueError:

@@ -178,7 +178,20 @@ def _evaluate(rules: RuleSet, won: tuple[int, ...], side: list[int], vole: bool)
     return evaluate_result(rules, won, side, vole_undertaken=vole, played=rules.hand_size)
 
 
-def _examples(rules: RuleSet, contract: Contract) -> list[tuple[str, tuple[int, ...], bool, bool]]:
+_Example = tuple[str, tuple[int, ...], bool, bool]
+_EXAMPLES: dict[tuple[int, str], list[_Example]] = {}
+_VIEWS: dict[tuple[int, bool], RuleView] = {}
+
+
+def _examples(rules: RuleSet, contract: Contract) -> list[_Example]:
+    """Returns the worked examples of a contract (computed once per ruleset and contract)."""
+    key = (id(rules), contract.id)
+    if key not in _EXAMPLES:
+        _EXAMPLES[key] = _find_examples(rules, contract)
+    return _EXAMPLES[key]
+
+
+def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     """Returns ``(result, tricks, vole undertaken, sole)`` examples for one contract.
 
     For each result the rules can give, the example is the boundary case (the fewest tricks
@@ -282,7 +295,18 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
 
 
 def rule_view(rules: RuleSet, *, worked: bool = True) -> RuleView:
-    """Returns the book view of a ruleset (``worked=False`` skips the payment tables)."""
+    """Returns the book view of a ruleset (``worked=False`` skips the payment tables).
+
+    The view is built once per ruleset and process (a RuleSet is immutable).
+    """
+    key = (id(rules), worked)
+    view = _VIEWS.get(key)
+    if view is None or view.rules is not rules:
+        view = _VIEWS[key] = _rule_view(rules, worked=worked)
+    return view
+
+
+def _rule_view(rules: RuleSet, *, worked: bool) -> RuleView:
     raw = rules.value_at(("settlement", "codille_remainder_basis"))
     remainder_basis = (
         Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))

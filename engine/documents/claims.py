@@ -253,16 +253,10 @@ def _worked_each(rules: RuleSet, contract: str, result: str) -> tuple[int, Any] 
     return None
 
 
-_VIEWS: dict[int, Any] = {}
-
-
 def _view(rules: RuleSet) -> Any:
     from engine.documents.book import rule_view
 
-    key = id(rules)
-    if key not in _VIEWS:
-        _VIEWS[key] = rule_view(rules)
-    return _VIEWS[key]
+    return rule_view(rules)
 
 
 def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:
@@ -449,18 +443,21 @@ def _verdict(ok: bool, detail: str) -> tuple[str, str]:
     return ("confirmed" if ok else "contradicted"), detail
 
 
-def evaluate(claims: tuple[Claim, ...], ruleset: RuleSet | None = None) -> list[Evaluation]:
+def evaluate(
+    claims: tuple[Claim, ...], ruleset: RuleSet | None = None, *, own: bool = False
+) -> list[Evaluation]:
     """Evaluates claims: each under its own ruleset, or all that apply under ``ruleset``.
 
     With a ruleset, the claims made about it or about anything it extends are evaluated under
-    it, so a variant shows which of its parent's claims it keeps.
+    it, so a variant shows which of its parent's claims it keeps (``own``: only the claims
+    made about the ruleset itself).
     """
     from engine import load_ruleset
 
     out = []
     for claim in claims:
         if ruleset is not None:
-            if claim.ruleset not in ruleset.chain:
+            if claim.ruleset not in ruleset.chain or (own and claim.ruleset != ruleset.id):
                 continue
             rules = ruleset
         else:

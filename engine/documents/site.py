@@ -95,7 +95,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     books = {r.id for r in chosen}
     lib = load_library()
     claims = load_claims()
-    evaluations = [e for r in chosen for e in evaluate(claims, r) if e.claim.ruleset == r.id]
+    evaluations = [e for r in chosen for e in evaluate(claims, r, own=True)]
     counts = Counter(e.status for e in evaluations)
     for status in ("confirmed", "contradicted", "unverifiable"):
         counts.setdefault(status, 0)

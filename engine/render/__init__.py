@@ -175,6 +175,29 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
     }
 
 
+def _bytecode_cache(fmt: str) -> Any:
+    """Returns jinja2's compiled-template cache in the workbench's cache folder (or None).
+
+    Compiling the templates costs more than rendering them; the compiled code is kept beside the
+    rule-file cache (``engine._cache``: ``OMBRE_NO_CACHE=1`` turns both off), keyed by each
+    template's source, so an edited template is compiled afresh. Each format has a folder of its
+    own: the same template compiles differently under each environment's options.
+    """
+    from engine import _cache
+
+    if not _cache.enabled():
+        return None
+    import jinja2
+    import jinja2 as _jinja2
+
+    folder = _cache.cache_dir() / f"templates-{_jinja2.__version__}" / fmt
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 @cache
 def environment(fmt: Format) -> jinja2.Environment:
     """Returns the environment for one output format (built once per process).
@@ -193,6 +216,7 @@ def environment(fmt: Format) -> jinja2.Environment:
         options["finalize"] = _md_finalize
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
+        bytecode_cache=_bytecode_cache(fmt),
         undefined=jinja2.StrictUndefined,
         autoescape=fmt in ("html", "md"),
         trim_blocks=True,
