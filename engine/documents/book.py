@@ -179,6 +179,7 @@ def _evaluate(rules: RuleSet, won: tuple[int, ...], side: list[int], vole: bool)
 
 
 _Example = tuple[str, tuple[int, ...], bool, bool]
+FEE = "fee for the demanded card"
 _EXAMPLES: dict[tuple[int, str], list[_Example]] = {}
 _VIEWS: dict[tuple[int, bool], RuleView] = {}
 
@@ -250,6 +251,15 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
     for contract in sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id)):
         partner = (declarer + n // 2) % n if contract.help == "call" and n >= 4 else None
         for result, won, vole, sole in _examples(rules, contract):
+            side = {declarer, partner}
+            opponents = [x for x in ((declarer + k) % n for k in range(1, n)) if x not in side]
+            # A demanded card's fee is paid during the deal, here to the first opponent.
+            fee = rules.demand.fee if contract.help == "demand" and rules.demand else None
+            transfers = (
+                [(declarer, opponents[0], fee.amount, FEE)]
+                if fee is not None and fee.amount
+                else []
+            )
             s = settle(
                 rules,
                 n=n,
@@ -262,14 +272,13 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
                 tricks=won,
                 matadors=matadors,
                 spadille_holder=None,
+                transfers=transfers,
             )
-            side = {declarer, partner}
-            opponents = [x for x in ((declarer + k) % n for k in range(1, n)) if x not in side]
             each = []
             for o in opponents:
                 net = 0
                 for p in s.payments:
-                    if p.item in ("stake", "pot", "bête") or p.payer == "pot" or p.payee == "pot":
+                    if p.item in ("stake", "pot", "bête", FEE) or "pot" in (p.payer, p.payee):
                         continue
                     if p.payer == str(o):
                         net += p.amount

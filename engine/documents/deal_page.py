@@ -126,13 +126,16 @@ def _part(rules: RuleSet, item: str, result: str | None) -> PaymentPart:
         return PaymentPart(item, "the pot", basis)
     if item == "bête":
         return PaymentPart(item, "bête", rules.basis_at(("settlement", "bete")))
+    if "renonce" in item:
+        return PaymentPart(item, item, rules.basis_at(("play", "renonce")))
+    for call in (rules.demand, rules.call):
+        if "fee" in item and call is not None and call.fee is not None:
+            return PaymentPart(item, item, call.fee.basis)
     raw = rules.value_at(("settlement", "codille_remainder_basis"))
-    basis = (
-        Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))
-        if raw is not None
-        else rules.basis_at(("settlement",))
-    )
-    return PaymentPart(item, item, basis)
+    if item.startswith("odd counters") and raw is not None:
+        basis = Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))
+        return PaymentPart(item, item, basis)
+    return PaymentPart(item, item, rules.basis_at(("settlement",)))
 
 
 def _payments(rules: RuleSet, report: Mapping[str, Any]) -> tuple[PaymentLine, ...]:
