@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play lint typecheck pytest bench clean serve browser
+.PHONY: test play lint typecheck pytest bench docs clean serve browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,8 @@ browser:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "make browser: run as root on Debian (apt-get install chromium chromium-driver); the browser tests will be skipped"; fi
+docs: $(STAMP)
+	$(BIN)/python tools/gen_docs.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
