@@ -10,8 +10,11 @@ change (:mod:`engine.web.store`) and resumed from their files after a restart.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -50,12 +53,12 @@ _SECTION = {
     "trump": "declarations",
     "call": "declarations",
     "give": "declarations",
-    "discard": "exchange",
+    "discard": "declarations",
     "play": "play",
     "renonce": "play",
     "notice": "play",
-    "vole": "vole",
-    "stop": "vole",
+    "vole": "play",
+    "stop": "play",
     "score": "settlement",
 }
 
@@ -131,6 +134,21 @@ class Site:
         self.lock = threading.RLock()
         self.tables: dict[str, WebTable] = {}
         self.evenings: dict[str, Evening] = {}
+        self._books: Path | None = None
+
+    def books(self) -> Path:
+        """Returns the folder of the rule books (``ombre docs`` in HTML), written when first asked.
+
+        They are the documents' own pages, written once per server into a temporary folder.
+        """
+        if self._books is None:
+            from engine.documents.site import write_docs
+
+            folder = Path(tempfile.mkdtemp(prefix="ombre-books-"))
+            weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
+            write_docs(folder, "html")
+            self._books = folder
+        return self._books
 
     def table(self, ident: str) -> WebTable:
         if not ID_PATTERN.match(ident):
@@ -502,8 +520,26 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
         )
 
     def rules_page(request: Request) -> Response:
+        # The rule book of the documents; the browser keeps the #section of the link.
         rules = _ruleset(request.path_params["ruleset"])
-        return _render("rules.j2", rules=rules, sections=_rule_sections(rules))
+        return RedirectResponse(f"/book/books/{rules.id}.html", 302)
+
+    def book_page(request: Request) -> Response:
+        with site.lock:
+            root = site.books().resolve()
+        target = (root / request.path_params["path"]).resolve()
+        if (
+            not target.is_relative_to(root)
+            or not target.is_file()
+            or target.suffix
+            not in (
+                ".html",
+                ".css",
+            )
+        ):
+            raise KeyError(request.path_params["path"])
+        kind = "text/css" if target.suffix == ".css" else "text/html"
+        return Response(target.read_bytes(), media_type=kind)
 
     # The scorekeeper.
 
@@ -618,6 +654,7 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
         Route("/tables/{ident}/next", guarded(next_deal), methods=["POST"]),
         Route("/tables/{ident}/record.yaml", guarded(table_record)),
         Route("/rules/{ruleset}", guarded(rules_page)),
+        Route("/book/{path:path}", guarded(book_page)),
         Route("/score", guarded(score_home)),
         Route("/evenings", guarded(new_evening), methods=["POST"]),
         Route("/evenings/{ident}", guarded(show_evening)),
@@ -715,28 +752,3 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "entered": {},
         "all_cards": [str(c) for c in ALL_CARDS],
     }
-
-
-def _rule_sections(rules: RuleSet) -> list[dict[str, Any]]:
-    """Returns the rule file's sections with their evidence, for the rules page."""
-    import yaml
-
-    out = []
-    for key, value in rules.data.items():
-        if key in ("id", "name", "aliases", "extends", "summary", "sources", "schema_version"):
-            continue
-        basis = rules.basis_at((key,))
-        body = _plain(value)
-        if isinstance(body, dict):
-            body.pop("basis", None)  # shown above the rule, with its sources' titles
-        text = yaml.safe_dump(body, allow_unicode=True, sort_keys=False, width=90)
-        out.append({"id": key, "text": text, "basis": basis})
-    return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value

@@ -273,3 +273,13 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
     # The evening survives a restart of the server.
     again = TestClient(create_app(tmp_path), follow_redirects=True).get(path).text
     assert re.findall(r'data-seat="\d">([^<]+)<', again) == ["-14", "+9", "-4", "+9"]
+
+
+def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient) -> None:
+    r = client.get("/rules/quadrille")
+    assert r.status_code == 200 and r.url.path == "/book/books/quadrille.html"
+    assert 'id="play"' in r.text and 'id="settlement"' in r.text
+    assert client.get("/book/style.css").headers["content-type"].startswith("text/css")
+    assert client.get("/book/%2E%2E/%2E%2E/etc/passwd").status_code == 404
+    assert client.get("/book/books/nothing.html").status_code == 404
+    assert client.get("/rules/nothing").status_code == 400
