@@ -17,7 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import load_ruleset
-from engine.web.app import _environment, _table_context
+from engine.render import render
+from engine.web.app import _table_context
 from engine.web.store import Store
 from engine.web.tables import WebTable
 
@@ -28,7 +29,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp))
         store.ensure()
-        page = _environment().get_template("table.j2")
         print(f"a move answered server-side (apply + bots + save + page), {DEALS} deals each")
         every: list[float] = []
         for name in ("quadrille", "ombre", "quadrille-a-trois", "mediateur"):
@@ -45,7 +45,7 @@ def main() -> None:
                 start = time.perf_counter()
                 table.act(0, action, table.turn)
                 table.save(store)
-                page.render(**_table_context(None, table, None))  # type: ignore[arg-type]
+                render("web/table.j2", "html", **_table_context(None, table, None))  # type: ignore[arg-type]
                 times.append((time.perf_counter() - start) * 1000)
             times.sort()
             every.extend(times)

@@ -19,9 +19,8 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
-import jinja2
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -85,22 +84,11 @@ def templates_folder() -> Path:
     return _data_dir("templates") / "web"
 
 
-@cache
-def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_folder())),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["quote"] = lambda s: quote(str(s))
-    env.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else str(v)
-    return env
-
-
 def _render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    return HTMLResponse(_environment().get_template(name).render(**context), status_code=status)
+    # The documents' one jinja2 environment (engine.render), its HTML format.
+    from engine.render import render
+
+    return HTMLResponse(render(f"web/{name}", "html", **context), status_code=status)
 
 
 # Cards as the templates draw them.
@@ -640,8 +628,10 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
         )
 
     def stylesheet(request: Request) -> Response:
+        # The workbench's one stylesheet (templates/style.css), then the table's own rules.
+        name = "style.css" if request.url.path == "/style.css" else "web/style.css"
         return Response(
-            (templates_folder() / "style.css").read_text(encoding="utf-8"),
+            (templates_folder().parent / name).read_text(encoding="utf-8"),
             media_type="text/css",
             headers={"cache-control": "no-cache"},
         )
@@ -662,6 +652,7 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
         Route("/evenings/{ident}/undo", guarded(undo_deal), methods=["POST"]),
         Route("/evenings/{ident}/evening.yaml", guarded(evening_record)),
         Route("/style.css", guarded(stylesheet)),
+        Route("/web.css", guarded(stylesheet)),
     ]
     app = Starlette(routes=routes)
     app.state.site = site
