@@ -283,3 +283,10 @@ def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient) -> None:
     assert client.get("/book/%2E%2E/%2E%2E/etc/passwd").status_code == 404
     assert client.get("/book/books/nothing.html").status_code == 404
     assert client.get("/rules/nothing").status_code == 400
+
+
+def test_hot_seat_cards_are_covered_until_opened(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "ombre", "mode": "hotseat", "seed": "1"})
+    page = r.text
+    cover = page.index('<details class="cover" id="cover">')
+    assert cover < page.index('id="hand"') < page.index("</details>", cover)
