@@ -4,6 +4,9 @@ with a code and the rule."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -149,3 +152,32 @@ def test_worked_settlement_4_1_a() -> None:
 def test_malformed_entries_are_notation_errors(data: dict[str, object]) -> None:
     with pytest.raises(NotationError):
         parse_entry(data, dealer=0, n=4)
+
+
+def run_score(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine.cli", "score", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_an_impossible_evening_file_is_refused_with_its_place(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "ruleset: quadrille\noptions: {}\ndeals:\n  - dealer: 0\n"
+        "    score: {contract: ask, declarer: 1, trump: clubs, called: Kc, holder: 3,"
+        " tricks: [1, 3, 3, 3]}\n",
+        encoding="utf-8",
+    )
+    run = run_score("--evening", str(bad), "--report")
+    assert run.returncode == 1
+    assert f"{bad}:5:" in run.stderr and "deal 1" in run.stderr and "score/call-trump" in run.stderr
+    typo = tmp_path / "typo.yaml"
+    typo.write_text("ruleset: quadrille\ndeals:\n  - dealer: 0\n    scor: {}\n", encoding="utf-8")
+    run = run_score("--evening", str(typo), "--json")
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["error"]["code"] == "record"
+    assert run_score("--report").returncode == 2
