@@ -394,6 +394,11 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
                 )
             except (RecordError, RuleFileError) as exc:
                 return _render("error.j2", 500, title="A saved file is damaged", message=str(exc))
+            except (IllegalActionError, NotationError) as exc:
+                # Only a saved file edited by hand gets here: the handlers answer the rest.
+                return _render(
+                    "error.j2", 500, title="A saved game cannot be resumed", message=str(exc)
+                )
 
         return endpoint
 

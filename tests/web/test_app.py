@@ -290,3 +290,14 @@ def test_hot_seat_cards_are_covered_until_opened(client: TestClient) -> None:
     page = r.text
     cover = page.index('<details class="cover" id="cover">')
     assert cover < page.index('id="hand"') < page.index("</details>", cover)
+
+
+def test_a_damaged_saved_table_is_reported_not_crashed(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path), follow_redirects=True)
+    path, _ = new_table(client)
+    record = next((tmp_path / "tables").glob("*.yaml"))
+    record.write_text(record.read_text() + "      - 0 play Zz\n")
+    fresh = TestClient(create_app(tmp_path), follow_redirects=True)
+    r = fresh.get(path)
+    assert r.status_code == 500
+    assert "damaged" in r.text or "cannot be resumed" in r.text
