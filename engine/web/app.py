@@ -268,6 +268,9 @@ def _table_context(site: Site, table: WebTable, why: str | None) -> dict[str, An
             others = [f"call {c}" for c in rules.deck(table.options) if c.rank == rule.rank]
     others = [a for a in others if a not in legal_set]
     buttons = [a for a in legal if not (card_verb and a.split()[0] == card_verb)]
+    if phase == "exchange":
+        # The écart is one form of tick boxes, not a button per set of cards.
+        buttons = [a for a in buttons if a.split()[0] != "discard"]
     calls = [a for a in buttons if a.startswith("call ")]
     buttons = [a for a in buttons if not a.startswith("call ")]
 

@@ -301,3 +301,30 @@ def test_a_damaged_saved_table_is_reported_not_crashed(tmp_path: Path) -> None:
     r = fresh.get(path)
     assert r.status_code == 500
     assert "damaged" in r.text or "cannot be resumed" in r.text
+
+
+def test_the_ecart_is_one_form_of_tick_boxes(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "ombre", "mode": "bots", "seat": "1", "seed": "1"})
+    page, path = r.text, str(r.url.path)
+    for _ in range(6):
+        if 'name="verb" value="discard"' in page:
+            break
+        action = re.search(r'name="action" value="([^"]+)"', page)
+        assert action
+        page = client.post(
+            path + "/act", data={"seat": "1", "turn": turn_of(page), "action": action[1]}
+        ).text
+    assert 'name="verb" value="discard"' in page
+    assert 'value="discard ' not in page  # no button per set of cards
+    hand = re.findall(r'name="card" value="(\w\w)"', page)
+    # More cards than the rules allow are refused by the referee, the hand unchanged.
+    r = client.post(
+        path + "/act",
+        data={"seat": "1", "turn": turn_of(page), "verb": "discard", "card": hand},
+    )
+    assert r.status_code == 409 and "Not allowed" in r.text
+    r = client.post(
+        path + "/act",
+        data={"seat": "1", "turn": turn_of(page), "verb": "discard", "card": hand[-2:]},
+    )
+    assert r.status_code == 200 and 'name="verb" value="discard"' not in r.text
