@@ -328,3 +328,11 @@ def test_the_ecart_is_one_form_of_tick_boxes(client: TestClient) -> None:
         data={"seat": "1", "turn": turn_of(page), "verb": "discard", "card": hand[-2:]},
     )
     assert r.status_code == 200 and 'name="verb" value="discard"' not in r.text
+
+
+def test_every_page_links_the_rule_books_and_the_glossary(client: TestClient) -> None:
+    for path in ("/", "/score", new_table(client)[0]):
+        page = client.get(path).text
+        for link in ("/book/index.html", "/book/glossary.html"):
+            assert f'href="{link}"' in page
+            assert client.get(link).status_code == 200
