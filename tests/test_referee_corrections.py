@@ -382,10 +382,12 @@ _LAYERS = [
     {"cards", "errors", "_yaml", "enums"},
     {"actions", "_cache", "_checks"},
     {"loader", "model"},
+    {"render"},
     {"settlement"},
     {"referee"},
     {"party"},
     {"records", "bots"},
+    {"documents"},
     {"table"},
     {"cli", "__init__", "__main__"},
 ]
