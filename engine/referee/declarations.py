@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 __all__ = ["call_choices", "declare", "trump_stages", "trump_suits"]
 
 SUITS = tuple(Suit)
+_NONE = Help.NONE
+_CALL = Help.CALL
+_FORBIDDEN = OwnCard.FORBIDDEN
 
 
 # Trumps.
@@ -105,7 +108,7 @@ def _trump_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
     assert d.contract is not None
-    if d.contract.help is Help.CALL:
+    if d.contract.help is _CALL:
         assert d.rules.call is not None
         return d.rules.call, ("declarations", "call")
     assert d.rules.demand is not None
@@ -125,7 +128,7 @@ def _call_stage(
     if c.suit.index == d.trump and not rule.trump_suit_allowed:
         kind = "king" if c.rank == rule.rank else "card"
         return f"call/trump-{kind}", f"{c} is of the trump suit and may not be called"
-    if hand >> card & 1 and rule.own_card is OwnCard.FORBIDDEN:
+    if hand >> card & 1 and rule.own_card is _FORBIDDEN:
         return "call/own-card", f"seat {d.declarer} holds {c}: a card is demanded of another player"
     if c.rank not in (rule.rank, rule.all_held_fallback):
         return "call/not-callable", f"{c} cannot be called (call a {rule.rank.name.lower()})"
@@ -139,7 +142,7 @@ def _call_stage(
             )
     if card not in d.t.deck:
         return "call/not-in-pack", f"{c} is not in the pack"
-    if rule.own_card is OwnCard.FORBIDDEN:
+    if rule.own_card is _FORBIDDEN:
         if others is None:
             others = _others(d)
         if not others >> card & 1:
@@ -246,9 +249,12 @@ def declare(d: Deal, seat: int, contract: Contract, *, forced: bool) -> None:
 
 def _after_trump(d: Deal) -> None:
     assert d.contract is not None
-    if d.contract.help is not Help.NONE and call_choices(d):
-        d.phase = CALL_PHASE
-        return
+    if d.contract.help is not _NONE:
+        choices = call_choices(d)
+        if choices:
+            d.phase = CALL_PHASE
+            d._legal = [CALL[c] for c in choices]  # what legal_actions would list
+            return
     # No help, or nothing can be called or demanded (every card is held): he plays alone.
     _after_declarations(d)
 
@@ -257,7 +263,7 @@ def _call(d: Deal, card: int) -> None:
     assert d.contract is not None and d.declarer is not None
     d.called = card
     holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
-    if d.contract.help is Help.CALL:
+    if d.contract.help is _CALL:
         d.partner = holder if holder != d.declarer else None
         _after_declarations(d)
         return
