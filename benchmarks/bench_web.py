@@ -45,7 +45,7 @@ def main() -> None:
                 start = time.perf_counter()
                 table.act(0, action, table.turn)
                 table.save(store)
-                render("web/table.j2", "html", **_table_context(None, table, None))  # type: ignore[arg-type]
+                render("web/table.j2", "html", **_table_context(table, None))
                 times.append((time.perf_counter() - start) * 1000)
             times.sort()
             every.extend(times)

@@ -235,7 +235,7 @@ def _int(value: str, what: str) -> int:
 # The pages.
 
 
-def _table_context(site: Site, table: WebTable, why: str | None) -> dict[str, Any]:
+def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     deal = table.deal
     rules = table.rules
     seat = table.viewer()
@@ -440,7 +440,7 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
             ident = store.new_id(rules.id)
             table = WebTable(ident, rules, options, humans, bots, seed)
             table.start()
-            table.save(store)
+            table.save(store, settings=True)
             site.tables[ident] = table
         return RedirectResponse(f"/tables/{ident}", 303)
 
@@ -451,7 +451,7 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
             raise BadRequest("the question is too long")
         with site.lock:
             table = site.table(ident)
-            context = _table_context(site, table, why)
+            context = _table_context(table, why)
             return _render("table.j2", 200, **context)
 
     async def act(request: Request) -> Response:
@@ -482,7 +482,7 @@ def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starl
                     back=f"/tables/{ident}",
                 )
             except (IllegalActionError, NotationError) as exc:
-                context = _table_context(site, table, None)
+                context = _table_context(table, None)
                 context["refusal"] = Refusal.of(action, exc)
                 context["refusal_section"] = _SECTION.get(context["refusal"].code.split("/")[0], "")
                 return _render(

@@ -196,12 +196,14 @@ class WebTable:
         """Returns the party record of the table so far (the YAML ``ombre replay`` reads)."""
         return write_record(record_of(self.party.deals, self.rules.id, party=True))
 
-    def save(self, store: Store) -> None:
-        """Writes the record and the settings."""
+    def save(self, store: Store, *, settings: bool = False) -> None:
+        """Writes the record (after every move) and, when asked, the settings (once)."""
+        if settings:
+            store.write(
+                store.path("table", self.ident, ".json"),
+                json.dumps(self.settings(), indent=2) + "\n",
+            )
         store.write(store.path("table", self.ident, ".yaml"), self.record_text())
-        store.write(
-            store.path("table", self.ident, ".json"), json.dumps(self.settings(), indent=2) + "\n"
-        )
 
     @staticmethod
     def load(store: Store, ident: str) -> WebTable:
