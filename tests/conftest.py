@@ -1,9 +1,10 @@
 """Test-session settings: nothing is written outside a temporary folder.
 
-The rule-file cache (``engine._cache``) would otherwise live in the user's
-``~/.cache/ombre-workbench``. For the whole session (the doctests of ``engine/`` included, and
-every command run in a subprocess, which inherits the environment) ``OMBRE_CACHE_DIR``,
-``XDG_CACHE_HOME`` and ``HOME`` point into a fresh temporary folder, removed at the end.
+The workbench's caches (validated rule files, compiled templates, rendered texts) would
+otherwise live in the user's ``~/.cache/ombre-workbench``. For the whole session (the doctests
+of ``engine/`` included, and every command run in a subprocess, which inherits the environment)
+``OMBRE_CACHE_DIR``, ``XDG_CACHE_HOME`` and ``HOME`` point into a fresh temporary folder,
+removed at the end.
 """
 
 from __future__ import annotations

@@ -1,0 +1,315 @@
+"""Declarations: naming trumps, calling a partner's card or demanding one, giving a card back.
+
+Each rule is a staged filter over the candidates (suits, or cards). The legal actions are the
+candidates that pass every stage; an action that fails is refused by the first stage it fails,
+with that stage's code and rule.
+
+* trumps: the contract's favourite-suit option (``trump_option``, ``trump_not_option``), then
+  the suits in the pack;
+* a call or demand: the trump suit, the caller's own card, the rank, the fallback rank (only
+  with every card of the rank), the pack, and for a demand a card in another player's hand;
+* giving back: a card the declarer holds, other than the one just demanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import CALL, GIVE, TRUMP, Action
+from engine.cards import ALL_CARDS, Suit
+from engine.enums import Help, OwnCard
+from engine.errors import IllegalActionError
+from engine.model import Call, Contract, RuleSet, Tables
+from engine.referee import exchange
+from engine.referee.state import CALL as CALL_PHASE
+from engine.referee.state import GIVE as GIVE_PHASE
+from engine.referee.state import SUIT_NAMES, refuse
+from engine.referee.state import TRUMP as TRUMP_PHASE
+
+if TYPE_CHECKING:
+    from engine.referee.deal import Deal
+
+__all__ = ["call_choices", "declare", "trump_stages", "trump_suits"]
+
+SUITS = tuple(Suit)
+_NONE = Help.NONE
+_CALL = Help.CALL
+_FORBIDDEN = OwnCard.FORBIDDEN
+
+
+# Trumps.
+
+
+def trump_stages(
+    rules: RuleSet, tables: Tables, options: Mapping[str, Any], contract: Contract | None, suit: int
+) -> tuple[str, str, tuple[str | int, ...]] | None:
+    """Returns the first trump rule that ``suit`` breaks under ``contract`` as (code, reason,
+    rule path), or None when it may be trumps."""
+    name = SUIT_NAMES[suit]
+    if contract is not None and contract.trump_option is not None:
+        chosen = str(options[contract.trump_option])
+        if chosen != name:
+            return (
+                "trump/must-be-option",
+                f"{contract.id} must be played in {chosen}",
+                ("auction", "contracts", contract.id),
+            )
+    if (
+        contract is not None
+        and contract.trump_not_option is not None
+        and str(options[contract.trump_not_option]) == name
+    ):
+        return (
+            "trump/option-excluded",
+            f"{contract.id} is played in another suit than {name}",
+            ("auction", "contracts", contract.id),
+        )
+    if suit not in tables.trump_suits:
+        return (
+            "trump/not-in-pack",
+            f"{name} are not in the pack and cannot be trumps",
+            ("declarations", "trump"),
+        )
+    return None
+
+
+def trump_suits(
+    rules: RuleSet,
+    options: Mapping[str, Any] | None = None,
+    contract: Contract | None = None,
+) -> list[Suit]:
+    """Returns the suits that may be named trumps in this setup (under ``contract``, if given).
+
+    The one derivation of the trump choices: the referee, the bots and ``ombre cards`` ask it.
+    """
+    setup = rules.setup(options)
+    values = setup.values
+    return [
+        SUITS[s] for s in range(4) if trump_stages(rules, setup.tables, values, contract, s) is None
+    ]
+
+
+def _trump_legal(d: Deal) -> list[Action]:
+    return [TRUMP[s] for s in d.trump_choices()]
+
+
+def _trump_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    assert action.suit is not None
+    broken = trump_stages(d.rules, d.t, d.options, d.contract, action.suit.index)
+    if broken is None:
+        return None
+    code, reason, path = broken
+    return refuse(code, reason, d.to_move, action, d.rules.cite(path))
+
+
+# Calls and demands.
+
+
+def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
+    assert d.contract is not None
+    if d.contract.help is _CALL:
+        assert d.rules.call is not None
+        return d.rules.call, ("declarations", "call")
+    assert d.rules.demand is not None
+    return d.rules.demand, ("declarations", "demand")
+
+
+_SUIT_MASK = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
+
+
+def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
+    """The calling rules in order, each as (refusal code, the cards it still allows).
+
+    The trump suit (unless ``trump_suit_allowed``), the caller's own cards (when ``own_card``
+    is ``forbidden``), the rank and fallback rank, the fallback only for a caller holding every
+    card of the rank, the pack, and for a demand a card in another player's hand. The legal
+    calls are the cards of the last mask; a refused card is refused by the first stage that
+    drops it.
+    """
+    assert d.declarer is not None and d.trump is not None
+    hand = d.hands[d.declarer]
+    t = d.t
+    mask = (1 << 40) - 1
+    stages: list[tuple[str, int]] = []
+    if not rule.trump_suit_allowed:
+        mask &= ~_SUIT_MASK[d.trump]
+        stages.append(("call/trump", mask))
+    if rule.own_card is _FORBIDDEN:
+        mask &= ~hand
+        stages.append(("call/own-card", mask))
+    kings = t.rank_mask[rule.rank.index]
+    fallback = 0
+    if rule.all_held_fallback is not None and rule.all_held_fallback != rule.rank:
+        fallback = _RANK_MASK[rule.all_held_fallback.index]
+    mask &= _RANK_MASK[rule.rank.index] | fallback
+    stages.append(("call/not-callable", mask))
+    if fallback and hand & kings != kings:
+        mask &= ~fallback
+        stages.append(("call/queen-needs-all-kings", mask))
+    mask &= t.deck_mask
+    stages.append(("call/not-in-pack", mask))
+    if rule.own_card is _FORBIDDEN:
+        others = 0
+        for seat, other in enumerate(d.hands):
+            if seat != d.declarer:
+                others |= other
+        mask &= others
+        stages.append(("call/not-held-by-another", mask))
+    return stages
+
+
+_RANK_MASK = tuple(sum(1 << (10 * s + r) for s in range(4)) for r in range(10))
+
+
+def call_choices(d: Deal) -> list[int]:
+    """Returns the cards the declarer may call or demand now (those every stage of
+    :func:`call_stages` allows): the cards of the rank, then of the fallback rank."""
+    rule, _ = call_rule(d)
+    allowed = call_stages(d, rule)[-1][1]
+    ranks = [rule.rank.index]
+    if rule.all_held_fallback is not None:
+        ranks.append(rule.all_held_fallback.index)
+    return [c for r in ranks for c in d.t.deck if c % 10 == r and allowed >> c & 1]
+
+
+def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    rule, path = call_rule(d)
+    card = action.card
+    code = ""
+    for stage, allowed in call_stages(d, rule):
+        if not allowed >> card.index & 1:
+            code = stage
+            break
+    if not code:
+        return None
+    rank = rule.rank.name.lower()
+    if code == "call/trump":
+        code = f"call/trump-{'king' if card.rank == rule.rank else 'card'}"
+        reason = f"{card} is of the trump suit and may not be called"
+    elif code == "call/own-card":
+        reason = f"seat {d.declarer} holds {card}: a card is demanded of another player"
+    elif code == "call/not-callable":
+        reason = f"{card} cannot be called (call a {rank})"
+    elif code == "call/queen-needs-all-kings":
+        reason = f"a {card.rank.name.lower()} may be called only by a player holding every {rank}"
+    elif code == "call/not-in-pack":
+        reason = f"{card} is not in the pack"
+    else:
+        reason = f"{card} is in no other player's hand (it lies in the talon)"
+    return refuse(code, reason, d.to_move, action, d.rules.cite(path))
+
+
+def _give_choices(d: Deal) -> int:
+    assert d.declarer is not None and d.called is not None
+    return d.hands[d.declarer] & ~(1 << d.called)
+
+
+def _give_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    assert d.declarer is not None
+    card = action.card.index
+    if not d.hands[d.declarer] >> card & 1:
+        return refuse(
+            "give/not-in-hand", f"seat {d.to_move} does not hold {action.card}", d.to_move, action
+        )
+    if card == d.called:
+        return refuse(
+            "give/demanded-card",
+            f"{action.card} is the card just demanded; give another",
+            d.to_move,
+            action,
+            d.rules.cite(("declarations", "demand")),
+        )
+    return None
+
+
+# The phase entry points.
+
+
+def legal(d: Deal) -> Sequence[Action]:
+    if d.phase is TRUMP_PHASE:
+        return _trump_legal(d)
+    if d.phase is CALL_PHASE:
+        return [CALL[c] for c in call_choices(d)]
+    return [GIVE[c] for c in d._sorted(_give_choices(d))]
+
+
+def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    if action.verb == "trump":
+        return _trump_refusal(d, action)
+    if action.verb == "call":
+        return _call_refusal(d, action)
+    return _give_refusal(d, action)
+
+
+def apply(d: Deal, seat: int, action: Action) -> None:
+    if action.verb == "trump":
+        assert action.suit is not None
+        d.trump = action.suit.index
+        _after_trump(d)
+    elif action.verb == "call":
+        _call(d, action.card.index)
+    else:
+        _give(d, action.card.index)
+
+
+def declare(d: Deal, seat: int, contract: Contract, *, forced: bool) -> None:
+    """Makes ``seat`` the declarer of ``contract``; he names trumps next."""
+    d.declarer = seat
+    d.contract = contract
+    d.forced = forced
+    d.phase = TRUMP_PHASE
+    d.to_move = seat
+
+
+def _after_trump(d: Deal) -> None:
+    assert d.contract is not None
+    if d.contract.help is not _NONE:
+        choices = call_choices(d)
+        if choices:
+            d.phase = CALL_PHASE
+            d._legal = [CALL[c] for c in choices]  # what legal_actions would list
+            return
+    # No help, or nothing can be called or demanded (every card is held): he plays alone.
+    _after_declarations(d)
+
+
+def _call(d: Deal, card: int) -> None:
+    assert d.contract is not None and d.declarer is not None
+    d.called = card
+    holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
+    if d.contract.help is _CALL:
+        d.partner = holder if holder != d.declarer else None
+        _after_declarations(d)
+        return
+    # A demand: the holder hands the card over and receives one of the declarer's choice.
+    assert holder is not None
+    d.demanded_from = holder
+    d.hands[holder] &= ~(1 << card)
+    d.hands[d.declarer] |= 1 << card
+    rule, _ = call_rule(d)
+    fee = rule.fee
+    if fee is not None:
+        amount = fee.amount
+        if (
+            fee.favourite_option is not None
+            and fee.favourite_amount is not None
+            and str(d.options.get(fee.favourite_option)) == ALL_CARDS[card].suit.value
+        ):
+            # "if the king be of the favourite suit, then two fish" (HOYLE-IE p. 281).
+            amount = fee.favourite_amount
+        if amount:
+            d.transfers.append((d.declarer, holder, amount, "fee for the demanded card"))
+    d.phase = GIVE_PHASE
+
+
+def _give(d: Deal, card: int) -> None:
+    assert d.declarer is not None and d.demanded_from is not None
+    d.given = card
+    d.hands[d.declarer] &= ~(1 << card)
+    d.hands[d.demanded_from] |= 1 << card
+    _after_declarations(d)
+
+
+def _after_declarations(d: Deal) -> None:
+    exchange.begin(d)
