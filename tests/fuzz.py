@@ -529,7 +529,8 @@ _REGISTRY: Any = None
 
 def check_rule_file(path: Path, fresh: bool = False) -> str:
     """The rule-file oracle: returns "refused" or "plays", or raises."""
-    from engine.cli import _show_json, _show_text
+    from engine.cli import _show_json
+    from engine.documents.book import show_text
     from engine.errors import Problem, RuleFileError
     from engine.loader import Registry
     from engine.model import build_ruleset
@@ -550,7 +551,7 @@ def check_rule_file(path: Path, fresh: bool = False) -> str:
     for k, options in enumerate(_setups(rules)):
         for d in range(DEALS_PER_SETUP):
             play_out(rules, options, 1000 * k + d)
-    _show_text(rules)
+    show_text(rules)
     json.dumps(_show_json(rules))
     return "plays"
 
@@ -558,9 +559,10 @@ def check_rule_file(path: Path, fresh: bool = False) -> str:
 def check_record(path: Path) -> str:
     """The record oracle: returns "refused", "replayed" or "illegal", or raises."""
     from engine import load_ruleset
-    from engine.cli import _replay_text
+    from engine.documents.deal_page import replay_story
     from engine.errors import NotationError, RecordError, RuleFileError
     from engine.records import parse_record, read_record, replay, write_record
+    from engine.render import render
 
     try:
         record = read_record(path)
@@ -575,10 +577,11 @@ def check_record(path: Path) -> str:
         return "refused"
     try:
         report = replay(record, rules)
+        story = replay_story(record, rules, path)  # what `ombre replay` renders
     except RecordError:
         return "refused"
     json.dumps(report.as_json())
-    _replay_text(report, rules)
+    render("replay.txt.j2", "text", story=story)
     return "illegal" if report.error is not None else "replayed"
 
 
