@@ -1,0 +1,129 @@
+"""The bot interface, the random bot, and what a seat knows of a deal in play.
+
+Everything here reads only what the seat may see: its own hand, the public actions of the
+deal (``Deal.history``: bids, trumps, the called card, the cards played), its own écart, the
+number of cards each player holds, and the partner once the called card has been played (or
+if it is the partner).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.referee import Deal
+
+__all__ = ["Bot", "Knowledge", "RandomBot", "bits", "knowledge"]
+
+
+class Bot:
+    """A player: given a deal and its seat, returns one of the legal actions.
+
+    ``rng`` is the bot's random generator; a simulation gives every deal a fresh one so that a
+    deal's play depends only on the run's seed and the deal's number.
+    """
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, deal: Deal, seat: int) -> Action:
+        """Returns the action to take (one of ``deal.legal_actions()``)."""
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Picks a uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, deal: Deal, seat: int) -> Action:
+        legal = deal.legal_actions()
+        return legal[int(self.rng.random() * len(legal))]
+
+
+def bits(mask: int) -> list[int]:
+    """Returns the cards (0-39) of a mask, lowest index first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What one seat knows during the play."""
+
+    played: int
+    """Cards played so far (the current trick included)."""
+    forbidden: list[int]
+    """Per seat, cards it cannot hold: suits it failed to follow (see :func:`knowledge`)."""
+    located: list[int]
+    """Per seat, unplayed cards known to be in its hand (the seat's own hand for itself)."""
+    out: int
+    """Cards known to be out of play: this seat's own écart."""
+    partner_known: bool
+    """Whether this seat knows who the partner is (or that there is none)."""
+
+
+def knowledge(deal: Deal, seat: int) -> Knowledge:
+    """Returns what ``seat`` knows of the cards, from the public actions and its own hand.
+
+    A seat that did not follow a suit led holds none of it -- except, when trumps were led, the
+    privileged matadors above the trump led, which it may keep back.
+    """
+    n = deal.n
+    played = 0
+    forbidden = [0] * n
+    located = [0] * n
+    out = 0
+    trump = deal.trump
+    t = deal.t
+    follow = t.follow[trump] if trump is not None else None
+    class_mask = t.class_mask[trump] if trump is not None else None
+    exempt = t.exempt[trump] if trump is not None else None
+    led = -1
+    count = 0
+    for who, action in deal.history:
+        verb = action.verb
+        if verb == "play":
+            card = action.cards[0].index
+            played |= 1 << card
+            if count == 0:
+                led = card
+            elif follow is not None and class_mask is not None and exempt is not None:
+                cls = follow[led]
+                if follow[card] != cls:
+                    lacks = class_mask[cls]
+                    if cls == 4:
+                        lacks &= ~exempt[led]
+                    forbidden[who] |= lacks
+            count = (count + 1) % n
+        elif verb == "discard" and who == seat:
+            for c in action.cards:
+                out |= 1 << c.index
+    # The partner is public once the called card is played (or at once when the declarer
+    # called his own card: he plays alone); the partner knows himself.
+    partner_known = deal.partner_seen or seat == deal.partner
+    called = deal.called
+    if called is not None and not played >> called & 1:
+        if deal.contract is not None and deal.contract.help == "demand":
+            # A demanded card passes openly to the declarer.
+            if deal.declarer is not None:
+                located[deal.declarer] |= 1 << called
+        elif partner_known and deal.partner is not None:
+            located[deal.partner] |= 1 << called
+    given = deal.given
+    if (
+        given is not None
+        and not played >> given & 1
+        and deal.demanded_from is not None
+        and seat in (deal.declarer, deal.demanded_from)
+    ):
+        located[deal.demanded_from] |= 1 << given
+    located[seat] = deal.hands[seat]
+    return Knowledge(played, forbidden, located, out, bool(partner_known))
