@@ -291,7 +291,8 @@ def run(
     The tally is the same for any ``jobs``; ``progress`` is called with the number of deals done
     after each block.
     """
-    tally = Tally(setup, deals, jobs=jobs)
+    blocks = -(-deals // setup.block)
+    tally = Tally(setup, deals, jobs=max(1, min(jobs, blocks)))
     start = time.perf_counter()
     table = _EMPTY
     done = 0

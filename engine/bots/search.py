@@ -16,6 +16,7 @@ machine; with the default 16 samples a decision takes well under a second (docs/
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Sequence
 
 from engine.actions import Action
@@ -93,40 +94,27 @@ class SearchBot(HeuristicBot):
         hands = list(kn.located)
         partner = deal.partner
         called = deal.called
-        if (
+        forbidden = kn.forbidden
+        in_play = 0
+        hidden_partner = (
             called is not None
             and not kn.partner_known
             and deal.contract is not None
             and deal.contract.help == "call"
-            and not kn.played >> called & 1
-        ):
-            # The called card is with someone other than the declarer and this seat.
-            holders = [
-                s
-                for s in range(n)
-                if s not in (seat, deal.declarer)
-                and need[s] > 0
-                and not kn.forbidden[s] >> called & 1
-            ]
-            if holders and called in pool:
-                partner = holders[int(rng.random() * len(holders))]
-                hands[partner] |= 1 << called
-                need[partner] -= 1
-                pool.remove(called)
-        # The most constrained seats choose first; what is left over is out of play (talon).
-        order = sorted(
-            (s for s in range(n) if need[s] > 0),
-            key=lambda s: sum(1 for c in pool if not kn.forbidden[s] >> c & 1),
+            and called in pool
         )
-        rng.shuffle(pool)
-        for s in order:
-            allowed = [c for c in pool if not kn.forbidden[s] >> c & 1]
-            if len(allowed) < need[s]:
-                allowed = pool[:]  # inconsistent knowledge: fall back to any card
-            take = allowed[: need[s]]
-            for c in take:
-                hands[s] |= 1 << c
-                pool.remove(c)
+        if hidden_partner:
+            # The called card is with someone other than the declarer and this seat.
+            assert called is not None and deal.declarer is not None
+            forbidden = list(forbidden)
+            forbidden[deal.declarer] |= 1 << called
+            in_play = 1 << called
+            partner = None
+        dealt = _deal_unseen(pool, need, forbidden, in_play, rng)
+        for s in range(n):
+            hands[s] |= dealt[s]
+            if hidden_partner and called is not None and dealt[s] >> called & 1:
+                partner = s
         for s in range(n):
             if s != seat:
                 world.hands[s] = hands[s]
@@ -140,6 +128,45 @@ class SearchBot(HeuristicBot):
             mover = world.to_move
             world.apply_unchecked(policy.choose(world, mover))
         return _score(world, seat)
+
+
+def _deal_unseen(
+    pool: list[int], need: list[int], forbidden: list[int], in_play: int, rng: random.Random
+) -> list[int]:
+    """Deals the unseen cards: ``need[s]`` to each seat, none it is known not to hold; the rest
+    stay out of play (talon, écarts) -- but not the cards of ``in_play``. Cards with the fewest possible holders go first, each to
+    a holder drawn in proportion to the room left; a dead end starts again (at most 20 times,
+    then the voids are ignored rather than fail)."""
+    n = len(need)
+    spare = len(pool) - sum(need)
+    seats = [s for s in range(n) if need[s] > 0]
+    for _ in range(20):
+        rng.shuffle(pool)
+        cards = sorted(pool, key=lambda c: sum(1 for s in seats if not forbidden[s] >> c & 1))
+        room = list(need)
+        out_room = spare
+        hands = [0] * n
+        for c in cards:
+            eligible = [s for s in seats if room[s] > 0 and not forbidden[s] >> c & 1]
+            total = sum(room[s] for s in eligible) + (0 if in_play >> c & 1 else out_room)
+            if total == 0:
+                break
+            r = rng.random() * total
+            for s in eligible:
+                if r < room[s]:
+                    hands[s] |= 1 << c
+                    room[s] -= 1
+                    break
+                r -= room[s]
+            else:
+                out_room -= 1
+        else:
+            return hands
+    hands = [0] * n
+    for s in seats:
+        for _ in range(need[s]):
+            hands[s] |= 1 << pool.pop()
+    return hands
 
 
 def _score(deal: Deal, seat: int) -> float:
