@@ -60,6 +60,8 @@ class Knowledge:
 
     played: int
     """Cards played so far (the current trick included)."""
+    played_by: list[int]
+    """Per seat, the cards it has played."""
     forbidden: list[int]
     """Per seat, cards it cannot hold: suits it failed to follow (see :func:`knowledge`)."""
     located: list[int]
@@ -78,6 +80,7 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
     """
     n = deal.n
     played = 0
+    played_by = [0] * n
     forbidden = [0] * n
     located = [0] * n
     out = 0
@@ -93,6 +96,7 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
         if verb == "play":
             card = action.cards[0].index
             played |= 1 << card
+            played_by[who] |= 1 << card
             if count == 0:
                 led = card
             elif follow is not None and class_mask is not None and exempt is not None:
@@ -126,4 +130,4 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
     ):
         located[deal.demanded_from] |= 1 << given
     located[seat] = deal.hands[seat]
-    return Knowledge(played, forbidden, located, out, bool(partner_known))
+    return Knowledge(played, played_by, forbidden, located, out, bool(partner_known))

@@ -5,8 +5,9 @@ In the play (and at the vole), the bot deals the cards it has not seen among the
 its own écart, each player's number of cards, the suits a player failed to follow, the called
 king's holder once revealed, a demanded or given card -- and, for each legal card, plays the
 deal out to the end with heuristic players in every seat, through the referee's own
-:meth:`Deal.apply_unchecked`. It scores each outcome for its side (won, remise or codille, and
-the tricks taken) and plays the card with the best total over the samples. Bidding, calling and
+:meth:`Deal.apply_unchecked`. It scores each outcome by the counters its seat would win or pay
+(the referee's settlement, on an empty table: bots never look at the pot) and plays the card
+with the best total over the samples. Bidding, calling and
 the écart are the heuristic bot's.
 
 The number of samples is fixed (not a time budget), so a seeded run plays the same way on any
@@ -23,6 +24,9 @@ from engine.actions import Action
 from engine.bots.base import bits, knowledge
 from engine.bots.heuristic import HeuristicBot
 from engine.referee import Deal
+from engine.settlement import TableState, settle, stakes_for
+
+_EMPTY = TableState()
 
 __all__ = ["SearchBot", "fork"]
 
@@ -120,6 +124,8 @@ class SearchBot(HeuristicBot):
                 world.hands[s] = hands[s]
         if partner != deal.partner:
             world.partner = partner
+        # The hands at the start of play, as sampled (the matadors are counted from them).
+        world.start_hands = tuple(world.hands[s] | kn.played_by[s] for s in range(n))
         return world
 
     def _rollout(self, world: Deal, seat: int) -> float:
@@ -170,15 +176,27 @@ def _deal_unseen(
 
 
 def _score(deal: Deal, seat: int) -> float:
-    """The outcome for ``seat``'s side: won +1, remise -1, codille -2 (for the declaring
-    side; the reverse for the defenders), and a twentieth for each trick its side took."""
-    side = deal.side
+    """The counters ``seat`` wins or loses in this outcome, settled by the referee's
+    :func:`settle` on an empty table with the ordinary stakes (so that a decision never depends
+    on what lies on the table), with a hundredth of a counter for each trick its side took."""
+    rules = deal.rules
     result = deal.result
-    if result is None or result == "redeal" or not side:
+    if result is None or result == "redeal" or deal.declarer is None:
         return 0.0
-    pot = deal.rules.outcomes[result].pot
-    value = 1.0 if pot == "side" else (-1.0 if pot == "stays" else -2.0)
-    side_tricks = sum(deal.won[s] for s in side)
-    if seat in side:
-        return value + side_tricks / 20
-    return -value + (deal.rules.hand_size - side_tricks) / 20
+    n = deal.n
+    s = settle(
+        rules,
+        n=n,
+        table=_EMPTY,
+        stakes=stakes_for(rules, deal.dealer, n, rules.stakes),
+        result=result,
+        contract=deal.contract.id if deal.contract is not None else None,
+        declarer=deal.declarer,
+        partner=deal.partner,
+        tricks=deal.won,
+        matadors=deal.paid_matadors(),
+    )
+    side = deal.side
+    taken = sum(deal.won[x] for x in side)
+    mine = taken if seat in side else sum(deal.won) - taken
+    return s.balances[seat] + mine / 100
