@@ -30,6 +30,7 @@ play: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_referee.py
+	$(BIN)/python benchmarks/bench_simulate.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -178,8 +178,12 @@ class HeuristicBot(Bot):
             # The demanded king is a trick, and the card given for it a loser gone.
             return win - 2.25, f"with the demanded king he must be worth {win:g} tricks"
         if contract.exchange == "declarer-first":
+            # He improves his hand first, and may win with the fewest tricks that can win.
             gain = self._exchange_gain(deal, hand, trump)
-            return win - gain, f"with what the écart should bring he must be worth {win:g} tricks"
+            fewest = min(win, rules.hand_size // rules.players + 1)
+            return fewest - gain, (
+                f"with what the écart should bring he must be worth {fewest:g} tricks"
+            )
         return float(win), f"one who plays alone without help needs a hand worth {win:g} tricks"
 
     def _exchange_gain(self, deal: Deal, hand: int, trump: int) -> float:
