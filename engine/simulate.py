@@ -108,6 +108,10 @@ class DealSummary(NamedTuple):
     matadors: int
     top_trump_holder: int | None
     """The seat that held the highest trump at the start of play (odd counters go to it)."""
+    transfers: tuple[tuple[int, int, int, str], ...]
+    """Payments made during the deal (the fee for a demanded card)."""
+    renonces: tuple[int, ...]
+    """The offender of each renonce (bots never revoke; kept for completeness)."""
     actions: int
     balances: tuple[int, ...]
     bete: int
@@ -158,7 +162,7 @@ def play_deal(
     if rng is None:
         rng = random.Random(deal_seed(setup.seed, index) * 7919 + 2)
     apply = deal.apply
-    if all(type(bot) is RandomBot for bot in players):
+    if all(type(bot) is RandomBot for bot in players) and rules.renonce != "penalised":
         # RandomBot.choose, inlined: the same draws from the same generator.
         legal_actions = deal.legal_actions
         draw = rng.random
@@ -189,6 +193,8 @@ def _summary(deal: Deal, index: int, table: TableState) -> DealSummary:
         tuple(deal.won),
         s.matadors,
         _top_trump_holder(deal) if deal.rules.codille_remainder == "next-spadille" else None,
+        tuple(deal.transfers),
+        tuple(deal.penalties),
         len(deal.history),
         s.balances,
         s.bete,
@@ -218,6 +224,8 @@ def resettle(rules: RuleSet, deal: DealSummary, table: TableState) -> DealSummar
         tricks=deal.tricks,
         matadors=deal.matadors,
         spadille_holder=deal.top_trump_holder if table.remainder and not redeal else None,
+        transfers=deal.transfers,
+        renonces=deal.renonces,
     )
     return deal._replace(balances=s.balances, bete=s.bete, table_before=table, table_after=s.table)
 
@@ -471,6 +479,7 @@ class Tally:
             "table": {
                 "pot": self.table.pot,
                 "bete_in_play": self.table.bete_in_play,
+                "betes": list(self.table.betes),
                 "doubled": self.table.doubled,
                 "odd_counters": self.table.remainder,
                 "redeal": self.table.redeal,

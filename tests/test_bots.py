@@ -9,7 +9,6 @@ import pytest
 from engine import load_ruleset
 from engine.bots import BOTS, HeuristicBot, SearchBot, advise, make_bot
 from engine.bots.base import knowledge
-from engine.bots.search import fork
 from engine.referee import Deal
 from engine.simulate import Setup, run
 
@@ -86,14 +85,14 @@ def test_search_samples_are_consistent_with_what_the_seat_knows(ruleset: str) ->
     assert checked > 50
 
 
-def test_fork_is_independent() -> None:
+def test_a_rollout_on_a_copy_leaves_the_deal_alone() -> None:
     rules = load_ruleset("quadrille")
     deal = Deal(rules, seed=4)
     bots = [HeuristicBot(k) for k in range(4)]
     while deal.phase != "play" or len(deal.trick) < 2:
         deal.apply(bots[deal.to_move].choose(deal, deal.to_move))
     before = (list(deal.hands), list(deal.trick), len(deal.history), list(deal.won))
-    copy = fork(deal)
+    copy = deal.copy()
     while not copy.is_over:
         copy.apply_unchecked(bots[copy.to_move].choose(copy, copy.to_move))
     assert (list(deal.hands), list(deal.trick), len(deal.history), list(deal.won)) == before

@@ -9,12 +9,13 @@ if it is the partner).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.referee import Deal
 
-__all__ = ["Bot", "Knowledge", "RandomBot", "bits", "knowledge"]
+__all__ = ["Bot", "Knowledge", "RandomBot", "bits", "honest", "knowledge"]
 
 
 class Bot:
@@ -35,13 +36,22 @@ class Bot:
 
 
 class RandomBot(Bot):
-    """Picks a uniformly random legal action."""
+    """Picks a uniformly random legal action (never a revoke)."""
 
     name = "random"
 
     def choose(self, deal: Deal, seat: int) -> Action:
-        legal = deal.legal_actions()
+        legal = honest(deal)
         return legal[int(self.rng.random() * len(legal))]
+
+
+def honest(deal: Deal) -> Sequence[Action]:
+    """The legal actions less revoking and pointing out revokes (legal only in a rule file
+    that penalises them, for refereeing records): bots follow suit."""
+    legal = deal.legal_actions()
+    if deal.rules.renonce == "penalised":
+        return [a for a in legal if a.verb not in ("renonce", "notice")]
+    return legal
 
 
 def bits(mask: int) -> list[int]:

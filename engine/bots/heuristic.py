@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action
-from engine.bots.base import Bot, bits, knowledge
+from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, Suit
 from engine.model import Contract, RuleSet
 from engine.referee import Deal
@@ -142,7 +142,7 @@ class HeuristicBot(Bot):
         phase = deal.phase
         if phase == "exchange":
             return self._discard(deal, seat)
-        legal = deal.legal_actions()
+        legal = honest(deal)
         if len(legal) == 1:
             return legal[0], ("the only legal choice",)
         if phase in ("auction", "match"):
@@ -376,10 +376,9 @@ class HeuristicBot(Bot):
         if not trick:
             return self._lead(deal, seat, legal, on_side, outstanding, kn.partner_known)
         led = follow[trick[0]]
-        best_pos, best = 0, strength[trick[0]]
-        for pos, c in enumerate(trick):
-            if (follow[c] == 4 or follow[c] == led) and strength[c] > best:
-                best_pos, best = pos, strength[c]
+        # Who is winning the trick: asked of the referee's one trick routine.
+        best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0
+        best = strength[trick[best_pos]]
         winner = (deal.leader + best_pos) % deal.n
         friend_wins = (winner in side) == on_side
         last = len(trick) == deal.n - 1

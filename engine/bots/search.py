@@ -16,37 +16,18 @@ machine; with the default 16 samples a decision takes well under a second (docs/
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 
 from engine.actions import Action
-from engine.bots.base import bits, knowledge
+from engine.bots.base import bits, honest, knowledge
 from engine.bots.heuristic import HeuristicBot
 from engine.referee import Deal
 from engine.settlement import TableState, settle, stakes_for
 
 _EMPTY = TableState()
 
-__all__ = ["SearchBot", "fork"]
-
-
-def fork(deal: Deal) -> Deal:
-    """Returns an independent copy of a deal in progress (what rollouts play on).
-
-    A shallow copy with every list copied: the referee keeps a deal's state in lists of
-    immutable values, so nothing is shared that either copy changes.
-    """
-    new = copy.copy(deal)
-    names: list[str] = []
-    for klass in type(deal).__mro__:
-        names.extend(getattr(klass, "__slots__", ()))
-    names.extend(getattr(deal, "__dict__", {}))
-    for name in names:
-        value = getattr(deal, name, None)
-        if type(value) is list:
-            setattr(new, name, value.copy())
-    return new
+__all__ = ["SearchBot"]
 
 
 class SearchBot(HeuristicBot):
@@ -64,7 +45,7 @@ class SearchBot(HeuristicBot):
     def choose(self, deal: Deal, seat: int) -> Action:
         if deal.phase not in ("play", "vole"):
             return super().choose(deal, seat)
-        legal = deal.legal_actions()
+        legal = honest(deal)
         if len(legal) == 1:
             return legal[0]
         scores = self.evaluate(deal, seat, legal)
@@ -78,7 +59,7 @@ class SearchBot(HeuristicBot):
         for _ in range(self.samples):
             world = self._sample(deal, seat)
             for i, action in enumerate(legal):
-                trial = fork(world)
+                trial = world.copy()
                 trial.apply_unchecked(action)
                 scores[i] += self._rollout(trial, seat)
         return scores
@@ -88,7 +69,7 @@ class SearchBot(HeuristicBot):
         kn = knowledge(deal, seat)
         n = deal.n
         rng = self.rng
-        world = fork(deal)
+        world = deal.copy()
         known = 0
         for mask in kn.located:
             known |= mask
@@ -195,6 +176,7 @@ def _score(deal: Deal, seat: int) -> float:
         partner=deal.partner,
         tricks=deal.won,
         matadors=deal.paid_matadors(),
+        transfers=deal.transfers,
     )
     side = deal.side
     taken = sum(deal.won[x] for x in side)
