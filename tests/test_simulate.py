@@ -128,3 +128,19 @@ def test_cli_bad_bots_are_usage_errors() -> None:
     assert result.exit_code == 2 and "the game has 4" in result.output
     result = runner.invoke(app, ["simulate", "quadrille", "--jobs", "0"])
     assert result.exit_code == 2
+
+
+def test_the_docs_example_is_what_the_command_prints() -> None:
+    from pathlib import Path
+
+    from engine.cli import app
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "playing.md").read_text("utf-8")
+    command = "$ .venv/bin/ombre simulate quadrille -n 1000 --seed 1\n"
+    shown = docs[docs.index(command) + len(command) :].split("```")[0].splitlines()
+    out = runner.invoke(app, ["simulate", "quadrille", "-n", "1000", "--seed", "1"]).stdout
+    printed = out.splitlines()
+    assert len(printed) == len(shown)
+    for mine, theirs in zip(printed, shown, strict=True):
+        if "deals/s" not in mine:  # the timing line varies
+            assert mine == theirs
