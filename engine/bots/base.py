@@ -83,7 +83,7 @@ class Knowledge:
 
 
 def knowledge(deal: Deal, seat: int) -> Knowledge:
-    """Returns what ``seat`` knows of the cards, from the public actions and its own hand.
+    """Returns what ``seat`` knows of the cards, from the public play and its own hand.
 
     A seat that did not follow a suit led holds none of it -- except, when trumps were led, the
     privileged matadors above the trump led, which it may keep back.
@@ -99,25 +99,29 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
     follow = t.follow[trump] if trump is not None else None
     class_mask = t.class_mask[trump] if trump is not None else None
     exempt = t.exempt[trump] if trump is not None else None
-    led = -1
-    count = 0
-    for who, action in deal.history:
-        verb = action.verb
-        if verb == "play":
-            card = action.cards[0].index
+    # The cards on the table, from the referee's record of the tricks (a renonce pointed out
+    # and taken back is no longer there).
+    tricks = [(done.leader, [c.index for c in done.cards]) for done in deal.tricks]
+    if deal.trick:
+        tricks.append((deal.leader, list(deal.trick)))
+    # A player who did not follow is void there -- unless the rule file lets revokes stand
+    # until noticed, when he may have revoked.
+    infer = follow is not None and deal.rules.renonce != "penalised"
+    for leader, cards in tricks:
+        led = cards[0]
+        for k, card in enumerate(cards):
+            who = (leader + k) % n
             played |= 1 << card
             played_by[who] |= 1 << card
-            if count == 0:
-                led = card
-            elif follow is not None and class_mask is not None and exempt is not None:
+            if k and infer and follow is not None and class_mask is not None:
                 cls = follow[led]
                 if follow[card] != cls:
                     lacks = class_mask[cls]
-                    if cls == 4:
+                    if cls == 4 and exempt is not None:
                         lacks &= ~exempt[led]
                     forbidden[who] |= lacks
-            count = (count + 1) % n
-        elif verb == "discard" and who == seat:
+    for who, action in deal.history:
+        if action.verb == "discard" and who == seat:
             for c in action.cards:
                 out |= 1 << c.index
     # The partner is public once the called card is played (or at once when the declarer
