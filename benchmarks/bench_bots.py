@@ -4,7 +4,8 @@ For each ruleset, plays seeded runs (``engine.simulate.run``, the same as ``ombr
 with every seat of one kind, and with one seat of a kind against the others of another. The
 deal passes to the right, so over a run every seat, the odd one included, holds every position
 (eldest, dealer…) equally often: the seats are rotated. Prints a markdown table; asserts
-nothing. The search bot is slow: it plays ``--search-deals`` deals (say so when quoting).
+nothing. The search bot is slow: it plays ``--search-deals`` deals (``--all-search-deals`` with
+search bots in every seat; 0 skips): say so when quoting.
 
     python benchmarks/bench_bots.py [-n 2000] [--search-deals 300] [--jobs K] [RULESET …]
 """
@@ -31,6 +32,9 @@ def main() -> None:
     parser.add_argument("rulesets", nargs="*", default=["quadrille", "ombre", "mediateur"])
     parser.add_argument("-n", "--deals", type=int, default=2000)
     parser.add_argument("--search-deals", type=int, default=300)
+    parser.add_argument(
+        "--all-search-deals", type=int, default=None, help="deals with search bots in every seat"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     args = parser.parse_args()
@@ -45,6 +49,10 @@ def main() -> None:
         for kind, others in PAIRS:
             kinds = (kind,) * n if others is None else (kind,) + (others,) * (n - 1)
             deals = args.search_deals if "search" in kinds else args.deals
+            if others is None and kind == "search" and args.all_search_deals is not None:
+                deals = args.all_search_deals
+            if deals <= 0:
+                continue
             start = time.perf_counter()
             doc = run(Setup(rules, kinds, args.seed), deals, jobs=args.jobs).as_json()
             seconds = time.perf_counter() - start
