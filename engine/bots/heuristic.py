@@ -144,7 +144,7 @@ class HeuristicBot(Bot):
             return self._discard(deal, seat)
         legal = honest(deal)
         if len(legal) == 1:
-            return legal[0], ("the only legal choice",)
+            return legal[0], ("{0}: the only legal choice", legal[0])
         if phase in ("auction", "match"):
             return self._bid(deal, seat, legal)
         if phase == "trump":
