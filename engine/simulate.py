@@ -581,20 +581,9 @@ def progress_bar(
 
 def summary_text(tally: Tally, rules: RuleSet) -> str:
     """Returns the readable summary (``templates/simulate/summary.txt.j2``)."""
-    import jinja2
+    from engine.render import render
 
-    from engine.loader import _data_dir
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_data_dir("templates") / "simulate"),
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-    )
-    data = tally.as_json()
-    return env.get_template("summary.txt.j2").render(s=data, name=rules.name, pct=_pct)
+    return render("simulate/summary.txt.j2", "text", s=tally.as_json(), name=rules.name, pct=_pct)
 
 
 def _pct(value: float) -> str:
