@@ -386,9 +386,9 @@ _LAYERS = [
     {"settlement"},
     {"referee"},
     {"party"},
-    {"records", "bots"},
+    {"records", "bots", "scoresheet"},
     {"documents"},
-    {"table"},
+    {"table", "scoreterm", "web"},
     {"cli", "__init__", "__main__"},
 ]
 
