@@ -462,15 +462,10 @@ class Evening:
         if rule is None or rule.fee is None or entry.holder in (None, entry.declarer):
             return []
         assert entry.declarer is not None and entry.holder is not None
-        fee = rule.fee
-        amount = fee.amount
         chosen = self.rules.resolve_options(self.options)
-        if (
-            fee.favourite_option is not None
-            and fee.favourite_amount is not None
-            and chosen.get(fee.favourite_option) == Card.parse(entry.called).suit
-        ):
-            amount = fee.favourite_amount
+        amount = rule.fee.amount_for(
+            Card.parse(entry.called).suit.value, {k: v.value for k, v in chosen.items()}
+        )
         if not amount:
             return []
         return [(entry.declarer, entry.holder, amount, "fee for the demanded card")]
