@@ -1,7 +1,7 @@
 """Every quote in a rule file is found verbatim in our copies of the sources.
 
-The corpus is the project's rule reference and the Encyclopédie article QUADRILLE (the seed),
-in ``../shared`` beside the checkout (CI has a read-only copy there). A quote is matched after
+The corpus is the project's rule reference, the Encyclopédie article QUADRILLE and the Chinese
+summary of Quadrille (the seeds), in ``../shared`` beside the checkout (CI has a read-only copy there). A quote is matched after
 normalising apostrophes (’ ‘ ʼ to '), whitespace and case; "…" or "..." stands for omitted text,
 so each piece between ellipses must be found. Pieces are matched anywhere in the corpus: this
 test does not check that a quote is attributed to the right source, only that nobody invented
@@ -26,6 +26,7 @@ SHARED = ROOT.parent / "shared"
 CORPUS_FILES = (
     SHARED / "rules-reference.md",
     SHARED / "seeds" / "002_69bdd0d0feef7afc.txt",
+    SHARED / "seeds" / "000_22da23224b53a882.txt",  # the Chinese summary (ZH)
 )
 RULE_FILES = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml")])
 
