@@ -427,9 +427,15 @@ class Registry:
         )
         problems.extend(_schema_problems(resolved))
         if not problems:
+            from engine._authoring import authoring_problems
             from engine._checks import semantic_problems
 
             problems.extend(semantic_problems(resolved))
+            problems.extend(authoring_problems(resolved))
+        if parent_name is not None:
+            from engine._authoring import at_variant
+
+            problems = at_variant(problems, resolved, doc.where(("extends",)))
         if problems:
             self._resolved[entry.path] = problems
             return problems
