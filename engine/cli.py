@@ -834,6 +834,44 @@ def simulate(
     typer.echo(f"on the table at the end: {data['pot']}")
 
 
+# ombre new
+
+
+@app.command()
+@_boundary
+def new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new variant's id.")],
+    extends: Annotated[
+        str,
+        typer.Option("--extends", metavar="PARENT", help="The ruleset or variant it extends."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Where to write (default: variants/NAME.yaml)."),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Write a commented starter variant of PARENT, schema line included; never overwrites."""
+    from engine.loader import default_registry, schema_path
+    from engine.starter import check_name, starter_path, write_starter
+
+    check_name(name)
+    existing = default_registry().find(name)
+    if existing is not None and existing.kind in ("ruleset", "variant"):
+        raise CliError(f"a ruleset or variant {name!r} already exists; choose another NAME")
+    parent = _load(extends)
+    target = starter_path(name, out, default_registry().variants_dir)
+    try:
+        write_starter(name, parent, target, schema_path())
+    except FileExistsError:
+        raise CliError(f"{_shown(target)} exists; it is not overwritten") from None
+    if json_out:
+        _emit_json({"id": name, "extends": parent.id, "path": _shown(target)})
+    else:
+        typer.echo(f"wrote {_shown(target)}: a variant of {parent.id}; edit it, then")
+        typer.echo(f"  ombre validate {_shown(target)}")
+
+
 def _version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
