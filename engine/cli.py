@@ -804,11 +804,28 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first deal.")] = 1,
     bots: BotsOption = "heuristic",
     option: OptionList = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            metavar="RULESET",
+            help="Compare with this ruleset on the same deals (paired), with 95% intervals.",
+        ),
+    ] = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option("--svg", metavar="FILE", help="With --against: also write the chart."),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
     from engine.bots import simulate as run_simulation
 
+    if against is not None:
+        _simulate_against(ruleset, against, deals, seed, bots, option, svg, json_out)
+        return
+    if svg is not None:
+        raise CliError("--svg draws a comparison: give --against RULESET too")
     r, options = _load_for_bots(ruleset, option, bots)
     show_progress = sys.stderr.isatty()
     step = max(1, deals // 100)
@@ -832,6 +849,37 @@ def simulate(
     typer.echo("contracts: " + ", ".join(f"{k} {v}" for k, v in data["contracts"].items()))
     typer.echo("totals:    " + ", ".join(f"seat {k} {t:+d}" for k, t in enumerate(data["totals"])))
     typer.echo(f"on the table at the end: {data['pot']}")
+
+
+def _simulate_against(
+    a_name: str,
+    b_name: str,
+    deals: int,
+    seed: int,
+    bots: str,
+    option: Sequence[str] | None,
+    svg: Path | None,
+    json_out: bool,
+) -> None:
+    """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
+    from engine.compare import compare, render_svg, render_text
+
+    a, options = _load_for_bots(a_name, option, bots)
+    b = _load(b_name)
+    # A setup option applies to each rule set that declares it.
+    options_b = {k: v for k, v in options.items() if k in b.options}
+    b.resolve_options(options_b)
+    report = compare(
+        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b
+    ).as_json()
+    if svg is not None:
+        svg.write_text(render_svg(report), encoding="utf-8")
+    if json_out:
+        _emit_json(report)
+    else:
+        typer.echo(render_text(report), nl=False)
+        if svg is not None:
+            typer.echo(f"chart: {_shown(svg)}")
 
 
 # ombre new
