@@ -667,7 +667,11 @@ def replay(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (YAML or JSON).")],
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", metavar="RULESET", help="Referee under this ruleset instead."),
+        typer.Option(
+            "--ruleset",
+            metavar="RULESET",
+            help="Referee under this ruleset too, side by side with the record's own.",
+        ),
     ] = None,
     json_out: JsonFlag = False,
 ) -> None:
@@ -680,7 +684,10 @@ def replay(
         raise CliError(f"no such file: {record}", EXIT_USAGE)
     try:
         rec = read_record(path)
-        rules = _record_ruleset(rec, path, ruleset)
+        if ruleset is not None:
+            _replay_against(rec, path, ruleset, json_out)
+            return
+        rules = _record_ruleset(rec, path, None)
         report = run_replay(rec, rules)
     except RecordError as exc:
         if not json_out:
@@ -711,6 +718,21 @@ def replay(
     if report.error is not None:
         if not json_out:
             _err(f"{report.located}")
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _replay_against(rec: Any, path: Path, other: str, json_out: bool) -> None:
+    """``ombre replay RECORD --ruleset OTHER``: the record under its own ruleset and OTHER."""
+    from engine.sidebyside import render_text, replay_against
+
+    own = _record_ruleset(rec, path, None)
+    report = replay_against(rec, own, _record_ruleset(rec, path, other)).as_json()
+    if json_out:
+        _emit_json(report)
+    else:
+        typer.echo(render_text(report), nl=False)
+    # Refused under OTHER is a finding; refused under the record's own ruleset, an error.
+    if report["replays"][0]["error"] is not None:
         raise typer.Exit(EXIT_INVALID)
 
 
