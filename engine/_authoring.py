@@ -146,9 +146,59 @@ def _unplayable(resolved: Any) -> list[Problem]:
     return problems
 
 
+def _mechanism_problems(resolved: Any) -> list[Problem]:
+    """Checks the family's optional mechanisms: held cards, contract conditions, the contre,
+    trumps named by the partner, cards required to bid."""
+    d: dict[str, Any] = resolved.data
+    problems: list[Problem] = []
+
+    def add(path: Path_, code: str, message: str) -> None:
+        f, line, col = resolved.locate(path)
+        problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
+
+    ranks, suits = d["deck"]["ranks"], d["deck"]["suits"]
+    removed = set(d["deck"].get("remove", []))
+    deck = {r + s[0] for r in ranks for s in suits} - removed
+    contracts = d["auction"]["contracts"]
+
+    def card(path: Path_, text: str) -> None:
+        if text not in deck:
+            add(path, "unknown-card", f"{text!r} is not a card of this deck")
+
+    for i, rule in enumerate(d["settlement"].get("held_cards", [])):
+        for j, text in enumerate(rule["cards"]):
+            card(("settlement", "held_cards", i, "cards", j), text)
+    for i, rule in enumerate(d["results"]["rules"]):
+        for j, cid in enumerate(rule["when"].get("contract", [])):
+            if cid not in contracts:
+                add(
+                    ("results", "rules", i, "when", "contract", j),
+                    "unknown-contract",
+                    f"no contract {cid!r} (known: {', '.join(contracts)})",
+                )
+    for cid, c in contracts.items():
+        path: Path_ = ("auction", "contracts", cid)
+        if c.get("trump_named_by") == "partner" and c["help"] != "call":
+            add(
+                (*path, "trump_named_by"),
+                "partner-needs-a-call",
+                f"contract {cid}: only a called partner can name trumps (help is {c['help']!r})",
+            )
+        if c.get("announces_vole") and c.get("vole_allowed") is False:
+            add(
+                (*path, "announces_vole"),
+                "vole-not-allowed",
+                f"contract {cid} announces the vole but does not allow it (vole_allowed: false)",
+            )
+        for j, text in enumerate(c.get("requires_cards", [])):
+            card((*path, "requires_cards", j), text)
+    return problems
+
+
 def authoring_problems(resolved: Any) -> list[Problem]:
-    """Returns the unbased changes and unplayable values of a schema-valid resolved file."""
-    return [*_unbased_changes(resolved), *_unplayable(resolved)]
+    """Returns the unbased changes, unplayable values and mechanism problems of a schema-valid
+    resolved file."""
+    return [*_unbased_changes(resolved), *_unplayable(resolved), *_mechanism_problems(resolved)]
 
 
 def at_variant(

@@ -20,6 +20,7 @@ __all__ = [
     "Pot",
     "Renonce",
     "SourceKind",
+    "TrumpNamedBy",
     "Visibility",
     "VoleWhen",
 ]
@@ -137,3 +138,10 @@ class CodilleRemainder(StrEnum):
 
     NEXT_SPADILLE = "next-spadille"
     STAYS = "stays"
+
+
+class TrumpNamedBy(StrEnum):
+    """Who names trumps."""
+
+    DECLARER = "declarer"
+    PARTNER = "partner"

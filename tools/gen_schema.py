@@ -187,6 +187,9 @@ SCHEMA = {
                             "exchange": {"enum": ["declarer-first", "others-only", "none"]},
                             "trump_option": ID,
                             "trump_not_option": ID,
+                            "announces_vole": {"type": "boolean"},
+                            "trump_named_by": {"enum": ["declarer", "partner"]},
+                            "requires_cards": arr(CARD, minItems=1, uniqueItems=True),
                         },
                         ["name", "rank", "biddable", "help"],
                     )
@@ -252,6 +255,7 @@ SCHEMA = {
                                     "more_than_each_opponent": {"const": True},
                                     "single_opponent_most": {"const": True},
                                     "otherwise": {"const": True},
+                                    "contract": arr(ID, minItems=1, uniqueItems=True),
                                 },
                                 basis=False,
                             )
@@ -321,6 +325,17 @@ SCHEMA = {
                         "going": {"enum": ["largest-first", "all"]},
                     },
                     ["amount"],
+                ),
+                "held_cards": arr(
+                    obj(
+                        {
+                            "name": {"type": "string", "minLength": 1},
+                            "cards": arr(CARD, minItems=1, uniqueItems=True),
+                            "amount": NAT,
+                            "from": {"enum": ["each"]},
+                        },
+                        ["name", "cards", "amount", "from"],
+                    )
                 ),
                 "codille_remainder": {"enum": ["next-spadille", "stays"]},
                 "codille_remainder_basis": BASIS,
@@ -394,6 +409,7 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "Pot": ("where the pot goes", ("settlement", "outcomes", "*", "pot")),
     "BeteGoing": ("which bêtes go into a deal", ("settlement", "bete", "going")),
     "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),
+    "TrumpNamedBy": ("who names trumps", ("auction", "contracts", "*", "trump_named_by")),
 }
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import CALL, GIVE, TRUMP, Action
 from engine.cards import ALL_CARDS, Suit
-from engine.enums import Help, OwnCard
+from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.model import Call, Contract, RuleSet, Tables
 from engine.referee import exchange
@@ -111,10 +111,11 @@ def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
 
 def _call_stage(d: Deal, rule: Call, card: int) -> tuple[str, str] | None:
     """Returns the first calling rule ``card`` breaks as (code, reason), or None."""
-    assert d.declarer is not None and d.trump is not None
+    assert d.declarer is not None
     c = ALL_CARDS[card]
     hand = d.hands[d.declarer]
-    if c.suit.index == d.trump and not rule.trump_suit_allowed:
+    # Under a contract whose partner names trumps, the call comes first: no trump suit yet.
+    if d.trump is not None and c.suit.index == d.trump and not rule.trump_suit_allowed:
         kind = "king" if c.rank == rule.rank else "card"
         return f"call/trump-{kind}", f"{c} is of the trump suit and may not be called"
     if hand >> card & 1 and rule.own_card is OwnCard.FORBIDDEN:
@@ -221,10 +222,19 @@ def declare(d: Deal, seat: int, contract: Contract, *, forced: bool) -> None:
     d.forced = forced
     d.phase = Phase.TRUMP
     d.to_move = seat
+    if _partner_names_trumps(contract) and call_choices(d):
+        d.phase = Phase.CALL  # the call first; its holder then names trumps
+
+
+def _partner_names_trumps(contract: Contract) -> bool:
+    return contract.trump_named_by is TrumpNamedBy.PARTNER and contract.help is Help.CALL
 
 
 def _after_trump(d: Deal) -> None:
     assert d.contract is not None
+    if d.called is not None:  # the partner named trumps after the call
+        _after_declarations(d)
+        return
     if d.contract.help is not Help.NONE and call_choices(d):
         d.phase = Phase.CALL
         return
@@ -238,6 +248,14 @@ def _call(d: Deal, card: int) -> None:
     holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
     if d.contract.help is Help.CALL:
         d.partner = holder if holder != d.declarer else None
+        if d.trump is None:
+            # The holder of the called card names trumps (and so makes himself known); a
+            # declarer who called his own card names them himself.
+            d.phase = Phase.TRUMP
+            if d.partner is not None:
+                d.to_move = d.partner
+                d.partner_seen = True
+            return
         _after_declarations(d)
         return
     # A demand: the holder hands the card over and receives one of the declarer's choice.

@@ -69,6 +69,8 @@ def begin(d: Deal) -> None:
     d.to_move = d.leader
     if d.partner is None:
         d.partner_seen = True
+    if d.contract is not None and d.contract.announces_vole:
+        d.vole_undertaken = True  # the contre: the vole was announced with the bid
     if d.rules.renonce is Renonce.PENALISED:
         d._snapshots = []
         _snapshot(d)

@@ -1,0 +1,98 @@
+"""The family's optional mechanisms, each used from a rule file: cards paid for whatever the
+result (red aces), the called king naming trumps, the contre (a vole announced), results for a
+contract, cards required to bid (the seed summary's Casco)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalActionError
+from engine.referee import Phase
+from tests.referee_helpers import deal_with, run
+
+ALL_PASS = ["1 pass", "2 pass", "3 pass", "0 pass"]
+
+
+def _play_out(deal):  # type: ignore[no-untyped-def]
+    """Plays the first legal card until the deal ends (answers `stop` to a vole offer)."""
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        stop = [a for a in legal if a.verb == "stop"]
+        deal.apply(stop[0] if stop else legal[0])
+    return deal
+
+
+def test_red_aces_paid_to_their_holder_whatever_the_result() -> None:
+    deal = deal_with("quadrille-red-aces", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c Kd", 2: "Ah", 3: "Ad"})
+    run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"])
+    _play_out(deal)
+    plain = deal_with("quadrille", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c Kd", 2: "Ah", 3: "Ad"})
+    run(plain, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"])
+    _play_out(plain)
+    assert deal.result == plain.result
+    assert deal.settlement is not None and plain.settlement is not None
+    diff = [a - b for a, b in zip(deal.settlement.balances, plain.settlement.balances, strict=True)]
+    # Seats 2 and 3 each receive a fish from the three others and pay one to the other holder.
+    assert diff == [-20, -20, 20, 20]
+    items = [p.as_json() for p in deal.settlement.payments]
+    assert any("red aces" in str(p) for p in items)
+
+
+def test_the_called_king_names_trumps_under_spadille_force() -> None:
+    deal = deal_with("quadrille-partner-names-trumps", {2: "As", 3: "Kh"})
+    run(deal, ALL_PASS)
+    assert deal.declarer == 2 and deal.phase is Phase.CALL and deal.to_move == 2
+    with pytest.raises(IllegalActionError):
+        deal.apply("trump hearts", seat=2)  # the call comes first
+    run(deal, ["2 call Kh"])
+    assert deal.phase is Phase.TRUMP and deal.to_move == 3  # the king's holder names trumps
+    assert deal.partner == 3
+    run(deal, ["3 trump hearts"])
+    assert deal.trump is not None and deal.phase is Phase.PLAY
+    _play_out(deal)
+    assert deal.result is not None
+
+
+def test_a_forced_player_calling_his_own_king_names_trumps() -> None:
+    deal = deal_with("quadrille-partner-names-trumps", {2: "As Kh Ks Kc Kd"})
+    run(deal, [*ALL_PASS, "2 call Kh"])
+    assert deal.partner is None and deal.to_move == 2 and deal.phase is Phase.TRUMP
+
+
+def test_the_contre_is_a_vole_undertaken_from_the_first_trick() -> None:
+    weak = deal_with("quadrille-contre", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 4c"})
+    run(weak, ["1 bid contre", "2 pass", "3 pass", "0 pass", "1 trump clubs"])
+    assert weak.vole_undertaken and weak.phase is Phase.PLAY
+    _play_out(weak)
+    # Ten trumps from spadille down: every trick, the contre made.
+    assert weak.result == "vole"
+
+
+def test_a_failed_contre_pays_the_vole_and_takes_nothing() -> None:
+    deal = deal_with("quadrille-contre", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 2: "Kd"})
+    run(deal, ["1 bid contre", "2 pass", "3 pass", "0 pass", "1 trump clubs"])
+    _play_out(deal)
+    assert deal.result == "contre-failed" and deal.won[1] == 9
+    s = deal.settlement
+    assert s is not None and s.bete == 0 and s.pot_after == s.pot_before + 14
+    # The declarer staked his jeton and pays each opponent the vole (20 sans appeller).
+    assert s.balances[1] == -1 - 3 * 20
+
+
+def test_contract_condition_keeps_ordinary_results() -> None:
+    deal = deal_with("quadrille-contre", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 4c"})
+    run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"])
+    _play_out(deal)
+    assert not deal.result.startswith("contre")  # type: ignore[union-attr]
+
+
+def test_casco_needs_both_black_aces() -> None:
+    deal = deal_with("quadrille-seed-summary", {1: "As Kh", 2: "Ac"})
+    with pytest.raises(IllegalActionError, match="holding As, Ac") as info:
+        run(deal, ["1 bid casco"])
+    assert info.value.code == "bid/requires-cards"
+    assert all(a.contract != "casco" for a in deal.legal_actions())
+    both = deal_with("quadrille-seed-summary", {1: "As Ac", 3: "Kh"})
+    assert any(a.contract == "casco" for a in both.legal_actions())
+    run(both, ["1 bid casco", "2 pass", "3 pass", "0 pass", "1 call Kh"])
+    assert both.to_move == 3 and both.phase is Phase.TRUMP
