@@ -179,6 +179,7 @@ class TableGame:
                 if partner is not None and partner != seat
                 else ""
             )
+            assert view["declarer"] is not None
             write(
                 f"Trumps: {view['trump']}; {view['contract']} by "
                 f"{_seat_name(view['declarer'], seat)}{called}{known}"
