@@ -110,6 +110,8 @@ class HeuristicBot(Bot):
             return self._call(deal, hand, legal)
         if phase == "give":
             return self._lowest(deal, legal, seat)
+        if phase == "surrender":
+            return legal[0]  # roi rendu: keep the called king (pass)
         if phase == "vole":
             # Play on only with nothing but trumps left.
             trumps = deal.t.class_mask[deal.trump or 0][4]

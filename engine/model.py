@@ -167,6 +167,9 @@ class Call:
     fee: DemandFee | None
     """Paid by the declarer to the holder of the card (demands only); None: nothing."""
     basis: Basis
+    surrender_fee: int | None = None
+    """*Roi rendu*: the called card's holder may surrender it for a card of the declarer's,
+    who then plays alone and pays him this; None: the called card is never surrendered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -757,6 +760,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             if fee
             else None,
             basis=basis("declarations", key),
+            surrender_fee=int(c["surrender"]["fee"]) if c.get("surrender") else None,
         )
 
     results = []

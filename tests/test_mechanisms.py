@@ -96,3 +96,28 @@ def test_casco_needs_both_black_aces() -> None:
     assert any(a.contract == "casco" for a in both.legal_actions())
     run(both, ["1 bid casco", "2 pass", "3 pass", "0 pass", "1 call Kh"])
     assert both.to_move == 3 and both.phase is Phase.TRUMP
+
+
+def test_roi_rendu_the_called_king_surrendered() -> None:
+    deal = deal_with("quadrille-roi-rendu", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 3: "Kh 4h"})
+    run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"])
+    assert deal.phase == "surrender" and deal.to_move == 3
+    with pytest.raises(IllegalActionError) as info:
+        deal.apply("give 4h", seat=3)
+    assert info.value.code == "surrender/not-the-called-card"
+    run(deal, ["3 give Kh"])
+    assert deal.partner is None and deal.to_move == 1 and deal.phase == "give"
+    run(deal, ["1 give 7d"])
+    assert deal.hands[1] >> deal.called & 1  # type: ignore[operator]
+    _play_out(deal)
+    assert deal.settlement is not None
+    payments = [p.as_json() for p in deal.settlement.payments]
+    assert any("surrendered" in str(p) for p in payments)
+    report = deal.report()
+    assert report["partners"] == [] and report["given"] == "7d"
+
+
+def test_roi_rendu_kept() -> None:
+    deal = deal_with("quadrille-roi-rendu", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 3: "Kh"})
+    run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh", "3 pass"])
+    assert deal.partner == 3 and deal.phase == "play"

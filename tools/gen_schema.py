@@ -380,6 +380,7 @@ SCHEMA = {
                     {"amount": NAT, "favourite_option": ID, "favourite_amount": NAT},
                     ["amount"],
                 ),
+                "surrender": obj({"fee": NAT}, ["fee"], basis=False),
             },
             ["rank", "trump_suit_allowed", "own_card"],
         ),

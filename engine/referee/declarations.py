@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import CALL, GIVE, TRUMP, Action
+from engine.actions import CALL, GIVE, PASS, TRUMP, Action
 from engine.cards import ALL_CARDS, Suit
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
@@ -25,6 +25,7 @@ from engine.referee import exchange
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
+from engine.referee.state import SURRENDER as SURRENDER_PHASE
 from engine.referee.state import TRUMP as TRUMP_PHASE
 
 if TYPE_CHECKING:
@@ -210,6 +211,9 @@ def _give_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 
 def legal(d: Deal) -> Sequence[Action]:
+    if d.phase is SURRENDER_PHASE:
+        assert d.called is not None
+        return [PASS, GIVE[d.called]]
     if d.phase is TRUMP_PHASE:
         return _trump_legal(d)
     if d.phase is CALL_PHASE:
@@ -218,6 +222,17 @@ def legal(d: Deal) -> Sequence[Action]:
 
 
 def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    if d.phase is SURRENDER_PHASE:
+        if action.verb == "pass" or action.card.index == d.called:
+            return None
+        return refuse(
+            "surrender/not-the-called-card",
+            f"only the called card ({ALL_CARDS[d.called or 0]}) may be surrendered; "
+            "or pass to keep it",
+            d.to_move,
+            action,
+            d.rules.cite(("declarations", "call", "surrender")),
+        )
     if action.verb == "trump":
         return _trump_refusal(d, action)
     if action.verb == "call":
@@ -226,6 +241,9 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 
 def apply(d: Deal, seat: int, action: Action) -> None:
+    if d.phase is SURRENDER_PHASE:
+        _surrender(d, action.verb == "give")
+        return
     if action.verb == "trump":
         assert action.suit is not None
         d.trump = action.suit.index
@@ -308,5 +326,39 @@ def _give(d: Deal, card: int) -> None:
     _after_declarations(d)
 
 
-def _after_declarations(d: Deal) -> None:
+def _surrender(d: Deal, given: bool) -> None:
+    """*Roi rendu*: the called card's holder keeps it (pass) or hands it to the declarer, who
+    pays him the rule's fee, gives him a card of his choice and plays alone."""
+    if not given:
+        _after_declarations(d, surrender_asked=True)
+        return
+    assert d.declarer is not None and d.partner is not None and d.called is not None
+    holder = d.partner
+    d.hands[holder] &= ~(1 << d.called)
+    d.hands[d.declarer] |= 1 << d.called
+    d.demanded_from = holder
+    d.partner = None
+    d.partner_seen = True
+    fee = d.rules.call.surrender_fee if d.rules.call is not None else None
+    if fee:
+        d.transfers.append((d.declarer, holder, fee, "fee for the surrendered card"))
+    d.phase = GIVE_PHASE
+    d.to_move = d.declarer
+
+
+def _after_declarations(d: Deal, *, surrender_asked: bool = False) -> None:
+    rule = d.rules.call
+    if (
+        not surrender_asked
+        and rule is not None
+        and rule.surrender_fee is not None
+        and d.contract is not None
+        and d.contract.help is Help.CALL
+        and d.partner is not None
+        and d.demanded_from is None
+    ):
+        # Roi rendu: the holder of the called card may surrender it before play.
+        d.phase = SURRENDER_PHASE
+        d.to_move = d.partner
+        return
     exchange.begin(d)
