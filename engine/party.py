@@ -43,6 +43,16 @@ class Party:
         self.start = table if table is not None else TableState()
         self.deals: list[Deal] = []
 
+    def factor_for(self, index: int) -> int:
+        """Returns the multiplier of deal ``index`` (from 0): the rule file's ``party`` makes the
+        last tour of each party of ``tours`` tours (a deal by each player) pay more."""
+        party = self.rules.value_at(("party",))
+        if not party:
+            return 1
+        per_party = int(party["tours"]) * self.rules.players
+        last = index % per_party >= per_party - self.rules.players
+        return int(party["last_tour_factor"]) if last else 1
+
     @property
     def next_dealer(self) -> int:
         """Returns the seat that deals next (the deal passes to the right)."""
@@ -95,6 +105,7 @@ class Party:
             )
         deal = Deal(
             self.rules,
+            factor=self.factor_for(len(self.deals)),
             dealer=expected,
             seed=seed,
             hands=hands,

@@ -121,3 +121,29 @@ def test_roi_rendu_kept() -> None:
     deal = deal_with("quadrille-roi-rendu", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 3: "Kh"})
     run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh", "3 pass"])
     assert deal.partner == 3 and deal.phase == "play"
+
+
+def test_the_last_tour_of_a_party_is_played_double() -> None:
+    from engine import load_ruleset
+    from engine.party import Party
+
+    party = Party(load_ruleset("quadrille-last-tour-double"))
+    assert [party.factor_for(i) for i in (0, 35, 36, 39, 40, 76)] == [1, 1, 2, 2, 1, 2]
+    assert Party(load_ruleset("quadrille")).factor_for(39) == 1
+    from engine.referee import Deal
+
+    assert Deal(load_ruleset("quadrille"), seed=1, factor=2)._stakes == [21, 1, 1, 1]
+
+    def settled(factor: int):  # type: ignore[no-untyped-def]
+        deal = deal_with("quadrille", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 3: "Kh"})
+        deal.factor = factor
+        deal._stakes = [10 * factor + 1, 1, 1, 1]
+        run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"])
+        return _play_out(deal).settlement
+
+    once, twice = settled(1), settled(2)
+    assert once.pot_after == twice.pot_after == 0
+    # Dealer (seat 0) staked a fiche more; each defender paid the jeu, consolation and matadors
+    # twice over.
+    paid_once = -once.balances[2] - 1
+    assert -twice.balances[2] - 1 == 2 * paid_once

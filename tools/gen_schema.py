@@ -269,6 +269,13 @@ SCHEMA = {
             ["measure", "rules"],
             basis=False,
         ),
+        "party": obj(
+            {
+                "tours": {"type": "integer", "minimum": 1},
+                "last_tour_factor": {"type": "integer", "minimum": 1},
+            },
+            ["tours", "last_tour_factor"],
+        ),
         "settlement": obj(
             {
                 "unit": {"type": "string"},

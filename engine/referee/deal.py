@@ -99,6 +99,7 @@ class Deal:
         "demanded_from",
         "eldest",
         "exchanges",
+        "factor",
         "forced",
         "given",
         "hands",
@@ -141,6 +142,7 @@ class Deal:
         talon: Sequence[Card | str] | None = None,
         options: Mapping[str, Any] | None = None,
         table: TableState | None = None,
+        factor: int = 1,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
@@ -203,6 +205,8 @@ class Deal:
         self.vole_undertaken = False
         self.stopped = False
         self.start_hands: tuple[int, ...] = ()
+        self.factor = factor
+        """Payments and the dealer's stake are multiplied by this (the last tour, doubled)."""
         self.renonces: list[tuple[int, int, int]] = []
         """Renonces not yet pointed out: (offender, trick number, card)."""
         self.penalties: list[int] = []
@@ -217,6 +221,8 @@ class Deal:
         # A redeal after all passed is staked by the all-pass rule instead (Ombre: two more
         # jetons each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres").
         stake_lines = rules.all_pass_stakes if self.table.redeal else rules.stakes
+        if factor != 1:  # the last tour of a party: "le devant double" (ACAD PA25)
+            stake_lines = tuple((w, a * factor if w == "dealer" else a) for w, a in stake_lines)
         self._stakes = stakes_for(rules, dealer, n, stake_lines)
         self._legal: Sequence[Action] | None = None
         self._play_mask: int = -1

@@ -118,4 +118,5 @@ def finish(d: Deal) -> None:
         spadille_holder=holder,
         transfers=[*d.transfers, *held_card_transfers(d)],
         renonces=d.penalties,
+        factor=d.factor,
     )
