@@ -147,3 +147,18 @@ def test_the_last_tour_of_a_party_is_played_double() -> None:
     # twice over.
     paid_once = -once.balances[2] - 1
     assert -twice.balances[2] - 1 == 2 * paid_once
+
+
+def test_a_36_card_pack_is_only_a_rule_file() -> None:
+    from pathlib import Path
+
+    from engine import load_ruleset
+    from engine.compare import play
+
+    path = Path(__file__).parent / "rule_files" / "valid" / "quadrille-36-cards.yaml"
+    rules = load_ruleset(str(path))
+    assert len(rules.deck()) == 36
+    assert [str(c) for c in rules.trump_order(rules.suits[0])][:4] == ["As", "2s", "Ac", "Ks"]
+    deals = play(rules, {}, 20, 1, "heuristic")
+    assert len(deals) == 20 and all(len(d.balances) == 4 for d in deals)
+    assert {d.result for d in deals} <= {"win", "codille", "vole", "vole-failed", "redeal"}
