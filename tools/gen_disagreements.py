@@ -6,13 +6,14 @@ editing it (a test checks the committed page is current).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.disagreements import Disagreement, load  # noqa: E402
+from engine.documents.disagreements import Disagreement, load_disagreements  # noqa: E402
 
 REGISTER = ROOT / "claims" / "disagreements.yaml"
 TARGET = ROOT / "docs" / "disagreements.md"
@@ -24,6 +25,19 @@ _KIND = {
     "claim": "claim",
     "decision": "decision",
 }
+
+
+def number(d: Disagreement) -> int | None:
+    """The entry's number in the reference's §3 (``§3.24 …`` gives 24), if it has one."""
+    found = re.match(r"§3\.(\d+)\b", d.reference)
+    return int(found.group(1)) if found else None
+
+
+def load(path: Path) -> list[Disagreement]:
+    register = load_disagreements(path)
+    if register is None:
+        raise FileNotFoundError(path)
+    return list(register)
 
 
 def _home(kind: str, ref: str) -> str:
@@ -64,7 +78,7 @@ def render(register: list[Disagreement]) -> str:
                 "| "
                 + " | ".join(
                     [
-                        f"3.{d.number}" if first and d.number is not None else "",
+                        f"3.{number(d)}" if first and number(d) is not None else "",
                         _cell(d.topic) if first else "",
                         f"{r.source.upper()} {_cell(r.locator)}",
                         _cell(r.reading),
@@ -77,7 +91,7 @@ def render(register: list[Disagreement]) -> str:
     if notes:
         lines += ["", "## Notes", ""]
         for d in notes:
-            lines.append(f"- **§3.{d.number} {d.topic}.** {_cell(d.note)}")
+            lines.append(f"- **§3.{number(d)} {d.topic}.** {_cell(d.note)}")
     counts: dict[str, int] = {}
     for d in register:
         for r in d.readings:

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["call_choices", "declare", "trump_stages", "trump_suits"]
 
 SUITS = tuple(Suit)
+_NONE = Help.NONE
+_CALL = Help.CALL
+_FORBIDDEN = OwnCard.FORBIDDEN
 
 
 # Trumps.
@@ -106,7 +109,7 @@ def _trump_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
     assert d.contract is not None
-    if d.contract.help is Help.CALL:
+    if d.contract.help is _CALL:
         assert d.rules.call is not None
         return d.rules.call, ("declarations", "call")
     assert d.rules.demand is not None
@@ -127,7 +130,7 @@ def _call_stage(
     if d.trump is not None and c.suit.index == d.trump and not rule.trump_suit_allowed:
         kind = "king" if c.rank == rule.rank else "card"
         return f"call/trump-{kind}", f"{c} is of the trump suit and may not be called"
-    if hand >> card & 1 and rule.own_card is OwnCard.FORBIDDEN:
+    if hand >> card & 1 and rule.own_card is _FORBIDDEN:
         return "call/own-card", f"seat {d.declarer} holds {c}: a card is demanded of another player"
     if c.rank not in (rule.rank, rule.all_held_fallback):
         return "call/not-callable", f"{c} cannot be called (call a {rule.rank.name.lower()})"
@@ -141,7 +144,7 @@ def _call_stage(
             )
     if card not in d.t.deck:
         return "call/not-in-pack", f"{c} is not in the pack"
-    if rule.own_card is OwnCard.FORBIDDEN:
+    if rule.own_card is _FORBIDDEN:
         if others is None:
             others = _others(d)
         if not others >> card & 1:
@@ -274,9 +277,12 @@ def _after_trump(d: Deal) -> None:
     if d.called is not None:  # the partner named trumps after the call
         _after_declarations(d)
         return
-    if d.contract.help is not Help.NONE and call_choices(d):
-        d.phase = CALL_PHASE
-        return
+    if d.contract.help is not _NONE:
+        choices = call_choices(d)
+        if choices:
+            d.phase = CALL_PHASE
+            d._legal = [CALL[c] for c in choices]  # what legal_actions would list
+            return
     # No help, or nothing can be called or demanded (every card is held): he plays alone.
     _after_declarations(d)
 
@@ -285,7 +291,7 @@ def _call(d: Deal, card: int) -> None:
     assert d.contract is not None and d.declarer is not None
     d.called = card
     holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
-    if d.contract.help is Help.CALL:
+    if d.contract.help is _CALL:
         d.partner = holder if holder != d.declarer else None
         if d.trump is None:
             # The holder of the called card names trumps (and so makes himself known); a
