@@ -684,16 +684,22 @@ def simulate(
         Path | None,
         typer.Option("--svg", metavar="FILE", help="With --against: also write the chart."),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html", metavar="FILE", help="With --against: also write a page, table and chart."
+        ),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
     from engine.bots import simulate as run_simulation
 
     if against is not None:
-        _simulate_against(ruleset, against, deals, seed, bots, option, svg, json_out)
+        _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
         return
-    if svg is not None:
-        raise CliError("--svg draws a comparison: give --against RULESET too")
+    if svg is not None or html is not None:
+        raise CliError("--svg and --html draw a comparison: give --against RULESET too")
     r, options = _load_for_bots(ruleset, option, bots)
     show_progress = sys.stderr.isatty()
     step = max(1, deals // 100)
@@ -727,10 +733,11 @@ def _simulate_against(
     bots: str,
     option: Sequence[str] | None,
     svg: Path | None,
+    html: Path | None,
     json_out: bool,
 ) -> None:
     """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
-    from engine.compare import compare, render_svg, render_text
+    from engine.compare import compare, render_html, render_svg, render_text
 
     a, options = _load_for_bots(a_name, option, bots)
     b = _load(b_name)
@@ -742,12 +749,16 @@ def _simulate_against(
     ).as_json()
     if svg is not None:
         svg.write_text(render_svg(report), encoding="utf-8")
+    if html is not None:
+        html.write_text(render_html(report), encoding="utf-8")
     if json_out:
         _emit_json(report)
     else:
         typer.echo(render_text(report), nl=False)
         if svg is not None:
             typer.echo(f"chart: {_shown(svg)}")
+        if html is not None:
+            typer.echo(f"page: {_shown(html)}")
 
 
 # ombre new

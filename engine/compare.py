@@ -456,3 +456,83 @@ def render_svg(report: Mapping[str, Any]) -> str:
     """Returns the comparison as an SVG chart (``templates/compare/chart.svg.j2``)."""
     template = _environment().get_template("compare/chart.svg.j2")
     return str(template.render(c=chart_data(report)))
+
+
+def _fmt(e: Mapping[str, Any] | None, percent: bool, signed: bool = True) -> str:
+    if not e or not e.get("n"):
+        return "–"
+    if percent:
+        return f"{100 * e['value']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+    if signed:
+        return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
+    return f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]"
+
+
+def table_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Returns the comparison's rows (label, A, B, B - A), formatted, for the HTML page."""
+    a, b = report["rulesets"]
+    d = report["difference"]
+    rows: list[dict[str, str]] = []
+
+    def row(label: str, ea: Any, eb: Any, ed: Any = None, percent: bool = True, **kw: Any) -> None:
+        rows.append(
+            {
+                "label": label,
+                "a": _fmt(ea, percent, **kw),
+                "b": _fmt(eb, percent, **kw),
+                "diff": _fmt(ed, percent, **kw) if ed is not None else "",
+            }
+        )
+
+    for cid in sorted({c for s in (a, b) for c in s["contracts"]}):
+        ca, cb = a["contracts"].get(cid, {}), b["contracts"].get(cid, {})
+        row(f"{cid} played", ca.get("played"), cb.get("played"), d["contracts_played"].get(cid))
+        row(f"{cid} won", ca.get("won"), cb.get("won"))
+    row("declaring side won", a["declarer_won"], b["declarer_won"], d["declarer_won"])
+    for role in ("declarer", "partner", "defender"):
+        if role in a["average_by_role"] or role in b["average_by_role"]:
+            row(
+                f"{role}, per deal",
+                a["average_by_role"].get(role),
+                b["average_by_role"].get(role),
+                d["average_by_role"].get(role),
+                percent=False,
+            )
+    row("bête made", a["bete_rate"], b["bete_rate"], d["bete_rate"])
+    row("bête size (when made)", a["bete_size"], b["bete_size"], percent=False, signed=False)
+    row("vole undertaken", a["vole_undertaken"], b["vole_undertaken"])
+    row("vole made", a["vole_made"], b["vole_made"], d["vole_made"])
+    rows.append(
+        {
+            "label": "same contract, same deal",
+            "a": "",
+            "b": "",
+            "diff": _fmt(d["same_contract"], True),
+        }
+    )
+    rows.append(
+        {"label": "same result, same deal", "a": "", "b": "", "diff": _fmt(d["same_result"], True)}
+    )
+    return rows
+
+
+def render_html(report: Mapping[str, Any]) -> str:
+    """Returns the comparison as a self-contained HTML page: the table and the chart inline."""
+    from pathlib import Path
+
+    from markupsafe import Markup
+
+    from engine.render import render, templates_dir
+
+    a, b = report["rulesets"]
+    return render(
+        "compare/simulate.html.j2",
+        "html",
+        title=f"{a['name']} against {b['name']}",
+        report=report,
+        rows=table_rows(report),
+        svg=Markup(render_svg(report)),
+        chart_caption="Bars: the value; whiskers: its 95 % interval.",
+        root="",
+        inline_css=(Path(templates_dir()) / "style.css").read_text(encoding="utf-8"),
+    )

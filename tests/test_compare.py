@@ -86,3 +86,29 @@ def test_cli_json_and_chart(tmp_path: Path) -> None:
     assert chart.read_text(encoding="utf-8").startswith("<svg")
     result = runner.invoke(app, ["simulate", "ombre", "--svg", str(chart)])
     assert result.exit_code == EXIT_USAGE
+
+
+def test_html_page_holds_the_table_and_the_chart(tmp_path: Path) -> None:
+    import html5lib
+
+    page = tmp_path / "compare.html"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "quadrille",
+            "--against",
+            "quadrille-red-aces",
+            "-n",
+            "40",
+            "--html",
+            str(page),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    root = parser.parse(text)
+    assert root.find(".//table") is not None and "<svg" in text
+    assert "declarer, per deal" in text and "quadrille-red-aces" in text
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
