@@ -312,10 +312,9 @@ def show(ruleset: RulesetArg, json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(_show_json(r))
         return
-    from engine.documents.book import rule_view
-    from engine.render import render
+    from engine.documents.book import show_text
 
-    typer.echo(render("show.txt.j2", "text", view=rule_view(r, worked=False)), nl=False)
+    typer.echo(show_text(r), nl=False)
 
 
 # ombre cards

@@ -348,3 +348,40 @@ def test_docs_command_writes_both_formats_and_refuses_bad_options(tmp_path: Path
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert invoke("docs", "--out", str(blocker)).exit_code == 2  # type: ignore[attr-defined]
+
+
+RECORDS = [*sorted((ROOT / "tests" / "records").glob("*.yaml")), BELINDA]
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.name)
+def test_replay_text_tells_everything_the_json_has(record: Path) -> None:
+    """Issue 8, item 3: the text has the payments, matadors, bête, écart, given card and
+    renonces of the JSON, with the JSON's numbering."""
+    document = json.loads(invoke("replay", str(record), "--json").stdout)  # type: ignore[attr-defined]
+    text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
+    for k, deal in enumerate(document["deals"]):
+        assert f"Deal {k}: dealer seat {deal['dealer']}" in text
+        for trick in deal["tricks"]:
+            assert " ".join(trick["cards"]) + f"  (led by seat {trick['leader']}" in text
+        if deal.get("result") is not None:
+            assert f"result: {deal['result']}:" in text
+            assert f"matadors paid for: {deal['matadors']}" in text
+        for payment in deal.get("payments") or []:
+            assert f" {payment['amount']}" in text
+        if deal.get("bete"):
+            assert f"bête: {deal['bete']}" in text
+        if deal.get("given"):
+            assert f"who was given {deal['given']}" in text
+        for x in deal.get("exchanges") or []:
+            assert (
+                f"écart: seat {x['seat']} discarded {' '.join(x['discarded']) or 'nothing'}" in text
+            )
+        for seat in deal.get("renonces") or []:
+            assert f"seat {seat}" in text.split("renonces:")[1]
+        if deal.get("balances") is not None:
+            shown = ", ".join(
+                f"seat {i} {b:+d}" if b else f"seat {i} 0" for i, b in enumerate(deal["balances"])
+            )
+            assert shown in text
+    if document["error"] is not None:
+        assert f"action [{document['error']['index']}]" in text

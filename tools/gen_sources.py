@@ -2,7 +2,10 @@
 
 Run from the repository with the shared research folder beside it (``../shared``)::
 
-    python tools/gen_sources.py
+    python tools/gen_sources.py [--also CHECKOUT ...]
+
+(``--also`` reads the rule files and claims of other checkouts too, e.g. a branch about to be
+merged, so that its quotes find their passages here.)
 
 For every source id cited with a quote in ``rules/``, ``variants/`` and ``claims/``:
 
@@ -57,9 +60,16 @@ def cites(node: Any) -> list[dict[str, Any]]:
     return out
 
 
+ROOTS = [ROOT]
+
+
+def quoting_files(pattern: str) -> list[Path]:
+    return sorted(p for root in ROOTS for p in root.glob(pattern))
+
+
 def source_titles() -> dict[str, dict[str, Any]]:
     titles: dict[str, dict[str, Any]] = {}
-    for path in sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml")]):
+    for path in [*quoting_files("rules/*.yaml"), *quoting_files("variants/*.yaml")]:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for sid, meta in (data.get("sources") or {}).items():
             titles.setdefault(sid, dict(meta))
@@ -103,14 +113,22 @@ def passage_for(piece: str, quotations: list[str], sentences: list[str]) -> str 
 
 
 def main() -> int:
+    args = sys.argv[1:]
+    while args[:1] == ["--also"] and len(args) >= 2:
+        ROOTS.append(Path(args[1]).resolve())
+        args = args[2:]
     titles = source_titles()
     rows = reference_rows()
     quotations = reference_quotations()
     zh_sentences = seed_sentences(SEED_ZH)
     enc_sentences = seed_sentences(SEED_ENC)
     wanted: dict[str, list[dict[str, Any]]] = {}
-    files = [*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml"), *ROOT.glob("claims/*.yaml")]
-    for path in sorted(files):
+    files = [
+        *quoting_files("rules/*.yaml"),
+        *quoting_files("variants/*.yaml"),
+        *(p for p in quoting_files("claims/*.yaml") if p.name != "disagreements.yaml"),
+    ]
+    for path in files:
         for cite in cites(yaml.safe_load(path.read_text(encoding="utf-8"))):
             wanted.setdefault(cite["source"], []).append(cite)
     OUT.mkdir(exist_ok=True)

@@ -29,6 +29,7 @@ __all__ = [
     "TrumpTable",
     "Worked",
     "rule_view",
+    "show_text",
     "trump_table",
 ]
 
@@ -301,6 +302,21 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
                 )
             )
     return tuple(out)
+
+
+def show_text(rules: RuleSet) -> str:
+    """Returns ``ombre show``'s text for a ruleset (rendered once per distinct input)."""
+    import json
+
+    from engine.documents.diff import plain
+    from engine.render import render_cached
+
+    key = (
+        json.dumps(plain(rules.data), sort_keys=True, ensure_ascii=False).encode(),
+        f"{rules.kind}\0{repo_path(rules.file)}\0{rules.chain}".encode(),
+        repr([(p, (repo_path(f), line)) for p, (f, line, _c) in rules.overrides]).encode(),
+    )
+    return render_cached("show.txt.j2", key, lambda: {"view": rule_view(rules, worked=False)})
 
 
 def rule_view(rules: RuleSet, *, worked: bool = True) -> RuleView:

@@ -78,9 +78,7 @@ class Statement:
         if self.kind == "deck-size":
             return f"the pack has {f['count']} cards"
         if self.kind == "result-for":
-            return (
-                f"a declaring side with {_tricks_words(self)} tricks loses or wins by {f['result']}"
-            )
+            return f"a declaring side with {_tricks_words(self)} tricks: {f['result']}"
         if self.kind == "first-bete":
             on = f" on {f['on_table']} counters staked" if "on_table" in f else ""
             return f"the first bête is {f['amount']}{on}"

@@ -84,9 +84,15 @@ def _items(r: RuleSet) -> str:
 
 
 def _outcomes(r: RuleSet) -> str:
-    return "; ".join(
-        f"{o.id}: pot {o.pot}" + (", bête" if o.bete else "") for o in r.outcomes.values()
-    )
+    parts = []
+    for o in r.outcomes.values():
+        text = f"{o.id}: pot {o.pot}" + (", bête" if o.bete else "")
+        if o.receive:
+            text += ", receives " + "+".join(o.receive)
+        if o.pay:
+            text += ", pays " + "+".join(o.pay)
+        parts.append(text)
+    return "; ".join(parts)
 
 
 def _bete(r: RuleSet) -> str:

@@ -21,13 +21,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["FORMATS", "Format", "environment", "md_escape", "render", "templates_dir"]
+__all__ = [
+    "FORMATS",
+    "Format",
+    "environment",
+    "md_escape",
+    "render",
+    "render_cached",
+    "templates_dir",
+]
 
 Format = Literal["text", "md", "html"]
 FORMATS: tuple[Format, ...] = ("text", "md", "html")
@@ -79,6 +87,11 @@ def _card_unicode(card: Any) -> str:
 
 
 def _card_html(card: Any) -> Any:
+    return _card_html_of(str(card))
+
+
+@lru_cache(maxsize=64)
+def _card_html_of(card: str) -> Any:
     from markupsafe import Markup, escape
 
     rank, suit = _card_parts(card)
@@ -260,3 +273,61 @@ _MD_ENTITIES = (
     ("&gt;", "\\>"),
     ("&amp;", "&"),
 )
+
+
+def _inputs_hash(parts: Iterable[bytes]) -> str:
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256(b"render-cache 1\0")
+    for path in sorted(Path(templates_dir()).glob("*.j2")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    engine = Path(__file__).resolve().parent.parent
+    for name in _ENGINE_SOURCES:
+        digest.update((engine / name).read_bytes())
+    for part in parts:
+        digest.update(part + b"\0")
+    return digest.hexdigest()
+
+
+_ENGINE_SOURCES = (
+    "cards.py",
+    "model.py",
+    "render/__init__.py",
+    "documents/__init__.py",
+    "documents/book.py",
+)
+"""The engine code a cached text depends on besides its templates and its own inputs."""
+
+
+def render_cached(name: str, key: Iterable[bytes], context: Callable[[], dict[str, Any]]) -> str:
+    """Renders a text template, or returns the text rendered before from the same inputs.
+
+    ``key`` is the bytes the output depends on besides the templates (every ``*.j2``) and the
+    engine code that builds the views; ``context`` builds the template's context on a miss.
+    A hit needs neither jinja2 nor the view, so ``ombre show`` costs no more than it did when it
+    printed from f-strings. The texts live in the workbench's cache folder (``engine._cache``;
+    ``OMBRE_NO_CACHE=1`` turns it off); any failure to read or write it is a miss.
+    """
+    from engine import _cache
+
+    if not _cache.enabled():
+        return render(name, "text", **context())
+    try:
+        target = _cache.cache_dir() / "rendered" / f"{_inputs_hash(key)[:40]}.txt"
+        return target.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    text = render(name, "text", **context())
+    try:
+        import os
+        import tempfile
+
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except OSError:
+        pass
+    return text
