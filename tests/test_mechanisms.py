@@ -162,3 +162,53 @@ def test_a_36_card_pack_is_only_a_rule_file() -> None:
     deals = play(rules, {}, 20, 1, "heuristic")
     assert len(deals) == 20 and all(len(d.balances) == 4 for d in deals)
     assert {d.result for d in deals} <= {"win", "codille", "vole", "vole-failed", "redeal"}
+
+
+def test_at_a_table_of_four_the_dealer_sits_the_deal_out() -> None:
+    from engine import load_ruleset
+    from engine.referee import Deal
+
+    rules = load_ruleset("tresillo")
+    deal = Deal(rules, dealer=2, seed=5)
+    assert deal.dealt[2] == () and all(len(deal.dealt[s]) == 9 for s in (0, 1, 3))
+    assert len(deal.dealt_talon) == 13 and deal.eldest == 3
+    speakers = []
+    while deal.phase == "auction":
+        speakers.append(deal.to_move)
+        deal.apply("pass")
+    assert speakers == [3, 0, 1]  # the dealer never speaks
+    # Passed out: a redeal, staked by all four.
+    assert deal.result == "redeal" and deal.settlement is not None
+    deal = Deal(rules, dealer=2, seed=5)
+    run(deal, ["3 bid entrada", "0 pass", "1 pass", "3 trump spades"])
+    _play_out(deal)
+    assert all(len(t.cards) == 3 for t in deal.tricks) and deal.won[2] == 0
+    assert 2 not in {t.leader for t in deal.tricks}
+    s = deal.settlement
+    assert s is not None and len(s.balances) == 4
+    # The alcalde pays and is paid like the other defenders.
+    defenders = [seat for seat in (0, 1) if seat != deal.declarer]
+    assert s.balances[2] != 0
+    if deal.result == "win":
+        assert s.balances[2] == s.balances[defenders[0]]
+
+
+def test_a_record_gives_the_alcalde_an_empty_hand() -> None:
+    from engine import load_ruleset
+    from engine.errors import NotationError
+    from engine.referee import Deal
+
+    rules = load_ruleset("tresillo")
+    full = Deal(rules, dealer=0, seed=1)
+    hands = [list(h) for h in full.dealt]
+    from engine.cards import ALL_CARDS
+
+    as_text = [[str(ALL_CARDS[c]) for c in h] for h in hands]
+    talon = [str(ALL_CARDS[c]) for c in full.dealt_talon]
+    again = Deal(rules, dealer=0, hands=as_text, talon=talon)
+    assert again.dealt == full.dealt
+    with pytest.raises(NotationError, match=r"holds 0 cards|sits the deal out"):
+        Deal(rules, dealer=1, hands=as_text, talon=talon)
+    moved = [as_text[1], [], as_text[0], as_text[3]]
+    with pytest.raises(NotationError, match="seat 0 deals and sits the deal out"):
+        Deal(rules, dealer=0, hands=moved, talon=talon)

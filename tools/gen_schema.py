@@ -91,6 +91,7 @@ SCHEMA = {
             {
                 "count": {"type": "integer", "minimum": 2, "maximum": 6},
                 "direction": {"enum": ["counter-clockwise", "clockwise"]},
+                "sits_out": {"enum": ["dealer"]},
             },
             ["count", "direction"],
         ),

@@ -217,7 +217,7 @@ def play_card(d: Deal, seat: int, card: int) -> None:
     d.hands[seat] ^= 1 << card
     trick = d.trick
     trick.append(card)
-    if len(trick) < d.n:
+    if len(trick) < d.active:
         d.to_move = d._next_seat[seat]
         return
     _end_trick(d, trick)
@@ -227,7 +227,7 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
     tr = d.tr
     assert tr is not None
     leader = d.leader
-    winner = (leader + tr.winning_position(trick)) % d.n
+    winner = d.seat_at(leader, tr.winning_position(trick))
     if d.called is not None and d.called in trick:
         d.partner_seen = True
     d._tricks.append((leader, tuple(trick), winner))
