@@ -212,3 +212,47 @@ def test_a_record_gives_the_alcalde_an_empty_hand() -> None:
     moved = [as_text[1], [], as_text[0], as_text[3]]
     with pytest.raises(NotationError, match="seat 0 deals and sits the deal out"):
         Deal(rules, dealer=0, hands=moved, talon=talon)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "fixed", "actions"),
+    [
+        (
+            "quadrille-roi-rendu",
+            {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 3: "Kh 4h"},
+            [
+                "1 bid ask",
+                "2 pass",
+                "3 pass",
+                "0 pass",
+                "1 trump clubs",
+                "1 call Kh",
+                "3 give Kh",
+                "1 give 7d",
+            ],
+        ),
+        (
+            "quadrille-red-aces",
+            {1: "As 2c Ac Kc Qc Jc 7c 6c 5c Kd", 2: "Ah", 3: "Ad"},
+            ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"],
+        ),
+        (
+            "quadrille-contre",
+            {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 2: "Kd"},
+            ["1 bid contre", "2 pass", "3 pass", "0 pass", "1 trump clubs"],
+        ),
+    ],
+)
+def test_the_scoresheet_settles_the_new_mechanisms_as_the_referee(
+    ruleset: str, fixed: dict[int, str], actions: list[str]
+) -> None:
+    """A scorekeeper who writes down the deal (no cards) gets the referee's payments."""
+    from engine import load_ruleset
+    from engine.scoresheet import Evening
+    from tests.test_scoresheet import entry_of
+
+    deal = _play_out(run(deal_with(ruleset, fixed), actions))
+    scored = Evening(load_ruleset(ruleset)).score(entry_of(deal))
+    assert deal.settlement is not None
+    assert scored.result == deal.result
+    assert scored.settlement.balances == deal.settlement.balances

@@ -386,9 +386,9 @@ _LAYERS = [
     {"settlement"},
     {"referee"},
     {"party"},
-    {"records", "bots"},
+    {"records", "bots", "scoresheet"},
     {"documents"},
-    {"table", "compare", "sidebyside", "starter"},
+    {"table", "scoreterm", "web", "compare", "sidebyside", "starter"},
     {"cli", "__init__", "__main__"},
 ]
 
