@@ -400,7 +400,11 @@ def replay(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (YAML or JSON).")],
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", metavar="RULESET", help="Referee under this ruleset instead."),
+        typer.Option(
+            "--ruleset",
+            metavar="RULESET",
+            help="Referee under this ruleset too, side by side with the record's own.",
+        ),
     ] = None,
     html: Annotated[
         Path | None,
@@ -421,7 +425,10 @@ def replay(
         raise CliError(f"no such file: {record}", EXIT_USAGE)
     try:
         rec = read_record(path)
-        rules = _record_ruleset(rec, path, ruleset)
+        if ruleset is not None:
+            _replay_against(rec, path, ruleset, json_out, html, md)
+            return
+        rules = _record_ruleset(rec, path, None)
         if json_out and html is None and md is None:
             report = run_replay(rec, rules)
         else:
@@ -465,6 +472,34 @@ def replay(
     if report.error is not None:
         if not json_out:
             _err(f"{report.located}")
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _replay_against(
+    rec: Any, path: Path, other: str, json_out: bool, html: Path | None, md: Path | None
+) -> None:
+    """``ombre replay RECORD --ruleset OTHER``: the record under its own ruleset and OTHER;
+    ``--html``/``--md`` write the deal page of the record refereed under OTHER."""
+    from engine.sidebyside import render_text, replay_against
+
+    own = _record_ruleset(rec, path, None)
+    rules_other = _record_ruleset(rec, path, other)
+    report = replay_against(rec, own, rules_other).as_json()
+    if html is not None or md is not None:
+        from engine.documents.deal_page import replay_story
+        from engine.documents.site import write_deal_page
+
+        story = replay_story(rec, rules_other, str(path))
+        if html is not None:
+            write_deal_page(story, html, "html")
+        if md is not None:
+            write_deal_page(story, md, "md")
+    if json_out:
+        _emit_json(report)
+    else:
+        typer.echo(render_text(report), nl=False)
+    # Refused under OTHER is a finding; refused under the record's own ruleset, an error.
+    if report["replays"][0]["error"] is not None:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -647,12 +682,35 @@ def simulate(
         typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every core)."),
     ] = None,
     option: OptionList = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            metavar="RULESET",
+            help="Compare with this ruleset on the same deals (paired), with 95% intervals.",
+        ),
+    ] = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option("--svg", metavar="FILE", help="With --against: also write the chart."),
+    ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html", metavar="FILE", help="With --against: also write a page, table and chart."
+        ),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
     from engine.bots import BOTS
     from engine.simulate import Setup, default_jobs, parse_bots, progress_bar, run, summary_text
 
+    if against is not None:
+        _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
+        return
+    if svg is not None or html is not None:
+        raise CliError("--svg and --html draw a comparison: give --against RULESET too")
     r = _load(ruleset)
     options = _parse_options(r, option)
     try:
@@ -666,6 +724,191 @@ def simulate(
         _emit_json(tally.as_json())
         return
     typer.echo(summary_text(tally, r), nl=False)
+
+
+def _simulate_against(
+    a_name: str,
+    b_name: str,
+    deals: int,
+    seed: int,
+    bots: str,
+    option: Sequence[str] | None,
+    svg: Path | None,
+    html: Path | None,
+    json_out: bool,
+) -> None:
+    """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
+    from engine.compare import compare, render_html, render_svg, render_text
+
+    a, options = _load_for_bots(a_name, option, bots)
+    b = _load(b_name)
+    # A setup option applies to each rule set that declares it.
+    options_b = {k: v for k, v in options.items() if k in b.options}
+    b.resolve_options(options_b)
+    report = compare(
+        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b
+    ).as_json()
+    if svg is not None:
+        svg.write_text(render_svg(report), encoding="utf-8")
+    if html is not None:
+        html.write_text(render_html(report), encoding="utf-8")
+    if json_out:
+        _emit_json(report)
+    else:
+        typer.echo(render_text(report), nl=False)
+        if svg is not None:
+            typer.echo(f"chart: {_shown(svg)}")
+        if html is not None:
+            typer.echo(f"page: {_shown(html)}")
+
+
+# ombre new
+
+
+# ombre serve and ombre score (engine/web/, engine/scoresheet.py, engine/scoreterm.py)
+
+
+@app.command()
+@_boundary
+def new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new variant's id.")],
+    extends: Annotated[
+        str,
+        typer.Option("--extends", metavar="PARENT", help="The ruleset or variant it extends."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Where to write (default: variants/NAME.yaml)."),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Write a commented starter variant of PARENT, schema line included; never overwrites."""
+    from engine.loader import default_registry, schema_path
+    from engine.starter import check_name, starter_path, write_starter
+
+    check_name(name)
+    existing = default_registry().find(name)
+    if existing is not None and existing.kind in ("ruleset", "variant"):
+        raise CliError(f"a ruleset or variant {name!r} already exists; choose another NAME")
+    parent = _load(extends)
+    target = starter_path(name, out, default_registry().variants_dir)
+    try:
+        write_starter(name, parent, target, schema_path())
+    except FileExistsError:
+        raise CliError(f"{_shown(target)} exists; it is not overwritten") from None
+    if json_out:
+        _emit_json({"id": name, "extends": parent.id, "path": _shown(target)})
+    else:
+        typer.echo(f"wrote {_shown(target)}: a variant of {parent.id}; edit it, then")
+        typer.echo(f"  ombre validate {_shown(target)}")
+
+
+def serve(
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", help="The address to bind (default: this machine only).")
+    ] = "127.0.0.1",
+    folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--folder",
+            metavar="DIR",
+            help="Where tables and evenings are saved (default: $OMBRE_HOME or ~/ombre-workbench).",
+        ),
+    ] = None,
+) -> None:
+    """Play in the browser, and keep score of evenings with real cards (needs the web extra)."""
+    try:
+        import uvicorn
+
+        from engine.web.app import create_app
+    except ImportError:
+        raise CliError(
+            "ombre serve needs the web extra: pip install 'ombre-workbench[web]'"
+        ) from None
+    from engine.web.store import default_folder
+
+    where = (folder or default_folder()).expanduser()
+    hosts = ["127.0.0.1", "localhost", "::1"] if host in ("127.0.0.1", "localhost", "::1") else None
+    application = create_app(
+        where, allowed_hosts=hosts if hosts else [host, "127.0.0.1", "localhost"]
+    )
+    typer.echo(f"Ombre workbench at http://{'localhost' if hosts else host}:{port}/")
+    typer.echo(f"tables and evenings are saved in {where}; stop with Ctrl-C")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+@app.command()
+@_boundary
+def score(
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(metavar="[RULESET]", help="The game (not needed to go on with --evening)."),
+    ] = None,
+    evening: Annotated[
+        Path | None,
+        typer.Option(
+            "--evening", metavar="FILE", help="The evening's file: read if it exists, then kept."
+        ),
+    ] = None,
+    dealer: Annotated[int, typer.Option("--dealer", help="The first dealer's seat.")] = 0,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", metavar="NAMES", help="The players' names, seat 0 first: A,B,C,D."
+        ),
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report", help="Print the evening in FILE and stop (no questions).")
+    ] = False,
+    option: OptionList = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
+    from engine import load_ruleset
+    from engine.scoresheet import Evening, load_evening
+    from engine.scoreterm import describe_deal, run_score
+
+    if evening is not None and evening.is_file():
+        sheet = load_evening(evening, _load)
+        if ruleset is not None and _load(ruleset).id != sheet.rules.id:
+            raise CliError(f"{evening} is an evening of {sheet.rules.id}, not {ruleset}")
+    elif report:
+        raise CliError("--report needs --evening FILE naming an existing evening")
+    elif ruleset is None:
+        raise CliError("name the game (ombre score quadrille), or an --evening FILE to go on with")
+    else:
+        rules = load_ruleset(ruleset) if not ruleset.endswith((".yaml", ".yml")) else _load(ruleset)
+        if not 0 <= dealer < rules.players:
+            raise CliError(f"--dealer must be a seat from 0 to {rules.players - 1}")
+        names = tuple(n.strip() for n in players.split(",")) if players else ()
+        if names and len(names) != rules.players:
+            raise CliError(f"--players names {len(names)} players; {rules.id} has {rules.players}")
+        sheet = Evening(rules, _parse_options(rules, option), dealer, players=names)
+    if report or json_out:
+        if json_out:
+            _emit_json(sheet.as_json())
+            return
+        totals = [0] * sheet.n
+        for k, d in enumerate(sheet.deals):
+            totals = [a + b for a, b in zip(totals, d.settlement.balances, strict=True)]
+            for line in describe_deal(k + 1, d, totals):
+                typer.echo(line)
+        typer.echo(f"totals: {sheet.totals}; on the table {sheet.table.pot}")
+        return
+
+    def read(prompt: str) -> str | None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            return None
+        if not sys.stdin.isatty():
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    run_score(sheet, evening, read, typer.echo)
 
 
 def _version(value: bool) -> None:

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 from engine.bots import Bot, RandomBot, make_bot
 from engine.model import RuleSet
 from engine.referee import Deal
+from engine.referee.held import held_card_transfers
 from engine.settlement import SettlementResult, TableState, settle, stakes_for
 
 __all__ = [
@@ -193,7 +194,7 @@ def _summary(deal: Deal, index: int, table: TableState) -> DealSummary:
         tuple(deal.won),
         s.matadors,
         _top_trump_holder(deal) if deal.rules.codille_remainder == "next-spadille" else None,
-        tuple(deal.transfers),
+        (*deal.transfers, *held_card_transfers(deal)),
         tuple(deal.penalties),
         len(deal.history),
         s.balances,

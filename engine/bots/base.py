@@ -110,7 +110,7 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
     for leader, cards in tricks:
         led = cards[0]
         for k, card in enumerate(cards):
-            who = (leader + k) % n
+            who = deal.seat_at(leader, k)
             played |= 1 << card
             played_by[who] |= 1 << card
             if k and infer and follow is not None and class_mask is not None:

@@ -153,6 +153,9 @@ class HeuristicBot(Bot):
             return self._call(deal, seat, legal)
         if phase == "give":
             return self._give(deal, legal)
+        if phase == "surrender":
+            keep = next((a for a in legal if a.verb == "pass"), legal[0])
+            return keep, ("{0}: he keeps the called king and plays as the friend", keep)
         if phase == "vole":
             return self._vole(deal, seat, legal)
         return self._play(deal, seat, legal)
@@ -167,13 +170,12 @@ class HeuristicBot(Bot):
         rules = deal.rules
         win = tricks_to_win(rules)
         if contract.help == "call":
-            sole = rules.sole_liability_below
-            if sole is not None:
-                return float(sole), (
-                    f"a caller ought to have a fair probability of winning {sole} tricks, "
-                    "to prevent being beasted (Hoyle)"
-                )
-            return win / 2, "a caller needs half the tricks himself"
+            # Hoyle's three tricks (of ten), whatever liability rule the house keeps.
+            three = 3.0 * rules.hand_size / 10
+            return three, (
+                f"a caller ought to have a fair probability of winning {three:g} tricks, "
+                "to prevent being beasted (Hoyle)"
+            )
         if contract.help == "demand":
             # The demanded king is a trick, and the card given for it a loser gone.
             return win - 2.25, f"with the demanded king he must be worth {win:g} tricks"
@@ -379,7 +381,7 @@ class HeuristicBot(Bot):
         # Who is winning the trick: asked of the referee's one trick routine.
         best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0
         best = strength[trick[best_pos]]
-        winner = (deal.leader + best_pos) % deal.n
+        winner = deal.seat_at(deal.leader, best_pos)
         friend_wins = (winner in side) == on_side
         last = len(trick) == deal.n - 1
         if friend_wins and winner != seat:
