@@ -28,6 +28,7 @@ from engine.enums import (
     OwnCard,
     Pot,
     Renonce,
+    TrumpNamedBy,
     Visibility,
     VoleWhen,
 )
@@ -136,6 +137,12 @@ class Contract:
     trump_not_option: str | None
     """Trumps may not be the suit chosen for this setup option."""
     basis: Basis
+    announces_vole: bool = False
+    """The vole is announced with the bid (the *contre*): it is undertaken from the first trick."""
+    trump_named_by: TrumpNamedBy = TrumpNamedBy.DECLARER
+    """Who names trumps: the declarer, or (after the call) the holder of the called card."""
+    requires_cards: tuple[str, ...] = ()
+    """Cards a player must hold to bid it (the seed summary's Casco: both black aces)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +154,18 @@ class DemandFee:
     """A setup option of kind ``suit``: a card of that suit costs ``favourite_amount``."""
     favourite_amount: int | None
     basis: Basis
+
+    def amount_for(self, suit: str, options: Mapping[str, object]) -> int:
+        """Returns the fee for a demanded card of ``suit`` (a suit name) under the chosen
+        setup ``options``: "if the king be of the favourite suit, then two fish" (HOYLE-IE
+        p. 281)."""
+        if (
+            self.favourite_option is not None
+            and self.favourite_amount is not None
+            and str(options.get(self.favourite_option)) == suit
+        ):
+            return self.favourite_amount
+        return self.amount
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +180,9 @@ class Call:
     fee: DemandFee | None
     """Paid by the declarer to the holder of the card (demands only); None: nothing."""
     basis: Basis
+    surrender_fee: int | None = None
+    """*Roi rendu*: the called card's holder may surrender it for a card of the declarer's,
+    who then plays alone and pays him this; None: the called card is never surrendered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +196,14 @@ class Condition:
     more_than_each_opponent: bool = False
     single_opponent_most: bool = False
     otherwise: bool = False
+    contracts: tuple[str, ...] | None = None
+    """The result applies only to deals played in one of these contracts."""
 
     def describe(self) -> str:
         """Returns the condition in words."""
         parts = []
+        if self.contracts:
+            parts.append("the contract is " + " or ".join(self.contracts))
         if self.vole:
             parts.append(f"the vole was undertaken and {self.vole}")
         if self.side_exactly is not None:
@@ -724,6 +750,9 @@ def build_ruleset(resolved: Any) -> RuleSet:
             trump_option=c.get("trump_option"),
             trump_not_option=c.get("trump_not_option"),
             basis=basis("auction", "contracts", cid),
+            announces_vole=bool(c.get("announces_vole", False)),
+            trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
+            requires_cards=tuple(c.get("requires_cards", ())),
         )
 
     def call(key: str) -> Call | None:
@@ -746,6 +775,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             if fee
             else None,
             basis=basis("declarations", key),
+            surrender_fee=int(c["surrender"]["fee"]) if c.get("surrender") else None,
         )
 
     results = []
@@ -763,6 +793,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
                     more_than_each_opponent=bool(w.get("more_than_each_opponent", False)),
                     single_opponent_most=bool(w.get("single_opponent_most", False)),
                     otherwise=bool(w.get("otherwise", False)),
+                    contracts=tuple(w["contract"]) if w.get("contract") else None,
                 ),
                 basis=basis("results", "rules", i),
             )
