@@ -61,7 +61,8 @@ def _check_deal(deal: Any, rules: Any, pot_before: int) -> list[str]:
     played = [c for t in deal.tricks for c in t.cards]
     if len(played) != len(set(played)):
         problems.append("a card was played twice")
-    if any(len(t.cards) != rules.players for t in deal.tricks):
+    playing = len([h for h in deal.dealt if h])  # a seat that sits the deal out has no hand
+    if any(len(t.cards) != playing for t in deal.tricks):
         problems.append("a trick lacks a card")
     s = deal.settlement
     if s is None or deal.result is None:
