@@ -102,6 +102,7 @@ def _check_replay(deal: Any, rules: Any) -> list[str]:
         talon=[_card(c) for c in deal.dealt_talon],
         options=deal.options or None,
         table=deal.table,
+        factor=deal.factor,  # the party's multiplier (e.g. a doubled last tour)
     )
     for line in deal.record_actions():
         seat, action = parse_line(line)
