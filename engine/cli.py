@@ -97,17 +97,23 @@ def _err(text: str) -> None:
     typer.echo(text, err=True)
 
 
-def _problem_line(problem: Problem) -> str:
-    """Returns ``FILE:LINE:COLUMN: $.path: message [code]``."""
-    return f"{problem} [{problem.code}]"
+def _problems_text(
+    problems: Sequence[Problem], files_checked: int = 0, *, summary: bool = True
+) -> str:
+    """Returns the problems, one ``FILE:LINE:COLUMN: $.path: message [code]`` a line, and
+    (with ``summary``) a line that counts them."""
+    from engine.render import render
+
+    return render(
+        "cli/problems.txt.j2", "text", problems=problems, checked=files_checked, summary=summary
+    )
 
 
-def _summary(problems: Sequence[Problem], files_checked: int) -> str:
-    if not problems:
-        return f"{files_checked} file{'' if files_checked == 1 else 's'} valid"
-    files = len({p.file for p in problems})
-    n = len(problems)
-    return f"{n} problem{'' if n == 1 else 's'} in {files} file{'' if files == 1 else 's'}"
+def _message(what: str, **context: Any) -> None:
+    """Prints one of the commands' short messages (``templates/cli/messages.txt.j2``)."""
+    from engine.render import render
+
+    typer.echo(render("cli/messages.txt.j2", "text", what=what, **context), nl=False)
 
 
 def _boundary(func: Callable[P, None]) -> Callable[P, None]:
@@ -132,13 +138,11 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
             _err(f"ombre: error: {exc}")
             fail(exc.status, "usage" if exc.status == EXIT_USAGE else "invalid", str(exc))
         except RuleFileError as exc:
-            for problem in exc.problems:
-                _err(_problem_line(problem))
-            _err(_summary(exc.problems, 0))
-            fail(EXIT_INVALID, "rule-file", _summary(exc.problems, 0), exc.problems)
+            text = _problems_text(exc.problems)
+            _err(text.rstrip("\n"))
+            fail(EXIT_INVALID, "rule-file", text.splitlines()[-1], exc.problems)
         except RecordError as exc:
-            for problem in exc.problems:
-                _err(_problem_line(problem))
+            _err(_problems_text(exc.problems, summary=False).rstrip("\n"))
             fail(EXIT_INVALID, "record", "the record is malformed", exc.problems)
         except IllegalActionError as exc:
             _err(f"ombre: illegal: {exc} [{exc.code}]")
@@ -239,14 +243,9 @@ def list_(json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(rows)
         return
-    width = max([len(r["id"]) for r in rows] + [2])
-    name_width = max([len(r["name"] or "") for r in rows] + [4])
-    typer.echo(f"{'ID':<{width}}  {'KIND':<7}  {'EXTENDS':<17}  {'NAME':<{name_width}}  FILE")
-    for r in rows:
-        typer.echo(
-            f"{r['id']:<{width}}  {r['kind']:<7}  {r['extends'] or '-':<17}  "
-            f"{r['name'] or '':<{name_width}}  {r['path']}"
-        )
+    from engine.render import render
+
+    typer.echo(render("cli/list.txt.j2", "text", rows=rows), nl=False)
 
 
 # ombre validate
@@ -277,9 +276,7 @@ def validate(
     if json_out:
         _emit_json({"valid": not problems, "errors": [p.as_json() for p in problems]})
     else:
-        for problem in problems:
-            typer.echo(_problem_line(problem))
-        typer.echo(_summary(problems, checked))
+        typer.echo(_problems_text(problems, checked), nl=False)
     if problems:
         raise typer.Exit(EXIT_INVALID)
 
@@ -457,8 +454,7 @@ def replay(
                 "totals": [],
             }
         )
-        for problem in exc.problems:
-            _err(_problem_line(problem))
+        _err(_problems_text(exc.problems, summary=False).rstrip("\n"))
         raise typer.Exit(EXIT_INVALID) from None
     if html is not None or md is not None:
         from engine.documents.site import write_deal_page
@@ -763,10 +759,8 @@ def _simulate_against(
         _emit_json(report)
     else:
         typer.echo(render_text(report), nl=False)
-        if svg is not None:
-            typer.echo(f"chart: {_shown(svg)}")
-        if html is not None:
-            typer.echo(f"page: {_shown(html)}")
+        written = [("chart", svg), ("page", html)]
+        _message("written", files=[(label, _shown(p)) for label, p in written if p is not None])
 
 
 # ombre new
@@ -806,8 +800,7 @@ def new(
     if json_out:
         _emit_json({"id": name, "extends": parent.id, "path": _shown(target)})
     else:
-        typer.echo(f"wrote {_shown(target)}: a variant of {parent.id}; edit it, then")
-        typer.echo(f"  ombre validate {_shown(target)}")
+        _message("new", path=_shown(target), parent=parent.id)
 
 
 def serve(
@@ -840,8 +833,7 @@ def serve(
     application = create_app(
         where, allowed_hosts=hosts if hosts else [host, "127.0.0.1", "localhost"]
     )
-    typer.echo(f"Ombre workbench at http://{'localhost' if hosts else host}:{port}/")
-    typer.echo(f"tables and evenings are saved in {where}; stop with Ctrl-C")
+    _message("serve", url=f"http://{'localhost' if hosts else host}:{port}/", folder=where)
     uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
@@ -901,7 +893,7 @@ def score(
             totals = [a + b for a, b in zip(totals, d.settlement.balances, strict=True)]
             for line in describe_deal(k + 1, d, totals):
                 typer.echo(line)
-        typer.echo(f"totals: {sheet.totals}; on the table {sheet.table.pot}")
+        _message("score-totals", totals=sheet.totals, pot=sheet.table.pot)
         return
 
     def read(prompt: str) -> str | None:

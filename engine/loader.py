@@ -28,7 +28,7 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -813,4 +813,39 @@ def validate_paths(paths: Iterable[str]) -> tuple[list[Problem], int]:
             else:
                 entries.append(entry)
     problems.extend(registry.validate(entries))
+    problems.extend(_name_clashes(registry, entries))
     return problems, len(entries)
+
+
+def _name_clashes(registry: Registry, checked: Sequence[_Entry]) -> list[Problem]:
+    """Returns a problem for each checked file of ``rules/`` or ``variants/`` whose id or alias
+    is already the id or alias of another file there: a name must find one file, or
+    ``ombre show NAME`` would silently pick one of them."""
+    owners: dict[str, _Entry] = {}
+    for entry in registry.entries():
+        if entry.kind in ("ruleset", "variant") and entry.id is not None:
+            for name in (entry.id, *registry._aliases(entry)):
+                owners.setdefault(_normalise(name), entry)
+    problems: list[Problem] = []
+    for entry in checked:
+        if entry.kind not in ("ruleset", "variant") or entry.id is None or entry.doc is None:
+            continue
+        aliases = registry._aliases(entry)
+        named = [(("id",), entry.id)] + [(("aliases", k), a) for k, a in enumerate(aliases)]
+        for key, name in named:
+            owner = owners.get(_normalise(name))
+            if owner is None or owner is entry:
+                continue
+            line, column = entry.doc.positions.get(key, (None, None))
+            path = "$." + ".".join(str(k) if isinstance(k, str) else f"[{k}]" for k in key)
+            problems.append(
+                Problem(
+                    entry.shown,
+                    line,
+                    column,
+                    path.replace(".[", "["),
+                    "semantic/duplicate-name",
+                    f"{name!r} already names {owner.shown}; each id and alias must name one file",
+                )
+            )
+    return problems
