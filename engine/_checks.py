@@ -191,6 +191,15 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 "no-talon",
                 "an exchange needs a talon (deal.talon is 0)",
             )
+    named: dict[str, str] = {cid: cid for cid in contracts}
+    for cid, c in contracts.items():
+        for i, alias in enumerate(c.get("aliases", [])):
+            if named.setdefault(alias, cid) != cid:
+                add(
+                    ("auction", "contracts", cid, "aliases", i),
+                    "ambiguous-alias",
+                    f"{alias!r} already names contract {named[alias]}",
+                )
     ap = d["auction"]["all_pass"]
     if ap["action"] == "forced":
         if "contract" not in ap or "card" not in ap:

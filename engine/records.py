@@ -429,7 +429,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             error: dict[str, Any] | None = None
             try:
                 seat, action = parse_line(line_text)
-                deal.apply(action, seat=seat)
+                deal.apply(rules.canonical(action), seat=seat)
             except IllegalActionError as exc:
                 error = {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}
             except NotationError as exc:
