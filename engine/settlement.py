@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from engine.model import RuleSet
 
-__all__ = ["Payment", "SettlementResult", "TableState", "settle"]
+__all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +129,17 @@ def _flow(
             j += 1
 
 
+def pays_alone(rules: RuleSet, contract: str, partner: int | None, declarer_tricks: int) -> bool:
+    """Checks if a declarer with a partner bears a loss alone: he took fewer tricks himself
+    than the rules' sole-liability threshold and the contract does not always share."""
+    return (
+        partner is not None
+        and rules.sole_liability_below is not None
+        and not rules.contracts[contract].shared_liability
+        and declarer_tricks < rules.sole_liability_below
+    )
+
+
 def stakes_for(rules: RuleSet, dealer: int, n: int, stakes: Sequence[tuple[str, int]]) -> list[int]:
     """Returns what each seat puts on the table for the given stake lines."""
     out = [0] * n
@@ -193,13 +204,7 @@ def settle(
     outcome = rules.outcomes[result]
     side = [declarer] if partner is None else [declarer, partner]
     opponents = [s for s in ((declarer + k) % n for k in range(1, n)) if s not in side]
-    contract_rule = rules.contracts[contract]
-    sole = (
-        partner is not None
-        and rules.sole_liability_below is not None
-        and not contract_rule.shared_liability
-        and tricks[declarer] < rules.sole_liability_below
-    )
+    sole = pays_alone(rules, contract, partner, tricks[declarer])
 
     # The pot.
     if outcome.pot == "side":
