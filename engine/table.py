@@ -89,7 +89,11 @@ def _plural(n: int, word: str) -> str:
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
     return textwrap.wrap(
-        " ".join(text.split()), _WIDTH, initial_indent=indent, subsequent_indent=indent
+        " ".join(text.split()),
+        _WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
     )
 
 
@@ -346,7 +350,9 @@ def _payment_lines(deal: Deal, human: int | None) -> list[str]:
                 out.append(f"    [{_basis_text(basis)}]")
         elif item == "pot":
             where = {
-                "side": "to the declaring side, shared half and half (the odd counter to the "
+                "side": "to the declarer"
+                if len(deal.side) == 1
+                else "to the declaring side, shared half and half (the odd counter to the "
                 "declarer)",
                 "opponents": "to the defenders, shared equally",
                 "codille-winner": "to the defender who took the most tricks (codille)",
@@ -354,6 +360,23 @@ def _payment_lines(deal: Deal, human: int | None) -> list[str]:
             out.append(f"  The pot, {total}, goes {where}: {moves}.")
             if outcome is not None:
                 out.append(f"    [{_basis_text(outcome.basis)}]")
+            kept = s.table.remainder
+            if outcome is not None and outcome.pot == "opponents" and kept:
+                out.append(
+                    f"  {_cap(_plural(kept, 'odd counter'))} that cannot be shared equally "
+                    f"{'stays' if kept == 1 else 'stay'} on the table for whoever holds the "
+                    "highest trump next deal."
+                )
+                raw = rules.value_at(("settlement", "codille_remainder_basis"))
+                if raw is not None:
+                    basis = Basis.from_data(raw, rules.locate(("settlement",)))
+                    out += [f"    {line}" for line in [basis.note or ""] if line]
+                    out.append(f"    [{_basis_text(basis)}]")
+        elif item.startswith("odd counters"):
+            out.append(
+                f"  Odd counters kept on the table from an earlier deal go to the holder of the "
+                f"highest trump: {moves}."
+            )
         elif item == "bête":
             losers = _join([_who(int(p.payer), human) for p in payments])
             puts = ", ".join(f"{_who(int(p.payer), human)} {p.amount}" for p in payments)
@@ -423,12 +446,24 @@ class TableGame:
         status = 0
         self._intro(write)
         resume = self._resuming()
+        if self.start is not None:
+            source = self.start.file
+            n = len(self.start.deals)
+            if resume:
+                write(f"Going on with the unfinished game of {source}.")
+            else:
+                write(
+                    f"{source} is a finished game: its {_plural(n, 'deal')} "
+                    f"{'is' if n == 1 else 'are'} dealt again, the same cards, for a new game."
+                )
         try:
             for i in range(self.deals):
                 on_table = party.table
                 deal = self._new_deal(party, i)
                 self.played.append(deal)
-                recorded = self.start.deals[i].actions if resume and self.start else ()
+                recorded: tuple[str, ...] = ()
+                if resume and self.start is not None and i < len(self.start.deals):
+                    recorded = self.start.deals[i].actions
                 if recorded and i < len(self.start.deals if self.start else ()) - 1:
                     # A finished deal of the record: played again without a word.
                     for line_text in recorded:
@@ -497,7 +532,7 @@ class TableGame:
             if final:
                 write(f"Record written to {self.record_path}")
                 if not self.played[-1].is_over or len(self.played) < self.deals:
-                    write(f"(go on with: ombre play {self.rules.id} --from {self.record_path})")
+                    write(f"(go on with: ombre play --from {self.record_path})")
         return status
 
     def _write_record(self) -> None:
@@ -1097,7 +1132,9 @@ class TableGame:
                         how += ", after an écart with the talon"
                     elif c.exchange == "others-only":
                         how += " without an écart (the others still take from the talon)"
-                    aliases = f"; also 'bid {', '.join(c.aliases)}'" if c.aliases else ""
+                    aliases = (
+                        "; also: " + ", ".join(f"bid {a}" for a in c.aliases) if c.aliases else ""
+                    )
                     for line in _wrap(f"bid {c.id} — {c.name}: {how}{aliases}", "    "):
                         write(line)
         for path in paths:

@@ -1,0 +1,221 @@
+"""The table as a newcomer meets it: piped answers, and the lines he must be able to read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from engine import load_ruleset
+from engine.referee import Deal
+from engine.table import TableGame, _second_person, seat_diagram
+
+runner = CliRunner()
+
+
+def play(*args: str, stdin: str = ""):  # type: ignore[no-untyped-def]
+    from engine.cli import app
+
+    return runner.invoke(app, ["play", *args], input=stdin)
+
+
+def lines_of(output: str) -> list[str]:
+    return [line.rstrip() for line in output.splitlines()]
+
+
+# The opening screen.
+
+
+def test_the_opening_screen_shows_the_seats_the_seed_and_the_commands() -> None:
+    result = play("quadrille", "--seed", "5", stdin="")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "You are seat 0; bots (heuristic) play the other seats." in out
+    assert "`ombre play quadrille --seed 5` deals the same cards again" in out
+    assert "? or help" in out and "last (the previous trick)" in out
+    # The seat diagram, from the player's chair: the next seat on the right.
+    assert "seat 3                               seat 1 [eldest]" in out
+    assert "you (seat 0) [dealer]" in out
+    assert "Speech and play go to the right: seat 1 → seat 2 → seat 3 → you." in out
+    assert "Your hand: spades As Ks 5s · clubs Ac 5c 4c 3c · diamonds Kd Ad 3d" in out
+
+
+def test_setup_options_and_the_cards_taken_out_are_shown() -> None:
+    result = play("quadrille-a-trois", "--seed", "2", "-o", "removed-suit=hearts")
+    out = result.output
+    assert "Setup: The red suit taken out of the pack: hearts [option removed-suit]." in out
+    assert "The pack has 30 cards; taken out: " in out and "Kh" in out.split("taken out:")[1]
+
+
+def test_the_seat_diagram_for_three_and_four_players() -> None:
+    four = seat_diagram(4, 2, {2: "you"})
+    assert four[0].strip() == "seat 0" and four[-1].strip() == "you"
+    assert four[1].split() == ["seat", "1", "seat", "3"]  # seat 3, the next, on the right
+    three = seat_diagram(3, 0, {})
+    assert three[0].split() == ["seat", "2", "seat", "1"]
+
+
+# Events told in words.
+
+
+def test_the_called_kings_holder_is_told_he_is_the_partner() -> None:
+    out = play("quadrille", "--seed", "5", stdin="1\n" * 40).output
+    assert "Seat 3 calls Kd: its holder is the partner" in out
+    assert "You hold Kd: you are seat 3's partner." in out
+    assert "called Kd (partner: you)" in out
+    # Tricks with seat labels and the side's total against the defenders'.
+    assert "Trick 1: seat 1 Qd · seat 2 6d · seat 3 7d · you Kd — you won it with Kd." in out
+    assert (
+        "Tricks: you 1 · seat 1 0 · seat 2 0 · seat 3 0. Declaring side (seat 3 and you) 1 "
+        "against the defenders (seat 1 and seat 2) 0." in out
+    )
+
+
+def test_forced_spadille_is_explained_before_and_when_it_happens() -> None:
+    out = play("quadrille", "--seed", "312", stdin="1\n" * 40).output
+    assert "Note: you hold As (Spadille). If everybody passes, you must play Spadille forcé" in out
+    assert "Everybody passed, and you hold As (Spadille): you must play — Spadille forcé" in out
+    assert "You name trumps, then call a king as partner." in out
+
+
+def test_a_bots_forced_spadille_is_shown_by_name() -> None:
+    out = play("quadrille", "--seed", "211", stdin="1\n" * 40).output
+    line = next(x for x in lines_of(out) if x.startswith("Everybody passed."))
+    assert "holds As (Spadille) and must play: Spadille forcé" in line
+    assert "Contract: Spadille forcé [forced-spadille]" in out
+
+
+def test_a_demanded_king_is_seen_leaving_its_holders_hand() -> None:
+    out = play("mediateur", "--seed", "1", stdin="1\n" * 40).output
+    assert (
+        "Seat 3 demands Ks of you: Ks leaves your hand and goes to seat 3, who gives you a card"
+        in out
+    )
+    after = out.split("Seat 3 demands Ks of you")[1]
+    hand = next(x for x in lines_of(after) if x.startswith("Your hand:"))
+    assert "Ks" not in hand
+    assert "Seat 3 gives 6d to you for Ks." in out
+
+
+def test_the_declarer_demanding_a_king_sees_it_come_in() -> None:
+    out = play("mediateur", "--seed", "1", "--seat", "3", stdin="bid médiateur\n1\n1\n").output
+    assert "You bid Le médiateur" in out
+    assert "You demand Kh of seat 2: it comes into your hand." in out
+    assert "Give seat 2 a card for Kh:" in out
+
+
+def test_ombre_shows_what_you_drew() -> None:
+    rules = load_ruleset("ombre")
+    game = TableGame(rules, human=1, seed=3)
+    out: list[str] = []
+
+    def read(prompt: str) -> str | None:
+        deal = game.played[-1]
+        if deal.is_over:
+            return None
+        if deal.phase == "auction":
+            return "bid jouer" if any(a.verb == "bid" for a in deal.legal_actions()) else "pass"
+        if deal.phase == "exchange":
+            return " ".join(str(c) for c in deal.hand(1)[-3:])
+        return "1"
+
+    assert game.run(read, out.append) == 0
+    text = "\n".join(out)
+    drew = next(x for x in out if x.startswith("You discard "))
+    assert " and draw " in drew and "left in the talon" in drew
+    assert "Seat 2 discards" in text or "Seat 0 discards" in text  # the others' count only
+
+
+# Answers.
+
+
+def test_help_shows_the_choices_the_rule_and_the_bots_choice() -> None:
+    out = play("quadrille", "--seed", "5", stdin="?\n").output
+    assert "Help — Your speech" in out
+    assert "Your choices: 1) pass  2) bid sans-prendre" in out
+    assert "The rule (auction):" in out and "[attested; enc-q, QUADRILLE (Jeu)" in out
+    assert "The heuristic bot would " in out
+    assert "bid sans-prendre — Sans appeller (sans prendre): you play alone" in out
+    assert "also: bid sans-appeller, bid sans-appeler, bid solo" in " ".join(out.split())
+
+
+def test_last_shows_the_previous_trick() -> None:
+    out = play("quadrille", "--seed", "5", stdin="last\n1\n1\nlast\n").output
+    assert "No trick yet." in out
+    assert out.count("Trick 1: seat 1 Qd · seat 2 6d · seat 3 7d · you Kd") == 2
+
+
+def test_a_refusal_speaks_to_you_and_names_the_rule() -> None:
+    out = play("quadrille", "--seed", "5", stdin="1\n5s\n").output
+    refusal = next(x for x in lines_of(out) if x.startswith("Refused:"))
+    assert "diamonds were led (Qd) and you hold diamonds" in refusal
+    assert "(enc-q, QUADRILLE (Jeu))" in refusal and "[play/must-follow-suit]" in refusal
+    assert "seat 0" not in refusal
+
+
+def test_second_person_rewrites_every_mention_of_the_seat() -> None:
+    assert _second_person("it is seat 1's turn, not seat 0's", 0) == "it is seat 1's turn, not your"
+    assert _second_person("seat 2 does not hold Kd", 2) == "you do not hold Kd"
+    assert _second_person("seat 12 holds x; seat 1 holds y", 1) == "seat 12 holds x; you hold y"
+
+
+def test_a_single_choice_is_still_asked_and_enter_takes_it() -> None:
+    out = play("ombre", "--seed", "3", stdin="bid solo\ntrump c\n2\n\n").output
+    assert "only one choice: Kd — press Enter to take it" in out
+    assert "You play Kd." in out
+
+
+def test_enter_with_several_choices_asks_again() -> None:
+    out = play("quadrille", "--seed", "5", stdin="\n").output
+    assert "Type a number, an action, or ? for help." in out
+
+
+def test_the_glossarys_contract_names_are_accepted_at_the_table() -> None:
+    out = play("quadrille", "--seed", "5", stdin="bid sans appeler\n").output
+    assert "You bid Sans appeller (sans prendre) [sans-prendre]." in out
+    out = play("mediateur", "--seed", "1", "--seat", "3", stdin="bid MÉDIATEUR\n").output
+    assert "You bid Le médiateur" in out
+
+
+# The end of a deal.
+
+
+def test_payments_show_their_parts_and_the_rule() -> None:
+    out = play("quadrille", "--seed", "5", stdin="1\n" * 40).output
+    assert "Stakes into the pot: you 11, seat 1 1, seat 2 1, seat 3 1 (total 14)." in out
+    assert "Le jeu 1 + La consolation 2 + Les matadors 4 = 7: each defender pays the side" in out
+    assert "[attested; enc-q, QUADRILLE (Jeu): “on leur paie le jeu" in out
+    assert "Balances for this deal: you +3 · seat 1 -8 · seat 2 -8 · seat 3 +13" in out
+
+
+def test_a_declarer_paying_alone_is_told_why() -> None:
+    out = play("quadrille", "--auto", "--seed", "17").output
+    assert (
+        "Seat 1 took only 2 tricks himself, fewer than 3: the declarer pays the loss alone, and"
+        in out
+    )
+    assert "“se paye par moitié entre le joueur & le roi appellé" in out
+
+
+def test_odd_counters_kept_on_the_table_are_shown() -> None:
+    out = play("quadrille", "--auto", "--seed", "6", "--deals", "3").output
+    assert "2 odd counters that cannot be shared equally stay on the table" in out
+    assert "(2 odd counters of it kept for whoever holds the highest" in out
+
+
+# Records and seeds.
+
+
+def test_play_seed_and_a_records_seed_deal_the_same_cards(tmp_path: Path) -> None:
+    from engine.cards import ALL_CARDS
+    from engine.records import parse_record, read_record, replay
+
+    record = tmp_path / "game.yaml"
+    play("ombre", "--seed", "5", "--record", str(record), stdin="")
+    written = read_record(record)
+    seeded = replay(parse_record("ruleset: ombre\nseed: 5\n"), load_ruleset("ombre"))
+    assert seeded.complete is False and seeded.error is None
+    deal = Deal(load_ruleset("ombre"), seed=5)
+    assert written.deals[0].hands == tuple(tuple(str(ALL_CARDS[c]) for c in h) for h in deal.dealt)
+    assert written.deals[0].talon == tuple(str(ALL_CARDS[c]) for c in deal.dealt_talon)
+    assert written.table == {"seat": 0, "seed": 5, "bots": "heuristic", "deals": 1}
