@@ -1,11 +1,14 @@
 """Actions: the decisions a player makes, in the record notation ``VERB [ARGUMENTS]``.
 
 The verbs (``spec/interface.md``): ``pass``, ``bid CONTRACT``, ``trump SUIT``, ``call CARD``,
-``give CARD``, ``discard CARD …``, ``play CARD``, ``vole`` and ``stop``. A record line puts the
-seat in front: ``"2 play 3d"``.
+``give CARD``, ``discard CARD …``, ``play CARD``, ``vole`` and ``stop``; and, under a rule file
+whose revokes are penalised (``play.renonce.action: penalised``), ``renonce CARD`` (a card
+played that does not follow) and ``notice`` (a renonce pointed out before the end of the
+deal). A record line puts the seat in front: ``"2 play 3d"``.
 
-Actions are small immutable values; the common ones are interned so that the referee's legal
-action lists cost nothing to build.
+Actions are small immutable values, checked when built: an ``Action`` with the wrong arguments
+for its verb raises :class:`NotationError`. The common ones are interned so that the referee's
+legal action lists cost nothing to build.
 
 >>> Action.parse("play K♦")
 Action.parse('play Kd')
@@ -22,7 +25,21 @@ from engine.errors import NotationError
 
 __all__ = ["VERBS", "Action", "parse_line"]
 
-VERBS = ("pass", "bid", "trump", "call", "give", "discard", "play", "vole", "stop")
+VERBS = (
+    "pass",
+    "bid",
+    "trump",
+    "call",
+    "give",
+    "discard",
+    "play",
+    "vole",
+    "stop",
+    "renonce",
+    "notice",
+)
+_BARE = frozenset({"pass", "vole", "stop", "notice"})
+_ONE_CARD = frozenset({"call", "give", "play", "renonce"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +50,27 @@ class Action:
     contract: str | None = None
     suit: Suit | None = None
     cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        verb, contract, suit, cards = self.verb, self.contract, self.suit, self.cards
+        if verb not in VERBS:
+            raise NotationError(f"not a verb: {verb!r} (verbs: {', '.join(VERBS)})")
+        if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
+            raise NotationError(f"{verb}: cards must be a tuple of Card, not {cards!r}")
+        if suit is not None and not isinstance(suit, Suit):
+            raise NotationError(f"{verb}: suit must be a Suit, not {suit!r}")
+        if verb == "bid":
+            ok = isinstance(contract, str) and bool(contract) and suit is None and not cards
+        elif verb == "trump":
+            ok = contract is None and suit is not None and not cards
+        elif verb in _ONE_CARD:
+            ok = contract is None and suit is None and len(cards) == 1
+        elif verb == "discard":
+            ok = contract is None and suit is None and len(set(cards)) == len(cards)
+        else:
+            ok = contract is None and suit is None and not cards
+        if not ok:
+            raise NotationError(f"wrong arguments for {verb!r}: {_describe(contract, suit, cards)}")
 
     @property
     def card(self) -> Card:
@@ -80,7 +118,7 @@ class Action:
             if args:
                 raise NotationError(f"not an action: {text!r}")
             return PLAY[card.index]
-        if verb in ("pass", "vole", "stop"):
+        if verb in _BARE:
             if args:
                 raise NotationError(f"{verb!r} takes no argument: {text!r}")
             return _SIMPLE[verb]
@@ -100,14 +138,21 @@ class Action:
         if len(args) != 1:
             raise NotationError(f"{verb} takes one card: {text!r}")
         card = Card.parse(args[0])
-        return {"play": PLAY, "call": CALL, "give": GIVE}[verb][card.index]
+        return {"play": PLAY, "call": CALL, "give": GIVE, "renonce": RENONCE}[verb][card.index]
+
+
+def _describe(contract: object, suit: object, cards: object) -> str:
+    parts = [f"contract={contract!r}", f"suit={suit!r}", f"cards={cards!r}"]
+    return ", ".join(parts)
 
 
 PASS = Action("pass")
 VOLE = Action("vole")
 STOP = Action("stop")
-_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP}
+NOTICE = Action("notice")
+_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP, "notice": NOTICE}
 PLAY: tuple[Action, ...] = tuple(Action("play", cards=(c,)) for c in ALL_CARDS)
+RENONCE: tuple[Action, ...] = tuple(Action("renonce", cards=(c,)) for c in ALL_CARDS)
 CALL: tuple[Action, ...] = tuple(Action("call", cards=(c,)) for c in ALL_CARDS)
 GIVE: tuple[Action, ...] = tuple(Action("give", cards=(c,)) for c in ALL_CARDS)
 TRUMP: tuple[Action, ...] = tuple(Action("trump", suit=s) for s in Suit)

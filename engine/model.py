@@ -16,6 +16,21 @@ from typing import Any
 from engine._yaml import Path_, json_path
 from engine.actions import Action
 from engine.cards import ALL_CARDS, Card, Colour, Rank, Suit
+from engine.enums import (
+    AllPass,
+    BeteGoing,
+    CodilleRemainder,
+    Exchange,
+    HeldBy,
+    Help,
+    Leader,
+    OptionKind,
+    OwnCard,
+    Pot,
+    Renonce,
+    Visibility,
+    VoleWhen,
+)
 
 __all__ = [
     "Basis",
@@ -23,11 +38,13 @@ __all__ = [
     "Cite",
     "Condition",
     "Contract",
+    "DemandFee",
     "Item",
     "Option",
     "OutcomeRule",
     "ResultRule",
     "RuleSet",
+    "Setup",
     "Tables",
     "TopTrump",
 ]
@@ -91,7 +108,7 @@ class Option:
 
     id: str
     name: str
-    kind: str
+    kind: OptionKind
     choices: tuple[Suit, ...]
     default: Suit
     basis: Basis
@@ -105,14 +122,14 @@ class Contract:
     name: str
     rank: int
     biddable: bool
-    help: str
+    help: Help
     """``none`` (alone), ``call`` (call a partner's card) or ``demand`` (take a card for one)."""
     matchable: bool
     """An earlier bidder it overcalls may take it himself and be preferred ("forcé")."""
     vole_allowed: bool
     shared_liability: bool
     """Partners always share half and half, however few tricks the declarer took."""
-    exchange: str
+    exchange: Exchange
     """``declarer-first``, ``others-only`` or ``none`` (Ombre's écart)."""
     trump_option: str | None
     """Trumps must be the suit chosen for this setup option (a favourite suit)."""
@@ -124,14 +141,27 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True)
+class DemandFee:
+    """What the declarer pays the holder of a demanded card (Hoyle's médiateur "fish")."""
+
+    amount: int
+    favourite_option: str | None
+    """A setup option of kind ``suit``: a card of that suit costs ``favourite_amount``."""
+    favourite_amount: int | None
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """How a partner's card is called, or a card demanded."""
 
     rank: Rank
     trump_suit_allowed: bool
-    own_card: str
+    own_card: OwnCard
     all_held_fallback: Rank | None
-    given_card_visible: str
+    given_card_visible: Visibility
+    fee: DemandFee | None
+    """Paid by the declarer to the holder of the card (demands only); None: nothing."""
     basis: Basis
 
 
@@ -139,7 +169,7 @@ class Call:
 class Condition:
     """When a result applies (all given parts must hold)."""
 
-    vole: str | None = None
+    vole: VoleWhen | None = None
     side_at_least: int | None = None
     side_at_most: int | None = None
     side_exactly: int | None = None
@@ -186,6 +216,8 @@ class Item:
     per_matador: int | None
     in_play: bool
     """The amount is what is at stake on the table, shared among the payers."""
+    single_stake_only: bool
+    """Paid only when nothing lay on the table before this deal's stakes."""
     by_contract: Mapping[str, int]
     contracts: tuple[str, ...] | None
     """Paid only for these contracts (None: for every contract)."""
@@ -207,8 +239,9 @@ class OutcomeRule:
     """How a result is settled: where the pot goes, whether a bête is made, items paid."""
 
     id: str
-    pot: str
-    """``side`` (the declaring side), ``opponents``, ``codille-winner`` or ``stays``."""
+    pot: Pot
+    """``side`` (the declaring side), ``opponents``, ``codille-winner``, ``stays`` or ``board``
+    (the declaring side sweeps everything on the table, waiting bêtes included)."""
     bete: bool
     receive: tuple[str, ...]
     """Items each opponent pays the declaring side."""
@@ -251,11 +284,73 @@ def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(mapping)
 
 
+class _FrozenDict(dict[str, Any]):
+    """A read-only dict (still a dict, so JSON and equality work as for the document)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a ruleset is immutable")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> Any:
+        return (_FrozenDict, (dict(self),))
+
+    def __copy__(self) -> _FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> _FrozenDict:
+        return self
+
+
+class _FrozenList(list[Any]):
+    """A read-only list (still a list, so JSON and equality work as for the document)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a ruleset is immutable")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = clear = extend = insert = pop = remove = reverse = sort = _refuse
+
+    def __reduce__(self) -> Any:
+        return (_FrozenList, (list(self),))
+
+    def __copy__(self) -> _FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> _FrozenList:
+        return self
+
+
+def _deep_freeze(value: Any) -> Any:
+    """Returns a read-only copy of a document tree: no nested value can be changed in place."""
+    if isinstance(value, Mapping):
+        return _FrozenDict({k: _deep_freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return _FrozenList(_deep_freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A ruleset's setup options resolved once: the choices (defaults filled in) and the
+    compiled tables for them. :meth:`RuleSet.setup` returns one; the referee keeps it."""
+
+    choices: Mapping[str, Suit]
+    tables: Tables
+
+    @property
+    def values(self) -> dict[str, str]:
+        """Returns the choices as option id -> suit name."""
+        return {k: v.value for k, v in self.choices.items()}
+
+
 @dataclass(frozen=True, eq=False)
 class RuleSet:
     """A resolved, validated ruleset or variant: the single source of truth for every reader.
 
-    Build one with :func:`engine.load_ruleset`. It is immutable; :meth:`new_deal` starts a deal.
+    Build one with :func:`engine.load_ruleset`. It is immutable, down to the nested values of
+    :attr:`data`; ``engine.referee.Deal(rules, ...)`` starts a deal under it.
     """
 
     id: str
@@ -281,12 +376,12 @@ class RuleSet:
     higher_led_forces_lower: bool
     paid_from: str
     paid_minimum: int
-    paid_held_by: str
+    paid_held_by: HeldBy
     hand_size: int
     talon: int
     packets: tuple[tuple[int, ...], ...]
     contracts: Mapping[str, Contract]
-    all_pass: str
+    all_pass: AllPass
     all_pass_card: Card | None
     all_pass_contract: str | None
     all_pass_stakes: tuple[tuple[str, int], ...]
@@ -295,10 +390,12 @@ class RuleSet:
     exchange_first_max: int | None
     exchange_leave_at_least: int
     exchange_leave_unless_matador: bool
-    leader: str
+    leader: Leader
     follow_suit: bool
     must_trump: bool
     must_overtake: bool
+    renonce: Renonce
+    """What a revoke does: ``refused``, or ``penalised`` (a ``renonce`` makes a bête)."""
     vole_after: int
     vole_requires_partner_seen: bool
     results: tuple[ResultRule, ...]
@@ -314,7 +411,9 @@ class RuleSet:
     bete_stake_value: int | None
     bete_cap: str
     bete_doubling_after_first_remise: bool
-    codille_remainder: str
+    bete_going: BeteGoing
+    """Which waiting bêtes go into a deal: the largest (with those made with it), or all."""
+    codille_remainder: CodilleRemainder
     data: Mapping[str, Any] = field(repr=False)
     """The resolved document (read-only view)."""
     where: Mapping[Path_, Where] = field(repr=False)
@@ -406,6 +505,18 @@ class RuleSet:
             and c.suit not in gone_suits
             and c not in self.removed
         )
+
+    def setup(self, options: Mapping[str, Any] | None = None) -> Setup:
+        """Returns the setup for these options, resolved and compiled once (then cached).
+
+        :raises NotationError: for an unknown option or a choice the ruleset does not offer.
+        """
+        key: Any = ("setup", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
+        cached = self._memo.get(key)
+        if cached is None:
+            chosen = self.resolve_options(options)
+            cached = self._memo[key] = Setup(_freeze(dict(chosen)), self.tables(options))
+        return cached
 
     def tables(self, options: Mapping[str, Any] | None = None) -> Tables:
         """Returns the compiled tables for this setup (compiled once, then cached)."""
@@ -552,14 +663,6 @@ class RuleSet:
             privileged=tuple(priv_t),
         )
 
-    # Deals.
-
-    def new_deal(self, **kwargs: Any) -> Any:
-        """Starts a deal under these rules; see :class:`engine.referee.Deal` for arguments."""
-        from engine.referee import Deal
-
-        return Deal(self, **kwargs)
-
     def contract_id(self, name: str) -> str | None:
         """Returns the id of the contract called ``name`` (its id or one of its aliases, in any
         case, words joined by spaces or hyphens), or None.
@@ -611,7 +714,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         k: Option(
             k,
             v["name"],
-            v["kind"],
+            OptionKind(v["kind"]),
             tuple(Suit(s) for s in v["choices"]),
             Suit(v["default"]),
             basis("options", k),
@@ -636,11 +739,11 @@ def build_ruleset(resolved: Any) -> RuleSet:
             name=c["name"],
             rank=int(c["rank"]),
             biddable=bool(c["biddable"]),
-            help=c["help"],
+            help=Help(c["help"]),
             matchable=bool(c.get("matchable", False)),
             vole_allowed=bool(c.get("vole_allowed", True)),
             shared_liability=bool(c.get("shared_liability", False)),
-            exchange=c.get("exchange", "none"),
+            exchange=Exchange(c.get("exchange", "none")),
             trump_option=c.get("trump_option"),
             trump_not_option=c.get("trump_not_option"),
             basis=basis("auction", "contracts", cid),
@@ -651,12 +754,21 @@ def build_ruleset(resolved: Any) -> RuleSet:
         c = d["declarations"].get(key)
         if c is None:
             return None
+        fee = c.get("fee")
         return Call(
             rank=Rank(c["rank"]),
             trump_suit_allowed=bool(c["trump_suit_allowed"]),
-            own_card=c["own_card"],
+            own_card=OwnCard(c["own_card"]),
             all_held_fallback=Rank(c["all_held_fallback"]) if c.get("all_held_fallback") else None,
-            given_card_visible=c.get("given_card_visible", "private"),
+            given_card_visible=Visibility(c.get("given_card_visible", "private")),
+            fee=DemandFee(
+                amount=int(fee["amount"]),
+                favourite_option=fee.get("favourite_option"),
+                favourite_amount=fee.get("favourite_amount"),
+                basis=basis("declarations", key, "fee"),
+            )
+            if fee
+            else None,
             basis=basis("declarations", key),
         )
 
@@ -668,7 +780,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             ResultRule(
                 result=r["result"],
                 when=Condition(
-                    vole=w.get("vole"),
+                    vole=VoleWhen(w["vole"]) if w.get("vole") else None,
                     side_at_least=st.get("at_least"),
                     side_at_most=st.get("at_most"),
                     side_exactly=st.get("exactly"),
@@ -687,6 +799,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             amount=v.get("amount"),
             per_matador=v.get("per_matador"),
             in_play=bool(v.get("in_play", False)),
+            single_stake_only=bool(v.get("single_stake_only", False)),
             by_contract=_freeze(dict(v.get("by_contract") or {})),
             contracts=tuple(v["contracts"]) if "contracts" in v else None,
             basis=basis("settlement", "items", k),
@@ -696,7 +809,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
     outcomes = {
         k: OutcomeRule(
             id=k,
-            pot=v["pot"],
+            pot=Pot(v["pot"]),
             bete=bool(v.get("bete", False)),
             receive=tuple(v.get("receive", [])),
             pay=tuple(v.get("pay", [])),
@@ -730,12 +843,12 @@ def build_ruleset(resolved: Any) -> RuleSet:
         higher_led_forces_lower=bool(d["matadors"]["privilege"]["higher_led_forces_lower"]),
         paid_from=d["matadors"]["payment"]["from"],
         paid_minimum=int(d["matadors"]["payment"]["minimum"]),
-        paid_held_by=d["matadors"]["payment"]["held_by"],
+        paid_held_by=HeldBy(d["matadors"]["payment"]["held_by"]),
         hand_size=int(d["deal"]["hand_size"]),
         talon=int(d["deal"]["talon"]),
         packets=tuple(tuple(p) for p in d["deal"]["packets"]),
         contracts=_freeze(contracts),
-        all_pass=ap["action"],
+        all_pass=AllPass(ap["action"]),
         all_pass_card=Card.parse(ap["card"]) if ap.get("card") else None,
         all_pass_contract=ap.get("contract"),
         all_pass_stakes=tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
@@ -744,10 +857,11 @@ def build_ruleset(resolved: Any) -> RuleSet:
         exchange_first_max=ex.get("first_max"),
         exchange_leave_at_least=int(ex.get("leave_at_least", 0)),
         exchange_leave_unless_matador=bool(ex.get("leave_unless_matador", False)),
-        leader=d["play"]["leader"],
+        leader=Leader(d["play"]["leader"]),
         follow_suit=bool(d["play"]["follow_suit"]),
         must_trump=bool(d["play"]["must_trump"]),
         must_overtake=bool(d["play"]["must_overtake"]),
+        renonce=Renonce((d["play"].get("renonce") or {}).get("action", "refused")),
         vole_after=int(d["vole"]["after_tricks"]),
         vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
         results=tuple(results),
@@ -763,8 +877,9 @@ def build_ruleset(resolved: Any) -> RuleSet:
         bete_stake_value=bete.get("stake_value"),
         bete_cap=bete.get("cap_over_bete_in_play", "none"),
         bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
-        codille_remainder=s.get("codille_remainder", "stays"),
-        data=_freeze(d),
+        bete_going=BeteGoing(bete.get("going", "all")),
+        codille_remainder=CodilleRemainder(s.get("codille_remainder", "stays")),
+        data=_deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),
     )

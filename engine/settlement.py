@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from engine.enums import BeteGoing, CodilleRemainder, Pot
 from engine.model import RuleSet
 
-__all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle"]
+__all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle", "stakes_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,15 +31,21 @@ class TableState:
     """What lies on the table between deals."""
 
     pot: int = 0
-    """Counters on the table, bêtes and odd counters included."""
-    bete_in_play: int | None = None
-    """The bête made on the previous deal, which is in play on this one."""
+    """Counters on the table, waiting bêtes and odd counters included."""
+    betes: tuple[int, ...] = ()
+    """The bêtes waiting on the table (counted in :attr:`pot`), one entry per deal that made
+    them, largest first: "les plus grosses bêtes passent toujours les premieres" (ENC-Q)."""
     doubled: bool = False
     """The previous bête was a first bête made by remise: the game has doubled."""
     remainder: int = 0
     """Odd counters kept for whoever holds the highest trump of the next deal."""
     redeal: bool = False
     """The last deal was passed out: the next one is a redeal, staked as the rules say."""
+
+    @property
+    def bete_in_play(self) -> int | None:
+        """Returns the bête that goes into the next deal (the largest waiting), None if none."""
+        return self.betes[0] if self.betes else None
 
 
 class Payment(NamedTuple):
@@ -63,6 +70,7 @@ class SettlementResult:
     pot_before: int
     pot_after: int
     bete: int
+    """The bêtes made in this deal: the loser's, and one for each renonce noticed."""
     matadors: int
     payments: tuple[Payment, ...]
     table: TableState
@@ -129,11 +137,15 @@ def _flow(
             j += 1
 
 
-def pays_alone(rules: RuleSet, contract: str, partner: int | None, declarer_tricks: int) -> bool:
-    """Checks if a declarer with a partner bears a loss alone: he took fewer tricks himself
-    than the rules' sole-liability threshold and the contract does not always share."""
+def pays_alone(
+    rules: RuleSet, contract: str, partner: int | None, declarer_tricks: int, *, lost: bool
+) -> bool:
+    """Checks if a declarer with a partner bears a lost game alone: he took fewer tricks himself
+    than the rules' sole-liability threshold and the contract does not always share. Paying
+    alone is for a lost game only, "tant en cas de remise que de codille" (ENC-Q)."""
     return (
-        partner is not None
+        lost
+        and partner is not None
         and rules.sole_liability_below is not None
         and not rules.contracts[contract].shared_liability
         and declarer_tricks < rules.sole_liability_below
@@ -165,18 +177,23 @@ def settle(
     tricks: Sequence[int] = (),
     matadors: int = 0,
     spadille_holder: int | None = None,
+    transfers: Sequence[tuple[int, int, int, str]] = (),
+    renonces: Sequence[int] = (),
 ) -> SettlementResult:
     """Settles one deal.
 
     ``stakes`` are what each seat put on the table at the start of the deal. ``result`` None or
     ``"redeal"`` settles a deal that was not played (only the stakes move, and the next deal is
-    a redeal). ``tricks`` are the tricks each seat took.
+    a redeal). ``tricks`` are the tricks each seat took. ``transfers`` are payments made during
+    the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
+    the offender of each renonce noticed: each makes a bête.
     """
     pot_before = table.pot
     ledger = _Ledger(n, table.pot)
     for seat in range(n):
         ledger.to_pot(seat, stakes[seat], "stake")
     fresh = sum(stakes)
+    waiting = list(table.betes)
     if result is None or result == "redeal" or declarer is None or contract is None:
         return SettlementResult(
             tuple(ledger.balances),
@@ -187,38 +204,58 @@ def settle(
             tuple(ledger.lines),
             TableState(
                 ledger.pot,
-                table.bete_in_play,
+                tuple(waiting),
                 table.doubled,
                 table.remainder,
                 redeal=result == "redeal",
             ),
         )
+    for payer, payee, amount, why in transfers:
+        ledger.transfer(payer, payee, amount, why)
 
     # Odd counters kept from an earlier codille go to the holder of the highest trump.
     remainder = table.remainder
     if remainder and spadille_holder is not None:
         ledger.from_pot(spadille_holder, remainder, "odd counters (highest trump)")
         remainder = 0
-    in_play = ledger.pot - remainder
+
+    # What goes into this deal: the devant, and the waiting bêtes the rule lets go (the
+    # largest, or all). The others wait their turn and are not at stake.
+    if rules.bete_going is BeteGoing.ALL:
+        going = sum(waiting)
+        waiting = []
+    else:
+        going = waiting.pop(0) if waiting else 0
+    going_bete = going if table.betes else None
+    board = ledger.pot - remainder
+    in_play = board - sum(waiting)
 
     outcome = rules.outcomes[result]
     side = [declarer] if partner is None else [declarer, partner]
     opponents = [s for s in ((declarer + k) % n for k in range(1, n)) if s not in side]
-    sole = pays_alone(rules, contract, partner, tricks[declarer])
+    sole = pays_alone(rules, contract, partner, tricks[declarer], lost=outcome.bete)
 
     # The pot.
-    if outcome.pot == "side":
+    if outcome.pot is Pot.SIDE:
         for seat, share in _split(in_play, declarer, partner):
             ledger.from_pot(seat, share, "pot")
-    elif outcome.pot == "opponents":
+    elif outcome.pot is Pot.BOARD:
+        # The vole "sweeps the Board, let there be ever so many Stakes upon it" (CG-EN PA32).
+        for seat, share in _split(board, declarer, partner):
+            ledger.from_pot(seat, share, "board")
+        waiting = []
+    elif outcome.pot is Pot.OPPONENTS:
         each, left = divmod(in_play, len(opponents))
         for seat in opponents:
             ledger.from_pot(seat, each, "pot")
-        if left and rules.codille_remainder == "next-spadille":
+        if left and rules.codille_remainder is CodilleRemainder.NEXT_SPADILLE:
             remainder += left
-    elif outcome.pot == "codille-winner":
+    elif outcome.pot is Pot.CODILLE_WINNER:
         best = max(opponents, key=lambda s: tricks[s])
         ledger.from_pot(best, in_play, "pot")
+    elif going_bete is not None and rules.bete_going is BeteGoing.LARGEST_FIRST:
+        # Remise: the game stays, and the bête that went returns to wait its turn.
+        waiting.append(going_bete)
 
     # Items paid by each opponent to the side, or by the side to each opponent. Each
     # direction is totalled first and then shared "par moitié", so an odd counter arises (and
@@ -231,6 +268,8 @@ def settle(
             item = rules.items[item_id]
             if item.contracts is not None and contract not in item.contracts:
                 continue
+            if item.single_stake_only and pot_before:
+                continue  # "if only one stake is down" (CG-EN PA32)
             if item.in_play:
                 amounts = _shares(in_play, opponents)
             else:
@@ -250,35 +289,42 @@ def settle(
             side_shares = [(declarer, total)] if sole else _split(total, declarer, partner)
             _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), label)
 
-    # The bête: as large as what was at stake, with the cap of a bête made on a bête.
-    bete = 0
-    next_in_play: int | None = None
-    doubled = False
+    # The bêtes: each as large as what was at stake, with the cap of a bête made on a bête.
+    notional = in_play
+    if rules.bete_stake_value is not None:
+        notional = in_play - fresh + rules.bete_stake_value
+    increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
+    size = notional
+    if rules.bete_cap == "stakes" and going_bete is not None and not table.doubled:
+        size = min(size, going_bete + increment)
+    made = 0
     if outcome.bete:
-        notional = in_play
-        if rules.bete_stake_value is not None:
-            notional = in_play - fresh + rules.bete_stake_value
-        increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
-        bete = notional
-        if rules.bete_cap == "stakes" and table.bete_in_play is not None and not table.doubled:
-            bete = min(bete, table.bete_in_play + increment)
         if sole:
-            ledger.to_pot(declarer, bete, "bête")
+            ledger.to_pot(declarer, size, "bête")
         else:
-            for seat, share in _split(bete, declarer, partner):
+            for seat, share in _split(size, declarer, partner):
                 ledger.to_pot(seat, share, "bête")
-        next_in_play = bete
-        doubled = (
-            rules.bete_doubling_after_first_remise
-            and outcome.pot == "stays"
-            and table.bete_in_play is None
-        )
+        made += size
+    for offender in renonces:
+        # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
+        ledger.to_pot(offender, size, "bête (renonce)")
+        made += size
+    if made:
+        # The bêtes made on one deal go together (ENC-Q).
+        waiting.append(made)
+    waiting.sort(reverse=True)
+    doubled = bool(
+        rules.bete_doubling_after_first_remise
+        and outcome.bete
+        and outcome.pot is Pot.STAYS
+        and not table.betes
+    )
     return SettlementResult(
         tuple(ledger.balances),
         pot_before,
         ledger.pot,
-        bete,
+        made,
         matadors,
         tuple(ledger.lines),
-        TableState(ledger.pot, next_in_play, doubled, remainder),
+        TableState(ledger.pot, tuple(waiting), doubled, remainder),
     )

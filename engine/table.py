@@ -225,6 +225,16 @@ def _rule_lines(rules: RuleSet, path: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _betes(table: Any) -> str:
+    """Returns "; bêtes waiting to be played for: 14, 28" for a table state."""
+    betes = list(getattr(table, "betes", ()) or ())
+    if not betes:
+        return ""
+    if len(betes) == 1:
+        return f"; a bête of {betes[0]} waits to be played for"
+    return f"; bêtes waiting to be played for, largest first: {', '.join(map(str, betes))}"
+
+
 def _result_rule(rules: RuleSet, result: str | None) -> Any:
     return next((r for r in rules.results if r.result == result), None)
 
@@ -295,7 +305,15 @@ def _result_lines(deal: Deal, human: int | None) -> list[str]:
         and deal.declarer is not None
         and deal.partner is not None
         and any(p.payer == str(deal.declarer) for p in s.payments if p.item not in ("stake",))
-        and pays_alone(rules, deal.contract.id, deal.partner, deal.won[deal.declarer])
+        and pays_alone(
+            rules,
+            deal.contract.id,
+            deal.partner,
+            deal.won[deal.declarer],
+            lost=bool(rules.outcomes[deal.result or ""].bete)
+            if deal.result in rules.outcomes
+            else False,
+        )
     ):
         lines.append(
             f"  {_cap(_who(deal.declarer, human))} took only "
@@ -313,8 +331,7 @@ def _result_lines(deal: Deal, human: int | None) -> list[str]:
         if kept
         else ""
     )
-    bete = f"; a bête of {s.bete} is in play" if s.bete else ""
-    lines.append(f"On the table for the next deal: {s.pot_after}{extra}{bete}.")
+    lines.append(f"On the table for the next deal: {s.pot_after}{extra}{_betes(s.table)}.")
     return lines
 
 
@@ -372,6 +389,19 @@ def _payment_lines(deal: Deal, human: int | None) -> list[str]:
                     basis = Basis.from_data(raw, rules.locate(("settlement",)))
                     out += [f"    {line}" for line in [basis.note or ""] if line]
                     out.append(f"    [{_basis_text(basis)}]")
+        elif item == "board":
+            out.append(
+                f"  The vole sweeps the board: everything on the table, {total}, goes to the "
+                f"side: {moves}."
+            )
+            if outcome is not None:
+                out.append(f"    [{_basis_text(outcome.basis)}]")
+        elif item == "bête (renonce)":
+            out.append(f"  Bête for a renonce (a revoke noticed): {moves}.")
+            out += _rule_lines(rules, ("play", "renonce"))
+        elif item.startswith("fee for"):
+            out.append(f"  The {item}: {moves}.")
+            out += _rule_lines(rules, ("declarations", "demand", "fee"))
         elif item.startswith("odd counters"):
             out.append(
                 f"  Odd counters kept on the table from an earlier deal go to the holder of the "
@@ -612,8 +642,7 @@ class TableGame:
                 f", of which {_plural(table.remainder, 'odd counter')} kept for whoever holds "
                 "the highest trump this deal"
             )
-        if table.bete_in_play:
-            on_table += f"; a bête of {table.bete_in_play} is in play"
+        on_table += _betes(table)
         write(on_table + ".")
         self._seats(deal, write)
         if self.human is not None:

@@ -94,12 +94,16 @@ def test_ombre_codille() -> None:
 
 
 def test_party_of_remises_grows_the_betes() -> None:
-    """37: three remises make bêtes of 14, 42 and 56; the fourth deal is won for 154 + 14. [ENC-Q]"""
+    """37: three remises make bêtes of 14, 42 and 56. The fourth deal is won for the devant
+    (42 + 14) and the largest bête (56) only: the bêtes of 42 and 14 wait their turn. [ENC-Q
+    "Les plus grosses bêtes passent toujours les premieres"]"""
     report = replayed("quadrille-party-remises.yaml")
     assert [d["bete"] for d in report["deals"][:3]] == [14, 42, 56]
     assert [d["pot_before"] for d in report["deals"]] == [0, 28, 84, 154]
-    assert report["deals"][-1]["pot_after"] == 0
-    assert sum(report["totals"]) == 0
+    last = report["deals"][-1]
+    assert last["result"] == "win" and last["pot_after"] == 42 + 14
+    assert sum(p["amount"] for p in last["payments"] if p["item"] == "pot") == 42 + 14 + 56
+    assert sum(report["totals"]) == -(42 + 14)  # what still lies on the table
 
 
 def test_party_after_codille() -> None:

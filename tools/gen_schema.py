@@ -230,6 +230,7 @@ SCHEMA = {
                 "follow_suit": {"type": "boolean"},
                 "must_trump": {"type": "boolean"},
                 "must_overtake": {"type": "boolean"},
+                "renonce": obj({"action": {"enum": ["refused", "penalised"]}}, ["action"]),
             },
             ["leader", "follow_suit", "must_trump", "must_overtake"],
         ),
@@ -279,6 +280,7 @@ SCHEMA = {
                             "amount": NAT,
                             "per_matador": NAT,
                             "in_play": {"const": True},
+                            "single_stake_only": {"const": True},
                             "by_contract": idmap(NAT),
                             "contracts": arr(ID, uniqueItems=True),
                         },
@@ -295,7 +297,9 @@ SCHEMA = {
                 "outcomes": idmap(
                     obj(
                         {
-                            "pot": {"enum": ["side", "opponents", "codille-winner", "stays"]},
+                            "pot": {
+                                "enum": ["side", "opponents", "codille-winner", "stays", "board"]
+                            },
                             "bete": {"type": "boolean"},
                             "receive": arr(ID, uniqueItems=True),
                             "pay": arr(ID, uniqueItems=True),
@@ -317,6 +321,7 @@ SCHEMA = {
                         "stake_value": {"type": "integer", "minimum": 1},
                         "cap_over_bete_in_play": {"enum": ["stakes", "none"]},
                         "doubling_after_first_remise": {"type": "boolean"},
+                        "going": {"enum": ["largest-first", "all"]},
                     },
                     ["amount"],
                 ),
@@ -359,6 +364,10 @@ SCHEMA = {
                 "own_card": {"enum": ["alone", "forbidden"]},
                 "all_held_fallback": RANK,
                 "given_card_visible": {"enum": ["public", "private"]},
+                "fee": obj(
+                    {"amount": NAT, "favourite_option": ID, "favourite_amount": NAT},
+                    ["amount"],
+                ),
             },
             ["rank", "trump_suit_allowed", "own_card"],
         ),
@@ -370,7 +379,69 @@ def render() -> str:
     return json.dumps(SCHEMA, indent=2, ensure_ascii=False) + "\n"
 
 
+# The mechanism selectors as Python enums, generated from the schema's own lists so that the
+# engine and the rule format cannot drift apart: engine/enums.py.
+ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Evidence": ("evidence label of a basis", ("$defs", "basis", "evidence")),
+    "SourceKind": ("kind of a source", ("sources", "*", "kind")),
+    "OptionKind": ("kind of a setup option", ("options", "*", "kind")),
+    "HeldBy": ("holders whose matadors are paid", ("matadors", "payment", "held_by")),
+    "Help": ("the help a contract takes", ("auction", "contracts", "*", "help")),
+    "Exchange": ("who exchanges under a contract", ("auction", "contracts", "*", "exchange")),
+    "AllPass": ("what happens when all pass", ("auction", "all_pass", "action")),
+    "OwnCard": ("calling or demanding a card one holds", ("$defs", "call", "own_card")),
+    "Visibility": ("who sees the card given back", ("$defs", "call", "given_card_visible")),
+    "Leader": ("who leads the first trick", ("play", "leader")),
+    "Renonce": ("what a revoke does", ("play", "renonce", "action")),
+    "VoleWhen": ("the vole condition of a result", ("results", "rules", "*", "when", "vole")),
+    "Pot": ("where the pot goes", ("settlement", "outcomes", "*", "pot")),
+    "BeteGoing": ("which bêtes go into a deal", ("settlement", "bete", "going")),
+    "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),
+}
+
+
+def schema_enum(path: tuple[str, ...]) -> list[str]:
+    """Returns the ``enum`` list at a path of the schema (``*`` crosses a map or a list)."""
+    node: dict = SCHEMA
+    if path[0] == "$defs":
+        node, path = SCHEMA["$defs"][path[1]], path[2:]
+    for part in path:
+        if "$ref" in node:
+            node = SCHEMA["$defs"][node["$ref"].rsplit("/", 1)[1]]
+        if part == "*":
+            node = node.get("additionalProperties") or node["items"]
+            continue
+        node = node["properties"][part]
+    return list(node["enum"])
+
+
+def render_enums() -> str:
+    out = [
+        '"""The rule format\'s mechanism selectors as enums (generated: do not edit).',
+        "",
+        "Written by ``python tools/gen_schema.py`` from the same lists as the JSON Schema, so a",
+        "value the schema accepts is always a member here; a test checks the file is current.",
+        '"""',
+        "",
+        "from enum import StrEnum",
+        "",
+        "__all__ = [",
+        *(f'    "{name}",' for name in sorted(ENUMS)),
+        "]",
+    ]
+    for name, (doc, path) in ENUMS.items():
+        out += ["", "", f"class {name}(StrEnum):", f'    """{doc[0].upper()}{doc[1:]}."""', ""]
+        for value in schema_enum(path):
+            member = value.upper().replace("-", "_")
+            out.append(f'    {member} = "{value}"')
+    return "\n".join(out) + "\n"
+
+
 if __name__ == "__main__":
-    target = Path(__file__).resolve().parent.parent / "engine" / "schema" / "ruleset.schema.json"
-    target.write_text(render(), encoding="utf-8")
-    sys.stdout.write(f"wrote {target}\n")
+    root = Path(__file__).resolve().parent.parent / "engine"
+    for target, text in (
+        (root / "schema" / "ruleset.schema.json", render()),
+        (root / "enums.py", render_enums()),
+    ):
+        target.write_text(text, encoding="utf-8")
+        sys.stdout.write(f"wrote {target}\n")

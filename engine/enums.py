@@ -1,0 +1,139 @@
+"""The rule format's mechanism selectors as enums (generated: do not edit).
+
+Written by ``python tools/gen_schema.py`` from the same lists as the JSON Schema, so a
+value the schema accepts is always a member here; a test checks the file is current.
+"""
+
+from enum import StrEnum
+
+__all__ = [
+    "AllPass",
+    "BeteGoing",
+    "CodilleRemainder",
+    "Evidence",
+    "Exchange",
+    "HeldBy",
+    "Help",
+    "Leader",
+    "OptionKind",
+    "OwnCard",
+    "Pot",
+    "Renonce",
+    "SourceKind",
+    "Visibility",
+    "VoleWhen",
+]
+
+
+class Evidence(StrEnum):
+    """Evidence label of a basis."""
+
+    ATTESTED = "attested"
+    INFERRED = "inferred"
+    DISPUTED = "disputed"
+    CONJECTURE = "conjecture"
+
+
+class SourceKind(StrEnum):
+    """Kind of a source."""
+
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    MODERN = "modern"
+    HOUSE = "house"
+
+
+class OptionKind(StrEnum):
+    """Kind of a setup option."""
+
+    REMOVE_SUIT = "remove-suit"
+    SUIT = "suit"
+
+
+class HeldBy(StrEnum):
+    """Holders whose matadors are paid."""
+
+    SIDE = "side"
+    DECLARER = "declarer"
+
+
+class Help(StrEnum):
+    """The help a contract takes."""
+
+    NONE = "none"
+    CALL = "call"
+    DEMAND = "demand"
+
+
+class Exchange(StrEnum):
+    """Who exchanges under a contract."""
+
+    DECLARER_FIRST = "declarer-first"
+    OTHERS_ONLY = "others-only"
+    NONE = "none"
+
+
+class AllPass(StrEnum):
+    """What happens when all pass."""
+
+    FORCED = "forced"
+    REDEAL = "redeal"
+
+
+class OwnCard(StrEnum):
+    """Calling or demanding a card one holds."""
+
+    ALONE = "alone"
+    FORBIDDEN = "forbidden"
+
+
+class Visibility(StrEnum):
+    """Who sees the card given back."""
+
+    PUBLIC = "public"
+    PRIVATE = "private"
+
+
+class Leader(StrEnum):
+    """Who leads the first trick."""
+
+    ELDEST = "eldest"
+    DECLARER = "declarer"
+
+
+class Renonce(StrEnum):
+    """What a revoke does."""
+
+    REFUSED = "refused"
+    PENALISED = "penalised"
+
+
+class VoleWhen(StrEnum):
+    """The vole condition of a result."""
+
+    MADE = "made"
+    FAILED = "failed"
+
+
+class Pot(StrEnum):
+    """Where the pot goes."""
+
+    SIDE = "side"
+    OPPONENTS = "opponents"
+    CODILLE_WINNER = "codille-winner"
+    STAYS = "stays"
+    BOARD = "board"
+
+
+class BeteGoing(StrEnum):
+    """Which bêtes go into a deal."""
+
+    LARGEST_FIRST = "largest-first"
+    ALL = "all"
+
+
+class CodilleRemainder(StrEnum):
+    """Odd counters of a shared pot."""
+
+    NEXT_SPADILLE = "next-spadille"
+    STAYS = "stays"

@@ -1,0 +1,30 @@
+"""The referee: one deal in progress, from the deal to the settlement, driven by a RuleSet.
+
+It knows mechanisms only -- speech in turn with precedence and "forcé" matching, an imposed
+declarer when all pass, naming trumps, calling or demanding a card, the écart with a talon,
+trick play with follow-suit and the matadors' privilege, the vole, the renonce, results and
+settlement -- and the rule file says which a game uses.
+
+The house has one module per phase around a small state (:mod:`engine.referee.deal`):
+
+* :mod:`~engine.referee.auction` -- speech, bids, the "forcé" match, all passing;
+* :mod:`~engine.referee.declarations` -- trumps, calls and demands, the card given back;
+* :mod:`~engine.referee.exchange` -- the écart;
+* :mod:`~engine.referee.play` -- tricks, the vole, the renonce;
+* :mod:`~engine.referee.result` -- the result table and the settlement;
+* :mod:`~engine.referee.tricks` -- following and winning a trick, shared with the bots.
+
+Each rule that constrains a decision is a staged filter written once: the legal actions are
+what passes every stage, and anything else is refused by the first stage it fails, with a
+stable code and the rule behind it (:class:`engine.errors.IllegalActionError`).
+"""
+
+from __future__ import annotations
+
+from engine.referee.deal import Deal
+from engine.referee.declarations import trump_suits
+from engine.referee.result import evaluate_result
+from engine.referee.state import PHASES, Phase, Trick
+from engine.referee.tricks import TrickRules
+
+__all__ = ["PHASES", "Deal", "Phase", "Trick", "TrickRules", "evaluate_result", "trump_suits"]

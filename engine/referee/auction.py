@@ -1,0 +1,128 @@
+"""The auction: speech in turn, bids by precedence, the "forcé" match, and all passing.
+
+Staged filter for a bid: the contract exists, it may be bid, in the ``match`` phase it is the
+overcall being matched, and otherwise it outranks the bid standing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.actions import PASS, Action
+from engine.enums import AllPass
+from engine.errors import IllegalActionError
+from engine.referee import declarations, result
+from engine.referee.state import Phase, refuse
+
+if TYPE_CHECKING:
+    from engine.referee.deal import Deal
+
+__all__ = ["apply", "legal", "refusal"]
+
+
+def legal(d: Deal) -> Sequence[Action]:
+    if d.phase is Phase.MATCH:
+        assert d._holder_contract is not None
+        return [PASS, Action("bid", contract=d._holder_contract.id)]
+    floor = d._holder_contract.rank if d._holder_contract is not None else -1
+    memo = d.rules._memo
+    key = ("bids", floor)
+    bids = memo.get(key)
+    if bids is None:
+        bids = memo[key] = [PASS] + [
+            Action("bid", contract=c.id)
+            for c in sorted(d.rules.contracts.values(), key=lambda c: c.rank)
+            if c.biddable and c.rank > floor
+        ]
+    return list(bids)
+
+
+def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    """Returns why a ``pass`` or ``bid`` is refused now (None: it is legal)."""
+    if action.verb == "pass":
+        return None
+    rules = d.rules
+    seat = d.to_move
+    contract = rules.contracts.get(action.contract or "")
+    if contract is None:
+        known = ", ".join(c for c, v in rules.contracts.items() if v.biddable)
+        return refuse(
+            "bid/unknown-contract",
+            f"{rules.id} has no contract {action.contract!r} (bids: {known})",
+            seat,
+            action,
+        )
+    if not contract.biddable:
+        return refuse(
+            "bid/not-biddable",
+            f"{contract.id} is not bid: it is imposed when all pass",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
+    standing = d._holder_contract
+    if d.phase is Phase.MATCH:
+        assert standing is not None
+        if contract.id == standing.id:
+            return None
+        return refuse(
+            "bid/must-match-or-pass",
+            f"seat {seat} may only take the overcall himself ({standing.id}) or pass",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", standing.id)),
+        )
+    if standing is not None and contract.rank <= standing.rank:
+        return refuse(
+            "bid/outranked",
+            f"{contract.id} does not outrank {standing.id}",
+            seat,
+            action,
+            rules.cite(("auction",)),
+        )
+    return None
+
+
+def apply(d: Deal, seat: int, action: Action) -> None:
+    d.auction.append((seat, action))
+    if d.phase is Phase.MATCH:
+        if action.verb == "pass":
+            d.holder = d._overcaller
+        d._overcaller = None
+        d.phase = Phase.AUCTION
+        _next_speaker(d)
+        return
+    if action.verb == "bid":
+        contract = d.rules.contracts[action.contract or ""]
+        holder = d.holder
+        if holder is not None and contract.matchable:
+            # "Forcé": the player holding the bid may take it himself and be preferred.
+            d._overcaller = seat
+            d._holder_contract = contract
+            d.phase = Phase.MATCH
+            d.to_move = holder
+            return
+        d.holder = seat
+        d._holder_contract = contract
+    _next_speaker(d)
+
+
+def _next_speaker(d: Deal) -> None:
+    if d._queue:
+        d.to_move = d._queue.pop()
+        return
+    if d.holder is not None and d._holder_contract is not None:
+        declarations.declare(d, d.holder, d._holder_contract, forced=False)
+        return
+    rules = d.rules
+    if rules.all_pass is AllPass.FORCED and rules.all_pass_card is not None:
+        card = rules.all_pass_card.index
+        for s in range(d.n):
+            if d.hands[s] >> card & 1:
+                assert rules.all_pass_contract is not None
+                declarations.declare(d, s, rules.contracts[rules.all_pass_contract], forced=True)
+                return
+    # Passed out: the deal is void and dealt again, staked as the all-pass rule says.
+    d.result = "redeal"
+    result.finish(d)

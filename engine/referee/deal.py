@@ -1,0 +1,510 @@
+"""The deal: the small state of one hand, and its checked front door.
+
+A :class:`Deal` is the state of one hand (OpenSpiel's State; the :class:`RuleSet` is its Game).
+Each phase is a module of its own that says what is legal, why anything else is refused, and
+what an action does: :mod:`~engine.referee.auction` (``auction``, ``match``),
+:mod:`~engine.referee.declarations` (``trump``, ``call``, ``give``),
+:mod:`~engine.referee.exchange` (``exchange``), :mod:`~engine.referee.play` (``play``, ``vole``)
+and :mod:`~engine.referee.result` (the end). :meth:`Deal.legal_actions` and :meth:`Deal.apply`
+ask the same phase module, so what is listed is exactly what is accepted.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import ALL_CARDS, Card
+from engine.enums import Visibility
+from engine.errors import IllegalActionError, NotationError
+from engine.model import Contract, RuleSet
+from engine.referee import auction, declarations, exchange, play, result
+from engine.referee.state import EXPECTED, SUIT_NAMES, VERB_PHASES, Phase, Trick, mask_of, refuse
+from engine.referee.tricks import TrickRules
+from engine.settlement import SettlementResult, TableState, stakes_for
+
+__all__ = ["Deal"]
+
+_MODULES: dict[Phase, ModuleType] = {
+    Phase.AUCTION: auction,
+    Phase.MATCH: auction,
+    Phase.TRUMP: declarations,
+    Phase.CALL: declarations,
+    Phase.GIVE: declarations,
+    Phase.EXCHANGE: exchange,
+    Phase.PLAY: play,
+    Phase.VOLE: play,
+}
+
+
+class Deal:
+    """One deal under a ruleset: create it, then ``apply`` actions until ``is_over``.
+
+    :param rules: the ruleset.
+    :param dealer: the dealer's seat; the eldest hand is ``(dealer + 1) % n``.
+    :param seed: deal with the referee's own seeded shuffle (deterministic on any machine).
+    :param hands: or give each seat's cards (seat 0 first) ...
+    :param talon: ... and the talon, top card first.
+    :param options: setup options the ruleset declares (e.g. ``{"removed-suit": "hearts"}``).
+    :param table: what lies on the table from earlier deals (a party's pot and bêtes).
+    :raises NotationError: if the dealer is not a seat, the hands or talon do not fit the rules
+        (wrong counts, unknown or repeated cards) or an option is unknown.
+    """
+
+    __slots__ = (
+        "_ex_pos",
+        "_exchangers",
+        "_holder_contract",
+        "_legal",
+        "_next_seat",
+        "_overcaller",
+        "_play_mask",
+        "_queue",
+        "_snapshots",
+        "_stakes",
+        "_talon_pos",
+        "_tricks",
+        "auction",
+        "called",
+        "contract",
+        "dealer",
+        "dealt",
+        "dealt_talon",
+        "declarer",
+        "demanded_from",
+        "eldest",
+        "exchanges",
+        "forced",
+        "given",
+        "hands",
+        "history",
+        "holder",
+        "is_over",
+        "leader",
+        "n",
+        "options",
+        "partner",
+        "partner_seen",
+        "penalties",
+        "phase",
+        "renonces",
+        "result",
+        "rules",
+        "settlement",
+        "setup",
+        "start_hands",
+        "stopped",
+        "t",
+        "table",
+        "talon",
+        "to_move",
+        "tr",
+        "transfers",
+        "trick",
+        "trump",
+        "vole_undertaken",
+        "won",
+    )
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        dealer: int = 0,
+        seed: int | None = None,
+        hands: Sequence[Sequence[Card | str]] | None = None,
+        talon: Sequence[Card | str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        table: TableState | None = None,
+    ) -> None:
+        if not isinstance(rules, RuleSet):
+            raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
+        self.rules = rules
+        self.setup = rules.setup(options)
+        self.options: dict[str, str] = self.setup.values
+        self.t = self.setup.tables
+        n = self.n = rules.players
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise NotationError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise NotationError(f"seed must be an integer, not {seed!r}")
+        self.dealer = dealer
+        self.eldest = (dealer + 1) % n
+        self.table = table if table is not None else TableState()
+        if hands is None:
+            dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed)
+        else:
+            dealt, talon_cards = self._check_hands(hands, talon or [])
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in dealt)
+        self.dealt_talon: tuple[int, ...] = tuple(talon_cards)
+        self.hands = [mask_of(h) for h in dealt]
+        self.talon = list(talon_cards)
+        self._talon_pos = 0
+        self.history: list[tuple[int, Action]] = []
+
+        # Auction.
+        self.phase = Phase.AUCTION
+        self.to_move = self.eldest
+        self._queue = [(self.eldest + k) % n for k in range(n)]
+        self._queue.reverse()  # popped from the end
+        self._queue.pop()
+        self.holder: int | None = None
+        self._holder_contract: Contract | None = None
+        self._overcaller: int | None = None
+        self.auction: list[tuple[int, Action]] = []
+
+        # Declarations.
+        self.declarer: int | None = None
+        self.contract: Contract | None = None
+        self.forced = False
+        self.trump: int | None = None
+        self.called: int | None = None
+        self.partner: int | None = None
+        self.demanded_from: int | None = None
+        self.given: int | None = None
+        self.transfers: list[tuple[int, int, int, str]] = []
+        self._exchangers: list[int] = []
+        self._ex_pos = 0
+        self.exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+
+        # Play.
+        self.tr: TrickRules | None = None
+        self.leader = self.eldest
+        self.trick: list[int] = []
+        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self._next_seat = [(s + 1) % n for s in range(n)]
+        self.won = [0] * n
+        self.partner_seen = False
+        self.vole_undertaken = False
+        self.stopped = False
+        self.start_hands: tuple[int, ...] = ()
+        self.renonces: list[tuple[int, int, int]] = []
+        """Renonces not yet pointed out: (offender, trick number, card)."""
+        self.penalties: list[int] = []
+        """The offender of each renonce noticed: each makes a bête."""
+        self._snapshots: list[Any] | None = None
+
+        # Outcome.
+        self.is_over = False
+        """The deal is finished (played out, laid down, or passed out)."""
+        self.result: str | None = None
+        self.settlement: SettlementResult | None = None
+        # A redeal after all passed is staked by the all-pass rule instead (Ombre: two more
+        # jetons each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres").
+        stake_lines = rules.all_pass_stakes if self.table.redeal else rules.stakes
+        self._stakes = stakes_for(rules, dealer, n, stake_lines)
+        self._legal: Sequence[Action] | None = None
+        self._play_mask: int = -1
+
+    # Dealing.
+
+    def _shuffle_and_deal(self, seed: int) -> tuple[list[list[int]], list[int]]:
+        # The referee's own shuffle: one draw of 32 random bits per card from a Mersenne
+        # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
+        # the seed and the deck, so a seeded record deals the same on any machine.
+        deck = self.t.deck
+        size = len(deck)
+        raw = random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
+        keys = struct.unpack(f"<{size}I", raw)
+        cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
+        hands: list[list[int]] = [[] for _ in range(self.n)]
+        pos = 0
+        # The first packet order listed; deal to the right, starting with the eldest.
+        for size in self.rules.packets[0]:
+            for k in range(self.n):
+                seat = (self.eldest + k) % self.n
+                hands[seat].extend(cards[pos : pos + size])
+                pos += size
+        return hands, cards[pos:]
+
+    def _check_hands(
+        self, hands: Sequence[Sequence[Card | str]], talon: Sequence[Card | str]
+    ) -> tuple[list[list[int]], list[int]]:
+        rules = self.rules
+        if len(hands) != self.n:
+            raise NotationError(f"{rules.id} deals {self.n} hands, not {len(hands)}")
+        deck = set(self.t.deck)
+        seen: dict[int, str] = {}
+        out: list[list[int]] = []
+
+        def card_index(value: Card | str, where: str) -> int:
+            card = value if isinstance(value, Card) else Card.parse(str(value))
+            index = card.index
+            if index not in deck:
+                raise NotationError(f"{card} ({where}) is not in the pack of this setup")
+            if index in seen:
+                raise NotationError(f"{card} is dealt twice ({seen[index]} and {where})")
+            seen[index] = where
+            return index
+
+        for seat, hand in enumerate(hands):
+            if len(hand) != rules.hand_size:
+                raise NotationError(
+                    f"seat {seat} holds {len(hand)} cards; {rules.id} deals {rules.hand_size}"
+                )
+            out.append([card_index(c, f"seat {seat}") for c in hand])
+        if len(talon) != rules.talon:
+            raise NotationError(f"the talon holds {len(talon)} cards; {rules.id} has {rules.talon}")
+        talon_cards = [card_index(c, "talon") for c in talon]
+        return out, talon_cards
+
+    # Reading the state.
+
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise NotationError(f"a seat is a number from 0 to {self.n - 1}, not {seat!r}")
+        return seat
+
+    def hand(self, seat: int) -> list[Card]:
+        """Returns a seat's cards, highest first in the current ranking.
+
+        :raises NotationError: if ``seat`` is not a seat of this deal.
+        """
+        return [ALL_CARDS[c] for c in self._sorted(self.hands[self._seat(seat)])]
+
+    def _sorted(self, mask: int) -> list[int]:
+        cards = [c for c in range(40) if mask >> c & 1]
+        if self.trump is None:
+            # Before trumps: by suit, each in its plain order (read off a table in which that
+            # suit is not trumps; the black aces, always trumps, come first in their suits).
+            strengths = self.t.strength
+            return sorted(cards, key=lambda c: (c // 10, -strengths[(c // 10 + 1) % 4][c]))
+        strength = self.t.strength[self.trump]
+        follow = self.t.follow[self.trump]
+        return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
+
+    @property
+    def side(self) -> list[int]:
+        """Returns the declaring side: the declarer and his partner, if he has one."""
+        if self.declarer is None:
+            return []
+        return [self.declarer] if self.partner is None else [self.declarer, self.partner]
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """Returns the finished tricks, in order."""
+        return [
+            Trick(leader, tuple(ALL_CARDS[c] for c in cards), winner)
+            for leader, cards, winner in self._tricks
+        ]
+
+    def trick_winner(self) -> int | None:
+        """Returns the seat winning the trick in progress so far (None if it is empty)."""
+        if not self.trick or self.tr is None:
+            return None
+        return (self.leader + self.tr.winning_position(self.trick)) % self.n
+
+    # The rules, asked of the phase modules.
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Returns every legal action of the player to move (empty once the deal is over)."""
+        legal = self._legal
+        if legal is None:
+            phase = self.phase
+            if phase is Phase.PLAY and self._snapshots is None:
+                legal = play.plays(play.play_mask(self))
+            elif phase is Phase.OVER:
+                legal = []
+            else:
+                legal = _MODULES[phase].legal(self)
+            self._legal = legal
+        return legal
+
+    def trump_choices(self, contract: Contract | None = None) -> list[int]:
+        """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
+        contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""
+        contract = contract if contract is not None else self.contract
+        return [
+            s
+            for s in self.t.trump_suits
+            if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
+        ]
+
+    def exchange_limit(self) -> int:
+        """Returns how many cards the player to move may discard now (0 outside the écart)."""
+        return exchange.limit(self) if self.phase is Phase.EXCHANGE else 0
+
+    def paid_matadors(self) -> int:
+        """Returns how many matadors the declaring side is paid for (or pays), 0 if none.
+
+        The unbroken run of trumps from the first paid matador, held by the side (or the
+        declarer alone, as the rules say) at the start of play, counted only when it is at least
+        the rules' minimum (the three true matadors).
+        """
+        return result.paid_matadors(self)
+
+    # Applying actions.
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Applies one action of the player to move, after checking it.
+
+        :param action: an :class:`Action`, its notation (``"play Kd"``, ``"Kd"``), or a record
+            line with the seat in front (``"2 play Kd"``).
+        :param seat: if given, the seat that claims to act (refused if it is not its turn).
+        :raises NotationError: if the text does not parse, or ``action`` is neither an Action
+            nor text, or ``seat`` is not a seat.
+        :raises IllegalActionError: if the action is not legal now, with the rule it breaks.
+        """
+        if isinstance(action, str):
+            words = action.split(maxsplit=1)
+            if len(words) == 2 and words[0].isdigit():
+                # A record line "SEAT VERB ...": the seat is a claim, checked below.
+                from engine.actions import parse_line
+
+                claimed, action = parse_line(action)
+                if seat is not None and seat != claimed:
+                    raise NotationError(f"the line names seat {claimed}, not seat {seat}")
+                seat = claimed
+            else:
+                action = Action.parse(action)
+        elif not isinstance(action, Action):
+            raise NotationError(f"not an action: {action!r} (an Action or its notation)")
+        if seat is not None:
+            self._seat(seat)
+        phase = self.phase
+        if phase is Phase.PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
+            card = action.cards[0].index
+            if play.play_mask(self) >> card & 1:
+                # The hot path: a legal card is played without the general dispatch.
+                seat = self.to_move
+                self.history.append((seat, action))
+                self._legal = None
+                self._play_mask = -1
+                play.play_card(self, seat, card)
+                return
+        if phase is Phase.OVER:
+            raise refuse("deal/over", "the deal is over", self.to_move, action)
+        if seat is not None and seat != self.to_move:
+            raise IllegalActionError(
+                f"{action.verb}/not-your-turn",
+                f"it is seat {self.to_move}'s turn, not seat {seat}'s",
+                action=f"{seat} {action}",
+                rule="speech and play go in turn to the right",
+            )
+        module = _MODULES[phase]
+        if phase not in VERB_PHASES[action.verb]:
+            raise refuse(
+                f"{action.verb}/not-now",
+                f"it is the {phase} phase: expected {EXPECTED[phase]}",
+                self.to_move,
+                action,
+            )
+        error = module.refusal(self, action)
+        if error is not None:
+            raise error
+        if action not in self.legal_actions():  # pragma: no cover - the filters agree
+            raise refuse(
+                f"{action.verb}/illegal", f"{action} is not legal now", self.to_move, action
+            )
+        self._apply(module, action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Applies an action taken from :meth:`legal_actions` without checking it again.
+
+        .. warning:: Only for code that took the action from :meth:`legal_actions` (bots,
+           simulation); anything else must use :meth:`apply`.
+        """
+        self._apply(_MODULES[self.phase], action)
+
+    def _apply(self, module: ModuleType, action: Action) -> None:
+        seat = self.to_move
+        self.history.append((seat, action))
+        self._legal = None
+        self._play_mask = -1
+        module.apply(self, seat, action)
+
+    # Views and reports.
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Returns what ``seat`` may see now: its hand, the public play, its choices.
+
+        :raises NotationError: if ``seat`` is not a seat of this deal.
+        """
+        seat = self._seat(seat)
+        # The called king's holder knows he is the friend; everyone else, the declarer
+        # included, learns it only when the called card is played.
+        partner_known = self.partner_seen or (self.partner is not None and seat == self.partner)
+        given_visible = self.given is not None and (
+            seat in (self.declarer, self.demanded_from)
+            or (
+                self.rules.demand is not None
+                and self.rules.demand.given_card_visible is Visibility.PUBLIC
+            )
+        )
+        return {
+            "seat": seat,
+            "dealer": self.dealer,
+            "eldest": self.eldest,
+            "phase": str(self.phase),
+            "to_move": None if self.is_over else self.to_move,
+            "hand": [str(c) for c in self.hand(seat)],
+            "auction": [f"{s} {a}" for s, a in self.auction],
+            "declarer": self.declarer,
+            "contract": self.contract.id if self.contract else None,
+            "trump": SUIT_NAMES[self.trump] if self.trump is not None else None,
+            "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
+            "partner": self.partner if partner_known else None,
+            "demanded_from": self.demanded_from,
+            "given": str(ALL_CARDS[self.given])
+            if given_visible and self.given is not None
+            else None,
+            "talon": len(self.talon) - self._talon_pos,
+            "exchanges": [(s, len(d)) for s, d, _ in self.exchanges],
+            "trick": [str(ALL_CARDS[c]) for c in self.trick],
+            "trick_leader": self.leader,
+            "tricks": [t.as_json() for t in self.tricks],
+            "tricks_won": list(self.won),
+            "vole": self.vole_undertaken,
+            "legal": [str(a) for a in self.legal_actions()] if seat == self.to_move else [],
+        }
+
+    def report(self) -> dict[str, Any]:
+        """Returns the deal as in ``ombre replay --json`` (its ``deals`` entries)."""
+        out: dict[str, Any] = {
+            "dealer": self.dealer,
+            "contract": self.contract.id if self.contract else None,
+            "declarer": self.declarer,
+            "partners": [self.partner] if self.partner is not None else [],
+            "trump": SUIT_NAMES[self.trump] if self.trump is not None else None,
+            "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
+            "forced": self.forced,
+            "vole_undertaken": self.vole_undertaken,
+            "tricks": [t.as_json() for t in self.tricks],
+            "tricks_won": list(self.won),
+            "result": self.result,
+        }
+        if self.given is not None:
+            out["given"] = str(ALL_CARDS[self.given])
+            out["demanded_from"] = self.demanded_from
+        if self.exchanges:
+            out["exchanges"] = [
+                {
+                    "seat": s,
+                    "discarded": [str(ALL_CARDS[c]) for c in d],
+                    "drawn": [str(ALL_CARDS[c]) for c in t],
+                }
+                for s, d, t in self.exchanges
+            ]
+        if self.penalties or self.renonces:
+            out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        s = self.settlement
+        if s is not None:
+            out.update(
+                pot_before=s.pot_before,
+                pot_after=s.pot_after,
+                balances=list(s.balances),
+                bete=s.bete,
+                matadors=s.matadors,
+                payments=[p.as_json() for p in s.payments],
+            )
+        else:
+            out.update(pot_before=self.table.pot, pot_after=None, balances=None)
+        return out
+
+    def record_actions(self) -> list[str]:
+        """Returns the actions so far as record lines ``"SEAT VERB ..."``."""
+        return [f"{s} {a}" for s, a in self.history]

@@ -1,0 +1,154 @@
+"""The écart: each exchanger in turn discards and draws as many from the talon.
+
+Staged filter for a discard: every card named is held (``discard/not-in-hand``; a card named
+twice is refused when the ``Action`` is built), and no more than the limit
+(``discard/too-many``): the talon left, the first exchanger's maximum, and what a middle
+exchanger must leave for the last unless he holds a matador.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from collections.abc import Sequence as SequenceABC
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING, overload
+
+from engine.actions import Action
+from engine.cards import ALL_CARDS
+from engine.enums import Exchange
+from engine.errors import IllegalActionError
+from engine.referee import play
+from engine.referee.state import Phase, bits, refuse
+
+if TYPE_CHECKING:
+    from engine.referee.deal import Deal
+
+__all__ = ["Discards", "begin", "limit"]
+
+
+class Discards(SequenceABC[Action]):
+    """Every legal écart, as a lazy sequence: the discards of 0 to ``most`` cards of a hand.
+
+    There can be hundreds (2**9 for a hand of nine), so they are made only when asked for,
+    like python-chess's legal-move view: ``len``, indexing (by combinatorial unranking, in
+    order of size then of card), iteration and ``in`` all work without building the list.
+    """
+
+    def __init__(self, cards: list[int], most: int) -> None:
+        self.cards = cards
+        self.most = most
+        self.sizes = [comb(len(cards), k) for k in range(most + 1)]
+
+    def __len__(self) -> int:
+        return sum(self.sizes)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        k = 0
+        while index >= self.sizes[k]:
+            index -= self.sizes[k]
+            k += 1
+        # Unrank the index-th k-combination of the cards in lexicographic order.
+        chosen: list[int] = []
+        n = len(self.cards)
+        start = 0
+        for left in range(k, 0, -1):
+            for i in range(start, n):
+                count = comb(n - i - 1, left - 1)
+                if index < count:
+                    chosen.append(self.cards[i])
+                    start = i + 1
+                    break
+                index -= count
+        return Action("discard", cards=tuple(ALL_CARDS[c] for c in chosen))
+
+    def __iter__(self) -> Iterator[Action]:
+        for k in range(self.most + 1):
+            for combo in combinations(self.cards, k):
+                yield Action("discard", cards=tuple(ALL_CARDS[c] for c in combo))
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action) or action.verb != "discard":
+            return False
+        chosen = [c.index for c in action.cards]
+        return len(chosen) <= self.most and set(chosen) <= set(self.cards)
+
+
+def limit(d: Deal) -> int:
+    """Returns how many cards the player to move may discard now."""
+    seat = d.to_move
+    left = len(d.talon) - d._talon_pos
+    most = min(left, d.hands[seat].bit_count())
+    rules = d.rules
+    if d._ex_pos == 0 and rules.exchange_first_max is not None:
+        most = min(most, rules.exchange_first_max)
+    if 0 < d._ex_pos < len(d._exchangers) - 1 and rules.exchange_leave_at_least:
+        holds_matador = False
+        if rules.exchange_leave_unless_matador and d.trump is not None:
+            holds_matador = any(d.hands[seat] >> c & 1 for c in d.t.privileged[d.trump])
+        if not holds_matador:
+            most = min(most, max(0, left - rules.exchange_leave_at_least))
+    return most
+
+
+def legal(d: Deal) -> Sequence[Action]:
+    return Discards(sorted(bits(d.hands[d.to_move])), limit(d))
+
+
+def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    seat = d.to_move
+    for c in action.cards:
+        if not d.hands[seat] >> c.index & 1:
+            return refuse("discard/not-in-hand", f"seat {seat} does not hold {c}", seat, action)
+    most = limit(d)
+    if len(action.cards) > most:
+        left = len(d.talon) - d._talon_pos
+        return refuse(
+            "discard/too-many",
+            f"seat {seat} may discard at most {most} (talon holds {left})",
+            seat,
+            action,
+            d.rules.cite(("exchange",)),
+        )
+    return None
+
+
+def begin(d: Deal) -> None:
+    """Starts the écart after the declarations, or the play when there is none."""
+    assert d.contract is not None and d.declarer is not None
+    kind = d.contract.exchange
+    if kind is not Exchange.NONE and d.talon:
+        first = 0 if kind is Exchange.DECLARER_FIRST else 1
+        d._exchangers = [(d.declarer + k) % d.n for k in range(first, d.n)]
+        d._ex_pos = 0
+        d.phase = Phase.EXCHANGE
+        d.to_move = d._exchangers[0]
+        return
+    play.begin(d)
+
+
+def apply(d: Deal, seat: int, action: Action) -> None:
+    discards = tuple(c.index for c in action.cards)
+    k = len(discards)
+    drawn = tuple(d.talon[d._talon_pos : d._talon_pos + k])
+    d._talon_pos += k
+    for c in discards:
+        d.hands[seat] &= ~(1 << c)
+    for c in drawn:
+        d.hands[seat] |= 1 << c
+    d.exchanges.append((seat, discards, drawn))
+    d._ex_pos += 1
+    if d._ex_pos < len(d._exchangers):
+        d.to_move = d._exchangers[d._ex_pos]
+        return
+    play.begin(d)

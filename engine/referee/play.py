@@ -1,0 +1,276 @@
+"""Trick play, the vole and the renonce.
+
+* What may be played is asked of :class:`engine.referee.tricks.TrickRules` (the staged play
+  filter), which also says who wins a trick.
+* **The vole.** After ``vole.after_tricks`` tricks all won by the declaring side (with the
+  called card seen, if the rules require it), its player on lead decides: ``vole`` undertakes
+  the vole, ``stop`` lays down, and a plain ``play`` -- leading the next card -- *is* the
+  undertaking: "if the person who won the sixth trick play the seventh card, he is obliged to
+  play for the vole" (HOYLE-IE law 11; ENC-Q "lorsque l'on a jetté la carte ayant les six
+  premieres mains"; ACAD law LXV for Ombre).
+* **The renonce**, under ``play.renonce.action: penalised`` only. ``renonce CARD`` plays a card
+  that does not follow. ``notice``, once the trick is complete and before the deal ends, points
+  it out: the offender makes a bête and play resumes from the revoked trick with the cards
+  taken back. A renonce not noticed before the end is taken as noticed after it: the bête
+  stands and the cards stay (ENC-Q "Qui renonce fait la bête autant de fois qu'on l'en fait
+  appercevoir").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.actions import NOTICE, PLAY, RENONCE, STOP, VOLE, Action
+from engine.cards import ALL_CARDS, Suit
+from engine.enums import Leader, Renonce
+from engine.errors import IllegalActionError
+from engine.referee import result
+from engine.referee.state import SUIT_NAMES, Phase, bits, refuse
+from engine.referee.tricks import TRUMPS, TrickRules
+
+if TYPE_CHECKING:
+    from engine.referee.deal import Deal
+
+__all__ = ["begin", "legal", "play_mask", "refusal"]
+
+SUITS = tuple(Suit)
+
+# The play actions of each byte of a 40-bit hand mask, so a legal list is five look-ups.
+_PLAY_BYTES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(
+        tuple(PLAY[8 * b + i] for i in range(8) if byte >> i & 1 and 8 * b + i < 40)
+        for byte in range(256)
+    )
+    for b in range(5)
+)
+
+
+def plays(mask: int) -> list[Action]:
+    """Returns the ``play`` actions of a mask, in card order."""
+    b = _PLAY_BYTES
+    return [
+        *b[0][mask & 255],
+        *b[1][mask >> 8 & 255],
+        *b[2][mask >> 16 & 255],
+        *b[3][mask >> 24 & 255],
+        *b[4][mask >> 32 & 255],
+    ]
+
+
+def begin(d: Deal) -> None:
+    """Starts the trick play."""
+    assert d.trump is not None
+    d.tr = TrickRules(d.rules, d.t, d.trump)
+    d.start_hands = tuple(d.hands)
+    d.phase = Phase.PLAY
+    if d.rules.leader is Leader.DECLARER and d.declarer is not None:
+        d.leader = d.declarer
+    d.to_move = d.leader
+    if d.partner is None:
+        d.partner_seen = True
+    if d.rules.renonce is Renonce.PENALISED:
+        d._snapshots = []
+        _snapshot(d)
+
+
+def play_mask(d: Deal) -> int:
+    """Returns the mask of the cards the player to move may play now (cached)."""
+    mask = d._play_mask
+    if mask < 0:
+        assert d.tr is not None
+        mask = d._play_mask = d.tr.legal(d.hands[d.to_move], d.trick)
+    return mask
+
+
+def _noticeable(d: Deal) -> bool:
+    return any(t < len(d._tricks) for _, t, _ in d.renonces)
+
+
+def legal(d: Deal) -> Sequence[Action]:
+    hand = d.hands[d.to_move]
+    if d.phase is Phase.VOLE:
+        out = [VOLE, STOP, *plays(hand)]
+    else:
+        mask = play_mask(d)
+        out = plays(mask)
+        if d._snapshots is not None and mask != hand:
+            out += [RENONCE[c] for c in bits(hand & ~mask)]
+    if d._snapshots is not None and _noticeable(d):
+        out.append(NOTICE)
+    return out
+
+
+def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    verb = action.verb
+    seat = d.to_move
+    penalised = d._snapshots is not None
+    if verb in ("vole", "stop"):
+        return None  # only offered in the vole phase, where both are legal
+    if verb == "notice":
+        if penalised and _noticeable(d):
+            return None
+        return refuse(
+            "notice/nothing",
+            "there is no renonce in a finished trick to point out",
+            seat,
+            action,
+            d.rules.cite(("play",)),
+        )
+    card = action.card.index
+    hand = d.hands[seat]
+    if not hand >> card & 1:
+        return refuse(
+            f"{verb}/not-in-hand", f"seat {seat} does not hold {action.card}", seat, action
+        )
+    if d.phase is Phase.VOLE:
+        if verb == "play":
+            return None  # leading the next card undertakes the vole
+        return refuse(
+            "renonce/not-a-renonce", f"{action.card} is a lead, not a renonce", seat, action
+        )
+    allowed = play_mask(d)
+    if verb == "renonce":
+        if not penalised:
+            return refuse(
+                "renonce/refused",
+                "this rule file refuses revokes (play.renonce.action: refused)",
+                seat,
+                action,
+                d.rules.cite(("play",)),
+            )
+        if allowed >> card & 1:
+            return refuse(
+                "renonce/not-a-renonce",
+                f"{action.card} may be played: write play {action.card}",
+                seat,
+                action,
+            )
+        return None
+    if allowed >> card & 1:
+        return None
+    return _explain_play(d, action)
+
+
+def _explain_play(d: Deal, action: Action) -> IllegalActionError:
+    """The refusal of a play: the first stage of the play filter that drops the card."""
+    assert d.tr is not None and d.trump is not None
+    seat = d.to_move
+    card = action.card.index
+    rules = d.rules
+    code = "play/must-follow-suit"
+    for stage, allowed in d.tr.stages(d.hands[seat], d.trick):
+        if not allowed >> card & 1:
+            code = stage
+            break
+    led = d.trick[0]
+    led_card = ALL_CARDS[led]
+    cls = d.tr.follow[led]
+    if code == "play/must-trump":
+        reason = f"seat {seat} cannot follow {SUIT_NAMES[cls]} and must trump"
+    elif code == "play/must-overtake":
+        reason = f"seat {seat} can beat the best card on the table and must"
+    elif code == "play/matador-forced":
+        names = rules.matador_names(SUITS[d.trump])
+        return refuse(
+            code,
+            f"{led_card} ({names.get(led_card, 'a matador')}) was led: a lower matador held "
+            "alone must be played",
+            seat,
+            action,
+            rules.cite(("matadors", "privilege")),
+        )
+    elif cls == TRUMPS:
+        reason = f"a trump was led ({led_card}) and seat {seat} holds trumps that must follow"
+    else:
+        reason = f"{SUIT_NAMES[cls]} were led ({led_card}) and seat {seat} holds {SUIT_NAMES[cls]}"
+    return refuse(code, reason, seat, action, rules.cite(("play",)))
+
+
+def apply(d: Deal, seat: int, action: Action) -> None:
+    verb = action.verb
+    if verb == "play":
+        if d.phase is Phase.VOLE:
+            # Leading the next card undertakes the vole (HOYLE-IE law 11).
+            d.vole_undertaken = True
+            d.phase = Phase.PLAY
+        play_card(d, seat, action.card.index)
+    elif verb == "vole":
+        d.vole_undertaken = True
+        d.phase = Phase.PLAY
+    elif verb == "stop":
+        d.stopped = True
+        result.finish(d)
+    elif verb == "renonce":
+        d.renonces.append((seat, len(d._tricks), action.card.index))
+        play_card(d, seat, action.card.index)
+    else:
+        _notice(d)
+
+
+def play_card(d: Deal, seat: int, card: int) -> None:
+    """Plays a card the caller checked is in the hand; ends the trick when it is complete."""
+    d.hands[seat] ^= 1 << card
+    trick = d.trick
+    trick.append(card)
+    if len(trick) < d.n:
+        d.to_move = d._next_seat[seat]
+        return
+    _end_trick(d, trick)
+
+
+def _end_trick(d: Deal, trick: list[int]) -> None:
+    assert d.tr is not None
+    leader = d.leader
+    winner = (leader + d.tr.winning_position(trick)) % d.n
+    if d.called is not None and d.called in trick:
+        d.partner_seen = True
+    d._tricks.append((leader, tuple(trick), winner))
+    d.won[winner] += 1
+    d.trick = []
+    d.leader = winner
+    d.to_move = winner
+    played = len(d._tricks)
+    if played == d.rules.hand_size:
+        result.finish(d)
+        return
+    if (
+        played == d.rules.vole_after
+        and not d.vole_undertaken
+        and d.contract is not None
+        and d.contract.vole_allowed
+        and (d.partner_seen or not d.rules.vole_requires_partner_seen)
+    ):
+        side = d.side
+        if winner in side and sum(d.won[s] for s in side) == played:
+            d.phase = Phase.VOLE
+    if d._snapshots is not None:
+        _snapshot(d)
+
+
+def _snapshot(d: Deal) -> None:
+    assert d._snapshots is not None
+    d._snapshots.append(
+        (tuple(d.hands), tuple(d.won), d.leader, d.partner_seen, d.vole_undertaken, d.phase)
+    )
+
+
+def _notice(d: Deal) -> None:
+    """A renonce is pointed out before the end: the bête, and play resumes from that trick."""
+    assert d._snapshots is not None
+    done = len(d._tricks)
+    noticed = [r for r in d.renonces if r[1] < done]
+    first = min(t for _, t, _ in noticed)
+    d.penalties.extend(seat for seat, _, _ in noticed)
+    # The cards are taken back: every renonce from that trick on is undone with them.
+    d.renonces = [r for r in d.renonces if r[1] < first]
+    hands, won, leader, seen, vole, phase = d._snapshots[first]
+    del d._snapshots[first + 1 :]
+    del d._tricks[first:]
+    d.hands = list(hands)
+    d.won = list(won)
+    d.leader = d.to_move = leader
+    d.partner_seen = seen
+    d.vole_undertaken = vole
+    d.trick = []
+    d.phase = phase

@@ -1,0 +1,103 @@
+"""The referee's small shared pieces: the phases, card masks, refusals and the finished trick.
+
+Cards are handled as 0-39 indices and hands as bit masks (see :class:`engine.model.Tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import ALL_CARDS, Card
+from engine.errors import IllegalActionError
+
+__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "bits", "mask_of", "refuse"]
+
+
+class Phase(StrEnum):
+    """The phase a deal is in (a ``str``: ``deal.phase == "play"`` holds)."""
+
+    AUCTION = "auction"
+    MATCH = "match"
+    TRUMP = "trump"
+    CALL = "call"
+    GIVE = "give"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    VOLE = "vole"
+    OVER = "over"
+
+
+PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
+
+EXPECTED = {
+    Phase.AUCTION: "pass or bid",
+    Phase.MATCH: "pass or bid (take the overcall yourself)",
+    Phase.TRUMP: "trump SUIT",
+    Phase.CALL: "call CARD",
+    Phase.GIVE: "give CARD",
+    Phase.EXCHANGE: "discard CARD ... (or discard alone)",
+    Phase.PLAY: "play CARD",
+    Phase.VOLE: "vole, stop, or play CARD (which undertakes the vole)",
+    Phase.OVER: "nothing: the deal is over",
+}
+
+# The verbs each phase takes (renonce and notice only under a rule file that penalises them).
+VERB_PHASES: dict[str, tuple[Phase, ...]] = {
+    "pass": (Phase.AUCTION, Phase.MATCH),
+    "bid": (Phase.AUCTION, Phase.MATCH),
+    "trump": (Phase.TRUMP,),
+    "call": (Phase.CALL,),
+    "give": (Phase.GIVE,),
+    "discard": (Phase.EXCHANGE,),
+    "play": (Phase.PLAY, Phase.VOLE),
+    "vole": (Phase.VOLE,),
+    "stop": (Phase.VOLE,),
+    "renonce": (Phase.PLAY,),
+    "notice": (Phase.PLAY, Phase.VOLE),
+}
+
+SUIT_NAMES = ("spades", "clubs", "hearts", "diamonds")
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Yields the card indices of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Sequence[int]) -> int:
+    """Returns the mask of some card indices."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def refuse(
+    code: str, message: str, seat: int, action: object, rule: str = ""
+) -> IllegalActionError:
+    """Builds the refusal of ``action`` by ``seat``: a stable code, the reason, the rule."""
+    return IllegalActionError(code, message, action=f"{seat} {action}", rule=rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: its leader, the cards in play order from him, and its winner."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the trick as in the ``ombre replay --json`` output."""
+        return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
+
+
+def card(index: int) -> Card:
+    """Returns the card of an index."""
+    return ALL_CARDS[index]

@@ -1,0 +1,129 @@
+"""Trick-taking, written once: what may be played to a trick and who is winning it.
+
+The referee's legal plays, its refusals and the bots all ask a :class:`TrickRules`, built for
+a ruleset, a setup and a trump suit. The play rules are *staged filters*: each stage keeps the
+cards it allows, and the first stage that drops a card names the rule (and refusal code) that
+card breaks.
+
+1. ``play/not-in-hand``: the player's cards;
+2. ``play/must-follow-suit`` (or ``play/matador-forced``): a card of the kind led if he holds
+   one, unless his only trumps are privileged matadors exempt from the trump led;
+3. ``play/must-trump``: when the rule file says so, a trump when void in the suit led;
+4. ``play/must-overtake``: when the rule file says so, a card that beats the best so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.model import RuleSet, Tables
+
+__all__ = ["TRUMPS", "TrickRules"]
+
+TRUMPS = 4
+"""The follow class of every trump (plain suits are classes 0-3)."""
+
+
+class TrickRules:
+    """The play rules under one trump suit, as masks over card indices."""
+
+    __slots__ = (
+        "class_mask",
+        "exempt",
+        "follow",
+        "follow_suit",
+        "must_overtake",
+        "must_trump",
+        "privileged_mask",
+        "strength",
+        "strict",
+    )
+
+    def __init__(self, rules: RuleSet, tables: Tables, trump: int) -> None:
+        self.strength = tables.strength[trump]
+        self.follow = tables.follow[trump]
+        self.class_mask = tables.class_mask[trump]
+        self.exempt = tables.exempt[trump]
+        self.follow_suit = rules.follow_suit
+        self.must_trump = rules.must_trump
+        self.must_overtake = rules.must_overtake
+        self.strict = rules.must_trump or rules.must_overtake
+        m = 0
+        for c in tables.privileged[trump]:
+            m |= 1 << c
+        self.privileged_mask = m
+
+    def winning_position(self, trick: Sequence[int]) -> int:
+        """Returns the position in ``trick`` of the card winning it so far: the highest trump,
+        else the highest card of the kind led."""
+        strength, follow = self.strength, self.follow
+        led = follow[trick[0]]
+        best_pos = 0
+        best = strength[trick[0]]
+        for pos in range(1, len(trick)):
+            c = trick[pos]
+            f = follow[c]
+            if (f == 4 or f == led) and strength[c] > best:
+                best = strength[c]
+                best_pos = pos
+        return best_pos
+
+    def _follow(self, hand: int, led: int) -> tuple[int, bool, bool]:
+        """The follow stage: (cards allowed, the player holds the kind led, privileged)."""
+        cls = self.follow[led]
+        same = hand & self.class_mask[cls]
+        # The matadors' privilege: a player whose only trumps are matadors exempt from the
+        # trump led need not play them.
+        privileged = cls == TRUMPS and bool(same) and same == same & self.exempt[led]
+        return (same if same and not privileged else hand), bool(same), privileged
+
+    def legal(self, hand: int, trick: Sequence[int]) -> int:
+        """Returns the mask of the cards of ``hand`` that may be played to ``trick``."""
+        if not trick or not self.follow_suit:
+            return hand
+        if self.strict:
+            return self.stages(hand, trick)[-1][1]
+        return self._follow(hand, trick[0])[0]
+
+    def stages(self, hand: int, trick: Sequence[int]) -> list[tuple[str, int]]:
+        """Returns the stages in order, each as (refusal code, cards still allowed)."""
+        stages = [("play/not-in-hand", hand)]
+        if not trick or not self.follow_suit:
+            return stages
+        led = trick[0]
+        mask, holds_led, privileged = self._follow(hand, led)
+        code = "play/must-follow-suit"
+        if (
+            self.follow[led] == TRUMPS
+            and mask != hand
+            and self.exempt[led] != self.exempt_all(led)
+            and hand & self.class_mask[TRUMPS] & ~self.privileged_mask == 0
+        ):
+            # A higher matador led forces a lower one held alone.
+            code = "play/matador-forced"
+        stages.append((code, mask))
+        if self.must_trump and not holds_led:
+            trumps = mask & self.class_mask[TRUMPS]
+            if trumps:
+                mask = trumps
+            stages.append(("play/must-trump", mask))
+        if self.must_overtake and not privileged:
+            strength, follow = self.strength, self.follow
+            cls = follow[led]
+            best = strength[trick[self.winning_position(trick)]]
+            beaters = 0
+            m = mask
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                if (follow[c] == TRUMPS or follow[c] == cls) and strength[c] > best:
+                    beaters |= low
+            if beaters:
+                mask = beaters
+            stages.append(("play/must-overtake", mask))
+        return stages
+
+    def exempt_all(self, led: int) -> int:
+        """Returns the privileged matadors other than ``led`` (all exempt from a plain trump)."""
+        return self.privileged_mask & ~(1 << led)
