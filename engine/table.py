@@ -193,6 +193,28 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def _wrapping(write: Write) -> Write:
+    """Returns ``write`` folding lines wider than the table at word boundaries, the rest of a
+    folded line indented under its start."""
+
+    def folded(text: str) -> None:
+        for line in text.split("\n"):
+            if len(line) <= _WIDTH:
+                write(line)
+                continue
+            indent = line[: len(line) - len(line.lstrip())]
+            for part in textwrap.wrap(
+                line.strip(),
+                _WIDTH,
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+            ):
+                write(part)
+
+    return folded
+
+
 # What the rules say, in words.
 
 
@@ -474,6 +496,7 @@ class TableGame:
         self._advisor = make_bot("heuristic", 0)
         party = Party(rules, options=self.options, first_dealer=self._first_dealer())
         status = 0
+        write = _wrapping(write)
         self._intro(write)
         resume = self._resuming()
         if self.start is not None:
@@ -804,7 +827,10 @@ class TableGame:
                     "must now take every trick."
                 )
             else:
-                write(f"{_cap(_verb(seat, human, 'lay', 'lays'))} down: the side stops here.")
+                write(
+                    f"{_cap(_verb(seat, human, 'lay', 'lays'))} down rather than play on for the "
+                    "vole: the side takes the game as it stands."
+                )
         if phase in ("auction", "match") and deal.phase not in ("auction", "match"):
             self._tell_declarer(deal, write)
         if len(deal.tricks) > tricks_before:
