@@ -391,8 +391,8 @@ def _payment_lines(deal: Deal, human: int | None) -> list[str]:
             where = {
                 "side": "to the declarer"
                 if len(deal.side) == 1
-                else "to the declaring side, shared half and half (the odd counter to the "
-                "declarer)",
+                else "to the declaring side, shared half and half"
+                + (" (the odd counter to the declarer)" if total % 2 else ""),
                 "opponents": "to the defenders, shared equally",
                 "codille-winner": "to the defender who took the most tricks (codille)",
             }.get(outcome.pot if outcome else "", "")
@@ -733,19 +733,14 @@ class TableGame:
             return f"Tricks: {each}"
         if side is None:
             called = deal.view(self.human if self.human is not None else 0)["called"]
-            return f"Tricks: {each}. The declarer's partner (who holds {called}) is not known yet."
+            return f"Tricks: {each}\n  the declarer's partner (who holds {called}) is not known yet"
         others = [k for k in range(deal.n) if k not in side]
         mine = sum(won[k] for k in side)
         theirs = sum(won[k] for k in others)
-        if len(side) == 1:
-            return (
-                f"Tricks: {each}. The declarer ({_who(side[0], self.human)}) {mine} against "
-                f"the defenders ({_join([_who(k, self.human) for k in others])}) {theirs}."
-            )
+        name = "declarer" if len(side) == 1 else "declaring side"
         return (
-            f"Tricks: {each}. Declaring side ({_join([_who(k, self.human) for k in side])}) "
-            f"{mine} against the defenders ({_join([_who(k, self.human) for k in others])}) "
-            f"{theirs}."
+            f"Tricks: {each}\n  {name} ({_join([_who(k, self.human) for k in side])}) {mine}"
+            f" — defenders ({_join([_who(k, self.human) for k in others])}) {theirs}"
         )
 
     def _trick_line(self, deal: Deal, index: int) -> str:
@@ -836,7 +831,7 @@ class TableGame:
         if len(deal.tricks) > tricks_before:
             write("  " + self._trick_line(deal, len(deal.tricks) - 1))
             if not deal.is_over and human is None:
-                write("  " + self._tricks_line(deal))
+                write("  " + self._tricks_line(deal).replace("\n", "\n  "))
         if phase not in ("play", "vole") and deal.phase == "play" and not deal.tricks:
             write(
                 f"Play begins: {_who(deal.to_move, human)} lead{'' if deal.to_move == human else 's'} the first trick."
@@ -1013,7 +1008,7 @@ class TableGame:
         write("")
         if view["contract"]:
             parts = [
-                f"{_contract_words(rules, view['contract'])} by {_who(view['declarer'], seat)}",
+                f"{rules.contracts[view['contract']].name} by {_who(view['declarer'], seat)}",
             ]
             if view["trump"]:
                 parts.append(f"trumps {view['trump']}")

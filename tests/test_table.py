@@ -71,8 +71,8 @@ def test_the_called_kings_holder_is_told_he_is_the_partner() -> None:
     # Tricks with seat labels and the side's total against the defenders'.
     assert "Trick 1: seat 1 Qd · seat 2 6d · seat 3 7d · you Kd — you won it with Kd." in out
     assert (
-        "Tricks: you 1 · seat 1 0 · seat 2 0 · seat 3 0. Declaring side (seat 3 and you) 1 "
-        "against the defenders (seat 1 and seat 2) 0." in out
+        "Tricks: you 1 · seat 1 0 · seat 2 0 · seat 3 0 declaring side (seat 3 and you) 1 "
+        "— defenders (seat 1 and seat 2) 0" in out
     )
 
 
@@ -87,7 +87,7 @@ def test_a_bots_forced_spadille_is_shown_by_name() -> None:
     out = flat(play("quadrille", "--seed", "211", stdin="1\n" * 40).output)
     line = out.split("Everybody passed. ")[1]
     assert "holds As (Spadille) and must play: Spadille forcé" in line
-    assert "Contract: Spadille forcé [forced-spadille]" in out
+    assert "Contract: Spadille forcé by seat" in out
 
 
 def test_a_demanded_king_is_seen_leaving_its_holders_hand() -> None:
@@ -226,3 +226,17 @@ def test_play_seed_and_a_records_seed_deal_the_same_cards(tmp_path: Path) -> Non
     assert written.deals[0].hands == tuple(tuple(str(ALL_CARDS[c]) for c in h) for h in deal.dealt)
     assert written.deals[0].talon == tuple(str(ALL_CARDS[c]) for c in deal.dealt_talon)
     assert written.table == {"seat": 0, "seed": 5, "bots": "heuristic", "deals": 1}
+
+
+def test_the_session_in_the_docs_is_what_the_table_prints() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "playing.md").read_text("utf-8")
+    part = doc.split("### A session")[1]
+    command = part.split("`printf '")[1].split("'")[0].replace("\\n", "\n")
+    shown = part.split("```\n")[1].split("```")[0].splitlines()
+    printed = lines_of(play("quadrille", "--seed", "5", stdin=command).output)
+    at = 0
+    for line in shown:
+        if line == "…":
+            continue
+        assert line.rstrip() in printed[at:], f"docs/playing.md: not printed next: {line!r}"
+        at = printed.index(line.rstrip(), at) + 1

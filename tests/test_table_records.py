@@ -256,3 +256,16 @@ def test_from_a_missing_file_or_a_directory(tmp_path: Path) -> None:
 def test_play_without_a_ruleset_or_from_is_a_usage_error() -> None:
     result = invoke("play")
     assert result.exit_code == 2 and "name a RULESET" in result.output
+
+
+def test_a_deal_is_counted_from_one_in_words_and_from_zero_in_paths(tmp_path: Path) -> None:
+    path = tmp_path / "party.yaml"
+    path.write_text(
+        "ruleset: ombre\n"
+        "deals:\n"
+        "  - {seed: 1, actions: [1 pass, 2 pass, 0 pass]}\n"
+        "  - hands: [[As], [Ks], [Qs]]\n"
+    )
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert "$.deals[1].hands: deal 2: " in result.output
