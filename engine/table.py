@@ -668,7 +668,7 @@ class TableGame:
         on_table += _betes(table)
         write(on_table + ".")
         self._seats(deal, write)
-        if self.human is not None:
+        if self.human is not None and deal.to_move != self.human:
             write("Your hand: " + self._hand(deal, self.human))
 
     def _seats(self, deal: Deal, write: Write) -> None:
@@ -772,9 +772,11 @@ class TableGame:
                 if deal.phase == "match":
                     overcalled = deal.to_move
                     write(
-                        f"  That overcalls {_who(overcalled, human)}, who may take it "
-                        f"{'yourself' if overcalled == human else 'himself'} (forcé) and be "
+                        "  That overcalls you: you may take it yourself (forcé) and be "
                         "preferred, or pass."
+                        if overcalled == human
+                        else f"  That overcalls {_who(overcalled, human)}, who may take it "
+                        "himself (forcé) and be preferred, or pass."
                     )
         elif phase == "match":
             if action.verb == "pass":
@@ -970,7 +972,13 @@ class TableGame:
                 )
             return "Your speech: pass, or bid a contract"
         if phase == "match":
-            return "You were overcalled: take it yourself (forcé), or pass"
+            over = [a for a in view["auction"] if " bid " in a][-1]
+            s, _, cid = over.split(" ", 2)
+            return (
+                f"{_cap(_who(int(s), seat))} overcalled you with "
+                f"{rules.contracts[cid].name}: take it yourself (forcé: you are then "
+                f"preferred), or pass and let {_who(int(s), seat)} play it"
+            )
         if phase == "trump":
             return "Name trumps"
         if phase == "call":
@@ -1200,10 +1208,16 @@ class TableGame:
         advice = self._advice(deal, seat)
         if advice:
             write(advice)
-        example = str(legal[-1]) if legal else "discard …"
+        if phase == "exchange":
+            how = "Answer with the cards to discard ('discard 5c 4d' or '5c 4d'), or 'discard'"
+            how += " alone to keep your hand."
+        else:
+            how = (
+                f"Answer with a number, an action ('{legal[-1]}'), or Enter when there is only "
+                "one choice."
+            )
         for line in _wrap(
-            f"Answer with a number, an action ('{example}'), or Enter when there is only one "
-            "choice. Commands: last (the previous trick), tricks (all of them), seats, quit "
+            f"{how} Commands: last (the previous trick), tricks (all of them), seats, quit "
             "(the record is kept; go on later with --from)."
         ):
             write(line)

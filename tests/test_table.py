@@ -240,3 +240,10 @@ def test_the_session_in_the_docs_is_what_the_table_prints() -> None:
             continue
         assert line.rstrip() in printed[at:], f"docs/playing.md: not printed next: {line!r}"
         at = printed.index(line.rstrip(), at) + 1
+
+
+def test_an_overcalled_player_is_told_he_may_take_it_himself() -> None:
+    out = flat(play("quadrille", "--seed", "5", "--seat", "1", stdin="bid ask\n2\n").output)
+    assert "That overcalls you: you may take it yourself (forcé) and be preferred, or pass." in out
+    assert "Seat 0 overcalled you with Sans appeller (sans prendre): take it yourself" in out
+    assert "You take it yourself (forcé): Sans appeller (sans prendre) [sans-prendre]" in out
