@@ -200,6 +200,16 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     "ambiguous-alias",
                     f"{alias!r} already names contract {named[alias]}",
                 )
+    for key in ("call", "demand"):
+        fee = (d["declarations"].get(key) or {}).get("fee") or {}
+        favourite = fee.get("favourite_option")
+        path = ("declarations", key, "fee", "favourite_option")
+        if favourite and favourite not in options:
+            add(path, "unknown-option", f"no setup option {favourite!r}")
+        elif favourite and options[favourite]["kind"] != "suit":
+            add(path, "option-not-a-suit", f"option {favourite!r} does not choose a suit")
+        if favourite and "favourite_amount" not in fee:
+            add(path, "incomplete", "a favourite_option needs a favourite_amount")
     ap = d["auction"]["all_pass"]
     if ap["action"] == "forced":
         if "contract" not in ap or "card" not in ap:

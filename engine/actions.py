@@ -53,22 +53,23 @@ class Action:
 
     def __post_init__(self) -> None:
         verb, contract, suit, cards = self.verb, self.contract, self.suit, self.cards
-        if verb not in VERBS:
-            raise NotationError(f"not a verb: {verb!r} (verbs: {', '.join(VERBS)})")
-        if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
+        if type(cards) is not tuple:
             raise NotationError(f"{verb}: cards must be a tuple of Card, not {cards!r}")
-        if suit is not None and not isinstance(suit, Suit):
-            raise NotationError(f"{verb}: suit must be a Suit, not {suit!r}")
-        if verb == "bid":
-            ok = isinstance(contract, str) and bool(contract) and suit is None and not cards
-        elif verb == "trump":
-            ok = contract is None and suit is not None and not cards
-        elif verb in _ONE_CARD:
+        for c in cards:
+            if type(c) is not Card:
+                raise NotationError(f"{verb}: not a Card: {c!r}")
+        if verb in _ONE_CARD:
             ok = contract is None and suit is None and len(cards) == 1
         elif verb == "discard":
             ok = contract is None and suit is None and len(set(cards)) == len(cards)
-        else:
+        elif verb == "bid":
+            ok = type(contract) is str and bool(contract) and suit is None and not cards
+        elif verb == "trump":
+            ok = contract is None and type(suit) is Suit and not cards
+        elif verb in _BARE:
             ok = contract is None and suit is None and not cards
+        else:
+            raise NotationError(f"not a verb: {verb!r} (verbs: {', '.join(VERBS)})")
         if not ok:
             raise NotationError(f"wrong arguments for {verb!r}: {_describe(contract, suit, cards)}")
 

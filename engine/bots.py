@@ -47,8 +47,17 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, deal: Deal, seat: int) -> Action:
-        legal = deal.legal_actions()
+        legal = _honest(deal)
         return legal[int(self.rng.random() * len(legal))]
+
+
+def _honest(deal: Deal) -> Sequence[Action]:
+    """The legal actions less revoking and pointing out revokes (legal only in a rule file
+    that penalises them, for refereeing records): bots follow suit."""
+    legal = deal.legal_actions()
+    if deal.rules.renonce == "penalised":
+        return [a for a in legal if a.verb not in ("renonce", "notice")]
+    return legal
 
 
 def _bits(mask: int) -> list[int]:
@@ -89,7 +98,7 @@ class HeuristicBot(Bot):
         if phase == "exchange":
             # Not from the (long) list of every legal discard: the same limit, applied directly.
             return self._discard(deal, hand, deal.exchange_limit())
-        legal = deal.legal_actions()
+        legal = _honest(deal)
         if len(legal) == 1:
             return legal[0]
         if phase in ("auction", "match"):
@@ -171,10 +180,9 @@ class HeuristicBot(Bot):
             pool = plain or legal
             return max(pool, key=lambda a: strength[a.card.index])
         led = follow[trick[0]]
-        best_pos, best = 0, strength[trick[0]]
-        for pos, c in enumerate(trick):
-            if (follow[c] == 4 or follow[c] == led) and strength[c] > best:
-                best_pos, best = pos, strength[c]
+        # Who is winning the trick: asked of the referee's one trick routine.
+        best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0
+        best = strength[trick[best_pos]]
         winner_seat = (deal.leader + best_pos) % deal.n
         known_side = self._known_side(deal, seat)
         same_team = (seat in known_side) == (winner_seat in known_side)

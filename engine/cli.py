@@ -566,8 +566,9 @@ def cards(
     r = _load(ruleset)
     trump_suit = Suit.parse(trump)
     options = _parse_options(r, option)
-    deck = r.deck(options)
-    present = [s for s in Suit if any(c.suit is s for c in deck)]
+    from engine.referee import trump_suits
+
+    present = trump_suits(r, options)  # the referee's one derivation of the trump choices
     if trump_suit not in present:
         chosen = r.resolve_options(options)
         setup = ", ".join(f"{k}: {v.value}" for k, v in chosen.items())

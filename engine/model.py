@@ -278,6 +278,8 @@ class Tables:
     """``paid_run[t]``: the trumps from the first paid matador down, for counting matadors."""
     privileged: tuple[tuple[int, ...], ...]
     """``privileged[t]``: the privileged matadors in the deck."""
+    rank_mask: tuple[int, ...]
+    """``rank_mask[r]``: the mask of the cards of rank index ``r`` in the deck."""
 
 
 def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
@@ -338,11 +340,8 @@ class Setup:
 
     choices: Mapping[str, Suit]
     tables: Tables
-
-    @property
-    def values(self) -> dict[str, str]:
-        """Returns the choices as option id -> suit name."""
-        return {k: v.value for k, v in self.choices.items()}
+    values: Mapping[str, str]
+    """The choices as option id -> suit name."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -511,11 +510,14 @@ class RuleSet:
 
         :raises NotationError: for an unknown option or a choice the ruleset does not offer.
         """
-        key: Any = ("setup", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
-        cached = self._memo.get(key)
+        key: Any = "setup"
+        if options:
+            key = ("setup", tuple(sorted((str(k), str(v)) for k, v in options.items())))
+        cached: Setup | None = self._memo.get(key)
         if cached is None:
             chosen = self.resolve_options(options)
-            cached = self._memo[key] = Setup(_freeze(dict(chosen)), self.tables(options))
+            values = _freeze({k: v.value for k, v in chosen.items()})
+            cached = self._memo[key] = Setup(_freeze(dict(chosen)), self.tables(options), values)
         return cached
 
     def tables(self, options: Mapping[str, Any] | None = None) -> Tables:
@@ -661,6 +663,7 @@ class RuleSet:
             plain_order=tuple(plain_t),
             paid_run=tuple(paid_t),
             privileged=tuple(priv_t),
+            rank_mask=tuple(sum(1 << i for i in deck_idx if i % 10 == r) for r in range(10)),
         )
 
     def contract_id(self, name: str) -> str | None:

@@ -25,6 +25,18 @@ from engine.model import RuleSet
 
 __all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle", "stakes_for"]
 
+# Enum members as plain names (reading one off its class costs far more than a global).
+_ALL = BeteGoing.ALL
+_LARGEST_FIRST = BeteGoing.LARGEST_FIRST
+_NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
+_SIDE, _OPPONENTS, _CODILLE_WINNER, _STAYS, _BOARD = (
+    Pot.SIDE,
+    Pot.OPPONENTS,
+    Pot.CODILLE_WINNER,
+    Pot.STAYS,
+    Pot.BOARD,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class TableState:
@@ -221,7 +233,7 @@ def settle(
 
     # What goes into this deal: the devant, and the waiting bêtes the rule lets go (the
     # largest, or all). The others wait their turn and are not at stake.
-    if rules.bete_going is BeteGoing.ALL:
+    if rules.bete_going is _ALL:
         going = sum(waiting)
         waiting = []
     else:
@@ -236,24 +248,24 @@ def settle(
     sole = pays_alone(rules, contract, partner, tricks[declarer], lost=outcome.bete)
 
     # The pot.
-    if outcome.pot is Pot.SIDE:
+    if outcome.pot is _SIDE:
         for seat, share in _split(in_play, declarer, partner):
             ledger.from_pot(seat, share, "pot")
-    elif outcome.pot is Pot.BOARD:
+    elif outcome.pot is _BOARD:
         # The vole "sweeps the Board, let there be ever so many Stakes upon it" (CG-EN PA32).
         for seat, share in _split(board, declarer, partner):
             ledger.from_pot(seat, share, "board")
         waiting = []
-    elif outcome.pot is Pot.OPPONENTS:
+    elif outcome.pot is _OPPONENTS:
         each, left = divmod(in_play, len(opponents))
         for seat in opponents:
             ledger.from_pot(seat, each, "pot")
-        if left and rules.codille_remainder is CodilleRemainder.NEXT_SPADILLE:
+        if left and rules.codille_remainder is _NEXT_SPADILLE:
             remainder += left
-    elif outcome.pot is Pot.CODILLE_WINNER:
+    elif outcome.pot is _CODILLE_WINNER:
         best = max(opponents, key=lambda s: tricks[s])
         ledger.from_pot(best, in_play, "pot")
-    elif going_bete is not None and rules.bete_going is BeteGoing.LARGEST_FIRST:
+    elif going_bete is not None and rules.bete_going is _LARGEST_FIRST:
         # Remise: the game stays, and the bête that went returns to wait its turn.
         waiting.append(going_bete)
 
@@ -316,7 +328,7 @@ def settle(
     doubled = bool(
         rules.bete_doubling_after_first_remise
         and outcome.bete
-        and outcome.pot is Pot.STAYS
+        and outcome.pot is _STAYS
         and not table.betes
     )
     return SettlementResult(

@@ -24,7 +24,16 @@ from __future__ import annotations
 from engine.referee.deal import Deal
 from engine.referee.declarations import trump_suits
 from engine.referee.result import evaluate_result
-from engine.referee.state import PHASES, Phase, Trick
+from engine.referee.state import PHASES, Phase, Trick, View
 from engine.referee.tricks import TrickRules
 
-__all__ = ["PHASES", "Deal", "Phase", "Trick", "TrickRules", "evaluate_result", "trump_suits"]
+__all__ = [
+    "PHASES",
+    "Deal",
+    "Phase",
+    "Trick",
+    "TrickRules",
+    "View",
+    "evaluate_result",
+    "trump_suits",
+]

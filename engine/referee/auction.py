@@ -13,7 +13,7 @@ from engine.actions import PASS, Action
 from engine.enums import AllPass
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
-from engine.referee.state import Phase, refuse
+from engine.referee.state import AUCTION, MATCH, refuse
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
@@ -22,7 +22,7 @@ __all__ = ["apply", "legal", "refusal"]
 
 
 def legal(d: Deal) -> Sequence[Action]:
-    if d.phase is Phase.MATCH:
+    if d.phase is MATCH:
         assert d._holder_contract is not None
         return [PASS, Action("bid", contract=d._holder_contract.id)]
     floor = d._holder_contract.rank if d._holder_contract is not None else -1
@@ -62,7 +62,7 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             rules.cite(("auction", "contracts", contract.id)),
         )
     standing = d._holder_contract
-    if d.phase is Phase.MATCH:
+    if d.phase is MATCH:
         assert standing is not None
         if contract.id == standing.id:
             return None
@@ -86,11 +86,11 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 def apply(d: Deal, seat: int, action: Action) -> None:
     d.auction.append((seat, action))
-    if d.phase is Phase.MATCH:
+    if d.phase is MATCH:
         if action.verb == "pass":
             d.holder = d._overcaller
         d._overcaller = None
-        d.phase = Phase.AUCTION
+        d.phase = AUCTION
         _next_speaker(d)
         return
     if action.verb == "bid":
@@ -100,7 +100,7 @@ def apply(d: Deal, seat: int, action: Action) -> None:
             # "Forcé": the player holding the bid may take it himself and be preferred.
             d._overcaller = seat
             d._holder_contract = contract
-            d.phase = Phase.MATCH
+            d.phase = MATCH
             d.to_move = holder
             return
         d.holder = seat

@@ -23,21 +23,40 @@ from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.model import Contract, RuleSet
 from engine.referee import auction, declarations, exchange, play, result
-from engine.referee.state import EXPECTED, SUIT_NAMES, VERB_PHASES, Phase, Trick, mask_of, refuse
+from engine.referee.play import _PLAY_BYTES
+from engine.referee.state import (
+    AUCTION,
+    CALL,
+    EXCHANGE,
+    EXPECTED,
+    GIVE,
+    MATCH,
+    OVER,
+    PLAY,
+    SUIT_NAMES,
+    TRUMP,
+    VERB_PHASES,
+    VOLE,
+    Phase,
+    Trick,
+    View,
+    mask_of,
+    refuse,
+)
 from engine.referee.tricks import TrickRules
 from engine.settlement import SettlementResult, TableState, stakes_for
 
 __all__ = ["Deal"]
 
 _MODULES: dict[Phase, ModuleType] = {
-    Phase.AUCTION: auction,
-    Phase.MATCH: auction,
-    Phase.TRUMP: declarations,
-    Phase.CALL: declarations,
-    Phase.GIVE: declarations,
-    Phase.EXCHANGE: exchange,
-    Phase.PLAY: play,
-    Phase.VOLE: play,
+    AUCTION: auction,
+    MATCH: auction,
+    TRUMP: declarations,
+    CALL: declarations,
+    GIVE: declarations,
+    EXCHANGE: exchange,
+    PLAY: play,
+    VOLE: play,
 }
 
 
@@ -125,7 +144,7 @@ class Deal:
             raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
         self.rules = rules
         self.setup = rules.setup(options)
-        self.options: dict[str, str] = self.setup.values
+        self.options: Mapping[str, str] = self.setup.values
         self.t = self.setup.tables
         n = self.n = rules.players
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -147,7 +166,7 @@ class Deal:
         self.history: list[tuple[int, Action]] = []
 
         # Auction.
-        self.phase = Phase.AUCTION
+        self.phase = AUCTION
         self.to_move = self.eldest
         self._queue = [(self.eldest + k) % n for k in range(n)]
         self._queue.reverse()  # popped from the end
@@ -252,6 +271,20 @@ class Deal:
         talon_cards = [card_index(c, "talon") for c in talon]
         return out, talon_cards
 
+    def copy(self) -> Deal:
+        """Returns an independent copy of the deal in its current state (for look-ahead)."""
+        other = object.__new__(Deal)
+        for name in Deal.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = list(value)
+            setattr(other, name, value)
+        if self._snapshots is not None:
+            other._snapshots = list(self._snapshots)
+        other._legal = None
+        other._play_mask = -1
+        return other
+
     # Reading the state.
 
     def _seat(self, seat: object) -> int:
@@ -305,9 +338,20 @@ class Deal:
         legal = self._legal
         if legal is None:
             phase = self.phase
-            if phase is Phase.PLAY and self._snapshots is None:
-                legal = play.plays(play.play_mask(self))
-            elif phase is Phase.OVER:
+            if phase is PLAY and self._snapshots is None:
+                mask = self._play_mask
+                if mask < 0:
+                    assert self.tr is not None
+                    mask = self._play_mask = self.tr.legal(self.hands[self.to_move], self.trick)
+                b = _PLAY_BYTES
+                legal = [
+                    *b[0][mask & 255],
+                    *b[1][mask >> 8 & 255],
+                    *b[2][mask >> 16 & 255],
+                    *b[3][mask >> 24 & 255],
+                    *b[4][mask >> 32 & 255],
+                ]
+            elif phase is OVER:
                 legal = []
             else:
                 legal = _MODULES[phase].legal(self)
@@ -326,7 +370,7 @@ class Deal:
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
-        return exchange.limit(self) if self.phase is Phase.EXCHANGE else 0
+        return exchange.limit(self) if self.phase is EXCHANGE else 0
 
     def paid_matadors(self) -> int:
         """Returns how many matadors the declaring side is paid for (or pays), 0 if none.
@@ -349,6 +393,26 @@ class Deal:
             nor text, or ``seat`` is not a seat.
         :raises IllegalActionError: if the action is not legal now, with the rule it breaks.
         """
+        phase = self.phase
+        if (
+            phase is PLAY
+            and type(action) is Action
+            and action.verb == "play"
+            and (seat is None or seat == self.to_move)
+        ):
+            card = action.cards[0].index
+            mask = self._play_mask
+            if mask < 0:
+                assert self.tr is not None
+                mask = self._play_mask = self.tr.legal(self.hands[self.to_move], self.trick)
+            if mask >> card & 1:
+                # The hot path: a legal card is played without the general dispatch.
+                seat = self.to_move
+                self.history.append((seat, action))
+                self._legal = None
+                self._play_mask = -1
+                play.play_card(self, seat, card)
+                return
         if isinstance(action, str):
             words = action.split(maxsplit=1)
             if len(words) == 2 and words[0].isdigit():
@@ -365,18 +429,12 @@ class Deal:
             raise NotationError(f"not an action: {action!r} (an Action or its notation)")
         if seat is not None:
             self._seat(seat)
-        phase = self.phase
-        if phase is Phase.PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
+        if phase is PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
             card = action.cards[0].index
             if play.play_mask(self) >> card & 1:
-                # The hot path: a legal card is played without the general dispatch.
-                seat = self.to_move
-                self.history.append((seat, action))
-                self._legal = None
-                self._play_mask = -1
-                play.play_card(self, seat, card)
+                self._apply(play, action)
                 return
-        if phase is Phase.OVER:
+        if phase is OVER:
             raise refuse("deal/over", "the deal is over", self.to_move, action)
         if seat is not None and seat != self.to_move:
             raise IllegalActionError(
@@ -396,10 +454,6 @@ class Deal:
         error = module.refusal(self, action)
         if error is not None:
             raise error
-        if action not in self.legal_actions():  # pragma: no cover - the filters agree
-            raise refuse(
-                f"{action.verb}/illegal", f"{action} is not legal now", self.to_move, action
-            )
         self._apply(module, action)
 
     def apply_unchecked(self, action: Action) -> None:
@@ -419,7 +473,7 @@ class Deal:
 
     # Views and reports.
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> View:
         """Returns what ``seat`` may see now: its hand, the public play, its choices.
 
         :raises NotationError: if ``seat`` is not a seat of this deal.

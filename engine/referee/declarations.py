@@ -22,7 +22,10 @@ from engine.enums import Help, OwnCard
 from engine.errors import IllegalActionError
 from engine.model import Call, Contract, RuleSet, Tables
 from engine.referee import exchange
-from engine.referee.state import Phase, refuse
+from engine.referee.state import CALL as CALL_PHASE
+from engine.referee.state import GIVE as GIVE_PHASE
+from engine.referee.state import SUIT_NAMES, refuse
+from engine.referee.state import TRUMP as TRUMP_PHASE
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
@@ -40,7 +43,7 @@ def trump_stages(
 ) -> tuple[str, str, tuple[str | int, ...]] | None:
     """Returns the first trump rule that ``suit`` breaks under ``contract`` as (code, reason,
     rule path), or None when it may be trumps."""
-    name = SUITS[suit].value
+    name = SUIT_NAMES[suit]
     if contract is not None and contract.trump_option is not None:
         chosen = str(options[contract.trump_option])
         if chosen != name:
@@ -109,8 +112,13 @@ def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
     return d.rules.demand, ("declarations", "demand")
 
 
-def _call_stage(d: Deal, rule: Call, card: int) -> tuple[str, str] | None:
-    """Returns the first calling rule ``card`` breaks as (code, reason), or None."""
+def _call_stage(
+    d: Deal, rule: Call, card: int, others: int | None = None
+) -> tuple[str, str] | None:
+    """Returns the first calling rule ``card`` breaks as (code, reason), or None.
+
+    ``others`` is the mask of the cards in the other players' hands (computed if not given).
+    """
     assert d.declarer is not None and d.trump is not None
     c = ALL_CARDS[card]
     hand = d.hands[d.declarer]
@@ -122,8 +130,8 @@ def _call_stage(d: Deal, rule: Call, card: int) -> tuple[str, str] | None:
     if c.rank not in (rule.rank, rule.all_held_fallback):
         return "call/not-callable", f"{c} cannot be called (call a {rule.rank.name.lower()})"
     if c.rank == rule.all_held_fallback and c.rank != rule.rank:
-        kings = [k for k in d.t.deck if k % 10 == rule.rank.index]
-        if not all(hand >> k & 1 for k in kings):
+        kings = d.t.rank_mask[rule.rank.index]
+        if hand & kings != kings:
             return (
                 "call/queen-needs-all-kings",
                 f"a {c.rank.name.lower()} may be called only by a player holding every "
@@ -132,10 +140,8 @@ def _call_stage(d: Deal, rule: Call, card: int) -> tuple[str, str] | None:
     if card not in d.t.deck:
         return "call/not-in-pack", f"{c} is not in the pack"
     if rule.own_card is OwnCard.FORBIDDEN:
-        others = 0
-        for seat, other in enumerate(d.hands):
-            if seat != d.declarer:
-                others |= other
+        if others is None:
+            others = _others(d)
         if not others >> card & 1:
             return (
                 "call/not-held-by-another",
@@ -144,13 +150,28 @@ def _call_stage(d: Deal, rule: Call, card: int) -> tuple[str, str] | None:
     return None
 
 
+def _others(d: Deal) -> int:
+    others = 0
+    for seat, other in enumerate(d.hands):
+        if seat != d.declarer:
+            others |= other
+    return others
+
+
 def call_choices(d: Deal) -> list[int]:
-    """Returns the cards the declarer may call or demand now."""
+    """Returns the cards the declarer may call or demand now: the candidates of the rank (and
+    the fallback rank) that pass every stage of :func:`_call_stage`."""
     rule, _ = call_rule(d)
     ranks = [rule.rank.index]
     if rule.all_held_fallback is not None:
         ranks.append(rule.all_held_fallback.index)
-    return [c for r in ranks for c in d.t.deck if c % 10 == r and _call_stage(d, rule, c) is None]
+    others = _others(d)
+    return [
+        c
+        for r in ranks
+        for c in d.t.deck
+        if c % 10 == r and _call_stage(d, rule, c, others) is None
+    ]
 
 
 def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:
@@ -188,9 +209,9 @@ def _give_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 
 def legal(d: Deal) -> Sequence[Action]:
-    if d.phase is Phase.TRUMP:
+    if d.phase is TRUMP_PHASE:
         return _trump_legal(d)
-    if d.phase is Phase.CALL:
+    if d.phase is CALL_PHASE:
         return [CALL[c] for c in call_choices(d)]
     return [GIVE[c] for c in d._sorted(_give_choices(d))]
 
@@ -219,14 +240,14 @@ def declare(d: Deal, seat: int, contract: Contract, *, forced: bool) -> None:
     d.declarer = seat
     d.contract = contract
     d.forced = forced
-    d.phase = Phase.TRUMP
+    d.phase = TRUMP_PHASE
     d.to_move = seat
 
 
 def _after_trump(d: Deal) -> None:
     assert d.contract is not None
     if d.contract.help is not Help.NONE and call_choices(d):
-        d.phase = Phase.CALL
+        d.phase = CALL_PHASE
         return
     # No help, or nothing can be called or demanded (every card is held): he plays alone.
     _after_declarations(d)
@@ -258,7 +279,7 @@ def _call(d: Deal, card: int) -> None:
             amount = fee.favourite_amount
         if amount:
             d.transfers.append((d.declarer, holder, amount, "fee for the demanded card"))
-    d.phase = Phase.GIVE
+    d.phase = GIVE_PHASE
 
 
 def _give(d: Deal, card: int) -> None:

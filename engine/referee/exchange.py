@@ -15,16 +15,29 @@ from math import comb
 from typing import TYPE_CHECKING, overload
 
 from engine.actions import Action
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, Card
 from engine.enums import Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
-from engine.referee.state import Phase, bits, refuse
+from engine.referee.state import EXCHANGE, bits, refuse
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
 __all__ = ["Discards", "begin", "limit"]
+
+
+_set = object.__setattr__
+
+
+def _discard(cards: tuple[Card, ...]) -> Action:
+    """A ``discard`` of distinct cards of a hand, built without the checks of ``Action``."""
+    action = object.__new__(Action)
+    _set(action, "verb", "discard")
+    _set(action, "contract", None)
+    _set(action, "suit", None)
+    _set(action, "cards", cards)
+    return action
 
 
 class Discards(SequenceABC[Action]):
@@ -70,12 +83,12 @@ class Discards(SequenceABC[Action]):
                     start = i + 1
                     break
                 index -= count
-        return Action("discard", cards=tuple(ALL_CARDS[c] for c in chosen))
+        return _discard(tuple(ALL_CARDS[c] for c in chosen))
 
     def __iter__(self) -> Iterator[Action]:
         for k in range(self.most + 1):
             for combo in combinations(self.cards, k):
-                yield Action("discard", cards=tuple(ALL_CARDS[c] for c in combo))
+                yield _discard(tuple(ALL_CARDS[c] for c in combo))
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action) or action.verb != "discard":
@@ -131,7 +144,7 @@ def begin(d: Deal) -> None:
         first = 0 if kind is Exchange.DECLARER_FIRST else 1
         d._exchangers = [(d.declarer + k) % d.n for k in range(first, d.n)]
         d._ex_pos = 0
-        d.phase = Phase.EXCHANGE
+        d.phase = EXCHANGE
         d.to_move = d._exchangers[0]
         return
     play.begin(d)

@@ -26,7 +26,9 @@ from engine.cards import ALL_CARDS, Suit
 from engine.enums import Leader, Renonce
 from engine.errors import IllegalActionError
 from engine.referee import result
-from engine.referee.state import SUIT_NAMES, Phase, bits, refuse
+from engine.referee.state import PLAY as PLAY_PHASE
+from engine.referee.state import SUIT_NAMES, bits, refuse
+from engine.referee.state import VOLE as VOLE_PHASE
 from engine.referee.tricks import TRUMPS, TrickRules
 
 if TYPE_CHECKING:
@@ -61,9 +63,9 @@ def plays(mask: int) -> list[Action]:
 def begin(d: Deal) -> None:
     """Starts the trick play."""
     assert d.trump is not None
-    d.tr = TrickRules(d.rules, d.t, d.trump)
+    d.tr = TrickRules.of(d.rules, d.t, d.trump)
     d.start_hands = tuple(d.hands)
-    d.phase = Phase.PLAY
+    d.phase = PLAY_PHASE
     if d.rules.leader is Leader.DECLARER and d.declarer is not None:
         d.leader = d.declarer
     d.to_move = d.leader
@@ -89,7 +91,7 @@ def _noticeable(d: Deal) -> bool:
 
 def legal(d: Deal) -> Sequence[Action]:
     hand = d.hands[d.to_move]
-    if d.phase is Phase.VOLE:
+    if d.phase is VOLE_PHASE:
         out = [VOLE, STOP, *plays(hand)]
     else:
         mask = play_mask(d)
@@ -123,7 +125,7 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
         return refuse(
             f"{verb}/not-in-hand", f"seat {seat} does not hold {action.card}", seat, action
         )
-    if d.phase is Phase.VOLE:
+    if d.phase is VOLE_PHASE:
         if verb == "play":
             return None  # leading the next card undertakes the vole
         return refuse(
@@ -190,14 +192,14 @@ def _explain_play(d: Deal, action: Action) -> IllegalActionError:
 def apply(d: Deal, seat: int, action: Action) -> None:
     verb = action.verb
     if verb == "play":
-        if d.phase is Phase.VOLE:
+        if d.phase is VOLE_PHASE:
             # Leading the next card undertakes the vole (HOYLE-IE law 11).
             d.vole_undertaken = True
-            d.phase = Phase.PLAY
+            d.phase = PLAY_PHASE
         play_card(d, seat, action.card.index)
     elif verb == "vole":
         d.vole_undertaken = True
-        d.phase = Phase.PLAY
+        d.phase = PLAY_PHASE
     elif verb == "stop":
         d.stopped = True
         result.finish(d)
@@ -243,7 +245,7 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
     ):
         side = d.side
         if winner in side and sum(d.won[s] for s in side) == played:
-            d.phase = Phase.VOLE
+            d.phase = VOLE_PHASE
     if d._snapshots is not None:
         _snapshot(d)
 

@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING
 
 from engine.enums import HeldBy, VoleWhen
 from engine.model import RuleSet
-from engine.referee.state import Phase
+from engine.referee.state import OVER
 from engine.settlement import settle
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
 __all__ = ["evaluate_result", "finish", "paid_matadors"]
+
+_MADE = VoleWhen.MADE
+_SIDE = HeldBy.SIDE
 
 
 def evaluate_result(
@@ -39,7 +42,7 @@ def evaluate_result(
             if not vole_undertaken:
                 continue
             made = side_tricks == rules.hand_size and total == rules.hand_size
-            if (w.vole is VoleWhen.MADE) != made:
+            if (w.vole is _MADE) != made:
                 continue
         if w.side_exactly is not None and side_tricks != w.side_exactly:
             continue
@@ -62,7 +65,7 @@ def paid_matadors(d: Deal) -> int:
     """Returns how many matadors the declaring side is paid for (or pays), 0 if none."""
     if d.trump is None or not d.start_hands or d.declarer is None:
         return 0
-    holders = d.side if d.rules.paid_held_by is HeldBy.SIDE else [d.declarer]
+    holders = d.side if d.rules.paid_held_by is _SIDE else [d.declarer]
     held = 0
     for s in holders:
         held |= d.start_hands[s]
@@ -76,7 +79,7 @@ def paid_matadors(d: Deal) -> int:
 
 def finish(d: Deal) -> None:
     """Ends the deal: its result and its settlement."""
-    d.phase = Phase.OVER
+    d.phase = OVER
     d.is_over = True
     d._legal = []
     if d.result != "redeal":

@@ -8,16 +8,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
 
-__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "bits", "mask_of", "refuse"]
+__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "View", "bits", "mask_of", "refuse"]
 
 
 class Phase(StrEnum):
     """The phase a deal is in (a ``str``: ``deal.phase == "play"`` holds)."""
+
+    __hash__ = str.__hash__  # as fast as a str's, and equal to it
 
     AUCTION = "auction"
     MATCH = "match"
@@ -32,16 +34,20 @@ class Phase(StrEnum):
 
 PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
 
+# The members as plain names: reading an enum member off its class costs ten times more, and
+# the referee compares phases on every action.
+AUCTION, MATCH, TRUMP, CALL, GIVE, EXCHANGE, PLAY, VOLE, OVER = Phase
+
 EXPECTED = {
-    Phase.AUCTION: "pass or bid",
-    Phase.MATCH: "pass or bid (take the overcall yourself)",
-    Phase.TRUMP: "trump SUIT",
-    Phase.CALL: "call CARD",
-    Phase.GIVE: "give CARD",
-    Phase.EXCHANGE: "discard CARD ... (or discard alone)",
-    Phase.PLAY: "play CARD",
-    Phase.VOLE: "vole, stop, or play CARD (which undertakes the vole)",
-    Phase.OVER: "nothing: the deal is over",
+    AUCTION: "pass or bid",
+    MATCH: "pass or bid (take the overcall yourself)",
+    TRUMP: "trump SUIT",
+    CALL: "call CARD",
+    GIVE: "give CARD",
+    EXCHANGE: "discard CARD ... (or discard alone)",
+    PLAY: "play CARD",
+    VOLE: "vole, stop, or play CARD (which undertakes the vole)",
+    OVER: "nothing: the deal is over",
 }
 
 # The verbs each phase takes (renonce and notice only under a rule file that penalises them).
@@ -96,6 +102,36 @@ class Trick:
     def as_json(self) -> dict[str, Any]:
         """Returns the trick as in the ``ombre replay --json`` output."""
         return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
+
+
+class View(TypedDict):
+    """What one seat may see (:meth:`engine.referee.Deal.view`)."""
+
+    seat: int
+    dealer: int
+    eldest: int
+    phase: str
+    to_move: int | None
+    hand: list[str]
+    auction: list[str]
+    declarer: int | None
+    contract: str | None
+    trump: str | None
+    called: str | None
+    partner: int | None
+    """Known to the partner himself, to everybody once the called card is played."""
+    demanded_from: int | None
+    given: str | None
+    """The card given for a demanded one, if this seat may see it."""
+    talon: int
+    exchanges: list[tuple[int, int]]
+    trick: list[str]
+    trick_leader: int
+    tricks: list[dict[str, Any]]
+    tricks_won: list[int]
+    vole: bool
+    legal: list[str]
+    """The legal actions, for the seat to move only."""
 
 
 def card(index: int) -> Card:

@@ -28,6 +28,7 @@ class TrickRules:
     """The play rules under one trump suit, as masks over card indices."""
 
     __slots__ = (
+        "_tables",
         "class_mask",
         "exempt",
         "follow",
@@ -40,6 +41,7 @@ class TrickRules:
     )
 
     def __init__(self, rules: RuleSet, tables: Tables, trump: int) -> None:
+        self._tables = tables
         self.strength = tables.strength[trump]
         self.follow = tables.follow[trump]
         self.class_mask = tables.class_mask[trump]
@@ -52,6 +54,15 @@ class TrickRules:
         for c in tables.privileged[trump]:
             m |= 1 << c
         self.privileged_mask = m
+
+    @staticmethod
+    def of(rules: RuleSet, tables: Tables, trump: int) -> TrickRules:
+        """Returns the (cached) play rules of a ruleset's setup under a trump suit."""
+        key = ("trick-rules", id(tables), trump)
+        cached: TrickRules | None = rules._memo.get(key)
+        if cached is None or cached._tables is not tables:
+            cached = rules._memo[key] = TrickRules(rules, tables, trump)
+        return cached
 
     def winning_position(self, trick: Sequence[int]) -> int:
         """Returns the position in ``trick`` of the card winning it so far: the highest trump,
@@ -83,7 +94,13 @@ class TrickRules:
             return hand
         if self.strict:
             return self.stages(hand, trick)[-1][1]
-        return self._follow(hand, trick[0])[0]
+        # The follow stage of _follow, inlined: this is the referee's hot path.
+        led = trick[0]
+        cls = self.follow[led]
+        same = hand & self.class_mask[cls]
+        if not same or (cls == 4 and same == same & self.exempt[led]):
+            return hand
+        return same
 
     def stages(self, hand: int, trick: Sequence[int]) -> list[tuple[str, int]]:
         """Returns the stages in order, each as (refusal code, cards still allowed)."""
