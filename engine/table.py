@@ -635,7 +635,14 @@ class TableGame:
         deck = set(rules.deck(self.options))
         out: list[Card] = [c for c in ALL_CARDS if c not in deck]
         if out:
-            write(f"The pack has {len(deck)} cards; taken out: {_cards(out)}.")
+            parts = []
+            for suit in Suit:
+                gone = [c for c in out if c.suit is suit]
+                if len(gone) == len([c for c in ALL_CARDS if c.suit is suit]):
+                    parts.append(f"all the {suit.value}")
+                elif gone:
+                    parts.append(_cards(gone))
+            write(f"The pack has {len(deck)} cards; taken out: {', '.join(parts)}.")
         if self.human is not None:
             write(
                 "At any prompt: ? or help (your choices, the rule now, a hint), last (the "
@@ -1186,6 +1193,10 @@ class TableGame:
                         "call": "you name trumps and call a king: its holder is your partner",
                         "demand": "you demand a king of its holder for a card and play alone",
                     }.get(c.help, c.help)
+                    allowed = deal.trump_choices(c)
+                    if len(allowed) < len(deal.trump_choices(None)):
+                        suits = [x.value for x in Suit if x.index in allowed]
+                        how += f"; trumps {' or '.join(suits) or 'none possible'}"
                     if c.exchange == "declarer-first":
                         how += ", after an écart with the talon"
                     elif c.exchange == "others-only":
