@@ -782,6 +782,7 @@ def play(
     from engine.table import TableGame, record_path_problem
 
     start = None
+    resuming = False
     played: dict[str, Any] = {}
     if from_ is not None:
         from engine.records import read_record
@@ -797,7 +798,8 @@ def play(
         options = dict(start.options)
         if option:
             raise CliError("--option cannot change the setup of a recorded game (--from)")
-        if record is None and not report.complete:
+        resuming = not report.complete
+        if record is None and resuming:
             record = from_  # resuming: the record goes on in the same file
     else:
         if ruleset is None:
@@ -819,7 +821,9 @@ def play(
         seed = secrets.randbelow(1_000_000)
     total = deals or max(played.get("deals", 1), len(start.deals) if start else 1)
     if record is not None:
-        continuing = from_ is not None and record.resolve() == from_.resolve()
+        # Going on with an unfinished game in its own file keeps all it held; dealing a
+        # finished game again over its record would not.
+        continuing = resuming and from_ is not None and record.resolve() == from_.resolve()
         problem = record_path_problem(record, force=force, continuing=continuing)
         if problem:
             raise CliError(problem)

@@ -118,10 +118,6 @@ def _cards(cards: Sequence[Card | str]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def _suit_of(card: Card | str) -> Suit:
-    return card.suit if isinstance(card, Card) else Card.parse(card).suit
-
-
 def _basis_text(basis: Basis) -> str:
     """Returns "attested; enc-q, QUADRILLE (Jeu): «quote»" for a rule's basis."""
     if not basis.cites:

@@ -269,3 +269,10 @@ def test_a_deal_is_counted_from_one_in_words_and_from_zero_in_paths(tmp_path: Pa
     result = invoke("replay", str(path))
     assert result.exit_code == 1
     assert "$.deals[1].hands: deal 2: " in result.output
+
+
+def test_dealing_a_finished_game_again_keeps_its_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    invoke("play", "quadrille", "--seed", "4", "--record", str(record), stdin="1\n" * 40)
+    result = invoke("play", "--from", str(record), "--record", str(record), stdin="1\n")
+    assert result.exit_code == 2 and "already exists: add --force" in result.output
