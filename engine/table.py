@@ -1178,6 +1178,17 @@ class TableGame:
             "vole": [("vole",)],
         }
         paths = rule_paths.get(phase, [])
+        if phase == "play":
+            held = len(deal.hand(seat))
+            if len(legal) < held:
+                led = deal.view(seat)["trick"][0]
+                write(
+                    f"  Of your {held} cards, {len(legal)} may be played now: "
+                    f"{_cards([a.card for a in legal])} — {led} was led, and you must follow "
+                    "if you can (the rules below)."
+                )
+            else:
+                write(f"  Any of your {held} cards may be played now.")
         if phase == "call" and deal.contract is not None:
             paths = [("declarations", "call" if deal.contract.help == "call" else "demand")]
         if phase == "auction":
@@ -1239,7 +1250,7 @@ class TableGame:
             action, reason = advise(deal, seat)
         else:
             action = advisor.choose(deal, seat)
-        shown = self._label(action)
+        shown = str(action) if action.verb == "play" else self._label(action)
         if action.verb == "discard" and not action.cards:
             shown = "discard nothing"
         return f"  The heuristic bot would {shown}" + (f": {reason}" if reason else ".")
