@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play lint typecheck pytest bench clean
+.PHONY: test play lint typecheck pytest bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,9 +27,13 @@ pytest: $(STAMP)
 play: $(STAMP)
 	$(BIN)/ombre play $(or $(RULESET),quadrille)
 
+docs: $(STAMP)
+	$(BIN)/python tools/gen_docs.py
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_referee.py
+	$(BIN)/python benchmarks/bench_docs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -22,7 +22,6 @@ import functools
 import json
 import os
 import sys
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
@@ -39,7 +38,7 @@ from engine.errors import (
 )
 
 if TYPE_CHECKING:
-    from engine.model import Basis, RuleSet
+    from engine.model import RuleSet
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "CliError", "app", "main"]
 
@@ -285,237 +284,6 @@ def validate(
 # ombre show
 
 
-def _label(basis: Basis) -> str:
-    """Returns ``[evidence: source, locator]`` for a rule's basis (its first citation)."""
-    if not basis.cites:
-        return f"[{basis.evidence}]"
-    first = basis.cites[0]
-    return f"[{basis.evidence}: {first.source}, {first.locator}]"
-
-
-def _card_names(ruleset: RuleSet, trump: Any) -> dict[Any, tuple[str, bool]]:
-    names: dict[Any, tuple[str, bool]] = {}
-    for top in ruleset.top_trumps:
-        card = top.card_for(trump)
-        if card is not None and card not in names:
-            names[card] = (top.name, top.matador)
-    return names
-
-
-def _show_text(r: RuleSet) -> list[str]:
-    out: list[str] = []
-    wrap = functools.partial(textwrap.fill, width=96)
-
-    def line(head: str, text: str, basis: Basis | None = None) -> None:
-        label = f"   {_label(basis)}" if basis is not None else ""
-        out.append(f"{head:<13}{text}{label}".rstrip())
-
-    def sub(text: str, basis: Basis | None = None, indent: int = 2) -> None:
-        label = f"   {_label(basis)}" if basis is not None else ""
-        out.append(" " * indent + text + label)
-
-    title = f"{r.name} ({r.id}), {r.kind}, {_shown(r.file)}"
-    out.append(title)
-    if r.extends:
-        out.append(f"extends {r.extends}; chain {' > '.join(r.chain)}")
-    if r.aliases:
-        out.append("aliases: " + ", ".join(r.aliases))
-    out.append(wrap(r.summary))
-    out.append("")
-
-    line(
-        "Players",
-        f"{r.players}, {r.direction}; the eldest is the seat after the dealer",
-        r.basis_at(("players",)),
-    )
-    deck = r.deck()
-    line(
-        "Deck",
-        f"{len(deck)} cards: ranks {' '.join(x.value for x in r.ranks)}; "
-        f"suits {', '.join(s.value for s in r.suits)}"
-        + (
-            f"; removed {' '.join(str(c) for c in sorted(r.removed, key=lambda c: c.index))}"
-            if r.removed
-            else ""
-        ),
-        r.basis_at(("deck",)),
-    )
-    for option in r.options.values():
-        line(
-            "Option",
-            f"{option.id}: {option.name} ({option.kind}; choices "
-            f"{', '.join(s.value for s in option.choices)}; default {option.default.value})",
-            option.basis,
-        )
-    line(
-        "Plain order",
-        f"black {' '.join(x.value for x in r.plain_black)}; "
-        f"red {' '.join(x.value for x in r.plain_red)} (highest first)",
-        r.basis_at(("ranking", "plain")),
-    )
-    line("Trumps", "highest first; * marks a matador", r.basis_at(("ranking", "trumps")))
-    tables = r.tables()
-    present = [s for s in Suit if s.index in tables.trump_suits]
-    for trump in present:
-        names = _card_names(r, trump)
-        cards = []
-        for card in r.trump_order(trump):
-            name, matador = names.get(card, ("", False))
-            cards.append(f"{card} {name}{'*' if matador else ''}".strip())
-        sub(f"{trump.value:<9}{len(cards):>2}: " + ", ".join(cards))
-    line("Top trumps", "")
-    for top in r.top_trumps:
-        if top.card is not None:
-            what = str(top.card)
-        else:
-            what = " / ".join(
-                f"{rank.value} of trumps in {c.value}" for c, rank in top.rank.items()
-            )
-        sub(f"{top.name:<10} {what}{'' if top.matador else ' (not a matador)'}", top.basis)
-    line(
-        "Matadors",
-        "privilege: "
-        + ", ".join(r.privileged)
-        + ("; a higher matador led forces a lower" if r.higher_led_forces_lower else ""),
-        r.basis_at(("matadors", "privilege")),
-    )
-    line(
-        "",
-        f"paid: the unbroken run of trumps from {r.paid_from}, at least {r.paid_minimum}, "
-        f"held by the {'declaring side' if r.paid_held_by == 'side' else 'declarer'}",
-        r.basis_at(("matadors", "payment")),
-    )
-    packets = " or ".join("-".join(str(n) for n in p) for p in r.packets)
-    line(
-        "Deal",
-        f"{r.hand_size} each in packets {packets}; talon {r.talon}",
-        r.basis_at(("deal",)),
-    )
-    line("Contracts", "lowest first", r.basis_at(("auction",)))
-    for c in sorted(r.contracts.values(), key=lambda c: (c.rank, c.id)):
-        traits = [f"help: {c.help}"]
-        if not c.biddable:
-            traits.append("not bid")
-        if c.matchable:
-            traits.append("an overcalled bidder may match it")
-        if not c.vole_allowed:
-            traits.append("no vole")
-        if c.shared_liability:
-            traits.append("partners always share")
-        if c.exchange != "none":
-            traits.append(f"exchange: {c.exchange}")
-        if c.trump_option:
-            traits.append(f"trumps: option {c.trump_option}")
-        sub(f"{c.id:<16} rank {c.rank:>2}  {c.name}; {', '.join(traits)}", c.basis)
-    if r.all_pass == "forced":
-        text = f"the holder of {r.all_pass_card} must play {r.all_pass_contract}"
-    else:
-        text = "the cards are dealt again"
-    if r.all_pass_stakes:
-        text += "; stakes added: " + ", ".join(f"{w} {a}" for w, a in r.all_pass_stakes)
-    line("All pass", text, r.basis_at(("auction", "all_pass")))
-    line("Declare", "the declarer names trumps", r.basis_at(("declarations", "trump")))
-    for key, call in (("call", r.call), ("demand", r.demand)):
-        if call is None:
-            continue
-        text = (
-            f"{key} a {call.rank.value}"
-            + ("" if call.trump_suit_allowed else ", not of trumps")
-            + (", or his own and play alone" if call.own_card == "alone" else ", never his own")
-            + (
-                f"; holding every {call.rank.value}: a {call.all_held_fallback.value}"
-                if call.all_held_fallback is not None
-                else ""
-            )
-            + f"; the card given back is {call.given_card_visible}"
-        )
-        line("", text, call.basis)
-    if r.value_at(("exchange",)) is not None:
-        text = "each in turn discards and draws as many from the talon"
-        if r.exchange_first_max is not None:
-            text += f"; the first takes at most {r.exchange_first_max}"
-        if r.exchange_leave_at_least:
-            text += f"; leave at least {r.exchange_leave_at_least} for the last"
-            if r.exchange_leave_unless_matador:
-                text += " unless holding a matador"
-        line("Exchange", text, r.basis_at(("exchange",)))
-    rules = [
-        f"{r.leader} leads",
-        "follow suit" if r.follow_suit else "need not follow",
-        "must trump when void" if r.must_trump else "need not trump",
-        "must overtake" if r.must_overtake else "need not overtake",
-    ]
-    line("Play", "; ".join(rules), r.basis_at(("play",)))
-    line(
-        "Vole",
-        f"undertaken by playing on after winning the first {r.vole_after} tricks"
-        + ("; only once the called card has been seen" if r.vole_requires_partner_seen else ""),
-        r.basis_at(("vole",)),
-    )
-    line("Results", "the first that holds")
-    for rule in r.results:
-        sub(f"{rule.result:<12} {rule.when.describe()}", rule.basis)
-    line("Settlement", f"in {r.unit}s; a fiche is {r.fiche}")
-    stakes = ", ".join(f"{who} {amount}" for who, amount in r.stakes)
-    sub(f"stakes: {stakes}", r.basis_at(("settlement", "stakes", 0)))
-    sub("items, per opponent:")
-    for item in r.items.values():
-        if item.per_matador is not None:
-            value = f"{item.per_matador} per matador"
-        elif item.in_play:
-            value = "what is in play"
-        else:
-            value = str(item.amount)
-        if item.by_contract:
-            value += " (" + ", ".join(f"{k} {v}" for k, v in item.by_contract.items()) + ")"
-        if item.contracts is not None:
-            value += " only for " + ", ".join(item.contracts)
-        sub(f"{item.id:<16} {value}", item.basis, indent=4)
-    sub("outcomes:")
-    for outcome in r.outcomes.values():
-        parts = [f"pot to {outcome.pot}" if outcome.pot != "stays" else "pot stays"]
-        if outcome.bete:
-            parts.append("bête")
-        if outcome.receive:
-            parts.append("receives " + ", ".join(outcome.receive))
-        if outcome.pay:
-            parts.append("pays " + ", ".join(outcome.pay))
-        sub(f"{outcome.id:<12} {'; '.join(parts)}", outcome.basis, indent=4)
-    sharing = f"split in {r.split}; the odd counter to the {r.odd_counter}"
-    if r.sole_liability_below is not None:
-        sharing += f"; a declarer with fewer than {r.sole_liability_below} tricks pays alone"
-    sub(f"sharing: {sharing}", r.basis_at(("settlement", "sharing")))
-    bete = f"bête: {r.bete_amount}"
-    if r.bete_stake_value is not None:
-        bete += f", reckoned on {r.bete_stake_value} a deal"
-    bete += f"; capped over a bête in play: {r.bete_cap}"
-    if r.bete_doubling_after_first_remise:
-        bete += "; doubles after a first remise"
-    sub(bete, r.basis_at(("settlement", "bete")))
-    if r.value_at(("settlement", "codille_remainder")) is not None:
-        basis = r.basis_at(("settlement",))
-        raw = r.value_at(("settlement", "codille_remainder_basis"))
-        if raw is not None:
-            from engine.model import Basis as _Basis
-
-            basis = _Basis.from_data(raw, r.locate(("settlement", "codille_remainder_basis")))
-        sub(f"codille remainder: {r.codille_remainder}", basis)
-    if r.extends and r.overrides:
-        from engine._yaml import json_path
-
-        out.append("")
-        out.append(f"Changes from {r.extends} (where this file sets them):")
-        listed: dict[str, str] = {}
-        for path, (file, line_no, _column) in r.overrides:
-            # A changed citation is one change, however many of its fields are set.
-            cut = path[: path.index("basis") + 1] if "basis" in path else path
-            where = f"{_shown(file)}:{line_no}" if line_no is not None else _shown(file)
-            listed.setdefault(json_path(cut), where)
-        width = max(len(k) for k in listed)
-        out.extend(f"  {k:<{width}}  {v}" for k, v in listed.items())
-    return out
-
-
 def _show_json(r: RuleSet) -> dict[str, Any]:
     from engine._yaml import json_path
 
@@ -544,8 +312,9 @@ def show(ruleset: RulesetArg, json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(_show_json(r))
         return
-    for text in _show_text(r):
-        typer.echo(text)
+    from engine.documents.book import show_text
+
+    typer.echo(show_text(r), nl=False)
 
 
 # ombre cards
@@ -590,18 +359,12 @@ def cards(
             }
         )
         return
-    names = _card_names(r, trump_suit)
+    from engine.documents.book import trump_table
+    from engine.render import render
+
+    table = trump_table(r, trump_suit, options)
     chosen = r.resolve_options(options)
-    setup = "".join(f", {k} {v.value}" for k, v in chosen.items())
-    typer.echo(f"{r.name}: {trump_suit.value} trumps{setup}; highest first")
-    typer.echo(f"Trumps ({len(trumps)}):")
-    for i, card in enumerate(trumps, 1):
-        name, matador = names.get(card, ("", False))
-        note = f"{name} (matador)" if matador else name
-        typer.echo(f"  {i:>2}. {card}  {card.unicode():<3} {note}".rstrip())
-    for suit, order in plain.items():
-        typer.echo(f"{suit} ({len(order)}): " + " ".join(str(c) for c in order))
-    typer.echo(f"{len(trumps) + sum(len(o) for o in plain.values())} cards")
+    typer.echo(render("cards.txt.j2", "text", rules=r, table=table, setup=chosen), nl=False)
 
 
 # ombre replay
@@ -616,37 +379,6 @@ def _record_ruleset(record: Any, record_path: Path, override: str | None) -> Rul
     for warning in warnings:
         _err(f"ombre: warning: {record_path}: {warning}")
     return rules
-
-
-def _replay_text(report: Any, rules: RuleSet) -> list[str]:
-    lines = [f"{rules.name} ({rules.id}): {len(report.deals)} deal(s)"]
-    for k, deal in enumerate(report.deals):
-        lines.append(f"Deal {k + 1}: dealer seat {deal['dealer']}")
-        if deal["contract"] is not None:
-            called = f", called {deal['called']}" if deal["called"] else ""
-            partners = f", partner seat {deal['partners'][0]}" if deal["partners"] else ", alone"
-            lines.append(
-                f"  {deal['contract']} by seat {deal['declarer']}{partners}; trumps "
-                f"{deal['trump']}{called}"
-            )
-        for i, trick in enumerate(deal["tricks"], 1):
-            lines.append(
-                f"  trick {i:>2}: {' '.join(trick['cards'])}  (led by {trick['leader']}, "
-                f"won by {trick['winner']})"
-            )
-        if deal.get("result") is not None:
-            lines.append(f"  result: {deal['result']}; tricks {deal['tricks_won']}")
-        if deal.get("balances") is not None:
-            lines.append(
-                f"  balances: {deal['balances']}; pot {deal['pot_before']} -> {deal['pot_after']}"
-            )
-    if report.error is not None:
-        lines.append(f"illegal: {report.located}")
-    elif not report.complete:
-        lines.append("incomplete: the record stops before the end of the deal")
-    else:
-        lines.append(f"totals: {report.totals}")
-    return lines
 
 
 def _record_file(record: str) -> Path:
@@ -667,6 +399,14 @@ def replay(
         str | None,
         typer.Option("--ruleset", metavar="RULESET", help="Referee under this ruleset instead."),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="Also write the deal as an HTML page."),
+    ] = None,
+    md: Annotated[
+        Path | None,
+        typer.Option("--md", metavar="FILE", help="Also write the deal as a Markdown page."),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Referee a record: legal or not, tricks, result and payments."""
@@ -677,7 +417,13 @@ def replay(
     try:
         rec = read_record(path)
         rules = _record_ruleset(rec, path, ruleset)
-        report = run_replay(rec, rules)
+        if json_out and html is None and md is None:
+            report = run_replay(rec, rules)
+        else:
+            from engine.documents.deal_page import replay_story
+
+            story = replay_story(rec, rules, record)
+            report = story.report
     except RecordError as exc:
         if not json_out:
             raise
@@ -699,15 +445,100 @@ def replay(
         for problem in exc.problems:
             _err(_problem_line(problem))
         raise typer.Exit(EXIT_INVALID) from None
+    if html is not None or md is not None:
+        from engine.documents.site import write_deal_page
+
+        for fmt, target in (("html", html), ("md", md)):
+            if target is not None:
+                write_deal_page(story, target, "html" if fmt == "html" else "md")
     if json_out:
         _emit_json(report.as_json())
     else:
-        for line in _replay_text(report, rules):
-            typer.echo(line)
+        from engine.render import render
+
+        typer.echo(render("replay.txt.j2", "text", story=story), nl=False)
     if report.error is not None:
         if not json_out:
             _err(f"{report.located}")
         raise typer.Exit(EXIT_INVALID)
+
+
+# ombre docs, diff, claims
+
+
+@app.command()
+@_boundary
+def docs(
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="The folder to write (made if missing).")
+    ],
+    rulesets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[RULESET]...", help="Only these (default: every ruleset).", show_default=False
+        ),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", metavar="md|html", help="Markdown or HTML.")
+    ] = "md",
+    json_out: JsonFlag = False,
+) -> None:
+    """Write the rule books, matrix, diffs, claims, disagreements and glossary."""
+    from engine.documents.site import write_docs
+    from engine.render import render
+
+    if fmt not in ("md", "html"):
+        raise CliError(f"--format must be md or html, not {fmt!r}")
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out must be a folder: {out} is a file")
+    written = write_docs(out, "html" if fmt == "html" else "md", [_load(n) for n in rulesets or []])
+    if json_out:
+        _emit_json({"format": fmt, **written.as_json()})
+        return
+    typer.echo(render("docs.txt.j2", "text", written=written, format=fmt), nl=False)
+
+
+@app.command()
+@_boundary
+def diff(
+    a: Annotated[str, typer.Argument(metavar="A", help="A ruleset or variant.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Another, compared with A.")],
+    json_out: JsonFlag = False,
+) -> None:
+    """Show the structural differences between two rulesets, with the file and line of each."""
+    from engine.documents.diff import diff_rulesets
+    from engine.render import render
+
+    result = diff_rulesets(_load(a), _load(b))
+    if json_out:
+        _emit_json(result.as_json())
+        return
+    typer.echo(render("diff.txt.j2", "text", diff=result), nl=False)
+
+
+@app.command()
+@_boundary
+def claims(
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[RULESET]",
+            help="Only the claims about it (and its parents).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Check the sources' claims against the model: confirmed, contradicted or unverifiable."""
+    from engine.documents.claims import evaluate, load_claims
+    from engine.render import render
+
+    rules = _load(ruleset) if ruleset is not None else None
+    evaluations = evaluate(load_claims(), rules)
+    if json_out:
+        _emit_json([e.as_json() for e in evaluations])
+        return
+    typer.echo(render("claims.txt.j2", "text", evaluations=evaluations), nl=False)
 
 
 # ombre play

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 __all__ = [
     "AllPass",
+    "BeteCap",
     "BeteGoing",
     "CodilleRemainder",
     "Evidence",
@@ -130,6 +131,13 @@ class BeteGoing(StrEnum):
 
     LARGEST_FIRST = "largest-first"
     ALL = "all"
+
+
+class BeteCap(StrEnum):
+    """Cap on a bête made on a bête."""
+
+    STAKES = "stakes"
+    NONE = "none"
 
 
 class CodilleRemainder(StrEnum):

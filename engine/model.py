@@ -18,6 +18,7 @@ from engine.actions import Action
 from engine.cards import ALL_CARDS, Card, Colour, Rank, Suit
 from engine.enums import (
     AllPass,
+    BeteCap,
     BeteGoing,
     CodilleRemainder,
     Exchange,
@@ -408,7 +409,7 @@ class RuleSet:
     sole_liability_below: int | None
     bete_amount: str
     bete_stake_value: int | None
-    bete_cap: str
+    bete_cap: BeteCap
     bete_doubling_after_first_remise: bool
     bete_going: BeteGoing
     """Which waiting bêtes go into a deal: the largest (with those made with it), or all."""
@@ -495,7 +496,9 @@ class RuleSet:
     def deck(self, options: Mapping[str, Any] | None = None) -> tuple[Card, ...]:
         """Returns the cards in play for this setup, in index order."""
         chosen = self.resolve_options(options)
-        gone_suits = {chosen[o.id] for o in self.options.values() if o.kind == "remove-suit"}
+        gone_suits = {
+            chosen[o.id] for o in self.options.values() if o.kind is OptionKind.REMOVE_SUIT
+        }
         return tuple(
             c
             for c in ALL_CARDS
@@ -878,7 +881,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         sole_liability_below=s["sharing"].get("sole_liability_below"),
         bete_amount=bete["amount"],
         bete_stake_value=bete.get("stake_value"),
-        bete_cap=bete.get("cap_over_bete_in_play", "none"),
+        bete_cap=BeteCap(bete.get("cap_over_bete_in_play", "none")),
         bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
         bete_going=BeteGoing(bete.get("going", "all")),
         codille_remainder=CodilleRemainder(s.get("codille_remainder", "stays")),

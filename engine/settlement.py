@@ -20,13 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.enums import BeteGoing, CodilleRemainder, Pot
+from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
 from engine.model import RuleSet
 
 __all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle", "stakes_for"]
 
 # Enum members as plain names (reading one off its class costs far more than a global).
 _ALL = BeteGoing.ALL
+_CAP_STAKES = BeteCap.STAKES
 _LARGEST_FIRST = BeteGoing.LARGEST_FIRST
 _NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
 _SIDE, _OPPONENTS, _CODILLE_WINNER, _STAYS, _BOARD = (
@@ -307,7 +308,7 @@ def settle(
         notional = in_play - fresh + rules.bete_stake_value
     increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
     size = notional
-    if rules.bete_cap == "stakes" and going_bete is not None and not table.doubled:
+    if rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
         size = min(size, going_bete + increment)
     made = 0
     if outcome.bete:

@@ -1,19 +1,18 @@
-"""Every quote in a rule file is found verbatim in our copies of the sources.
+"""Every quote in a rule file or a claim is found verbatim in its own source, in ``sources/``.
 
-The corpus is the project's rule reference and the Encyclopédie article QUADRILLE (the seed),
-in ``../shared`` beside the checkout (CI has a read-only copy there). A quote is matched after
-normalising apostrophes (’ ‘ ʼ to '), whitespace and case; "…" or "..." stands for omitted text,
-so each piece between ellipses must be found. Pieces are matched anywhere in the corpus: this
-test does not check that a quote is attributed to the right source, only that nobody invented
-it. That every cited source is in the file's sources table is checked by the loader
-(``unknown-source``) and is not repeated here.
+The corpus is the repository's ``sources/`` (the *Encyclopédie* article QUADRILLE whole, and the
+passages of the other sources the rule files quote, with their provenance), so this test runs on
+any clone. A quote is matched after normalising apostrophes (’ ‘ ʼ to '), whitespace and case;
+"…" or "..." stands for omitted text, so each piece between ellipses must be found, and found in
+the passages of the source the citation names. That every cited source is in the file's sources
+table is checked by the loader (``unknown-source``) and is not repeated here.
+
+A rule file that quotes a source not yet in ``sources/``: add its passage there with its
+provenance (``python tools/gen_sources.py`` gathers it from the research folder ``../shared``).
 """
 
 from __future__ import annotations
 
-import functools
-import re
-import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,53 +20,24 @@ from typing import Any
 import pytest
 import yaml
 
+from engine.documents.sources import load_library, pieces
+
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-CORPUS_FILES = (
-    SHARED / "rules-reference.md",
-    SHARED / "seeds" / "002_69bdd0d0feef7afc.txt",
+QUOTING_FILES = sorted(
+    [
+        *ROOT.glob("rules/*.yaml"),
+        *ROOT.glob("variants/*.yaml"),
+        *(p for p in ROOT.glob("claims/*.yaml") if p.name != "disagreements.yaml"),
+    ]
 )
-RULE_FILES = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml")])
-
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
-_SPACE = re.compile(r"\s+")
-_ELLIPSIS = re.compile(r"…|\.\.\.")
-
-
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFC", text).translate(_APOSTROPHES)
-    return _SPACE.sub(" ", text).strip().casefold()
-
-
-@functools.cache
-def _corpus() -> str:
-    if not SHARED.is_dir():
-        pytest.skip(f"the source corpus {SHARED} is missing; the quotes cannot be checked")
-    missing = [str(path) for path in CORPUS_FILES if not path.is_file()]
-    assert not missing, f"the source corpus is incomplete: {', '.join(missing)} not found"
-    return "\n".join(_normalise(path.read_text(encoding="utf-8")) for path in CORPUS_FILES)
-
-
-def _missing_pieces(quote: str) -> list[str]:
-    """The pieces of a quote (split on ellipses) not found in the corpus."""
-    pieces = [piece.strip() for piece in _ELLIPSIS.split(quote)]
-    pieces = [piece for piece in pieces if piece]
-    if not pieces:
-        return [quote]
-    corpus = _corpus()
-    return [piece for piece in pieces if _normalise(piece) not in corpus]
+LIBRARY = load_library(ROOT / "sources")
 
 
 def _cites(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Every citation in a file's own YAML, with its path, e.g. ``deal.basis.cite[1]``."""
+    """Every citation (a mapping with a source and a quote), with its path in the file."""
     if isinstance(node, Mapping):
-        cite = node.get("cite")
-        if isinstance(cite, Mapping):  # a variant's {$append: [...]}
-            cite = cite.get("$append")
-        if isinstance(cite, list):
-            for i, entry in enumerate(cite):
-                if isinstance(entry, Mapping):
-                    yield f"{'.'.join(path)}.cite[{i}]", entry
+        if "quote" in node and "source" in node:
+            yield ".".join(path), node
         for key, value in node.items():
             yield from _cites(value, (*path, str(key)))
     elif isinstance(node, list):
@@ -75,7 +45,7 @@ def _cites(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Mapping
             yield from _cites(value, (*path, str(i)))
 
 
-def _quotes(path: Path) -> list[tuple[str, str, str]]:
+def _quotes(path: Path) -> list[tuple[str, str, Any]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return [
         (where, str(cite.get("source")), cite["quote"])
@@ -84,21 +54,41 @@ def _quotes(path: Path) -> list[tuple[str, str, str]]:
     ]
 
 
+def _missing_pieces(source: str, quote: str) -> list[str]:
+    """The pieces of a quote (split on ellipses) not found in that source's passages."""
+    found = LIBRARY.sources.get(source)
+    parts = pieces(quote)
+    if found is None or not parts:
+        return parts or [quote]
+    return [piece for piece in parts if found.find(piece) is None]
+
+
 def test_rule_files_have_quotes() -> None:
-    assert RULE_FILES
-    assert sum(len(_quotes(path)) for path in RULE_FILES) > 50
+    assert QUOTING_FILES
+    assert sum(len(_quotes(path)) for path in QUOTING_FILES) > 50
 
 
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_quotes_are_verbatim(path: Path) -> None:
+def test_every_source_has_provenance() -> None:
+    assert "enc-q" in LIBRARY.sources and LIBRARY.sources["enc-q"].whole
+    for source in LIBRARY.sources.values():
+        assert source.provenance and source.title, source.id
+        assert source.passages, source.id
+
+
+@pytest.mark.parametrize("path", QUOTING_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_quotes_are_verbatim_in_their_source(path: Path) -> None:
     problems = []
     for where, source, quote in _quotes(path):
         if not isinstance(quote, str):
             problems.append(f"{where} ({source}): the quote is not a string: {quote!r}")
             continue
-        for piece in _missing_pieces(quote):
-            problems.append(f"{where} ({source}): not in the corpus: {piece!r}")
-    assert not problems, "quotes not found verbatim in ../shared:\n" + "\n".join(problems)
+        for piece in _missing_pieces(source, quote):
+            problems.append(f"{where} ({source}): not in sources/{source}.yaml: {piece!r}")
+    assert not problems, (
+        "quotes not found verbatim in their source under sources/ "
+        "(add the passage with its provenance, e.g. python tools/gen_sources.py):\n"
+        + "\n".join(problems)
+    )
 
 
 @pytest.mark.parametrize(
@@ -107,22 +97,24 @@ def test_quotes_are_verbatim(path: Path) -> None:
         "Celui qui a une fois passé, ne peut plus être reçu à jouer",
         "CELUI QUI A UNE FOIS PASSÉ,\n   NE PEUT PLUS être reçu à jouer",
         "l’as de trefle la troisieme",
-        "La vole se paye une fiche, qui vaut dix jettons … & elle est payée double",
-        "throw out all the Eights, Nines, and tens ... there will remain 40",
+        "la premiere bête étant de quatorze … la troisieme de cinquante-six",
     ],
 )
 def test_matcher_accepts_the_allowed_differences(quote: str) -> None:
-    assert _missing_pieces(quote) == []
+    assert _missing_pieces("enc-q", quote) == []
 
 
 @pytest.mark.parametrize(
-    "quote",
+    ("source", "quote"),
     [
-        "il se joue en tout comme le véritable jeu de l'hombre",
-        "la premiere bête étant de quinze",
-        "Celui qui a une fois passé … ne peut jamais jouer",
-        "…",
+        ("enc-q", "il se joue en tout comme le véritable jeu de l'hombre"),
+        ("enc-q", "la premiere bête étant de quinze"),
+        ("enc-q", "Celui qui a une fois passé … ne peut jamais jouer"),
+        ("enc-q", "…"),
+        # Found in the Encyclopédie, but attributed to another source.
+        ("acad", "il y a douze à-tous en rouge, & dix en noir seulement"),
+        ("nosuch", "Le jeu de cartes"),
     ],
 )
-def test_matcher_rejects_what_is_not_in_the_sources(quote: str) -> None:
-    assert _missing_pieces(quote) != []
+def test_matcher_rejects_what_is_not_in_the_source(source: str, quote: str) -> None:
+    assert _missing_pieces(source, quote) != []

@@ -17,7 +17,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["engine", "rules", "variants", "templates", "pyproject.toml", "README.md"]
+SOURCES = [
+    "engine",
+    "rules",
+    "variants",
+    "templates",
+    "claims",
+    "sources",
+    "pyproject.toml",
+    "README.md",
+]
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

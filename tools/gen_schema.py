@@ -396,6 +396,7 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "VoleWhen": ("the vole condition of a result", ("results", "rules", "*", "when", "vole")),
     "Pot": ("where the pot goes", ("settlement", "outcomes", "*", "pot")),
     "BeteGoing": ("which bêtes go into a deal", ("settlement", "bete", "going")),
+    "BeteCap": ("cap on a bête made on a bête", ("settlement", "bete", "cap_over_bete_in_play")),
     "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),
 }
 

@@ -22,11 +22,15 @@ __all__ = ["apply", "legal", "refusal"]
 
 
 def legal(d: Deal) -> Sequence[Action]:
+    memo = d.rules._memo
     if d.phase is MATCH:
         assert d._holder_contract is not None
-        return [PASS, Action("bid", contract=d._holder_contract.id)]
+        key: tuple[str, str | int] = ("match", d._holder_contract.id)
+        match = memo.get(key)
+        if match is None:
+            match = memo[key] = [PASS, Action("bid", contract=d._holder_contract.id)]
+        return list(match)
     floor = d._holder_contract.rank if d._holder_contract is not None else -1
-    memo = d.rules._memo
     key = ("bids", floor)
     bids = memo.get(key)
     if bids is None:

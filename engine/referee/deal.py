@@ -362,11 +362,18 @@ class Deal:
         """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
         contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""
         contract = contract if contract is not None else self.contract
-        return [
-            s
-            for s in self.t.trump_suits
-            if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
-        ]
+        # Computed once per contract and setup, then read from the ruleset's memo.
+        key = ("trumps", contract.id if contract is not None else None, id(self.setup))
+        memo = self.rules._memo
+        cached = memo.get(key)
+        if cached is None or cached[0] is not self.setup:
+            suits = [
+                s
+                for s in self.t.trump_suits
+                if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
+            ]
+            cached = memo[key] = (self.setup, suits)
+        return list(cached[1])
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""

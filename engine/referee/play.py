@@ -222,9 +222,10 @@ def play_card(d: Deal, seat: int, card: int) -> None:
 
 
 def _end_trick(d: Deal, trick: list[int]) -> None:
-    assert d.tr is not None
+    tr = d.tr
+    assert tr is not None
     leader = d.leader
-    winner = (leader + d.tr.winning_position(trick)) % d.n
+    winner = (leader + tr.winning_position(trick)) % d.n
     if d.called is not None and d.called in trick:
         d.partner_seen = True
     d._tricks.append((leader, tuple(trick), winner))

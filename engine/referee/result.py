@@ -90,9 +90,10 @@ def finish(d: Deal) -> None:
             vole_undertaken=d.vole_undertaken,
             played=len(d._tricks),
         )
-    # A renonce not pointed out before the end is noticed after it: the bête stands.
-    d.penalties.extend(seat for seat, _, _ in d.renonces)
-    d.renonces = []
+    if d.renonces:
+        # A renonce not pointed out before the end is noticed after it: the bête stands.
+        d.penalties.extend(seat for seat, _, _ in d.renonces)
+        d.renonces = []
     holder = None
     if d.table.remainder and d.result != "redeal" and d.trump is not None and d.start_hands:
         for c in d.t.trump_order[d.trump]:

@@ -1,0 +1,353 @@
+"""A ruleset as a book: the typed view ``ombre show`` and the rule books are rendered from.
+
+:func:`rule_view` gathers what the templates need beyond the :class:`RuleSet` itself: the card
+tables for every trump suit, the variant's own changes (each with its file and line), and the
+worked payments. The worked payments are not written by anyone: for every contract and every
+result the rule file can produce, a trick count that gives that result is found by the
+referee's own result table (:func:`engine.referee.evaluate_result`) and the deal is settled by
+the referee's settlement (:func:`engine.settlement.settle`) on a fresh table, so a figure in a
+book is what the referee would pay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from engine._yaml import json_path
+from engine.cards import Card, Suit
+from engine.documents import repo_path
+from engine.model import Basis, Contract, RuleSet
+from engine.settlement import SettlementResult, TableState, settle, stakes_for
+
+__all__ = [
+    "Change",
+    "RuleView",
+    "TrumpCard",
+    "TrumpTable",
+    "Worked",
+    "rule_view",
+    "show_text",
+    "trump_table",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpCard:
+    """A trump in its place: the card, its name (Spadille ...) and whether it is a matador."""
+
+    card: Card
+    name: str
+    matador: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpTable:
+    """Every card's rank when one suit is trumps: the trumps, then each plain suit."""
+
+    trump: Suit
+    trumps: tuple[TrumpCard, ...]
+    plain: tuple[tuple[Suit, tuple[Card, ...]], ...]
+
+    @property
+    def size(self) -> int:
+        """Returns how many cards the table ranks."""
+        return len(self.trumps) + sum(len(cards) for _, cards in self.plain)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A value this file itself sets over its parent: the YAML path and ``file:line``."""
+
+    path: str
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class Worked:
+    """One worked settlement: a contract, a result, the tricks, and what the referee pays."""
+
+    contract: Contract
+    result: str
+    dealer: int
+    declarer: int
+    partner: int | None
+    tricks: tuple[int, ...]
+    """Tricks each seat took, seat 0 (the dealer) first."""
+    vole_undertaken: bool
+    matadors: int
+    settlement: SettlementResult
+    each: tuple[int, ...]
+    """What each opponent paid the declaring side in items (negative: was paid), by opponent."""
+    sole: bool
+    """The declarer took too few tricks to share the loss with his partner."""
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """Returns the defenders' seats in order of play from the declarer."""
+        side = {self.declarer, self.partner}
+        n = len(self.tricks)
+        return tuple(s for s in ((self.declarer + k) % n for k in range(1, n)) if s not in side)
+
+    @property
+    def side_tricks(self) -> int:
+        """Returns the tricks the declaring side took."""
+        return self.tricks[self.declarer] + (
+            self.tricks[self.partner] if self.partner is not None else 0
+        )
+
+    @property
+    def uniform(self) -> int | None:
+        """Returns the amount every opponent paid (or was paid), None if they differ."""
+        return self.each[0] if self.each and len(set(self.each)) == 1 else None
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """A ruleset and what its book shows beyond the model itself."""
+
+    rules: RuleSet
+    file: str
+    """The rule file as the repository names it."""
+    deck_size: int
+    tables: tuple[TrumpTable, ...]
+    contracts: tuple[Contract, ...]
+    """The contracts, lowest first."""
+    changes: tuple[Change, ...]
+    worked: tuple[Worked, ...]
+    matador_example: int
+    """How many matadors the 'with matadors' column of the payment table counts."""
+    worked_with_matadors: tuple[Worked, ...]
+    codille_remainder_basis: Basis | None
+
+
+def trump_table(
+    rules: RuleSet, trump: Suit, options: Mapping[str, Any] | None = None
+) -> TrumpTable:
+    """Returns every card's rank with ``trump`` as trumps, for a setup (``ombre cards``)."""
+    names: dict[Card, tuple[str, bool]] = {}
+    for top in rules.top_trumps:
+        card = top.card_for(trump)
+        if card is not None and card not in names:
+            names[card] = (top.name, top.matador)
+    present = {c.suit for c in rules.deck(options)}
+    trumps = tuple(
+        TrumpCard(c, *names.get(c, ("", False))) for c in rules.trump_order(trump, options)
+    )
+    plain = tuple(
+        (s, tuple(rules.plain_order(s, trump, options)))
+        for s in Suit
+        if s is not trump and s in present
+    )
+    return TrumpTable(trump, trumps, plain)
+
+
+def _tables(rules: RuleSet) -> tuple[TrumpTable, ...]:
+    present = rules.tables().trump_suits
+    return tuple(trump_table(rules, t) for t in Suit if t.index in present)
+
+
+def _changes(rules: RuleSet) -> tuple[Change, ...]:
+    listed: dict[str, str] = {}
+    for path, (file, line, _column) in rules.overrides:
+        # A changed citation is one change, however many of its fields are set.
+        cut = path[: path.index("basis") + 1] if "basis" in path else path
+        where = f"{repo_path(file)}:{line}" if line is not None else repo_path(file)
+        listed.setdefault(json_path(cut), where)
+    return tuple(Change(k, v) for k, v in listed.items())
+
+
+# Worked settlements.
+
+
+def _distributions(total: int, n: int) -> Iterator[tuple[int, ...]]:
+    """Every way of sharing ``total`` tricks among ``n`` seats."""
+    for bars in combinations(range(total + n - 1), n - 1):
+        prev = -1
+        parts = []
+        for b in (*bars, total + n - 1):
+            parts.append(b - prev - 1)
+            prev = b
+        yield tuple(parts)
+
+
+def _evaluate(rules: RuleSet, won: tuple[int, ...], side: list[int], vole: bool) -> str:
+    from engine.referee import evaluate_result
+
+    return evaluate_result(rules, won, side, vole_undertaken=vole, played=rules.hand_size)
+
+
+_Example = tuple[str, tuple[int, ...], bool, bool]
+FEE = "fee for the demanded card"
+_EXAMPLES: dict[tuple[int, str], list[_Example]] = {}
+_VIEWS: dict[tuple[int, bool], RuleView] = {}
+
+
+def _examples(rules: RuleSet, contract: Contract) -> list[_Example]:
+    """Returns the worked examples of a contract (computed once per ruleset and contract)."""
+    key = (id(rules), contract.id)
+    if key not in _EXAMPLES:
+        _EXAMPLES[key] = _find_examples(rules, contract)
+    return _EXAMPLES[key]
+
+
+def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
+    """Returns ``(result, tricks, vole undertaken, sole)`` examples for one contract.
+
+    For each result the rules can give, the example is the boundary case (the fewest tricks
+    that still win, the most that still lose), the declarer taking the larger share. Where a
+    declarer with too few tricks pays a loss alone, that case is shown as well.
+    """
+    n = rules.players
+    declarer = 1 % n
+    partner = (declarer + n // 2) % n if contract.help == "call" and n >= 4 else None
+    side = [declarer] if partner is None else [declarer, partner]
+    sole_below = rules.sole_liability_below
+    can_be_sole = partner is not None and sole_below is not None and not contract.shared_liability
+    chosen: dict[tuple[str, bool], tuple[tuple[int, ...], bool, tuple[Any, ...]]] = {}
+    for won in _distributions(rules.hand_size, n):
+        side_tricks = sum(won[s] for s in side)
+        opponents = [won[s] for s in range(n) if s not in side]
+        spread = max(opponents) - min(opponents) if opponents else 0
+        for vole in (False, True) if contract.vole_allowed else (False,):
+            if vole and not (
+                won[declarer] + (won[partner] if partner is not None else 0) >= rules.vole_after
+            ):
+                continue
+            result = _evaluate(rules, won, side, vole)
+            outcome = rules.outcomes.get(result)
+            if outcome is None:
+                continue
+            wins = outcome.pot == "side"
+            sole = bool(can_be_sole and sole_below is not None and won[declarer] < sole_below)
+            if sole and wins:
+                continue
+            # The declarer takes about half the side's tricks, but enough not to pay alone.
+            target = min(side_tricks, max(-(-side_tricks // 2), sole_below or 0))
+            if sole:
+                target = min(side_tricks, (sole_below or 1) - 1)
+            key = (
+                side_tricks if wins else -side_tricks,
+                abs(won[declarer] - target),
+                spread,
+                won,
+            )
+            slot = (result, sole)
+            if slot not in chosen or key < chosen[slot][2]:
+                chosen[slot] = (won, vole, key)
+    order = {r.result: i for i, r in enumerate(rules.results)}
+    rows = [(result, won, vole, sole) for (result, sole), (won, vole, _) in chosen.items()]
+    rows.sort(key=lambda row: (order.get(row[0], 99), row[3]))
+    return rows
+
+
+def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
+    n = rules.players
+    dealer = 0
+    declarer = 1 % n
+    stakes = stakes_for(rules, dealer, n, rules.stakes)
+    out = []
+    for contract in sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id)):
+        partner = (declarer + n // 2) % n if contract.help == "call" and n >= 4 else None
+        for result, won, vole, sole in _examples(rules, contract):
+            side = {declarer, partner}
+            opponents = [x for x in ((declarer + k) % n for k in range(1, n)) if x not in side]
+            # A demanded card's fee is paid during the deal, here to the first opponent.
+            fee = rules.demand.fee if contract.help == "demand" and rules.demand else None
+            transfers = (
+                [(declarer, opponents[0], fee.amount, FEE)]
+                if fee is not None and fee.amount
+                else []
+            )
+            s = settle(
+                rules,
+                n=n,
+                table=TableState(),
+                stakes=stakes,
+                result=result,
+                contract=contract.id,
+                declarer=declarer,
+                partner=partner,
+                tricks=won,
+                matadors=matadors,
+                spadille_holder=None,
+                transfers=transfers,
+            )
+            each = []
+            for o in opponents:
+                net = 0
+                for p in s.payments:
+                    if p.item in ("stake", "pot", "bête", FEE) or "pot" in (p.payer, p.payee):
+                        continue
+                    if p.payer == str(o):
+                        net += p.amount
+                    elif p.payee == str(o):
+                        net -= p.amount
+                each.append(net)
+            out.append(
+                Worked(
+                    contract,
+                    result,
+                    dealer,
+                    declarer,
+                    partner,
+                    won,
+                    vole,
+                    matadors,
+                    s,
+                    tuple(each),
+                    sole,
+                )
+            )
+    return tuple(out)
+
+
+def show_text(rules: RuleSet) -> str:
+    """Returns ``ombre show``'s text for a ruleset (rendered once per distinct input)."""
+    import json
+
+    from engine.documents.diff import plain
+    from engine.render import render_cached
+
+    key = (
+        json.dumps(plain(rules.data), sort_keys=True, ensure_ascii=False).encode(),
+        f"{rules.kind}\0{repo_path(rules.file)}\0{rules.chain}".encode(),
+        repr([(p, (repo_path(f), line)) for p, (f, line, _c) in rules.overrides]).encode(),
+    )
+    return render_cached("show.txt.j2", key, lambda: {"view": rule_view(rules, worked=False)})
+
+
+def rule_view(rules: RuleSet, *, worked: bool = True) -> RuleView:
+    """Returns the book view of a ruleset (``worked=False`` skips the payment tables).
+
+    The view is built once per ruleset and process (a RuleSet is immutable).
+    """
+    key = (id(rules), worked)
+    view = _VIEWS.get(key)
+    if view is None or view.rules is not rules:
+        view = _VIEWS[key] = _rule_view(rules, worked=worked)
+    return view
+
+
+def _rule_view(rules: RuleSet, *, worked: bool) -> RuleView:
+    raw = rules.value_at(("settlement", "codille_remainder_basis"))
+    remainder_basis = (
+        Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))
+        if raw is not None
+        else None
+    )
+    example = max(rules.paid_minimum, 1)
+    return RuleView(
+        rules=rules,
+        file=repo_path(rules.file),
+        deck_size=len(rules.deck()),
+        tables=_tables(rules),
+        contracts=tuple(sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id))),
+        changes=_changes(rules) if rules.extends else (),
+        worked=_worked(rules, 0) if worked else (),
+        matador_example=example,
+        worked_with_matadors=_worked(rules, example) if worked else (),
+        codille_remainder_basis=remainder_basis,
+    )

@@ -1,0 +1,465 @@
+"""The sources' checkable claims (``claims/*.yaml``), evaluated against the model.
+
+A claim is what a source says (source, locator, a quote of a sentence at most) and a
+*statement* the model can evaluate, written in a small typed vocabulary rather than as code:
+
+========================  ==========================================================
+kind                      says
+========================  ==========================================================
+``trump-count``           a trump suit of a colour has ``count`` trumps
+``deck-size``             the pack has ``count`` cards
+``result-for``            the declaring side with ``exactly``/``at_most``/``at_least``
+                          tricks has result ``result``
+``first-bete``            the first bête is ``amount`` (optionally: made on ``on_table``)
+``bete-chain``            bêtes made on ``results`` in a row are ``amounts``
+``payment``               for ``contract`` and ``result`` each opponent pays ``each``
+                          (negative: is paid)
+``payment-ratio``         ``result`` pays ``factor`` times what ``relative_to`` pays
+``pot-after``             after a first ``result`` the table holds ``factor`` times the stakes
+``eldest``                the eldest hand sits at the dealer's ``side`` (left or right)
+``named-trump``           the trump at ``position`` in ``colour`` is named ``name``
+``historical``            a statement about history, not rules: always unverifiable
+========================  ==========================================================
+
+Each is answered ``confirmed``, ``contradicted`` (with what the model derives) or
+``unverifiable``, by asking the model, the referee's result table and its settlement: the
+same code that plays the games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Colour, Suit
+from engine.documents import data_dir, repo_path
+from engine.documents._data import Reader
+from engine.model import RuleSet
+from engine.settlement import TableState, settle, stakes_for
+
+__all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
+
+STATUSES = ("confirmed", "contradicted", "unverifiable")
+
+KINDS: dict[str, tuple[str, ...]] = {
+    "trump-count": ("colour", "count"),
+    "deck-size": ("count",),
+    "result-for": ("result", "exactly", "at_most", "at_least", "also"),
+    "first-bete": ("amount", "on_table", "result", "contract"),
+    "bete-chain": ("results", "amounts", "contract"),
+    "payment": ("contract", "result", "each"),
+    "payment-ratio": ("result", "relative_to", "factor", "contract"),
+    "pot-after": ("result", "factor", "contract"),
+    "eldest": ("side",),
+    "named-trump": ("name", "colour", "position"),
+    "historical": ("about",),
+}
+"""The statement kinds and the fields each may take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A statement of the typed vocabulary: its kind and its fields."""
+
+    kind: str
+    fields: Mapping[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Returns a field."""
+        return self.fields.get(key, default)
+
+    def describe(self) -> str:
+        """Returns the statement in words (the ``statement`` of ``ombre claims --json``)."""
+        f = self.fields
+        if self.kind == "trump-count":
+            return f"a {f['colour']} trump suit has {f['count']} trumps"
+        if self.kind == "deck-size":
+            return f"the pack has {f['count']} cards"
+        if self.kind == "result-for":
+            return f"a declaring side with {_tricks_words(self)} tricks: {f['result']}"
+        if self.kind == "first-bete":
+            on = f" on {f['on_table']} counters staked" if "on_table" in f else ""
+            return f"the first bête is {f['amount']}{on}"
+        if self.kind == "bete-chain":
+            results = ", ".join(f["results"])
+            amounts = ", ".join(str(a) for a in f["amounts"])
+            return f"bêtes made by {results} in a row are {amounts}"
+        if self.kind == "payment":
+            each = int(f["each"])
+            verb = f"each opponent pays {each}" if each >= 0 else f"each opponent is paid {-each}"
+            return f"{f['contract']} {f['result']}: {verb}"
+        if self.kind == "payment-ratio":
+            return f"{f['result']} pays {f['factor']} times what {f.get('relative_to', 'win')} pays"
+        if self.kind == "pot-after":
+            return f"a {f['result']} makes the table {f['factor']} times the stakes"
+        if self.kind == "eldest":
+            return f"the eldest hand sits at the dealer's {f['side']}"
+        if self.kind == "named-trump":
+            return f"trump {f['position']} in {f['colour']} is called {f['name']}"
+        return str(f.get("about", "a statement about history"))
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A source's checkable claim."""
+
+    id: str
+    ruleset: str
+    source: str
+    locator: str
+    quote: str
+    statement: Statement
+    note: str | None
+    where: str
+    """``file:line`` of the claim."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """A claim evaluated under one ruleset."""
+
+    claim: Claim
+    ruleset: str
+    status: str
+    detail: str
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the evaluation as in ``ombre claims --json``."""
+        c = self.claim
+        return {
+            "id": c.id,
+            "ruleset": self.ruleset,
+            "source": c.source,
+            "locator": c.locator,
+            "quote": c.quote,
+            "statement": c.statement.describe(),
+            "kind": c.statement.kind,
+            "status": self.status,
+            "detail": self.detail,
+            "where": c.where,
+        }
+
+
+def _tricks_words(s: Statement) -> str:
+    if s.get("exactly") is not None:
+        return f"exactly {s.get('exactly')}"
+    if s.get("at_most") is not None:
+        return f"{s.get('at_most')} or fewer"
+    return f"{s.get('at_least')} or more"
+
+
+# Loading.
+
+
+def _check_statement(reader: Reader, raw: Any, path: tuple[Any, ...]) -> Statement | None:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("kind"), str):
+        reader.problem(path, "claim/statement", "a statement is a mapping with a kind")
+        return None
+    kind = raw["kind"]
+    if kind not in KINDS:
+        reader.problem(
+            (*path, "kind"), "claim/kind", f"unknown kind {kind!r} (one of {', '.join(KINDS)})"
+        )
+        return None
+    fields = {k: v for k, v in raw.items() if k != "kind"}
+    reader.check_keys(fields, path, KINDS[kind])
+    required = {
+        "trump-count": ("colour", "count"),
+        "deck-size": ("count",),
+        "result-for": ("result",),
+        "first-bete": ("amount",),
+        "bete-chain": ("results", "amounts"),
+        "payment": ("contract", "result", "each"),
+        "payment-ratio": ("result", "factor"),
+        "pot-after": ("result", "factor"),
+        "eldest": ("side",),
+        "named-trump": ("name", "colour", "position"),
+        "historical": (),
+    }[kind]
+    for key in required:
+        if key not in fields:
+            reader.problem(path, "claim/missing", f"a {kind} statement needs {key!r}")
+    if kind == "result-for" and not any(k in fields for k in ("exactly", "at_most", "at_least")):
+        reader.problem(path, "claim/missing", "result-for needs exactly, at_most or at_least")
+    if "colour" in fields and fields["colour"] not in ("red", "black"):
+        reader.problem((*path, "colour"), "claim/colour", "colour is red or black")
+    if "side" in fields and fields["side"] not in ("left", "right"):
+        reader.problem((*path, "side"), "claim/side", "side is left or right")
+    return Statement(kind, fields)
+
+
+def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
+    """Reads every ``*.yaml`` of ``claims/`` (except the disagreements register).
+
+    :raises RuleFileError: with every located problem of the files.
+    """
+    folder = folder if folder is not None else data_dir("claims")
+    out: list[Claim] = []
+    problems = []
+    seen: set[str] = set()
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name == "disagreements.yaml":
+            continue
+        shown = repo_path(path)
+        reader = Reader(path, shown)
+        keys = ("id", "ruleset", "source", "locator", "quote", "statement", "note")
+        for where, entry in reader.entries("claims"):
+            reader.check_keys(entry, where, keys)
+            cid = reader.text(entry, where, "id")
+            if cid is not None and cid in seen:
+                reader.problem((*where, "id"), "claim/duplicate", f"claim {cid!r} is listed twice")
+            values = {k: reader.text(entry, where, k) for k in keys[1:5]}
+            statement = _check_statement(reader, entry.get("statement"), (*where, "statement"))
+            note = reader.text(entry, where, "note", required=False)
+            if cid is None or statement is None or None in values.values():
+                continue
+            seen.add(cid)
+            out.append(
+                Claim(
+                    cid,
+                    str(values["ruleset"]),
+                    str(values["source"]),
+                    str(values["locator"]),
+                    str(values["quote"]),
+                    statement,
+                    note,
+                    f"{shown}:{reader.where(where)}",
+                )
+            )
+        problems.extend(reader.problems)
+    if problems:
+        from engine.errors import RuleFileError
+
+        raise RuleFileError(problems)
+    return tuple(out)
+
+
+# Evaluation.
+
+
+def _suits(rules: RuleSet, colour: str) -> list[Suit]:
+    present = {c.suit for c in rules.deck()}
+    return [s for s in Suit if s.colour is Colour(colour) and s in present]
+
+
+def _worked_each(rules: RuleSet, contract: str, result: str) -> tuple[int, Any] | None:
+    for w in _view(rules).worked:
+        if w.contract.id == contract and w.result == result and not w.sole:
+            return (w.uniform if w.uniform is not None else w.each[0]), w
+    return None
+
+
+def _view(rules: RuleSet) -> Any:
+    from engine.documents.book import rule_view
+
+    return rule_view(rules)
+
+
+def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:
+    """Settles deals lost in a row (results given) on a fresh table; returns each bête."""
+    from engine.documents.book import _examples
+
+    n = rules.players
+    table = TableState()
+    betes = []
+    c = rules.contracts[contract]
+    examples = {(r, sole): won for r, won, _vole, sole in _examples(rules, c)}
+    declarer = 1 % n
+    partner = (declarer + n // 2) % n if c.help == "call" and n >= 4 else None
+    for k, result in enumerate(results):
+        dealer = k % n
+        declarer = (dealer + 1) % n
+        partner = (declarer + n // 2) % n if c.help == "call" and n >= 4 else None
+        won = examples.get((result, False))
+        if won is None:
+            raise KeyError(result)
+        # The example was found for dealer 0; turn it round to this deal's seats.
+        won = won[-dealer:] + won[:-dealer] if dealer else won
+        s = settle(
+            rules,
+            n=n,
+            table=table,
+            stakes=stakes_for(rules, dealer, n, rules.stakes),
+            result=result,
+            contract=contract,
+            declarer=declarer,
+            partner=partner,
+            tricks=won,
+            matadors=0,
+            spadille_holder=None,
+        )
+        betes.append(s.bete)
+        table = s.table
+    return betes
+
+
+def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
+    s = claim.statement
+    k = s.kind
+    if k == "historical":
+        return "unverifiable", "a statement about history, not about the rules: no model checks it"
+    if k == "trump-count":
+        suits = _suits(rules, s.get("colour"))
+        if not suits:
+            return "unverifiable", f"no {s.get('colour')} suit is in {rules.id}'s pack"
+        orders = {suit: rules.trump_order(suit) for suit in suits}
+        counts = {len(o) for o in orders.values()}
+        shown = orders[suits[-1]]
+        derived = len(shown)
+        cards = " ".join(str(c) for c in shown)
+        ok = counts == {int(s.get("count"))}
+        return _verdict(ok, f"the model derives {derived}: {cards}")
+    if k == "deck-size":
+        size = len(rules.deck())
+        return _verdict(size == int(s.get("count")), f"the model's pack has {size} cards")
+    if k == "result-for":
+        from engine.referee import evaluate_result
+
+        n = rules.players
+        declarer = 1 % n
+        calls = [c for c in rules.contracts.values() if c.help == "call" and c.biddable]
+        partner = (declarer + n // 2) % n if calls and n >= 4 else None
+        side = [declarer] if partner is None else [declarer, partner]
+        if s.get("exactly") is not None:
+            tricks = [int(s.get("exactly"))]
+        elif s.get("at_most") is not None:
+            tricks = list(range(int(s.get("at_most")) + 1))
+        else:
+            tricks = list(range(int(s.get("at_least")), rules.hand_size + 1))
+        results: dict[int, str] = {}
+        for t in tricks:
+            won = [0] * n
+            won[declarer] = t - t // 2 if partner is not None else t
+            if partner is not None:
+                won[partner] = t // 2
+            rest = rules.hand_size - t
+            opponents = [x for x in range(n) if x not in side]
+            for i, o in enumerate(opponents):
+                won[o] = rest // len(opponents) + (1 if i < rest % len(opponents) else 0)
+            results[t] = evaluate_result(rules, won, side)
+        # Results the model names more finely that the source counts as the same (a dévole is
+        # a codille without a trick).
+        accepted = {s.get("result"), *(s.get("also") or [])}
+        wrong = {t: r for t, r in results.items() if r not in accepted}
+        if not wrong:
+            return "confirmed", f"the model derives {s.get('result')} for {_tricks_words(s)}"
+        listed = "; ".join(f"{t} tricks: {r}" for t, r in sorted(wrong.items()))
+        return "contradicted", f"the model derives {listed}"
+    if k in ("first-bete", "bete-chain"):
+        contract = s.get("contract", _default_contract(rules))
+        if k == "first-bete":
+            lost = [str(s.get("result", "remise"))]
+            expected = [int(s.get("amount"))]
+        else:
+            lost = [str(x) for x in s.get("results")]
+            expected = [int(a) for a in s.get("amounts")]
+        try:
+            betes = _chain(rules, contract, lost)
+        except KeyError as exc:
+            return "unverifiable", f"{rules.id} has no {exc.args[0]} for {contract}"
+        staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
+        detail = f"the model's bêtes: {', '.join(str(b) for b in betes)}"
+        if k == "first-bete":
+            detail += f", on {staked} counters staked"
+        ok = betes == expected and (s.get("on_table") is None or int(s.get("on_table")) == staked)
+        return _verdict(ok, detail)
+    if k == "payment":
+        found = _worked_each(rules, s.get("contract"), s.get("result"))
+        if found is None:
+            return "unverifiable", f"{rules.id} has no {s.get('result')} for {s.get('contract')}"
+        each, _ = found
+        what = f"each opponent pays {each}" if each >= 0 else f"each opponent is paid {-each}"
+        return _verdict(each == int(s.get("each")), f"the settlement gives: {what}")
+    if k == "payment-ratio":
+        contract = s.get("contract", _default_contract(rules))
+        base = _worked_each(rules, contract, s.get("relative_to", "win"))
+        found = _worked_each(rules, contract, s.get("result"))
+        if base is None or found is None or not base[0]:
+            return "unverifiable", f"{rules.id} cannot compare these results for {contract}"
+        ratio = abs(found[0]) / abs(base[0])
+        detail = (
+            f"{s.get('result')} moves {abs(found[0])} per opponent, "
+            f"{s.get('relative_to', 'win')} {abs(base[0])}: {ratio:.3g} times"
+        )
+        if found[1].settlement.bete:
+            detail += f", and a bête of {found[1].settlement.bete} is made"
+        return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
+    if k == "pot-after":
+        contract = s.get("contract", _default_contract(rules))
+        found = _worked_each(rules, contract, s.get("result"))
+        if found is None:
+            return "unverifiable", f"{rules.id} has no {s.get('result')} for {contract}"
+        st = found[1].settlement
+        staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
+        ratio = st.pot_after / staked
+        detail = (
+            f"the {staked} staked stay and a bête of {st.bete} is added: {st.pot_after} on the "
+            f"table, {ratio:.3g} times the stakes"
+        )
+        return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
+    if k == "eldest":
+        # Seats are numbered in the order of play; counter-clockwise play passes to the right.
+        at = "right" if rules.direction == "counter-clockwise" else "left"
+        detail = (
+            f"play goes {rules.direction}, so the eldest (the seat after the dealer) sits at "
+            f"the dealer's {at}"
+        )
+        return _verdict(at == s.get("side"), detail)
+    if k == "named-trump":
+        suits = _suits(rules, s.get("colour"))
+        if not suits:
+            return "unverifiable", f"no {s.get('colour')} suit is in {rules.id}'s pack"
+        suit = suits[-1]
+        order = rules.trump_order(suit)
+        position = int(s.get("position"))
+        if position > len(order):
+            return "contradicted", f"{suit.value} trumps have only {len(order)} cards"
+        card = order[position - 1]
+        name = rules.matador_names(suit).get(card)
+        holders = [
+            f"{t.card_for(x)}"
+            for x in Suit
+            for t in rules.top_trumps
+            if t.name == s.get("name") and t.card_for(x) is not None
+        ]
+        named = f"named {name}" if name else "not named"
+        detail = f"trump {position} with {suit.value} trumps is {card}, {named}"
+        if holders and name != s.get("name"):
+            detail += f"; {s.get('name')} is {', '.join(sorted(set(holders)))}"
+        return _verdict(name == s.get("name"), detail)
+    return "unverifiable", f"no evaluation for {k}"  # pragma: no cover - checked on load
+
+
+def _default_contract(rules: RuleSet) -> str:
+    biddable = sorted((c for c in rules.contracts.values() if c.biddable), key=lambda c: c.rank)
+    return biddable[0].id if biddable else next(iter(rules.contracts))
+
+
+def _verdict(ok: bool, detail: str) -> tuple[str, str]:
+    return ("confirmed" if ok else "contradicted"), detail
+
+
+def evaluate(
+    claims: tuple[Claim, ...], ruleset: RuleSet | None = None, *, own: bool = False
+) -> list[Evaluation]:
+    """Evaluates claims: each under its own ruleset, or all that apply under ``ruleset``.
+
+    With a ruleset, the claims made about it or about anything it extends are evaluated under
+    it, so a variant shows which of its parent's claims it keeps (``own``: only the claims
+    made about the ruleset itself).
+    """
+    from engine import load_ruleset
+
+    out = []
+    for claim in claims:
+        if ruleset is not None:
+            if claim.ruleset not in ruleset.chain or (own and claim.ruleset != ruleset.id):
+                continue
+            rules = ruleset
+        else:
+            rules = load_ruleset(claim.ruleset)
+        status, detail = _evaluate(claim, rules)
+        out.append(Evaluation(claim, rules.id, status, detail))
+    return out

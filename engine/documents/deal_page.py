@@ -1,0 +1,205 @@
+"""A refereed record as a story: the typed view of ``ombre replay`` text and its deal pages.
+
+:func:`replay_story` referees a record with :func:`engine.records.replay` (the report is the
+``--json`` document) and deals it once more through the referee's public API to recover what
+the report leaves out: the hands as dealt, every action with its index, and the trick left
+half-played at an illegal action. Numbering is the JSON's everywhere: deals and action indexes
+count from 0, as the ``error`` object does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.actions import parse_line
+from engine.errors import IllegalActionError, NotationError
+from engine.model import Basis, RuleSet
+from engine.party import Party
+from engine.records import Record, ReplayReport, record_of, replay
+
+__all__ = ["ActionLine", "DealStory", "PaymentLine", "PaymentPart", "ReplayStory", "replay_story"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLine:
+    """One action of a deal: its index in the deal's ``actions``, the seat and the action."""
+
+    index: int
+    seat: int
+    verb: str
+    text: str
+    """The action without the seat, e.g. ``play Kd``."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentPart:
+    """What a payment is made of: an item of the rule file, or a stake, the pot, a bête."""
+
+    id: str
+    name: str
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentLine:
+    """One line of a deal's settlement: who paid whom, how much, and the rules behind it."""
+
+    label: str
+    parts: tuple[PaymentPart, ...]
+    payer: str
+    payee: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class DealStory:
+    """One deal of a record, as refereed."""
+
+    index: int
+    report: Mapping[str, Any]
+    """The deal's entry in the ``--json`` document."""
+    hands: tuple[tuple[str, ...], ...]
+    talon: tuple[str, ...]
+    actions: tuple[ActionLine, ...]
+    """The actions applied (up to, not including, an illegal one)."""
+    partial_trick: tuple[str, ...]
+    """The cards of a trick left unfinished (at an error or where the record stops)."""
+    partial_leader: int | None
+    error: Mapping[str, Any] | None
+    payments: tuple[PaymentLine, ...]
+    alone: bool
+    """The declarer had a partner but paid the loss alone (too few tricks of his own)."""
+    note: str | None
+
+    @property
+    def auction(self) -> tuple[ActionLine, ...]:
+        """Returns the actions before the first card played (auction, declarations, écart)."""
+        out = []
+        for a in self.actions:
+            if a.verb in ("play", "vole", "stop"):
+                break
+            out.append(a)
+        return tuple(out)
+
+    @property
+    def side_tricks(self) -> int | None:
+        """Returns the tricks of the declaring side, None before a declarer."""
+        declarer = self.report.get("declarer")
+        if declarer is None:
+            return None
+        won = self.report["tricks_won"]
+        return int(won[declarer]) + sum(int(won[p]) for p in self.report.get("partners") or [])
+
+
+@dataclass(frozen=True)
+class ReplayStory:
+    """A record and its refereeing, deal by deal."""
+
+    rules: RuleSet
+    record: Record
+    report: ReplayReport
+    deals: tuple[DealStory, ...]
+    file: str
+    """The record as named on the command line."""
+
+    @property
+    def players(self) -> range:
+        """Returns the seats."""
+        return range(self.rules.players)
+
+
+def _part(rules: RuleSet, item: str, result: str | None) -> PaymentPart:
+    if item in rules.items:
+        i = rules.items[item]
+        return PaymentPart(item, i.name, i.basis)
+    if item == "stake":
+        return PaymentPart(item, "stake", rules.basis_at(("settlement", "stakes", 0)))
+    if item == "pot":
+        basis = (
+            rules.outcomes[result].basis
+            if result is not None and result in rules.outcomes
+            else rules.basis_at(("settlement",))
+        )
+        return PaymentPart(item, "the pot", basis)
+    if item == "bête":
+        return PaymentPart(item, "bête", rules.basis_at(("settlement", "bete")))
+    if "renonce" in item:
+        return PaymentPart(item, item, rules.basis_at(("play", "renonce")))
+    for call in (rules.demand, rules.call):
+        if "fee" in item and call is not None and call.fee is not None:
+            return PaymentPart(item, item, call.fee.basis)
+    raw = rules.value_at(("settlement", "codille_remainder_basis"))
+    if item.startswith("odd counters") and raw is not None:
+        basis = Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))
+        return PaymentPart(item, item, basis)
+    return PaymentPart(item, item, rules.basis_at(("settlement",)))
+
+
+def _payments(rules: RuleSet, report: Mapping[str, Any]) -> tuple[PaymentLine, ...]:
+    out = []
+    for p in report.get("payments") or []:
+        label = str(p["item"])
+        ids = label.split("+") if all(x in rules.items for x in label.split("+")) else [label]
+        parts = tuple(_part(rules, x, report.get("result")) for x in ids)
+        out.append(PaymentLine(label, parts, str(p["from"]), str(p["to"]), int(p["amount"])))
+    return tuple(out)
+
+
+def _alone(report: Mapping[str, Any], payments: Sequence[PaymentLine]) -> bool:
+    partners = report.get("partners") or []
+    if not partners or report.get("declarer") is None:
+        return False
+    partner = str(partners[0])
+    declarer = str(report["declarer"])
+    losing = [p for p in payments if p.label == "bête" or (p.payer in (declarer, partner))]
+    losing = [p for p in losing if p.label != "stake"]
+    return bool(losing) and all(p.payer != partner for p in losing)
+
+
+def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStory:
+    """Referees ``record`` under ``rules`` and returns the story of every deal reported.
+
+    :raises RecordError: if the record cannot be set up (as :func:`engine.records.replay`).
+    """
+    report = replay(record, rules)
+    first = record.deals[0].dealer if record.deals and record.deals[0].dealer is not None else 0
+    party = Party(rules, options=record.options, first_dealer=first)
+    stories = []
+    for d_index, entry in enumerate(report.deals):
+        deal_rec = record.deals[d_index]
+        deal = party.new_deal(
+            seed=deal_rec.seed, hands=deal_rec.hands, talon=deal_rec.talon, dealer=deal_rec.dealer
+        )
+        dealt = record_of([deal], rules.id).deals[0]
+        error = report.error if d_index == len(report.deals) - 1 else None
+        stop = int(error["index"]) if error is not None else len(deal_rec.actions)
+        lines = []
+        for index, text in enumerate(deal_rec.actions[:stop]):
+            try:
+                seat, action = parse_line(text)
+                deal.apply(action, seat=seat)
+            except (IllegalActionError, NotationError):  # pragma: no cover - replay stopped first
+                break
+            words = str(action).split()
+            lines.append(ActionLine(index, seat, words[0], str(action)))
+        view = deal.view(0)
+        payments = _payments(rules, entry)
+        stories.append(
+            DealStory(
+                index=d_index,
+                report=entry,
+                hands=dealt.hands or (),
+                talon=dealt.talon or (),
+                actions=tuple(lines),
+                partial_trick=tuple(view["trick"]),
+                partial_leader=view["trick_leader"] if view["trick"] else None,
+                error=error,
+                payments=payments,
+                alone=_alone(entry, payments),
+                note=deal_rec.note,
+            )
+        )
+    return ReplayStory(rules, record, report, tuple(stories), str(file))

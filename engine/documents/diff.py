@@ -1,0 +1,173 @@
+"""The structural differences between two rulesets or variants (``ombre diff A B``).
+
+The two resolved documents are walked side by side. Mappings are compared key by key, lists
+item by item when both are lists of mappings of the same length, and anything else as a whole,
+so a change is reported at the deepest path where the two differ: a key only one side has is
+one change whose other value is ``None``. Each side carries the file and line that set its
+value (the resolved model's provenance), so a change made by a variant points at the variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine._yaml import Path_, json_path
+from engine.documents import repo_path
+from engine.model import RuleSet
+
+__all__ = ["Change", "RuleDiff", "diff_rulesets"]
+
+
+def plain(value: Any) -> Any:
+    """Returns a JSON-ready copy of a (read-only) mapping/list tree."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+IDENTITY = ("id", "name", "aliases", "summary", "extends")
+"""The keys that name a file rather than state a rule."""
+
+
+def without_basis(value: Any) -> Any:
+    """Returns a JSON-ready value with every ``basis`` (and ``*_basis``) key left out."""
+    if isinstance(value, dict):
+        return {
+            k: without_basis(v)
+            for k, v in value.items()
+            if k != "basis" and not str(k).endswith("_basis")
+        }
+    if isinstance(value, list):
+        return [without_basis(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference: the path, the value on each side, and where each was set."""
+
+    path: Path_
+    a: Any
+    """The value in A (JSON-ready), None when A does not have it."""
+    b: Any
+    where_a: str | None
+    """``file:line`` that set A's value, None when A does not have it."""
+    where_b: str | None
+
+    @property
+    def json_path(self) -> str:
+        """Returns the path as ``$.a.b[2]``."""
+        return json_path(self.path)
+
+    @property
+    def section(self) -> str:
+        """Returns the top-level section the change is in (``settlement``, ``auction`` ...)."""
+        return str(self.path[0]) if self.path else "$"
+
+    @property
+    def is_basis(self) -> bool:
+        """Checks if the change is to a rule's evidence (its ``basis``) rather than the rule."""
+        return "basis" in self.path or any(
+            isinstance(p, str) and p.endswith("_basis") for p in self.path
+        )
+
+    @property
+    def a_rule(self) -> Any:
+        """Returns A's value without its evidence (``basis`` keys left out)."""
+        return without_basis(self.a)
+
+    @property
+    def b_rule(self) -> Any:
+        """Returns B's value without its evidence (``basis`` keys left out)."""
+        return without_basis(self.b)
+
+    @property
+    def is_identity(self) -> bool:
+        """Checks if the change is to the file's own id, name, aliases, summary or parent."""
+        return bool(self.path) and self.path[0] in IDENTITY
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the change as in ``ombre diff --json``."""
+        return {
+            "path": self.json_path,
+            "a": self.a,
+            "b": self.b,
+            "where_a": self.where_a,
+            "where_b": self.where_b,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDiff:
+    """The differences between rulesets A and B."""
+
+    a: RuleSet
+    b: RuleSet
+    changes: tuple[Change, ...]
+
+    @property
+    def rule_changes(self) -> tuple[Change, ...]:
+        """Returns the changes to rules, leaving out changes of evidence alone."""
+        return tuple(c for c in self.changes if not c.is_basis)
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the diff as in ``ombre diff --json``."""
+        return {
+            "a": self.a.id,
+            "b": self.b.id,
+            "changes": [c.as_json() for c in self.changes],
+        }
+
+
+def _where(rules: RuleSet, path: Path_) -> str:
+    file, line, _column = rules.locate(path)
+    shown = repo_path(file)
+    return f"{shown}:{line}" if line is not None else shown
+
+
+def diff_rulesets(a: RuleSet, b: RuleSet) -> RuleDiff:
+    """Returns the structural differences between two rulesets, in document order."""
+    out: list[Change] = []
+
+    def add(path: Path_, x: Any, y: Any) -> None:
+        out.append(
+            Change(
+                path,
+                plain(x),
+                plain(y),
+                _where(a, path) if x is not None else None,
+                _where(b, path) if y is not None else None,
+            )
+        )
+
+    def walk(x: Any, y: Any, path: Path_) -> None:
+        if isinstance(x, Mapping) and isinstance(y, Mapping):
+            for key in [*x, *(k for k in y if k not in x)]:
+                if key not in y:
+                    add((*path, key), x[key], None)
+                elif key not in x:
+                    add((*path, key), None, y[key])
+                else:
+                    walk(x[key], y[key], (*path, key))
+            return
+        if _is_records(x) and _is_records(y) and len(x) == len(y):
+            for i, (u, v) in enumerate(zip(x, y, strict=True)):
+                walk(u, v, (*path, i))
+            return
+        if plain(x) != plain(y):
+            add(path, x, y)
+
+    walk(a.data, b.data, ())
+    return RuleDiff(a, b, tuple(out))
+
+
+def _is_records(value: Any) -> bool:
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and all(isinstance(v, Mapping) for v in value)
+    )

@@ -1,0 +1,139 @@
+"""The glossary, from data (``sources/glossary.yaml``): each historical term and what it is in
+the model, found in the rulesets themselves (which contract, result, item, named trump, verb or
+setting it is, and in which rulesets it exists)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.documents import data_dir, repo_path
+from engine.documents._data import Reader
+from engine.model import RuleSet
+
+__all__ = ["LANGUAGES", "MODEL_KINDS", "Term", "load_glossary"]
+
+LANGUAGES = {"fr": "French", "es": "Spanish", "en": "English", "zh": "Chinese"}
+MODEL_KINDS = ("top-trump", "contract", "result", "item", "verb", "path", "none")
+VERBS = ("pass", "bid", "trump", "call", "give", "discard", "play", "vole", "stop")
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A term, its language and gloss, and where it lives in the model."""
+
+    term: str
+    language: str
+    also: tuple[str, ...]
+    gloss: str
+    kind: str
+    ref: str | None
+    sources: tuple[str, ...]
+    present_in: tuple[str, ...]
+    """The rulesets in which the model object exists."""
+    detail: str | None
+    """What the object is, e.g. the card a named trump is."""
+
+    @property
+    def language_name(self) -> str:
+        """Returns the language in words."""
+        return LANGUAGES.get(self.language, self.language)
+
+
+def _where(kind: str, ref: str, rules: RuleSet) -> str | None:
+    """Returns a detail if ``ref`` exists in ``rules`` (empty text if it does, no detail)."""
+    if kind == "top-trump":
+        for top in rules.top_trumps:
+            if top.name == ref:
+                if top.card is not None:
+                    return str(top.card)
+                return ", ".join(
+                    f"{r.value} of a {c.value} trump suit" for c, r in top.rank.items()
+                )
+        return None
+    if kind == "contract":
+        c = rules.contracts.get(ref)
+        return c.name if c is not None else None
+    if kind == "result":
+        return "" if any(r.result == ref for r in rules.results) else None
+    if kind == "item":
+        i = rules.items.get(ref)
+        return i.name if i is not None else None
+    if kind == "path":
+        path = tuple(ref.split("."))
+        value = rules.value_at(path)
+        if value is None or value is False or value == 0:
+            return None  # a setting of 0 or false: the game does not have the thing
+        return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    return None
+
+
+def _uses_verb(rules: RuleSet, verb: str) -> bool:
+    if verb == "call":
+        return rules.call is not None or rules.demand is not None
+    if verb == "give":
+        return rules.demand is not None
+    if verb == "discard":
+        return rules.talon > 0
+    return True
+
+
+def load_glossary(rulesets: Sequence[RuleSet], path: Path | None = None) -> tuple[Term, ...]:
+    """Reads the glossary and finds each term in ``rulesets``.
+
+    :raises RuleFileError: with every located problem of the file.
+    """
+    path = path if path is not None else data_dir("sources") / "glossary.yaml"
+    reader = Reader(path, repo_path(path))
+    out = []
+    for where, entry in reader.entries("terms"):
+        reader.check_keys(entry, where, ("term", "language", "also", "gloss", "model", "sources"))
+        term = reader.text(entry, where, "term")
+        language = reader.text(entry, where, "language")
+        gloss = reader.text(entry, where, "gloss")
+        model = entry.get("model") or {}
+        kind = str(model.get("kind", "none")) if isinstance(model, dict) else "none"
+        ref = model.get("ref") if isinstance(model, dict) else None
+        if kind not in MODEL_KINDS:
+            reader.problem((*where, "model", "kind"), "glossary/kind", f"unknown kind {kind!r}")
+            continue
+        if kind not in ("none",) and not isinstance(ref, str):
+            reader.problem((*where, "model"), "glossary/ref", "the model object needs a ref")
+            continue
+        if kind == "verb" and ref not in VERBS:
+            reader.problem((*where, "model", "ref"), "glossary/verb", f"no record verb {ref!r}")
+            continue
+        if term is None or language is None or gloss is None:
+            continue
+        present: list[str] = []
+        detail = None
+        if kind == "verb":
+            present = [r.id for r in rulesets if _uses_verb(r, str(ref))]
+        elif kind != "none" and isinstance(ref, str):
+            for r in rulesets:
+                found = _where(kind, ref, r)
+                if found is not None:
+                    present.append(r.id)
+                    detail = detail or found or None
+            if not present:
+                reader.problem(
+                    (*where, "model", "ref"),
+                    "glossary/missing",
+                    f"no ruleset has the {kind} {ref!r}",
+                )
+        out.append(
+            Term(
+                term,
+                language,
+                tuple(str(a) for a in entry.get("also") or []),
+                gloss,
+                kind,
+                ref if isinstance(ref, str) else None,
+                tuple(str(s) for s in entry.get("sources") or []),
+                tuple(present),
+                detail,
+            )
+        )
+    reader.done()
+    return tuple(sorted(out, key=lambda t: (t.term.casefold(), t.language)))

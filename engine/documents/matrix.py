@@ -1,0 +1,212 @@
+"""The comparison matrix: every ruleset and variant side by side, a row per aspect.
+
+A cell is a short value read from the model (counts, orders, amounts); a cell that differs from
+the same cell of the ruleset's parent is marked, so a variant's column shows at a glance what it
+changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.cards import Colour, Suit
+from engine.model import RuleSet
+
+__all__ = ["ASPECTS", "Cell", "Matrix", "Row", "build_matrix"]
+
+
+def _trumps(colour: Colour) -> Callable[[RuleSet], str]:
+    def count(r: RuleSet) -> str:
+        present = {c.suit for c in r.deck()}
+        sizes = sorted({len(r.trump_order(s)) for s in Suit if s.colour is colour and s in present})
+        return " or ".join(str(n) for n in sizes) if sizes else "-"
+
+    return count
+
+
+def _contracts(r: RuleSet) -> str:
+    order = sorted(r.contracts.values(), key=lambda c: (c.rank, c.id))
+    return " < ".join(c.id + ("" if c.biddable else " (imposed)") for c in order)
+
+
+def _call(key: str) -> Callable[[RuleSet], str]:
+    def text(r: RuleSet) -> str:
+        c = r.call if key == "call" else r.demand
+        if c is None:
+            return "-"
+        out = f"{c.rank.value}"
+        if c.all_held_fallback is not None:
+            out += f" ({c.all_held_fallback.value} holding all)"
+        out += "; own: alone" if c.own_card == "alone" else "; never own"
+        if not c.trump_suit_allowed:
+            out += "; not trumps"
+        return out
+
+    return text
+
+
+def _results(r: RuleSet) -> str:
+    parts = []
+    for rule in r.results:
+        w = rule.when
+        if w.vole:
+            cond = f"vole {w.vole}"
+        elif w.side_exactly is not None:
+            cond = f"= {w.side_exactly}"
+        elif w.side_at_least is not None:
+            cond = f">= {w.side_at_least}"
+        elif w.side_at_most is not None:
+            cond = f"<= {w.side_at_most}"
+        elif w.more_than_each_opponent:
+            cond = "more than each"
+        elif w.single_opponent_most:
+            cond = "an opponent most"
+        else:
+            cond = "otherwise"
+        parts.append(f"{rule.result} {cond}")
+    return "; ".join(parts)
+
+
+def _items(r: RuleSet) -> str:
+    parts = []
+    for i in r.items.values():
+        if i.per_matador is not None:
+            value = f"{i.per_matador}/matador"
+        elif i.in_play:
+            value = "in play"
+        else:
+            value = str(i.amount)
+        if i.by_contract:
+            value += " (" + ", ".join(f"{k} {v}" for k, v in i.by_contract.items()) + ")"
+        parts.append(f"{i.id} {value}")
+    return "; ".join(parts)
+
+
+def _outcomes(r: RuleSet) -> str:
+    parts = []
+    for o in r.outcomes.values():
+        text = f"{o.id}: pot {o.pot}" + (", bête" if o.bete else "")
+        if o.receive:
+            text += ", receives " + "+".join(o.receive)
+        if o.pay:
+            text += ", pays " + "+".join(o.pay)
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _bete(r: RuleSet) -> str:
+    out = r.bete_amount
+    if r.bete_stake_value is not None:
+        out += f", on {r.bete_stake_value}"
+    if r.bete_cap != "none":
+        out += f", capped by {r.bete_cap}"
+    if r.bete_doubling_after_first_remise:
+        out += ", doubles after a first remise"
+    return out
+
+
+def _options(r: RuleSet) -> str:
+    return (
+        "; ".join(
+            f"{o.id} ({'/'.join(s.value for s in o.choices)}; default {o.default.value})"
+            for o in r.options.values()
+        )
+        or "-"
+    )
+
+
+ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
+    ("players", lambda r: f"{r.players}, {r.direction}"),
+    ("pack", lambda r: f"{len(r.deck())} cards"),
+    ("setup options", _options),
+    ("hand", lambda r: str(r.hand_size)),
+    ("talon", lambda r: str(r.talon)),
+    ("packets", lambda r: " or ".join("-".join(str(n) for n in p) for p in r.packets)),
+    ("trumps in red", _trumps(Colour.RED)),
+    ("trumps in black", _trumps(Colour.BLACK)),
+    ("named trumps", lambda r: ", ".join(t.name for t in r.top_trumps)),
+    ("matadors' privilege", lambda r: ", ".join(r.privileged)),
+    (
+        "paid matadors",
+        lambda r: f"run from {r.paid_from}, at least {r.paid_minimum}, held by {r.paid_held_by}",
+    ),
+    ("contracts, lowest first", _contracts),
+    (
+        "all pass",
+        lambda r: (
+            (
+                f"{r.all_pass_card} must play {r.all_pass_contract}"
+                if r.all_pass == "forced"
+                else "deal again"
+            )
+            + "".join(f"; +{a} {w}" for w, a in r.all_pass_stakes)
+        ),
+    ),
+    ("calls", _call("call")),
+    ("demands", _call("demand")),
+    (
+        "exchange",
+        lambda r: (
+            "-"
+            if r.talon == 0
+            else f"first at most {r.exchange_first_max}; leave {r.exchange_leave_at_least}"
+        ),
+    ),
+    ("vole", lambda r: f"after {r.vole_after} tricks"),
+    ("thresholds", _results),
+    ("stakes", lambda r: ", ".join(f"{w} {a}" for w, a in r.stakes)),
+    ("unit", lambda r: f"{r.unit}; fiche {r.fiche}"),
+    ("payment items, per opponent", _items),
+    ("outcomes", _outcomes),
+    ("bêtes", _bete),
+    (
+        "sole liability",
+        lambda r: (
+            f"below {r.sole_liability_below} tricks" if r.sole_liability_below is not None else "-"
+        ),
+    ),
+    ("odd counter", lambda r: f"to the {r.odd_counter}"),
+    ("codille remainder", lambda r: r.codille_remainder),
+)
+"""The rows of the matrix: a name and how to read the cell from a ruleset."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell: the value and whether it differs from the parent's."""
+
+    value: str
+    changed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """An aspect and its cell in every column."""
+
+    aspect: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    """The rulesets (columns) and the aspects (rows)."""
+
+    columns: tuple[RuleSet, ...]
+    rows: tuple[Row, ...]
+
+
+def build_matrix(rulesets: Sequence[RuleSet]) -> Matrix:
+    """Returns the matrix of ``rulesets``, each compared with its parent (loaded if needed)."""
+    from engine import load_ruleset
+
+    parents = {r.id: load_ruleset(r.extends) if r.extends else None for r in rulesets}
+    rows = []
+    for aspect, read in ASPECTS:
+        cells = []
+        for r in rulesets:
+            value = read(r)
+            parent = parents[r.id]
+            cells.append(Cell(value, parent is not None and read(parent) != value))
+        rows.append(Row(aspect, tuple(cells)))
+    return Matrix(tuple(rulesets), tuple(rows))

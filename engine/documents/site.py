@@ -1,0 +1,196 @@
+"""``ombre docs``: every document for a set of rulesets, written to a folder.
+
+The folder holds ``index``, ``books/ID``, ``diffs/ID`` (each ruleset against what it extends),
+``matrix``, ``claims``, ``disagreements``, ``glossary`` and ``sources/ID``, in Markdown or HTML;
+HTML adds the one stylesheet, ``style.css``. Output depends on the rule files, the claims and
+the sources only (no dates, no absolute paths, sorted), so it is byte-identical run to run.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.model import RuleSet
+from engine.render import Format, render, templates_dir
+
+__all__ = ["Written", "all_rulesets", "render_deal_page", "write_deal_page", "write_docs"]
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What ``ombre docs`` wrote: the folder and the files, relative to it."""
+
+    out: Path
+    files: tuple[str, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the summary as ``ombre docs --json`` prints it."""
+        return {"out": str(self.out), "files": list(self.files)}
+
+
+def all_rulesets() -> list[RuleSet]:
+    """Returns every readable ruleset and variant of the registry, rulesets first."""
+    from engine import load_ruleset
+    from engine.loader import default_registry
+
+    ids = [
+        (entry.kind != "ruleset", entry.id)
+        for entry in default_registry().entries()
+        if entry.id is not None
+        and entry.doc is not None
+        and entry.kind in ("ruleset", "variant")  # not files named by path elsewhere
+    ]
+    return [load_ruleset(i) for _, i in sorted(ids)]
+
+
+def _own_changes(rules: RuleSet, diff: Any) -> tuple[Any, ...]:
+    """Returns the rule changes this file makes itself, each located at the line that makes it.
+
+    A change is the file's own when the file sets its path, a path inside it, or a path around
+    it (a list the file appends to keeps the parent's position, so the file's line is taken from
+    its overrides).
+    """
+    from dataclasses import replace
+
+    from engine.documents import repo_path
+
+    own = []
+    for change in diff.rule_changes:
+        if change.is_identity:
+            continue
+        path = change.path
+        for opath, (file, line, _column) in rules.overrides:
+            n = min(len(opath), len(path))
+            if tuple(opath[:n]) == tuple(path[:n]):
+                where = f"{repo_path(file)}:{line}" if line is not None else repo_path(file)
+                own.append(replace(change, where_b=where))
+                break
+    return tuple(own)
+
+
+def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None) -> Written:
+    """Writes every document for ``rulesets`` (default: all) in ``fmt`` (``md`` or ``html``).
+
+    :raises RuleFileError: if a rule file, the claims or the sources are invalid.
+    :raises OSError: if the folder cannot be written.
+    """
+    from engine import load_ruleset
+    from engine.documents import repo_path
+    from engine.documents.book import rule_view
+    from engine.documents.claims import evaluate, load_claims
+    from engine.documents.diff import diff_rulesets
+    from engine.documents.disagreements import load_disagreements
+    from engine.documents.glossary import load_glossary
+    from engine.documents.matrix import build_matrix
+    from engine.documents.sources import load_library
+
+    if fmt not in ("md", "html"):
+        raise ValueError(f"docs are written as md or html, not {fmt!r}")
+    chosen = list(rulesets) if rulesets else all_rulesets()
+    books = {r.id for r in chosen}
+    lib = load_library()
+    claims = load_claims()
+    evaluations = [e for r in chosen for e in evaluate(claims, r, own=True)]
+    counts = Counter(e.status for e in evaluations)
+    for status in ("confirmed", "contradicted", "unverifiable"):
+        counts.setdefault(status, 0)
+    written: list[str] = []
+
+    def page(name: str, template: str, root: str = "", **context: Any) -> None:
+        path = out / f"{name}.{fmt}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = render(template, fmt, ext=fmt, root=root, lib=lib, books=books, **context)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.append(f"{name}.{fmt}")
+
+    out.mkdir(parents=True, exist_ok=True)
+    for r in chosen:
+        parent = load_ruleset(r.extends) if r.extends else None
+        diff = diff_rulesets(parent, r) if parent is not None else None
+        own = _own_changes(r, diff) if diff is not None else ()
+        page(
+            f"books/{r.id}",
+            "book.j2",
+            "../",
+            title=r.name,
+            view=rule_view(r),
+            changes=own,
+        )
+        if diff is not None:
+            page(f"diffs/{r.id}", "diff.j2", "../", title=f"{r.id} against {r.extends}", diff=diff)
+    page(
+        "matrix",
+        "matrix.j2",
+        title="The games side by side",
+        matrix=build_matrix(chosen),
+        files={r.id: repo_path(r.file) for r in chosen},
+    )
+    page(
+        "claims",
+        "claims.j2",
+        title="The sources' claims",
+        evaluations=evaluations,
+        counts=counts,
+    )
+    page(
+        "disagreements",
+        "disagreements.j2",
+        title="Where the sources disagree",
+        disagreements=load_disagreements(),
+        claim_ids={c.id for c in claims},
+    )
+    page(
+        "glossary",
+        "glossary.j2",
+        title="Glossary",
+        terms=load_glossary(all_rulesets()),
+    )
+    for source in lib.sources.values():
+        page(f"sources/{source.id}", "source.j2", "../", title=source.title, source=source)
+    page(
+        "index",
+        "index.j2",
+        title="Rule books and comparisons",
+        rulesets=chosen,
+        counts=counts,
+        sources=list(lib.sources.values()),
+    )
+    if fmt == "html":
+        shutil.copyfile(Path(templates_dir()) / "style.css", out / "style.css")
+        written.append("style.css")
+    return Written(out, tuple(sorted(written)))
+
+
+def render_deal_page(story: Any, fmt: Format) -> str:
+    """Returns one refereed record as a page (``ombre replay --html/--md``).
+
+    The HTML page is self-contained: the stylesheet is inlined and the quotes are not linked.
+    """
+    from engine.documents.sources import Library
+
+    return render(
+        "deal.j2",
+        fmt,
+        ext=fmt,
+        root="",
+        lib=Library({}),
+        books=set(),
+        title=story.record.title or f"{story.rules.name}: a refereed record",
+        story=story,
+        inline_css=(Path(templates_dir()) / "style.css").read_text(encoding="utf-8")
+        if fmt == "html"
+        else "",
+    )
+
+
+def write_deal_page(story: Any, target: Path, fmt: Format) -> None:
+    """Writes :func:`render_deal_page` to ``target``.
+
+    :raises OSError: if the file cannot be written.
+    """
+    target.write_text(render_deal_page(story, fmt), encoding="utf-8", newline="\n")

@@ -1,0 +1,333 @@
+"""Rendering: the one jinja2 environment every text, Markdown and HTML output goes through.
+
+As in pdoc's ``render.py``, the environment is configured in one place and every filter is
+registered here; templates live in ``templates/`` (installed as ``engine.templates_data``) and
+are fed typed objects (:class:`engine.model.RuleSet`, the document views of
+:mod:`engine.documents`), never raw YAML.
+
+Three formats share the templates' wording (``_phrases.j2``):
+
+* ``text`` -- terminal output (``ombre show``, ``cards``, ``replay``): nothing escaped;
+* ``md`` -- Markdown: every value printed is escaped so that it reads as text (``|``, ``*``,
+  ``[``, ``]``, ``<`` and ``>`` behind a backslash) and marked safe, through
+  jinja2's autoescape machinery, so that the Markdown a macro writes is not escaped again;
+* ``html`` -- HTML5 with jinja2's autoescape.
+
+Undefined names fail loudly (:class:`jinja2.StrictUndefined`): a typo in a template is an error,
+not an empty string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import jinja2
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "environment",
+    "md_escape",
+    "render",
+    "render_cached",
+    "templates_dir",
+]
+
+Format = Literal["text", "md", "html"]
+FORMATS: tuple[Format, ...] = ("text", "md", "html")
+
+_MD_SPECIAL = re.compile(r"(?<!\\)([|*\[\]<>])")
+
+
+def md_escape(value: Any) -> str:
+    """Returns ``value`` as Markdown that reads as the same text (idempotent).
+
+    >>> print(md_escape("<script> a|b *c*"))
+    \\<script\\> a\\|b \\*c\\*
+    >>> md_escape(md_escape("a|b")) == md_escape("a|b")
+    True
+    """
+    text = "" if value is None else str(value)
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_finalize(value: Any) -> Any:
+    from markupsafe import Markup
+
+    if hasattr(value, "__html__"):
+        return value
+    return Markup(md_escape(value))
+
+
+def templates_dir() -> str:
+    """Returns the folder the templates are read from (the checkout's, else the installed)."""
+    from engine.loader import _data_dir
+
+    return str(_data_dir("templates"))
+
+
+# Filters. Cards and suits come in as engine.cards values or their two-letter notation.
+
+_SUIT_CLASS = {"s": "spades", "c": "clubs", "h": "hearts", "d": "diamonds"}
+_SYMBOL = {"s": "♠", "c": "♣", "h": "♥", "d": "♦"}
+
+
+def _card_parts(card: Any) -> tuple[str, str]:
+    text = str(card)
+    return text[:-1], text[-1]
+
+
+def _card_unicode(card: Any) -> str:
+    rank, suit = _card_parts(card)
+    return f"{rank}{_SYMBOL.get(suit, suit)}"
+
+
+def _card_html(card: Any) -> Any:
+    return _card_html_of(str(card))
+
+
+@lru_cache(maxsize=64)
+def _card_html_of(card: str) -> Any:
+    from markupsafe import Markup, escape
+
+    rank, suit = _card_parts(card)
+    cls = _SUIT_CLASS.get(suit, "")
+    return Markup('<span class="card {}" title="{}">{}{}</span>').format(
+        cls, escape(str(card)), escape(rank), _SYMBOL.get(suit, suit)
+    )
+
+
+def _suit_symbol(suit: Any) -> str:
+    name = getattr(suit, "value", str(suit))
+    return _SYMBOL.get(name[:1], name)
+
+
+def _signed(value: int | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+d}" if value else "0"
+
+
+def _where(where: Any) -> str:
+    """``(file, line, column)`` or ``"file:line"`` as ``file:line``, paths shown from the top."""
+    from engine.loader import display_path
+
+    if where is None:
+        return ""
+    if isinstance(where, str):
+        return where
+    file, line = where[0], where[1]
+    if not file:
+        return ""
+    from pathlib import Path
+
+    shown = display_path(Path(file))
+    return f"{shown}:{line}" if line is not None else shown
+
+
+def _slug(value: Any) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(value).casefold()).strip("-") or "x"
+
+
+def _join(values: Iterable[Any], sep: str = ", ") -> str:
+    return sep.join(str(v) for v in values)
+
+
+def _ljust(value: Any, width: int) -> str:
+    return str(value).ljust(width)
+
+
+def _rjust(value: Any, width: int) -> str:
+    return str(value).rjust(width)
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (plural or word + 's')}"
+
+
+def _oneline(value: Any) -> Any:
+    """Joins the lines of a value (a Markdown table cell is one line); keeps it safe if it was."""
+    if hasattr(value, "__html__"):
+        return value.replace("\n", " ")
+    return str(value).replace("\n", " ")
+
+
+def _md_code(value: Any) -> Any:
+    """Returns text for a Markdown code span: literal, with no backtick and table pipes kept."""
+    from markupsafe import Markup
+
+    return Markup(str(value).replace("`", "'").replace("|", "\\|"))
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _common_filters() -> dict[str, Callable[..., Any]]:
+    return {
+        "suit_symbol": _suit_symbol,
+        "signed": _signed,
+        "where": _where,
+        "slug": _slug,
+        "join_str": _join,
+        "ljust": _ljust,
+        "rjust": _rjust,
+        "plural": _plural,
+        "card_text": str,
+        "oneline": _oneline,
+        "json": _json,
+        "md_code": _md_code,
+        "rstrip": lambda value: str(value).rstrip(),
+        "card_unicode": _card_unicode,
+    }
+
+
+def _bytecode_cache(fmt: str) -> Any:
+    """Returns jinja2's compiled-template cache in the workbench's cache folder (or None).
+
+    Compiling the templates costs more than rendering them; the compiled code is kept beside the
+    rule-file cache (``engine._cache``: ``OMBRE_NO_CACHE=1`` turns both off), keyed by each
+    template's source, so an edited template is compiled afresh. Each format has a folder of its
+    own: the same template compiles differently under each environment's options.
+    """
+    from engine import _cache
+
+    if not _cache.enabled():
+        return None
+    import jinja2
+    import jinja2 as _jinja2
+
+    folder = _cache.cache_dir() / f"templates-{_jinja2.__version__}" / fmt
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
+@cache
+def environment(fmt: Format) -> jinja2.Environment:
+    """Returns the environment for one output format (built once per process).
+
+    :raises ValueError: for an unknown format.
+    """
+    import jinja2
+
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    options: dict[str, Any] = {}
+    if fmt == "md":
+        # Markdown escapes like HTML does, through jinja2's autoescape: a value printed is
+        # escaped as Markdown text and marked safe, so macro output (already Markdown) is not
+        # escaped again.
+        options["finalize"] = _md_finalize
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir()),
+        bytecode_cache=_bytecode_cache(fmt),
+        undefined=jinja2.StrictUndefined,
+        autoescape=fmt in ("html", "md"),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+        extensions=["jinja2.ext.do"],
+        **options,
+    )
+    filters = _common_filters()
+    # One card filter per format: the notation in text, symbols in Markdown, coloured in HTML.
+    card_filters: dict[str, Callable[..., Any]] = {
+        "text": str,
+        "md": _card_unicode,
+        "html": _card_html,
+    }
+    filters["card"] = card_filters[fmt]
+    env.filters.update(filters)
+    env.globals["format"] = fmt
+    return env
+
+
+def render(name: str, fmt: Format, /, **context: Any) -> str:
+    """Renders template ``name`` (e.g. ``"show.txt.j2"``) in ``fmt`` with ``context``.
+
+    :raises jinja2.TemplateError: if the template is missing or broken (a bug, not bad input).
+    """
+    text = environment(fmt).get_template(name).render(**context)
+    if fmt == "md":
+        # jinja2 escapes a plain string joined to safe text as HTML; Markdown says the same
+        # with backslashes, which read better in the file.
+        for entity, plain in _MD_ENTITIES:
+            text = text.replace(entity, plain)
+    return text
+
+
+_MD_ENTITIES = (
+    ("&#39;", "'"),
+    ("&#34;", '"'),
+    ("&lt;", "\\<"),
+    ("&gt;", "\\>"),
+    ("&amp;", "&"),
+)
+
+
+def _inputs_hash(parts: Iterable[bytes]) -> str:
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256(b"render-cache 1\0")
+    for path in sorted(Path(templates_dir()).glob("*.j2")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    engine = Path(__file__).resolve().parent.parent
+    for name in _ENGINE_SOURCES:
+        digest.update((engine / name).read_bytes())
+    for part in parts:
+        digest.update(part + b"\0")
+    return digest.hexdigest()
+
+
+_ENGINE_SOURCES = (
+    "cards.py",
+    "model.py",
+    "render/__init__.py",
+    "documents/__init__.py",
+    "documents/book.py",
+)
+"""The engine code a cached text depends on besides its templates and its own inputs."""
+
+
+def render_cached(name: str, key: Iterable[bytes], context: Callable[[], dict[str, Any]]) -> str:
+    """Renders a text template, or returns the text rendered before from the same inputs.
+
+    ``key`` is the bytes the output depends on besides the templates (every ``*.j2``) and the
+    engine code that builds the views; ``context`` builds the template's context on a miss.
+    A hit needs neither jinja2 nor the view, so ``ombre show`` costs no more than it did when it
+    printed from f-strings. The texts live in the workbench's cache folder (``engine._cache``;
+    ``OMBRE_NO_CACHE=1`` turns it off); any failure to read or write it is a miss.
+    """
+    from engine import _cache
+
+    if not _cache.enabled():
+        return render(name, "text", **context())
+    try:
+        target = _cache.cache_dir() / "rendered" / f"{_inputs_hash(key)[:40]}.txt"
+        return target.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    text = render(name, "text", **context())
+    try:
+        import os
+        import tempfile
+
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except OSError:
+        pass
+    return text

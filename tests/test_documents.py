@@ -1,0 +1,387 @@
+"""The documents: one rendering path, books, the matrix, diffs, claims, disagreements, the
+glossary, deal pages, and the commands that write them (``docs``, ``diff``, ``claims``,
+``replay --html/--md``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import html5lib
+import jinja2
+import pytest
+from typer.testing import CliRunner
+
+from engine import load_ruleset
+from engine.cli import app
+from engine.documents.book import rule_view
+from engine.documents.claims import evaluate, load_claims
+from engine.documents.diff import diff_rulesets
+from engine.documents.disagreements import load_disagreements
+from engine.documents.glossary import load_glossary
+from engine.documents.matrix import build_matrix
+from engine.documents.site import all_rulesets, write_docs
+from engine.errors import RuleFileError
+from engine.render import environment, md_escape
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+BELINDA = ROOT / "docs" / "examples" / "belinda.yaml"
+runner = CliRunner()
+
+
+def invoke(*args: str) -> object:
+    return runner.invoke(app, list(args))
+
+
+def _html_ok(text: str) -> None:
+    parser = html5lib.HTMLParser(strict=True)
+    parser.parse(text)  # raises on the first parse error
+    assert text.startswith("<!DOCTYPE html>")
+
+
+# The environment.
+
+
+def test_one_environment_per_format_strict_and_escaping() -> None:
+    assert environment("md") is environment("md")
+    html = environment("html")
+    assert html.autoescape is True
+    with pytest.raises(jinja2.UndefinedError):
+        html.from_string("{{ nosuch }}").render()
+    assert html.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
+    assert environment("text").from_string("{{ x }}").render(x="<b>") == "<b>"
+    assert environment("md").from_string("{{ x }}").render(x="a|b") == "a\\|b"
+    assert md_escape(md_escape("<x> *y*")) == md_escape("<x> *y*")
+    with pytest.raises(ValueError, match="unknown format"):
+        environment("pdf")  # type: ignore[arg-type]
+
+
+def test_filters_are_registered_once_for_every_format() -> None:
+    names = {"card", "signed", "where", "slug", "oneline", "json", "suit_symbol"}
+    for fmt in ("text", "md", "html"):
+        assert names <= set(environment(fmt).filters)  # type: ignore[arg-type]
+    card = environment("html").from_string("{{ c|card }}").render(c="Kh")
+    assert card == '<span class="card hearts" title="Kh">K♥</span>'
+    assert environment("md").from_string("{{ c|card }}").render(c="Kh") == "K♥"
+
+
+# Books and worked payments.
+
+
+def test_mediateur_payments_come_from_the_settlement() -> None:
+    view = rule_view(load_ruleset("mediateur"))
+    each = {(w.contract.id, w.result): w.uniform for w in view.worked if not w.sole and w.uniform}
+    # ENC-Q: 13 / 12 / 13 with the médiateur, 17 / 16 / 17 sans prendre (rules-reference §4.39).
+    assert each[("mediateur", "win")] == 13
+    assert each[("mediateur", "remise")] == -12
+    assert each[("mediateur", "codille")] == -13
+    assert each[("sans-prendre", "win")] == 17
+    assert each[("sans-prendre", "remise")] == -16
+    assert each[("sans-prendre", "codille")] == -17
+    for w in view.worked:
+        s = w.settlement
+        assert sum(s.balances) + s.pot_after - s.pot_before == 0
+
+
+def test_quadrille_book_shows_a_sole_liability_example() -> None:
+    view = rule_view(load_ruleset("quadrille"))
+    alone = [w for w in view.worked if w.sole]
+    assert alone and all(w.tricks[w.declarer] < 3 for w in alone)
+
+
+def test_variant_book_lists_its_changes_with_file_and_line(tmp_path: Path) -> None:
+    write_docs(tmp_path, "md", [load_ruleset("quadrille-four-trick-bete")])
+    text = (tmp_path / "books" / "quadrille-four-trick-bete.md").read_text(encoding="utf-8")
+    lines = (ROOT / "variants" / "quadrille-four-trick-bete.yaml").read_text().splitlines()
+    line = next(i + 1 for i, t in enumerate(lines) if "sole_liability_below" in t)
+    assert "## What it changes against quadrille" in text
+    assert f"variants/quadrille-four-trick-bete.yaml:{line}" in text
+    assert "`$.settlement.sharing.sole_liability_below` | `4` | `3`" in text
+
+
+# Every ruleset, both formats, valid HTML5, identical run to run.
+
+
+@pytest.fixture(scope="module")
+def html_docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("html")
+    write_docs(out, "html")
+    return out
+
+
+def test_every_ruleset_and_variant_has_a_book_in_both_formats(
+    html_docs: Path, tmp_path: Path
+) -> None:
+    write_docs(tmp_path, "md")
+    for r in all_rulesets():
+        assert (tmp_path / "books" / f"{r.id}.md").is_file(), r.id
+        assert (html_docs / "books" / f"{r.id}.html").is_file(), r.id
+    for name in ("index", "matrix", "claims", "disagreements", "glossary"):
+        assert (tmp_path / f"{name}.md").is_file()
+        assert (html_docs / f"{name}.html").is_file()
+    assert (html_docs / "style.css").is_file()
+
+
+def test_every_html_page_is_valid_html5_and_self_contained(html_docs: Path) -> None:
+    pages = sorted(html_docs.rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        _html_ok(text)
+        assert "<script" not in text and "http://" not in text.split("Address:")[0], page
+        assert text.count('rel="stylesheet"') == 1
+
+
+def test_output_is_byte_identical_run_to_run(html_docs: Path, tmp_path: Path) -> None:
+    write_docs(tmp_path, "html")
+    first = {p.relative_to(html_docs): p.read_bytes() for p in html_docs.rglob("*") if p.is_file()}
+    again = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert first == again
+
+
+def test_html_cards_are_coloured_and_quotes_link_to_their_passage(html_docs: Path) -> None:
+    text = (html_docs / "books" / "quadrille.html").read_text(encoding="utf-8")
+    assert '<span class="card hearts" title="7h">7♥</span>' in text
+    assert 'href="../sources/enc-q.html#p' in text
+    source = (html_docs / "sources" / "enc-q.html").read_text(encoding="utf-8")
+    assert 'id="p1"' in source
+
+
+def test_a_variant_named_script_renders_as_text(tmp_path: Path) -> None:
+    variant = tmp_path / "evil.yaml"
+    variant.write_text(
+        "id: evil\nname: \"<script>alert('x')</script>\"\nextends: quadrille\n"
+        'summary: "a *bold* | claim <b>"\n',
+        encoding="utf-8",
+    )
+    rules = load_ruleset(str(variant))
+    write_docs(tmp_path / "html", "html", [rules])
+    write_docs(tmp_path / "md", "md", [rules])
+    html = (tmp_path / "html" / "books" / "evil.html").read_text(encoding="utf-8")
+    _html_ok(html)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    md = (tmp_path / "md" / "books" / "evil.md").read_text(encoding="utf-8")
+    assert "<script>" not in md and "\\<script\\>" in md
+    assert "a \\*bold\\* \\| claim \\<b\\>" in md
+    matrix = (tmp_path / "md" / "matrix.md").read_text(encoding="utf-8")
+    assert "<script>" not in matrix
+
+
+# The matrix and diffs.
+
+
+def test_matrix_marks_what_a_variant_changes() -> None:
+    rulesets = [load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")]
+    matrix = build_matrix(rulesets)
+    rows = {row.aspect: row for row in matrix.rows}
+    assert rows["sole liability"].cells[1].changed
+    assert not rows["sole liability"].cells[0].changed  # a ruleset has no parent
+    assert not rows["pack"].cells[1].changed
+    assert rows["trumps in black"].cells[0].value == "11"
+
+
+def test_diff_gives_each_side_with_its_file_and_line() -> None:
+    result = diff_rulesets(load_ruleset("quadrille"), load_ruleset("mediateur")).as_json()
+    assert result["a"] == "quadrille" and result["b"] == "mediateur"
+    added = next(c for c in result["changes"] if c["path"] == "$.auction.contracts.mediateur")
+    assert added["a"] is None and added["where_a"] is None
+    assert added["b"]["help"] == "demand"
+    assert added["where_b"].startswith("rules/mediateur.yaml:")
+    assert int(added["where_b"].split(":")[1]) > 0
+
+
+def test_diff_command_text_and_json() -> None:
+    result = invoke("diff", "quadrille", "quadrille-four-trick-bete", "--json")
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    document = json.loads(result.stdout)  # type: ignore[attr-defined]
+    paths = [c["path"] for c in document["changes"]]
+    assert "$.settlement.sharing.sole_liability_below" in paths
+    text = invoke("diff", "quadrille", "quadrille-four-trick-bete").stdout  # type: ignore[attr-defined]
+    assert "variants/quadrille-four-trick-bete.yaml:" in text
+    assert invoke("diff", "quadrille", "nosuch").exit_code == 2  # type: ignore[attr-defined]
+
+
+# Claims.
+
+
+def test_encyclopedie_black_trumps_are_contradicted_with_eleven() -> None:
+    result = {e.claim.id: e for e in evaluate(load_claims())}
+    black = result["enc-black-trumps"]
+    assert black.status == "contradicted"
+    assert black.detail == "the model derives 11: As 2c Ac Kc Qc Jc 7c 6c 5c 4c 3c"
+    assert result["enc-red-trumps"].status == "confirmed"
+    assert result["enc-codille-five"].status == "contradicted"
+    assert "5 tricks: remise" in result["enc-codille-five"].detail
+    assert result["enc-bete-fourteen-on-thirteen"].status == "confirmed"
+    assert result["enc-thirty-cards"].status == "confirmed"
+    assert result["zh-eldest-left"].status == "contradicted"
+    assert result["zh-black-king-ponto"].status == "contradicted"
+    assert result["zh-codille-fourfold"].status == "contradicted"
+    assert result["zh-vole-triple"].status == "contradicted"
+    assert result["zh-black-trumps"].status == "confirmed"
+    assert result["zh-whist-boston"].status == "unverifiable"
+
+
+def test_claims_json_has_the_spec_fields() -> None:
+    result = invoke("claims", "--json")
+    assert result.exit_code == 0  # type: ignore[attr-defined]
+    rows = json.loads(result.stdout)  # type: ignore[attr-defined]
+    black = next(r for r in rows if r["id"] == "enc-black-trumps")
+    assert {
+        k: black[k] for k in ("id", "ruleset", "source", "locator", "quote", "statement", "status")
+    } == {
+        "id": "enc-black-trumps",
+        "ruleset": "quadrille",
+        "source": "enc-q",
+        "locator": "QUADRILLE (Jeu)",
+        "quote": "il y a douze à-tous en rouge, & dix en noir seulement",
+        "statement": "a black trump suit has 10 trumps",
+        "status": "contradicted",
+    }
+    assert black["detail"] == "the model derives 11: As 2c Ac Kc Qc Jc 7c 6c 5c 4c 3c"
+
+
+def test_claims_for_a_variant_evaluate_its_parents_claims_under_it() -> None:
+    result = invoke("claims", "quadrille-four-trick-bete", "--json")
+    rows = json.loads(result.stdout)  # type: ignore[attr-defined]
+    assert rows and {r["ruleset"] for r in rows} == {"quadrille-four-trick-bete"}
+    assert not any(r["id"].startswith("enc-mediateur") for r in rows)
+    assert invoke("claims", "nosuch").exit_code == 2  # type: ignore[attr-defined]
+
+
+def test_a_malformed_claim_is_located(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(
+        "claims:\n  - id: x\n    ruleset: quadrille\n    source: enc-q\n    locator: L\n"
+        "    quote: q\n    statement: {kind: trump-total, count: 3}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RuleFileError) as info:
+        load_claims(tmp_path)
+    problem = info.value.problems[0]
+    assert problem.code == "claim/kind" and problem.line == 7
+
+
+# Disagreements and the glossary.
+
+
+def test_disagreements_loader_reads_the_register_format() -> None:
+    register = load_disagreements(DATA / "disagreements.yaml")
+    assert register is not None and len(register) == 2
+    first = register[0]
+    assert first.id == "black-trump-count"
+    assert [r.home.kind for r in first.readings] == ["claim", "canonical"]
+    assert first.where.endswith(":3")
+
+
+def test_disagreements_loader_refuses_an_unknown_home() -> None:
+    with pytest.raises(RuleFileError) as info:
+        load_disagreements(DATA / "disagreements-bad.yaml")
+    assert info.value.problems[0].code == "data/home-kind"
+
+
+def test_disagreements_page_without_a_register_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # write_docs asks the module for the register each time it runs.
+    monkeypatch.setattr("engine.documents.disagreements.load_disagreements", lambda path=None: None)
+    write_docs(tmp_path, "md", [load_ruleset("quadrille")])
+    text = (tmp_path / "disagreements.md").read_text(encoding="utf-8")
+    assert "does not exist yet" in text
+
+
+def test_glossary_ties_every_term_to_the_model() -> None:
+    terms = load_glossary(all_rulesets())
+    by = {t.term: t for t in terms}
+    assert {"fr", "es", "en", "zh"} <= {t.language for t in terms}
+    assert by["Spadille"].detail == "As"
+    assert "ombre" in by["entrada"].present_in and "quadrille" not in by["entrada"].present_in
+    assert by["médiateur"].present_in[0] == "mediateur"
+    assert by["talon"].present_in == ("ombre",) or "quadrille" not in by["talon"].present_in
+
+
+# Deal pages and replay text.
+
+
+def test_belinda_is_refereed_as_the_poem_tells_it() -> None:
+    result = invoke("replay", str(BELINDA), "--json")
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    deal = json.loads(result.stdout)["deals"][0]  # type: ignore[attr-defined]
+    assert deal["declarer"] == 1 and deal["trump"] == "spades"
+    assert deal["tricks_won"] == [0, 5, 4]
+    assert deal["result"] == "win"
+    # Morley: "four counters from each of her antagonists for her sequence of four Matadores".
+    assert deal["matadors"] == 4
+    assert [t["winner"] for t in deal["tricks"]] == [1, 1, 1, 1, 2, 2, 2, 2, 1]
+
+
+def test_replay_writes_html_and_markdown_pages(tmp_path: Path) -> None:
+    html, md = tmp_path / "b.html", tmp_path / "b.md"
+    result = invoke("replay", str(BELINDA), "--html", str(html), "--md", str(md))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    page = html.read_text(encoding="utf-8")
+    _html_ok(page)
+    assert "<style>" in page and 'rel="stylesheet"' not in page  # self-contained
+    assert "Belinda" in page and "The Rape of the Lock" in page
+    text = md.read_text(encoding="utf-8")
+    assert "| 9 | seat 2 | A♥ J♥ K♥ | seat 1 |" in text
+
+
+def test_replay_text_shows_the_partial_trick_and_the_json_numbering(tmp_path: Path) -> None:
+    lines = BELINDA.read_text(encoding="utf-8").replace("  - 0 play 3h", "  - 0 play Qs")
+    record = tmp_path / "bad.yaml"
+    record.write_text(lines, encoding="utf-8")
+    result = invoke("replay", str(record), "--json")
+    error = json.loads(result.stdout)["error"]  # type: ignore[attr-defined]
+    text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
+    assert f"action [{error['index']}]" in text
+    assert "trick  6: Kd  (led by seat 2, unfinished)" in text
+    assert "Deal 0:" in text
+
+
+def test_docs_command_writes_both_formats_and_refuses_bad_options(tmp_path: Path) -> None:
+    result = invoke("docs", "--out", str(tmp_path / "h"), "--format", "html", "ombre", "--json")
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    document = json.loads(result.stdout)  # type: ignore[attr-defined]
+    assert "books/ombre.html" in document["files"] and "style.css" in document["files"]
+    assert invoke("docs", "--out", str(tmp_path / "x"), "--format", "pdf").exit_code == 2  # type: ignore[attr-defined]
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert invoke("docs", "--out", str(blocker)).exit_code == 2  # type: ignore[attr-defined]
+
+
+RECORDS = [*sorted((ROOT / "tests" / "records").glob("*.yaml")), BELINDA]
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.name)
+def test_replay_text_tells_everything_the_json_has(record: Path) -> None:
+    """Issue 8, item 3: the text has the payments, matadors, bête, écart, given card and
+    renonces of the JSON, with the JSON's numbering."""
+    document = json.loads(invoke("replay", str(record), "--json").stdout)  # type: ignore[attr-defined]
+    text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
+    for k, deal in enumerate(document["deals"]):
+        assert f"Deal {k}: dealer seat {deal['dealer']}" in text
+        for trick in deal["tricks"]:
+            assert " ".join(trick["cards"]) + f"  (led by seat {trick['leader']}" in text
+        if deal.get("result") is not None:
+            assert f"result: {deal['result']}:" in text
+            assert f"matadors paid for: {deal['matadors']}" in text
+        for payment in deal.get("payments") or []:
+            assert f" {payment['amount']}" in text
+        if deal.get("bete"):
+            assert f"bête: {deal['bete']}" in text
+        if deal.get("given"):
+            assert f"who was given {deal['given']}" in text
+        for x in deal.get("exchanges") or []:
+            assert (
+                f"écart: seat {x['seat']} discarded {' '.join(x['discarded']) or 'nothing'}" in text
+            )
+        for seat in deal.get("renonces") or []:
+            assert f"seat {seat}" in text.split("renonces:")[1]
+        if deal.get("balances") is not None:
+            shown = ", ".join(
+                f"seat {i} {b:+d}" if b else f"seat {i} 0" for i, b in enumerate(deal["balances"])
+            )
+            assert shown in text
+    if document["error"] is not None:
+        assert f"action [{document['error']['index']}]" in text
