@@ -478,11 +478,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
                 code = "record/deal"
             line, col = record.locate(path)
             raise RecordError(
-                [
-                    Problem(
-                        record.file, line, col, json_path(path), code, f"deal {d_index + 1}: {exc}"
-                    )
-                ]
+                [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
             ) from None
         for index, line_text in enumerate(deal_rec.actions):
             error: dict[str, Any] | None = None

@@ -258,7 +258,7 @@ def test_play_without_a_ruleset_or_from_is_a_usage_error() -> None:
     assert result.exit_code == 2 and "name a RULESET" in result.output
 
 
-def test_a_deal_is_counted_from_one_in_words_and_from_zero_in_paths(tmp_path: Path) -> None:
+def test_a_deal_is_counted_from_zero_in_messages_as_in_paths(tmp_path: Path) -> None:
     path = tmp_path / "party.yaml"
     path.write_text(
         "ruleset: ombre\n"
@@ -268,7 +268,7 @@ def test_a_deal_is_counted_from_one_in_words_and_from_zero_in_paths(tmp_path: Pa
     )
     result = invoke("replay", str(path))
     assert result.exit_code == 1
-    assert "$.deals[1].hands: deal 2: " in result.output
+    assert "$.deals[1].hands: deal 1: " in result.output
 
 
 def test_dealing_a_finished_game_again_keeps_its_record(tmp_path: Path) -> None:
