@@ -570,7 +570,7 @@ def play(
         str | None,
         typer.Argument(
             metavar="RULESET",
-            help="A ruleset or variant: id, alias or path (with --from: the record's).",
+            help="A ruleset or variant: id, alias or path. With --from it may be left out.",
             show_default=False,
         ),
     ] = None,

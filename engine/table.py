@@ -619,9 +619,11 @@ class TableGame:
                 f"{rules.name}: {rules.players} players. You are seat {self.human}; "
                 f"bots ({self.bots}) play the other seats."
             )
+        name = rules.id if rules.kind in ("ruleset", "variant") else rules.file
+        setup = "".join(f" -o {k}={v}" for k, v in self.options.items())
         write(
-            f"Seed {self.seed}: `ombre play {rules.id} --seed {self.seed}` deals the same cards "
-            "again."
+            f"Seed {self.seed}: `ombre play {name}{setup} --seed {self.seed}` deals the same "
+            "cards again."
         )
         chosen = rules.resolve_options(self.options)
         for key, value in chosen.items():
