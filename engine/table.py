@@ -21,6 +21,7 @@ unfinished game or deals a finished one again.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import tempfile
@@ -36,7 +37,7 @@ from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError
 from engine.model import Basis, RuleSet
 from engine.party import Party
-from engine.records import Record, record_of, ruleset_sha256, write_record
+from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
 from engine.settlement import pays_alone
 
@@ -482,6 +483,8 @@ class TableGame:
     _bots: list[Bot] = field(default_factory=list, repr=False)
     _advisor: Bot | None = field(default=None, repr=False)
     _choices: list[Action] = field(default_factory=list, repr=False)
+    _digest: str | None = field(default=None, repr=False)
+    _kept: list[DealRecord] = field(default_factory=list, repr=False)
 
     # The party.
 
@@ -532,7 +535,9 @@ class TableGame:
                     return self._save(write, status, final=True)
                 for line in describe_result(deal, self.human):
                     write(line)
-                self._save(write, status, final=False)
+                if self.human is not None:
+                    # A player's game is kept deal by deal; bots alone are kept at the end.
+                    self._save(write, status, final=False)
             if self.deals > 1:
                 write(
                     "\nTotals over the party: "
@@ -584,6 +589,11 @@ class TableGame:
                     write(f"(go on with: ombre play --from {self.record_path})")
         return status
 
+    def _sha256(self) -> str:
+        if self._digest is None:
+            self._digest = ruleset_sha256(self.rules)
+        return self._digest
+
     def _write_record(self) -> None:
         assert self.record_path is not None
         rules = self.rules
@@ -599,13 +609,18 @@ class TableGame:
         if self.human is not None:
             table = {"seat": self.human, **table}
         record = record_of(
-            self.played,
+            self.played[len(self._kept) :],
             rules.id,
             party=self.deals > 1 or len(self.played) > 1,
             ruleset_file=Path(shown).as_posix(),
-            ruleset_sha256=ruleset_sha256(rules),
+            ruleset_sha256=self._sha256(),
             table=table,
         )
+        # A finished deal's record does not change: made once.
+        record = dataclasses.replace(
+            record, deals=(*self._kept, *record.deals), options=dict(self.played[-1].options)
+        )
+        self._kept = [d for d, deal in zip(record.deals, self.played, strict=True) if deal.is_over]
         _write_atomically(self.record_path, write_record(record))
 
     # Telling what happens.
