@@ -4,12 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play lint typecheck pytest bench docs clean
+.PHONY: test play lint typecheck pytest bench docs clean serve browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web]'
 	touch $(STAMP)
 
 test: $(STAMP) lint typecheck pytest
@@ -27,6 +27,15 @@ pytest: $(STAMP)
 play: $(STAMP)
 	$(BIN)/ombre play $(or $(RULESET),quadrille)
 
+serve: $(STAMP)
+	$(BIN)/ombre serve $(if $(PORT),--port $(PORT))
+
+# Debian's Chromium and its driver for the browser tests (tests/web); they skip without them.
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then echo "chromium and chromedriver are installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "make browser: run as root on Debian (apt-get install chromium chromium-driver); the browser tests will be skipped"; fi
 docs: $(STAMP)
 	$(BIN)/python tools/gen_docs.py
 
@@ -34,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_docs.py
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -750,6 +750,119 @@ def simulate(
     typer.echo(f"on the table at the end: {data['pot']}")
 
 
+# ombre serve and ombre score (engine/web/, engine/scoresheet.py, engine/scoreterm.py)
+
+
+@app.command()
+@_boundary
+def serve(
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", help="The address to bind (default: this machine only).")
+    ] = "127.0.0.1",
+    folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--folder",
+            metavar="DIR",
+            help="Where tables and evenings are saved (default: $OMBRE_HOME or ~/ombre-workbench).",
+        ),
+    ] = None,
+) -> None:
+    """Play in the browser, and keep score of evenings with real cards (needs the web extra)."""
+    try:
+        import uvicorn
+
+        from engine.web.app import create_app
+    except ImportError:
+        raise CliError(
+            "ombre serve needs the web extra: pip install 'ombre-workbench[web]'"
+        ) from None
+    from engine.web.store import default_folder
+
+    where = (folder or default_folder()).expanduser()
+    hosts = ["127.0.0.1", "localhost", "::1"] if host in ("127.0.0.1", "localhost", "::1") else None
+    application = create_app(
+        where, allowed_hosts=hosts if hosts else [host, "127.0.0.1", "localhost"]
+    )
+    typer.echo(f"Ombre workbench at http://{'localhost' if hosts else host}:{port}/")
+    typer.echo(f"tables and evenings are saved in {where}; stop with Ctrl-C")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+@app.command()
+@_boundary
+def score(
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(metavar="[RULESET]", help="The game (not needed to go on with --evening)."),
+    ] = None,
+    evening: Annotated[
+        Path | None,
+        typer.Option(
+            "--evening", metavar="FILE", help="The evening's file: read if it exists, then kept."
+        ),
+    ] = None,
+    dealer: Annotated[int, typer.Option("--dealer", help="The first dealer's seat.")] = 0,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", metavar="NAMES", help="The players' names, seat 0 first: A,B,C,D."
+        ),
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report", help="Print the evening in FILE and stop (no questions).")
+    ] = False,
+    option: OptionList = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
+    from engine import load_ruleset
+    from engine.scoresheet import Evening, load_evening
+    from engine.scoreterm import describe_deal, run_score
+
+    if evening is not None and evening.is_file():
+        sheet = load_evening(evening, _load)
+        if ruleset is not None and _load(ruleset).id != sheet.rules.id:
+            raise CliError(f"{evening} is an evening of {sheet.rules.id}, not {ruleset}")
+    elif report:
+        raise CliError("--report needs --evening FILE naming an existing evening")
+    elif ruleset is None:
+        raise CliError("name the game (ombre score quadrille), or an --evening FILE to go on with")
+    else:
+        rules = load_ruleset(ruleset) if not ruleset.endswith((".yaml", ".yml")) else _load(ruleset)
+        if not 0 <= dealer < rules.players:
+            raise CliError(f"--dealer must be a seat from 0 to {rules.players - 1}")
+        names = tuple(n.strip() for n in players.split(",")) if players else ()
+        if names and len(names) != rules.players:
+            raise CliError(f"--players names {len(names)} players; {rules.id} has {rules.players}")
+        sheet = Evening(rules, _parse_options(rules, option), dealer, players=names)
+    if report or json_out:
+        if json_out:
+            _emit_json(sheet.as_json())
+            return
+        totals = [0] * sheet.n
+        for k, d in enumerate(sheet.deals):
+            totals = [a + b for a, b in zip(totals, d.settlement.balances, strict=True)]
+            for line in describe_deal(k + 1, d, totals):
+                typer.echo(line)
+        typer.echo(f"totals: {sheet.totals}; on the table {sheet.table.pot}")
+        return
+
+    def read(prompt: str) -> str | None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            return None
+        if not sys.stdin.isatty():
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    run_score(sheet, evening, read, typer.echo)
+
+
 def _version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version

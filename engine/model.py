@@ -151,6 +151,18 @@ class DemandFee:
     favourite_amount: int | None
     basis: Basis
 
+    def amount_for(self, suit: str, options: Mapping[str, object]) -> int:
+        """Returns the fee for a demanded card of ``suit`` (a suit name) under the chosen
+        setup ``options``: "if the king be of the favourite suit, then two fish" (HOYLE-IE
+        p. 281)."""
+        if (
+            self.favourite_option is not None
+            and self.favourite_amount is not None
+            and str(options.get(self.favourite_option)) == suit
+        ):
+            return self.favourite_amount
+        return self.amount
+
 
 @dataclass(frozen=True, slots=True)
 class Call:

@@ -54,6 +54,9 @@ class TableState:
     """Odd counters kept for whoever holds the highest trump of the next deal."""
     redeal: bool = False
     """The last deal was passed out: the next one is a redeal, staked as the rules say."""
+    stakes: int = 0
+    """How many deals' stakes lie in :attr:`pot` (left there by a remise or a passed deal),
+    so a bête can reckon each of them at the rule file's ``stake_value``."""
 
     @property
     def bete_in_play(self) -> int | None:
@@ -221,6 +224,7 @@ def settle(
                 table.doubled,
                 table.remainder,
                 redeal=result == "redeal",
+                stakes=table.stakes + 1,
             ),
         )
     for payer, payee, amount, why in transfers:
@@ -303,9 +307,13 @@ def settle(
             _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), label)
 
     # The bêtes: each as large as what was at stake, with the cap of a bête made on a bête.
+    # Where the rules reckon a deal's stake at a value of its own ("la bête est de quatorze,
+    # encore qu'elle soit faite sur treize jettons seulement", ENC-Q), every deal's stake still
+    # in the pot counts at that value, this deal's and those a remise left ("& ainsi des
+    # autres", ACAD-2): the chain is Quadrille's 14, 42, 56.
     notional = in_play
     if rules.bete_stake_value is not None:
-        notional = in_play - fresh + rules.bete_stake_value
+        notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
     increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
     size = notional
     if rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
@@ -339,5 +347,11 @@ def settle(
         made,
         matadors,
         tuple(ledger.lines),
-        TableState(ledger.pot, tuple(waiting), doubled, remainder),
+        TableState(
+            ledger.pot,
+            tuple(waiting),
+            doubled,
+            remainder,
+            stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
+        ),
     )

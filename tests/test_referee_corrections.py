@@ -128,9 +128,11 @@ def _chain(ruleset: str, results: list[str]) -> list[int]:
 
 def test_quadrille_a_trois_betes_on_fourteen_throughout() -> None:
     """38. "la bête est de quatorze, encore qu'elle soit faite sur treize jettons seulement"
-    [ENC-Q]; "& ainsi des autres" [ACAD-2 Zs4D PA35]: the 13 a remise leaves still count 13,
-    so 14, 41 (13 + 14 + 14), 55 (41 + 14), not Quadrille's 14, 42, 56."""
-    assert _chain("quadrille-a-trois", ["remise", "remise", "remise"]) == [14, 41, 55]
+    [ENC-Q]; "& ainsi des autres, comme à la Table mise ci-devant au Quadrille ordinaire"
+    [ACAD-2 Zs4D PA35]: every deal's 13 in play counts 14, the 13 a remise left included, so
+    the chain is Quadrille's 14, 42, 56 (not 14, 41, 55)."""
+    assert _chain("quadrille-a-trois", ["remise", "remise", "remise"]) == [14, 42, 56]
+    assert _chain("quadrille-a-trois", ["codille", "remise"]) == [14, 28]
     assert _chain("quadrille", ["remise", "remise", "remise"]) == [14, 42, 56]
 
 
@@ -386,9 +388,9 @@ _LAYERS = [
     {"settlement"},
     {"referee"},
     {"party"},
-    {"records", "bots"},
+    {"records", "bots", "scoresheet"},
     {"documents"},
-    {"table"},
+    {"table", "scoreterm", "web"},
     {"cli", "__init__", "__main__"},
 ]
 

@@ -58,6 +58,9 @@ _MODULES: dict[Phase, ModuleType] = {
     PLAY: play,
     VOLE: play,
 }
+# The phase modules' entry points, looked up once.
+_REFUSAL = {phase: module.refusal for phase, module in _MODULES.items()}
+_APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 
 
 class Deal:
@@ -450,7 +453,6 @@ class Deal:
                 action=f"{seat} {action}",
                 rule="speech and play go in turn to the right",
             )
-        module = _MODULES[phase]
         if phase not in VERB_PHASES[action.verb]:
             raise refuse(
                 f"{action.verb}/not-now",
@@ -458,10 +460,14 @@ class Deal:
                 self.to_move,
                 action,
             )
-        error = module.refusal(self, action)
+        error = _REFUSAL[phase](self, action)
         if error is not None:
             raise error
-        self._apply(module, action)
+        seat = self.to_move
+        self.history.append((seat, action))
+        self._legal = None
+        self._play_mask = -1
+        _APPLY[phase](self, seat, action)
 
     def apply_unchecked(self, action: Action) -> None:
         """Applies an action taken from :meth:`legal_actions` without checking it again.

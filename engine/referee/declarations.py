@@ -290,14 +290,7 @@ def _call(d: Deal, card: int) -> None:
     rule, _ = call_rule(d)
     fee = rule.fee
     if fee is not None:
-        amount = fee.amount
-        if (
-            fee.favourite_option is not None
-            and fee.favourite_amount is not None
-            and str(d.options.get(fee.favourite_option)) == ALL_CARDS[card].suit.value
-        ):
-            # "if the king be of the favourite suit, then two fish" (HOYLE-IE p. 281).
-            amount = fee.favourite_amount
+        amount = fee.amount_for(ALL_CARDS[card].suit.value, d.options)
         if amount:
             d.transfers.append((d.declarer, holder, amount, "fee for the demanded card"))
     d.phase = GIVE_PHASE

@@ -1,0 +1,599 @@
+"""The scorekeeper: an evening of deals played with real cards, settled by the referee's code.
+
+At a real table nobody writes down the cards. After each deal the scorekeeper enters what
+decides the payments: who dealt, the contract and its declarer, trumps, the card called or
+demanded and who held it, the tricks each seat took, the matadors the side was paid for and
+whether the vole was undertaken. From these :class:`Evening` asks the referee's own routines
+for the result (:func:`engine.referee.result.evaluate_result`, the rule file's results table)
+and the payments (:func:`engine.settlement.settle`, with the stakes of
+:func:`engine.settlement.stakes_for`), carries the pot and the bêtes to the next deal, and
+keeps the running totals. An entry that cannot have happened under the rules (a queen called
+while kings may be, trumps the contract forbids, tricks that do not add up) is refused with
+an :class:`~engine.errors.IllegalActionError` naming the rule and its source.
+
+An evening is saved as a party record whose deals carry ``score:`` instead of cards and
+actions (``docs/records.md``, "Deals without card play")::
+
+    ruleset: quadrille
+    options: {}
+    deals:
+      - dealer: 0
+        score: {contract: ask, declarer: 1, trump: clubs, called: Kd, holder: 3,
+                tricks: [1, 3, 3, 3], matadors: 0, vole: false}
+      - dealer: 1
+        score: {passed: true}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from engine._yaml import json_path, parse_text
+from engine.actions import Action
+from engine.cards import Card, Suit
+from engine.enums import AllPass, Help, OwnCard
+from engine.errors import IllegalActionError, NotationError, Problem, RecordError
+from engine.model import Call, RuleSet
+from engine.referee.declarations import trump_suits
+from engine.referee.result import evaluate_result
+from engine.settlement import SettlementResult, TableState, settle, stakes_for
+
+__all__ = [
+    "Entry",
+    "Evening",
+    "ScoredDeal",
+    "load_evening",
+    "parse_entry",
+    "read_evening",
+    "write_evening",
+]
+
+_SCORE_KEYS = (
+    "passed",
+    "contract",
+    "declarer",
+    "trump",
+    "called",
+    "holder",
+    "tricks",
+    "matadors",
+    "vole",
+    "highest_trump",
+    "renonces",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What the scorekeeper writes down for one deal (no cards)."""
+
+    dealer: int
+    passed: bool = False
+    """Everyone passed (a redeal, or the forced contract where the rules impose one)."""
+    contract: str | None = None
+    declarer: int | None = None
+    trump: str | None = None
+    """The trump suit's name (``spades`` ... ``diamonds``)."""
+    called: str | None = None
+    """The card called (a partner's king) or demanded, e.g. ``Kd``."""
+    holder: int | None = None
+    """The seat that held the called or demanded card (the declarer himself: he plays alone)."""
+    tricks: tuple[int, ...] = ()
+    matadors: int = 0
+    """The matadors the declaring side is paid for (0 if fewer than the rules' minimum)."""
+    vole: bool = False
+    """The side undertook the vole."""
+    highest_trump: int | None = None
+    """Who held the highest trump, asked only while odd counters from a codille wait."""
+    renonces: tuple[int, ...] = ()
+    """The offender of each renonce pointed out (each makes a bête)."""
+    note: str | None = None
+
+    def as_score(self) -> dict[str, Any]:
+        """Returns the ``score:`` mapping of the record form (only what was entered)."""
+        if self.passed:
+            return {"passed": True}
+        out: dict[str, Any] = {"contract": self.contract, "declarer": self.declarer}
+        for key in ("trump", "called", "holder"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        out["tricks"] = list(self.tricks)
+        out["matadors"] = self.matadors
+        out["vole"] = self.vole
+        if self.highest_trump is not None:
+            out["highest_trump"] = self.highest_trump
+        if self.renonces:
+            out["renonces"] = list(self.renonces)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredDeal:
+    """One deal of the evening: the entry, the result and the referee's settlement."""
+
+    entry: Entry
+    result: str
+    side: tuple[int, ...]
+    settlement: SettlementResult
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the deal as in ``ombre score --json`` (shaped like ``replay``'s deals)."""
+        s = self.settlement
+        e = self.entry
+        return {
+            "dealer": e.dealer,
+            "contract": e.contract,
+            "declarer": e.declarer,
+            "partners": [x for x in self.side if x != e.declarer],
+            "trump": e.trump,
+            "called": e.called,
+            "tricks_won": list(e.tricks),
+            "vole_undertaken": e.vole,
+            "result": self.result,
+            "pot_before": s.pot_before,
+            "pot_after": s.pot_after,
+            "balances": list(s.balances),
+            "bete": s.bete,
+            "matadors": s.matadors,
+            "payments": [p.as_json() for p in s.payments],
+        }
+
+
+def _seat(value: Any, n: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise NotationError(f"{what} must be a seat from 0 to {n - 1}, not {value!r}")
+    return value
+
+
+def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
+    """Reads a ``score:`` mapping (from a record, a form or the terminal) into an :class:`Entry`.
+
+    Only the shape is checked here (types, seats, cards); whether the deal could have
+    happened is :meth:`Evening.check`'s business.
+
+    :raises NotationError: naming the field that is malformed.
+    """
+    unknown = [k for k in data if k not in _SCORE_KEYS]
+    if unknown:
+        raise NotationError(
+            f"unknown score field {unknown[0]!r} (fields: {', '.join(_SCORE_KEYS)})"
+        )
+    passed = data.get("passed", False)
+    if not isinstance(passed, bool):
+        raise NotationError(f"passed must be true or false, not {passed!r}")
+    if passed:
+        extra = [k for k in data if k != "passed"]
+        if extra:
+            raise NotationError(f"a deal everyone passed has no {extra[0]}")
+        return Entry(dealer=dealer, passed=True)
+    contract = data.get("contract")
+    if not isinstance(contract, str) or not contract.strip():
+        raise NotationError("contract is missing (or write passed: true when all passed)")
+    # The contract aliases of the record notation (jouer, solo ...), read as the referee reads them.
+    contract = Action.parse(f"bid {contract.strip()}").contract or contract
+    declarer = _seat(data.get("declarer"), n, "declarer")
+    trump = data.get("trump")
+    if trump is not None:
+        trump = Suit.parse(str(trump)).value
+    called = data.get("called")
+    if called is not None:
+        called = str(Card.parse(str(called)))
+    holder = data.get("holder")
+    if holder is not None:
+        holder = _seat(holder, n, "holder")
+    raw_tricks = data.get("tricks")
+    if not isinstance(raw_tricks, list | tuple) or len(raw_tricks) != n:
+        raise NotationError(f"tricks must list the tricks of each of the {n} seats")
+    tricks = []
+    for k, t in enumerate(raw_tricks):
+        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+            raise NotationError(f"tricks of seat {k} must be a whole number, not {t!r}")
+        tricks.append(t)
+    matadors = data.get("matadors", 0)
+    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
+        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
+    vole = data.get("vole", False)
+    if not isinstance(vole, bool):
+        raise NotationError(f"vole must be true or false, not {vole!r}")
+    highest = data.get("highest_trump")
+    if highest is not None:
+        highest = _seat(highest, n, "highest_trump")
+    raw_renonces = data.get("renonces", [])
+    if not isinstance(raw_renonces, list | tuple):
+        raise NotationError("renonces must list the offending seats")
+    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
+    return Entry(
+        dealer=dealer,
+        contract=contract,
+        declarer=declarer,
+        trump=trump,
+        called=called,
+        holder=holder,
+        tricks=tuple(tricks),
+        matadors=matadors,
+        vole=vole,
+        highest_trump=highest,
+        renonces=renonces,
+    )
+
+
+def _refuse(code: str, message: str, rule: str = "") -> IllegalActionError:
+    return IllegalActionError(code, message, action="score", rule=rule)
+
+
+@dataclass
+class Evening:
+    """An evening of deals scored under one ruleset and setup, the pot carried over."""
+
+    rules: RuleSet
+    options: dict[str, str] = field(default_factory=dict)
+    first_dealer: int = 0
+    title: str | None = None
+    deals: list[ScoredDeal] = field(default_factory=list)
+    players: tuple[str, ...] = ()
+    """The players' names, seat 0 first (empty: seats are numbered only)."""
+
+    def __post_init__(self) -> None:
+        self.rules.resolve_options(self.options)  # an unknown option is refused at once
+        if self.players and len(self.players) != self.rules.players:
+            raise NotationError(
+                f"{self.rules.id} has {self.rules.players} players, not {len(self.players)} names"
+            )
+
+    def name(self, seat: int) -> str:
+        """Returns ``seat 2`` or ``seat 2 (Anne)``."""
+        if self.players and self.players[seat]:
+            return f"seat {seat} ({self.players[seat]})"
+        return f"seat {seat}"
+
+    @property
+    def n(self) -> int:
+        """Returns the number of players."""
+        return self.rules.players
+
+    @property
+    def next_dealer(self) -> int:
+        """Returns the seat that deals next (the deal passes to the right)."""
+        if not self.deals:
+            return self.first_dealer
+        return (self.deals[-1].entry.dealer + 1) % self.n
+
+    @property
+    def table(self) -> TableState:
+        """Returns what lies on the table for the next deal."""
+        return self.deals[-1].settlement.table if self.deals else TableState()
+
+    @property
+    def totals(self) -> list[int]:
+        """Returns each seat's running balance."""
+        totals = [0] * self.n
+        for d in self.deals:
+            for seat, amount in enumerate(d.settlement.balances):
+                totals[seat] += amount
+        return totals
+
+    def _call_rule(self, help_: Help) -> tuple[Call, tuple[str, ...]]:
+        rule = self.rules.call if help_ is Help.CALL else self.rules.demand
+        if rule is None:  # pragma: no cover - the rule-file checks require one
+            raise _refuse("score/no-call-rule", "this ruleset has no rule for calling a card")
+        return rule, ("declarations", "call" if help_ is Help.CALL else "demand")
+
+    def check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None]:
+        """Checks that ``entry`` could have happened; returns (result, side, partner).
+
+        :raises IllegalActionError: for an impossible entry, with the rule and its source.
+        """
+        rules, n = self.rules, self.n
+        cite = rules.cite
+        if entry.dealer != self.next_dealer:
+            raise _refuse(
+                "score/dealer-order",
+                f"the deal passes to the right: seat {self.next_dealer} deals now, "
+                f"not seat {entry.dealer}",
+                cite(("players",)),
+            )
+        if entry.passed:
+            if rules.all_pass is not AllPass.REDEAL:
+                raise _refuse(
+                    "score/all-pass-forced",
+                    f"when all pass, {rules.all_pass_card} must play "
+                    f"{rules.all_pass_contract}: enter that contract and its declarer",
+                    cite(("auction", "all_pass")),
+                )
+            return "redeal", (), None
+        contract = rules.contracts.get(entry.contract or "")
+        if contract is None:
+            raise _refuse(
+                "score/unknown-contract",
+                f"{rules.id} has no contract {entry.contract!r} "
+                f"(contracts: {', '.join(rules.contracts)})",
+                cite(("auction", "contracts")),
+            )
+        assert entry.declarer is not None
+        declarer = entry.declarer
+        path = ("auction", "contracts", contract.id)
+        if entry.trump is None:
+            raise _refuse("score/no-trump", "name the trump suit", cite(("declarations", "trump")))
+        suit = Suit.parse(entry.trump)
+        allowed = trump_suits(rules, self.options, contract)
+        if suit not in allowed:
+            names = ", ".join(s.value for s in allowed)
+            raise _refuse(
+                "score/trump-not-allowed",
+                f"{suit.value} cannot be trumps under {contract.name} (allowed: {names})",
+                cite(path),
+            )
+        partner: int | None = None
+        if contract.help is Help.NONE:
+            if entry.called is not None or entry.holder is not None:
+                raise _refuse(
+                    "score/no-call",
+                    f"{contract.name} is played alone: no card is called or demanded",
+                    cite(path),
+                )
+        elif (entry.called is None) != (entry.holder is None):
+            # Both, or neither: when nothing could be called or demanded (the declarer held
+            # every such card) he plays alone, as the referee lets him.
+            rule, rule_path = self._call_rule(contract.help)
+            raise _refuse(
+                "score/call-missing",
+                f"{contract.name}: enter the card "
+                f"{'called' if contract.help is Help.CALL else 'demanded'} and who held it",
+                cite(rule_path),
+            )
+        if contract.help is not Help.NONE and entry.called is not None:
+            assert entry.holder is not None
+            rule, rule_path = self._call_rule(contract.help)
+            card = Card.parse(entry.called)
+            deck = rules.deck(self.options)
+            if card not in deck:
+                raise _refuse("score/not-in-pack", f"{card} is not in the pack", cite(rule_path))
+            if card.suit is suit and not rule.trump_suit_allowed:
+                raise _refuse(
+                    "score/call-trump",
+                    f"{card} is of the trump suit and may not be called",
+                    cite(rule_path),
+                )
+            if card.rank not in (rule.rank, rule.all_held_fallback):
+                raise _refuse(
+                    "score/not-callable",
+                    f"{card} cannot be called (call a {rule.rank.name.lower()})",
+                    cite(rule_path),
+                )
+            if entry.holder == declarer and rule.own_card is OwnCard.FORBIDDEN:
+                raise _refuse(
+                    "score/own-card",
+                    f"seat {declarer} cannot hold the card he demands of another player",
+                    cite(rule_path),
+                )
+            if contract.help is Help.CALL and entry.holder != declarer:
+                partner = entry.holder
+        side = (declarer,) if partner is None else (declarer, partner)
+        played = sum(entry.tricks)
+        side_tricks = sum(entry.tricks[s] for s in side)
+        # Fewer tricks than a full hand only when the side laid down its cards after taking
+        # every trick up to the vole threshold (the rest are not played).
+        laid_down = (
+            played < rules.hand_size
+            and side_tricks == played
+            and played >= rules.vole_after
+            and not entry.vole
+        )
+        if len(entry.tricks) != n or not (played == rules.hand_size or laid_down):
+            raise _refuse(
+                "score/tricks",
+                f"the tricks must add up to {rules.hand_size} over the {n} seats "
+                f"(or fewer only when the side laid down after taking the first "
+                f"{rules.vole_after}), not {played}",
+                cite(("vole",)) if played < rules.hand_size else cite(("deal",)),
+            )
+        if entry.vole:
+            if not contract.vole_allowed:
+                raise _refuse(
+                    "score/vole-not-allowed",
+                    f"the vole cannot be undertaken under {contract.name}",
+                    cite(path),
+                )
+            if side_tricks < rules.vole_after:
+                raise _refuse(
+                    "score/vole-too-early",
+                    f"the vole is undertaken only after winning the first {rules.vole_after} "
+                    f"tricks, and the side took {side_tricks}",
+                    cite(("vole",)),
+                )
+        paid_run = rules.setup(self.options).tables.paid_run[suit.index]
+        if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
+            raise _refuse(
+                "score/matadors",
+                f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
+                f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that range, "
+                f"not {entry.matadors}",
+                cite(("matadors", "payment")),
+            )
+        result = evaluate_result(
+            rules, entry.tricks, side, vole_undertaken=entry.vole, played=played
+        )
+        return result, side, partner
+
+    def score(self, entry: Entry) -> ScoredDeal:
+        """Checks and settles one deal, and adds it to the evening.
+
+        :raises IllegalActionError: for an impossible entry, with the rule and its source.
+        """
+        result, side, partner = self.check(entry)
+        rules, n, table = self.rules, self.n, self.table
+        stakes = stakes_for(
+            rules, entry.dealer, n, rules.all_pass_stakes if table.redeal else rules.stakes
+        )
+        if result == "redeal":
+            settlement = settle(rules, n=n, table=table, stakes=stakes, result="redeal")
+        else:
+            assert entry.declarer is not None and entry.trump is not None
+            transfers = self._demand_fee(entry)
+            contract = rules.contracts.get(entry.contract or "")
+            settlement = settle(
+                rules,
+                n=n,
+                table=table,
+                stakes=stakes,
+                result=result,
+                contract=contract.id if contract else entry.contract,
+                declarer=entry.declarer,
+                partner=partner,
+                tricks=entry.tricks,
+                matadors=entry.matadors,
+                spadille_holder=entry.highest_trump,
+                transfers=transfers,
+                renonces=entry.renonces,
+            )
+        scored = ScoredDeal(entry, result, side, settlement)
+        self.deals.append(scored)
+        return scored
+
+    def _demand_fee(self, entry: Entry) -> list[tuple[int, int, int, str]]:
+        contract = self.rules.contracts.get(entry.contract or "")
+        if contract is None or contract.help is not Help.DEMAND or entry.called is None:
+            return []
+        rule = self.rules.demand
+        if rule is None or rule.fee is None or entry.holder in (None, entry.declarer):
+            return []
+        assert entry.declarer is not None and entry.holder is not None
+        chosen = self.rules.resolve_options(self.options)
+        amount = rule.fee.amount_for(
+            Card.parse(entry.called).suit.value, {k: v.value for k, v in chosen.items()}
+        )
+        if not amount:
+            return []
+        return [(entry.declarer, entry.holder, amount, "fee for the demanded card")]
+
+    def undo(self) -> Entry | None:
+        """Removes the last deal scored and returns its entry (None if there is none)."""
+        return self.deals.pop().entry if self.deals else None
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the evening as in ``ombre score --json``."""
+        return {
+            "ruleset": self.rules.id,
+            "options": dict(self.options),
+            "players": list(self.players),
+            "deals": [d.as_json() for d in self.deals],
+            "totals": self.totals,
+            "pot": self.table.pot,
+            "betes": list(self.table.betes),
+            "next_dealer": self.next_dealer,
+        }
+
+
+def write_evening(evening: Evening) -> str:
+    """Returns the evening as a party record of deals without card play (YAML)."""
+    import json
+
+    def scalar(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = []
+    if evening.title:
+        lines.append(f"title: {scalar(evening.title)}")
+    lines.append(f"ruleset: {evening.rules.id}")
+    if evening.players:
+        lines.append(f"players: [{', '.join(scalar(p) for p in evening.players)}]")
+    opts = ", ".join(f"{k}: {v}" for k, v in evening.options.items())
+    lines.append(f"options: {{{opts}}}")
+    if not evening.deals:
+        lines.append(f"first_dealer: {evening.first_dealer}")
+        lines.append("deals: []")
+        return "\n".join(lines) + "\n"
+    lines.append("deals:")
+    for d in evening.deals:
+        lines.append(f"  - dealer: {d.entry.dealer}")
+        score = d.entry.as_score()
+        body = ", ".join(f"{k}: {scalar(v)}" for k, v in score.items())
+        lines.append(f"    score: {{{body}}}")
+        lines.append(
+            f"    # {d.result}; balances {list(d.settlement.balances)}; "
+            f"on the table {d.settlement.pot_after}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def read_evening(text: str, file: str, load: Any) -> Evening:
+    """Reads an evening written by :func:`write_evening` (or by hand) and scores it again.
+
+    ``load`` turns the ruleset's name into a :class:`RuleSet` (``engine.load_ruleset``).
+
+    :raises RecordError: for a malformed file, every problem located;
+    :raises IllegalActionError: for a deal that cannot have happened (its index in the message).
+    """
+    doc, problems = parse_text(file, text)
+    if doc is None:
+        raise RecordError(problems)
+    data = doc.data
+
+    def fail(path: tuple[str | int, ...], code: str, message: str) -> RecordError:
+        line, col = doc.where(path)
+        return RecordError([Problem(file, line, col, json_path(path), code, message)])
+
+    if not isinstance(data, dict):
+        raise fail((), "record/not-a-mapping", "an evening is a mapping (ruleset, deals)")
+    for key in data:
+        if key not in ("ruleset", "options", "deals", "title", "first_dealer", "players"):
+            raise fail((key,), "record/unknown-key", f"unknown key {key!r}")
+    ruleset = data.get("ruleset")
+    if not isinstance(ruleset, str):
+        raise fail(("ruleset",), "record/no-ruleset", "an evening names its ruleset")
+    rules = load(ruleset)
+    options_raw = data.get("options") or {}
+    if not isinstance(options_raw, dict):
+        raise fail(("options",), "record/type", "options must be a mapping")
+    options = {str(k): str(v) for k, v in options_raw.items()}
+    deals = data.get("deals") or []
+    if not isinstance(deals, list):
+        raise fail(("deals",), "record/type", "deals must be a list")
+    first = data.get("first_dealer")
+    if first is None and deals and isinstance(deals[0], dict):
+        first = deals[0].get("dealer", 0)
+    players = data.get("players") or []
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise fail(("players",), "record/type", "players must be a list of names")
+    try:
+        first_dealer = _seat(first if first is not None else 0, rules.players, "the first dealer")
+        evening = Evening(rules, options, first_dealer, data.get("title"), players=tuple(players))
+    except NotationError as exc:
+        raise fail(("options",), "record/options", str(exc)) from None
+    for i, raw in enumerate(deals):
+        if not isinstance(raw, dict):
+            raise fail(("deals", i), "record/type", "a deal is a mapping (dealer, score)")
+        extra = [k for k in raw if k not in ("dealer", "score", "note")]
+        if extra:
+            raise fail(("deals", i, extra[0]), "record/unknown-key", f"unknown key {extra[0]!r}")
+        score = raw.get("score")
+        if not isinstance(score, dict):
+            raise fail(("deals", i), "record/no-score", "a deal without card play has score:")
+        dealer = raw.get("dealer", evening.next_dealer)
+        try:
+            entry = parse_entry(
+                score, dealer=_seat(dealer, rules.players, "dealer"), n=rules.players
+            )
+        except NotationError as exc:
+            raise fail(("deals", i, "score"), "record/score", str(exc)) from None
+        note = raw.get("note")
+        if isinstance(note, str):
+            entry = replace(entry, note=note)
+        try:
+            evening.score(entry)
+        except IllegalActionError as exc:
+            line, col = doc.where(("deals", i, "score"))
+            where = f"{file}:{line}:{col}" if line is not None else file
+            raise IllegalActionError(
+                exc.code, f"{where}: deal {i + 1}: {exc.detail}", action=exc.action, rule=exc.rule
+            ) from None
+    return evening
+
+
+def load_evening(path: Path, load: Any) -> Evening:
+    """Reads an evening file (see :func:`read_evening`)."""
+    return read_evening(path.read_text(encoding="utf-8"), str(path), load)

@@ -1,0 +1,78 @@
+"""Where the browser's games and evenings are kept: records in a folder the user can see.
+
+``FOLDER/tables/ID.yaml`` is the party record of a table (``ombre replay`` reads it) and
+``FOLDER/tables/ID.json`` who sits where (which seats are people, which kind of bot, the seed);
+``FOLDER/evenings/ID.yaml`` is a scorekeeper's evening (deals without card play). Every file is
+written whole to a temporary file and then renamed over the old one, after every move, so a
+reload, a closed browser or a stopped server loses nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from pathlib import Path
+
+__all__ = ["ID_PATTERN", "Store", "default_folder"]
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+"""An id is lower-case letters, digits and dashes: never a path."""
+
+
+def default_folder() -> Path:
+    """Returns ``$OMBRE_HOME`` if set, else ``~/ombre-workbench``."""
+    env = os.environ.get("OMBRE_HOME")
+    return Path(env).expanduser() if env else Path.home() / "ombre-workbench"
+
+
+class Store:
+    """The folder of saved tables and evenings."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.tables = folder / "tables"
+        self.evenings = folder / "evenings"
+
+    def ensure(self) -> None:
+        """Creates the folders if needed."""
+        self.tables.mkdir(parents=True, exist_ok=True)
+        self.evenings.mkdir(parents=True, exist_ok=True)
+
+    def new_id(self, prefix: str) -> str:
+        """Returns a fresh id, e.g. ``quadrille-3f9a1c``."""
+        slug = re.sub(r"[^a-z0-9-]", "-", prefix.lower())[:40].strip("-") or "game"
+        while True:
+            ident = f"{slug}-{secrets.token_hex(3)}"
+            if (
+                not (self.tables / f"{ident}.yaml").exists()
+                and not (self.evenings / f"{ident}.yaml").exists()
+            ):
+                return ident
+
+    def path(self, kind: str, ident: str, suffix: str) -> Path:
+        """Returns the file of a table or evening; refuses an id that is not one."""
+        if not ID_PATTERN.match(ident):
+            raise KeyError(ident)
+        folder = self.tables if kind == "table" else self.evenings
+        return folder / f"{ident}{suffix}"
+
+    @staticmethod
+    def write(path: Path, text: str) -> None:
+        """Writes a file whole (temporary file, then rename)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+
+    def listing(self, kind: str) -> list[tuple[str, float]]:
+        """Returns (id, modified time) of the saved tables or evenings, newest first."""
+        folder = self.tables if kind == "table" else self.evenings
+        if not folder.is_dir():
+            return []
+        out = [
+            (p.stem, p.stat().st_mtime)
+            for p in folder.glob("*.yaml")
+            if ID_PATTERN.match(p.stem) and not p.name.startswith(".")
+        ]
+        return sorted(out, key=lambda t: -t[1])

@@ -1,0 +1,244 @@
+"""A table in the browser: a party under one ruleset, people in some seats, bots in the others.
+
+The referee decides everything: what may be clicked is :meth:`Deal.legal_actions`, what is
+done is :meth:`Deal.apply` (checked again, whatever the page sent), and why a card may not be
+played is the refusal :meth:`Deal.apply` gives for it, asked of a copy of the deal so that the
+game itself is never touched by a question. Bots choose only among the legal actions.
+
+A table is saved after every move as a party record (``ombre replay`` reads it) beside a small
+JSON file saying who sits where; :meth:`WebTable.load` plays the record again to resume it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import load_ruleset
+from engine.actions import Action
+from engine.bots import BOTS, Bot, make_bot
+from engine.cards import ALL_CARDS, Card
+from engine.errors import IllegalActionError, NotationError
+from engine.model import RuleSet
+from engine.party import Party
+from engine.records import read_record, record_of, write_record
+from engine.referee import Deal
+from engine.web.store import Store
+
+__all__ = ["Refusal", "StaleError", "WebTable", "matador_names"]
+
+
+class StaleError(ValueError):
+    """The page acted on a state the table has moved on from (a second click, an old tab)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an action is not allowed now: the referee's code, reason and rule."""
+
+    action: str
+    code: str
+    reason: str
+    rule: str
+
+    @staticmethod
+    def of(action: str, exc: IllegalActionError | NotationError) -> Refusal:
+        if isinstance(exc, IllegalActionError):
+            return Refusal(action, exc.code, exc.detail, exc.rule)
+        return Refusal(action, "notation/invalid", str(exc), "")
+
+
+def matador_names(rules: RuleSet, trump: int | None) -> dict[str, str]:
+    """Returns the named top trumps (Spadille, Manille, Basta, Ponto) as ``{card: name}``.
+
+    Before trumps are named only the cards that are always trumps (the black aces) are known.
+    """
+    from engine.cards import Suit
+
+    out: dict[str, str] = {}
+    for top in rules.top_trumps:
+        card = top.card if trump is None else top.card_for(list(Suit)[trump])
+        if card is not None:
+            out[str(card)] = top.name
+    return out
+
+
+@dataclass
+class WebTable:
+    """One table: its settings, its party, and the bots in the seats no person takes."""
+
+    ident: str
+    rules: RuleSet
+    options: dict[str, str]
+    humans: tuple[int, ...]
+    bots_kind: str = "heuristic"
+    seed: int = 1
+    created: float = field(default_factory=time.time)
+    party: Party = field(init=False)
+    bots: list[Bot] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.bots_kind not in BOTS:
+            raise NotationError(f"bots must be one of {', '.join(BOTS)}, not {self.bots_kind!r}")
+        for seat in self.humans:
+            if not 0 <= seat < self.rules.players:
+                raise NotationError(f"seat {seat} is not a seat of {self.rules.id}")
+        self.party = Party(self.rules, options=self.options)
+        self.bots = [make_bot(self.bots_kind, self.seed * 7919 + k) for k in range(self.n)]
+
+    @property
+    def n(self) -> int:
+        """Returns the number of players."""
+        return self.rules.players
+
+    @property
+    def hotseat(self) -> bool:
+        """Returns whether more than one person plays at this screen."""
+        return len(self.humans) > 1
+
+    @property
+    def deal(self) -> Deal:
+        """Returns the deal in progress (or the last one, finished)."""
+        return self.party.deals[-1]
+
+    @property
+    def turn(self) -> str:
+        """Returns a token of the state a page was drawn from: deal number and move number."""
+        return f"{len(self.party.deals)}.{len(self.deal.history)}"
+
+    def start(self) -> None:
+        """Deals the first deal (or the next one) and lets the bots play up to a person."""
+        self.party.new_deal(seed=self.seed * 1000 + len(self.party.deals))
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        """Lets the bots play until it is a person's turn or the deal is over."""
+        deal = self.deal
+        while not deal.is_over and deal.to_move not in self.humans:
+            seat = deal.to_move
+            deal.apply(self.bots[seat].choose(deal, seat))
+
+    def act(self, seat: int, action_text: str, turn: str) -> None:
+        """Applies a person's action, checked by the referee, then the bots' replies.
+
+        :raises StaleError: if the page was drawn from an earlier state;
+        :raises NotationError: if the action does not parse or the seat is not a person's;
+        :raises IllegalActionError: if the referee refuses it (the deal is unchanged).
+        """
+        if turn != self.turn:
+            raise StaleError("the table has moved on since this page was drawn: look again")
+        if seat not in self.humans:
+            raise NotationError(f"seat {seat} is played by a bot")
+        action = Action.parse(action_text)
+        self.deal.apply(action, seat=seat)
+        self.run_bots()
+
+    def next_deal(self, turn: str) -> None:
+        """Starts the next deal once this one is over."""
+        if turn != self.turn:
+            raise StaleError("the table has moved on since this page was drawn: look again")
+        if not self.deal.is_over:
+            raise NotationError("the deal in progress is not finished")
+        self.start()
+
+    def why_not(self, action_text: str) -> Refusal | None:
+        """Returns why an action is not allowed now (None if it is), asking a copy of the deal."""
+        try:
+            action = Action.parse(action_text)
+        except NotationError as exc:
+            return Refusal.of(action_text, exc)
+        deal = self.deal
+        if action in deal.legal_actions():
+            return None
+        copy = self._copy(deal)
+        try:
+            copy.apply(action, seat=None if deal.is_over else deal.to_move)
+        except (IllegalActionError, NotationError) as exc:
+            return Refusal.of(str(action), exc)
+        return None  # pragma: no cover - legal_actions and apply agree
+
+    def _copy(self, deal: Deal) -> Deal:
+        copy = Deal(
+            self.rules,
+            dealer=deal.dealer,
+            hands=[[ALL_CARDS[c] for c in h] for h in deal.dealt],
+            talon=[ALL_CARDS[c] for c in deal.dealt_talon],
+            options=self.options or None,
+            table=deal.table,
+        )
+        for _, action in deal.history:
+            copy.apply_unchecked(action)
+        return copy
+
+    def viewer(self) -> int:
+        """Returns the seat whose cards the page shows: the person to move, else the first."""
+        deal = self.deal
+        if not deal.is_over and deal.to_move in self.humans:
+            return deal.to_move
+        return self.humans[0] if self.humans else 0
+
+    # Saving and resuming.
+
+    def settings(self) -> dict[str, Any]:
+        """Returns who sits where (the JSON file beside the record)."""
+        return {
+            "ruleset": self.rules.id,
+            "options": self.options,
+            "humans": list(self.humans),
+            "bots": self.bots_kind,
+            "seed": self.seed,
+            "created": self.created,
+        }
+
+    def record_text(self) -> str:
+        """Returns the party record of the table so far (the YAML ``ombre replay`` reads)."""
+        return write_record(record_of(self.party.deals, self.rules.id, party=True))
+
+    def save(self, store: Store, *, settings: bool = False) -> None:
+        """Writes the record (after every move) and, when asked, the settings (once)."""
+        if settings:
+            store.write(
+                store.path("table", self.ident, ".json"),
+                json.dumps(self.settings(), indent=2) + "\n",
+            )
+        store.write(store.path("table", self.ident, ".yaml"), self.record_text())
+
+    @staticmethod
+    def load(store: Store, ident: str) -> WebTable:
+        """Resumes a saved table: its settings, and its record played again by the referee.
+
+        :raises KeyError: if there is no such table;
+        :raises NotationError: if the files are not a table (malformed, or an illegal action).
+        """
+        settings_path = store.path("table", ident, ".json")
+        record_path = store.path("table", ident, ".yaml")
+        if not settings_path.is_file() or not record_path.is_file():
+            raise KeyError(ident)
+        try:
+            settings = json.loads(settings_path.read_text(encoding="utf-8"))
+            table = WebTable(
+                ident,
+                load_ruleset(str(settings["ruleset"])),
+                {str(k): str(v) for k, v in dict(settings.get("options") or {}).items()},
+                tuple(int(s) for s in settings["humans"]),
+                str(settings.get("bots", "heuristic")),
+                int(settings.get("seed", 1)),
+                float(settings.get("created", time.time())),
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise NotationError(f"{settings_path}: not a table's settings ({exc})") from None
+        record = read_record(record_path)
+        for deal_record in record.deals:
+            deal = table.party.new_deal(
+                hands=[[Card.parse(c) for c in h] for h in deal_record.hands or ()],
+                talon=[Card.parse(c) for c in deal_record.talon or ()],
+            )
+            for line in deal_record.actions:
+                deal.apply(line)
+        if not table.party.deals:
+            table.start()
+        else:
+            table.run_bots()
+        return table

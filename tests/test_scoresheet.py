@@ -1,0 +1,183 @@
+"""The scorekeeper settles like the referee: bot parties under every rule file, entered deal by
+deal without their cards, give the same balances, pots and bêtes; impossible entries are refused
+with a code and the rule."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import IllegalActionError, NotationError, load_ruleset
+from engine.bots import make_bot
+from engine.loader import default_registry
+from engine.party import Party
+from engine.referee import Deal
+from engine.scoresheet import Entry, Evening, load_evening, parse_entry, write_evening
+
+RULESETS = [i for i, _, _ in default_registry().files()]
+
+
+def entry_of(deal: Deal) -> Entry:
+    """What a scorekeeper at the table would have written down for a deal the referee played."""
+    if deal.result == "redeal":
+        return Entry(dealer=deal.dealer, passed=True)
+    assert deal.declarer is not None and deal.contract is not None and deal.trump is not None
+    holder = None
+    if deal.called is not None:
+        holder = deal.demanded_from if deal.demanded_from is not None else deal.partner
+        if holder is None:
+            holder = deal.declarer
+    highest = None
+    if deal.table.remainder:
+        for c in deal.t.trump_order[deal.trump]:
+            highest = next((s for s in range(deal.n) if deal.start_hands[s] >> c & 1), None)
+            if highest is not None:
+                break
+    report = deal.report()
+    return Entry(
+        dealer=deal.dealer,
+        contract=deal.contract.id,
+        declarer=deal.declarer,
+        trump=report["trump"],
+        called=report["called"],
+        holder=holder,
+        tricks=tuple(deal.won),
+        matadors=deal.paid_matadors(),
+        vole=deal.vole_undertaken,
+        highest_trump=highest,
+        renonces=tuple(deal.penalties),
+    )
+
+
+def bot_party(ruleset: str, deals: int, seed: int) -> Party:
+    rules = load_ruleset(ruleset)
+    party = Party(rules)
+    bots = [make_bot("random", seed + k) for k in range(rules.players)]
+    for i in range(deals):
+        deal = party.new_deal(seed=seed * 1000 + i)
+        while not deal.is_over:
+            deal.apply(bots[deal.to_move].choose(deal, deal.to_move))
+    return party
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_scored_evening_matches_the_referee(ruleset: str, tmp_path: Path) -> None:
+    party = bot_party(ruleset, 12, 7)
+    evening = Evening(party.rules)
+    for deal in party.deals:
+        scored = evening.score(entry_of(deal))
+        assert deal.settlement is not None
+        assert scored.result == deal.result
+        assert scored.settlement.balances == deal.settlement.balances
+        assert scored.settlement.pot_after == deal.settlement.pot_after
+        assert scored.settlement.table == deal.settlement.table
+    assert evening.totals == party.totals
+    # The record form reads back to the same evening.
+    path = tmp_path / "evening.yaml"
+    path.write_text(write_evening(evening), encoding="utf-8")
+    again = load_evening(path, load_ruleset)
+    assert again.totals == party.totals
+    assert [d.entry for d in again.deals] == [d.entry for d in evening.deals]
+
+
+def quadrille_entry(**changes: object) -> dict[str, object]:
+    base: dict[str, object] = {
+        "contract": "ask",
+        "declarer": 1,
+        "trump": "clubs",
+        "called": "Kd",
+        "holder": 3,
+        "tricks": [1, 3, 3, 3],
+        "matadors": 0,
+        "vole": False,
+    }
+    base.update(changes)
+    return base
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"called": "Kc"}, "score/call-trump"),
+        ({"called": "Jd"}, "score/not-callable"),
+        ({"contract": "sans-prendre"}, "score/no-call"),
+        ({"tricks": [1, 3, 3, 4]}, "score/tricks"),
+        ({"matadors": 2}, "score/matadors"),
+        ({"vole": True, "tricks": [3, 2, 2, 3]}, "score/vole-too-early"),
+        ({"contract": "mediateur"}, "score/unknown-contract"),
+    ],
+)
+def test_impossible_entries_are_refused_with_the_rule(
+    changes: dict[str, object], code: str
+) -> None:
+    evening = Evening(load_ruleset("quadrille"))
+    entry = parse_entry(quadrille_entry(**changes), dealer=0, n=4)
+    with pytest.raises(IllegalActionError) as info:
+        evening.score(entry)
+    assert info.value.code == code
+    assert info.value.rule  # the rule and its source
+    assert not evening.deals
+
+
+def test_dealer_out_of_turn_is_refused() -> None:
+    evening = Evening(load_ruleset("quadrille"))
+    with pytest.raises(IllegalActionError) as info:
+        evening.score(parse_entry(quadrille_entry(), dealer=2, n=4))
+    assert info.value.code == "score/dealer-order"
+
+
+def test_worked_settlement_4_1_a() -> None:
+    # tests/records/quadrille-ask-win.yaml, scored without its cards: [-14, 9, -4, 9].
+    evening = Evening(load_ruleset("quadrille"))
+    scored = evening.score(parse_entry(quadrille_entry(), dealer=0, n=4))
+    assert scored.result == "win"
+    assert list(scored.settlement.balances) == [-14, 9, -4, 9]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"contract": "ask"},
+        {"passed": True, "contract": "ask"},
+        {**quadrille_entry(), "tricks": [1, 2]},
+        {**quadrille_entry(), "declarer": 7},
+        {**quadrille_entry(), "colour": "red"},
+        {**quadrille_entry(), "called": "Zz"},
+    ],
+)
+def test_malformed_entries_are_notation_errors(data: dict[str, object]) -> None:
+    with pytest.raises(NotationError):
+        parse_entry(data, dealer=0, n=4)
+
+
+def run_score(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine.cli", "score", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_an_impossible_evening_file_is_refused_with_its_place(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "ruleset: quadrille\noptions: {}\ndeals:\n  - dealer: 0\n"
+        "    score: {contract: ask, declarer: 1, trump: clubs, called: Kc, holder: 3,"
+        " tricks: [1, 3, 3, 3]}\n",
+        encoding="utf-8",
+    )
+    run = run_score("--evening", str(bad), "--report")
+    assert run.returncode == 1
+    assert f"{bad}:5:" in run.stderr and "deal 1" in run.stderr and "score/call-trump" in run.stderr
+    typo = tmp_path / "typo.yaml"
+    typo.write_text("ruleset: quadrille\ndeals:\n  - dealer: 0\n    scor: {}\n", encoding="utf-8")
+    run = run_score("--evening", str(typo), "--json")
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["error"]["code"] == "record"
+    assert run_score("--report").returncode == 2

@@ -1,0 +1,338 @@
+"""The server without a browser: only well-formed requests are accepted, the referee decides,
+and tables and evenings are saved as records; ``ombre score`` at the terminal."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
+
+from starlette.testclient import TestClient
+
+from engine.records import read_record
+from engine.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path), follow_redirects=True)
+
+
+def new_table(client: TestClient, seed: int = 4) -> tuple[str, str]:
+    r = client.post(
+        "/tables", data={"ruleset": "quadrille", "mode": "bots", "seat": "0", "seed": str(seed)}
+    )
+    assert r.status_code == 200
+    return str(r.url.path), r.text
+
+
+def turn_of(page: str) -> str:
+    match = re.search(r'name="turn" value="([^"]+)"', page)
+    assert match
+    return match.group(1)
+
+
+def test_a_table_is_saved_as_a_record_after_every_move(client: TestClient, tmp_path: Path) -> None:
+    path, page = new_table(client)
+    ident = path.rsplit("/", 1)[1]
+    record = read_record(tmp_path / "tables" / f"{ident}.yaml")
+    before = len(record.deals[0].actions)
+    action = re.search(r'name="action" value="([^"]+)"', page)
+    assert action
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn_of(page), "action": action[1]})
+    assert r.status_code == 200
+    after = read_record(tmp_path / "tables" / f"{ident}.yaml")
+    assert len(after.deals[0].actions) > before
+    assert (
+        client.get(path + "/record.yaml").text
+        == (tmp_path / "tables" / f"{ident}.yaml").read_text()
+    )
+
+
+def test_the_referee_refuses_and_the_deal_is_unchanged(client: TestClient, tmp_path: Path) -> None:
+    path, page = new_table(client)
+    saved = next((tmp_path / "tables").glob("*.yaml")).read_text()
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn_of(page), "action": "play As"})
+    assert r.status_code == 409
+    assert "Not allowed" in r.text
+    assert next((tmp_path / "tables").glob("*.yaml")).read_text() == saved
+    # A seat played by a bot, a stale page, an action that does not parse.
+    assert (
+        client.post(
+            path + "/act", data={"seat": "2", "turn": turn_of(page), "action": "pass"}
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(path + "/act", data={"seat": "0", "turn": "9.9", "action": "pass"}).status_code
+        == 409
+    )
+    assert (
+        client.post(
+            path + "/act", data={"seat": "0", "turn": turn_of(page), "action": "fly"}
+        ).status_code
+        == 400
+    )
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "status"),
+    [
+        ({"content-type": "application/json"}, b'{"seat": 0}', 400),
+        ({"content-type": "application/x-www-form-urlencoded"}, b"seat=0&evil=1", 400),
+        (
+            {"content-type": "application/x-www-form-urlencoded"},
+            b"seat=0&seat=1&turn=1.1&action=pass",
+            400,
+        ),
+        ({"content-type": "application/x-www-form-urlencoded"}, b"x" * 10000, 400),
+        ({"content-type": "application/x-www-form-urlencoded", "host": "evil.example"}, b"", 421),
+        (
+            {"content-type": "application/x-www-form-urlencoded", "origin": "http://evil.example"},
+            b"seat=0&turn=1.1&action=pass",
+            403,
+        ),
+    ],
+)
+def test_only_well_formed_requests_are_accepted(
+    client: TestClient, headers: dict[str, str], body: bytes, status: int
+) -> None:
+    path, _ = new_table(client)
+    assert client.post(path + "/act", content=body, headers=headers).status_code == status
+
+
+def test_unknown_or_malformed_ids_are_not_found(client: TestClient) -> None:
+    assert client.get("/tables/nothing-here").status_code == 404
+    assert client.get("/tables/..%2F..%2Fetc").status_code == 404
+    assert client.get("/evenings/NOPE").status_code == 404
+
+
+def test_a_restarted_server_resumes_the_table(tmp_path: Path) -> None:
+    first = TestClient(create_app(tmp_path), follow_redirects=True)
+    path, page = new_table(first, seed=9)
+    hand = re.findall(r'data-card="(\w\w)"', page.split('id="hand"')[1])
+    second = TestClient(create_app(tmp_path), follow_redirects=True)
+    again = second.get(path).text
+    assert re.findall(r'data-card="(\w\w)"', again.split('id="hand"')[1]) == hand
+    assert turn_of(again) == turn_of(page)
+
+
+def test_score_at_the_terminal(tmp_path: Path) -> None:
+    evening = tmp_path / "thursday.yaml"
+    answers = (
+        "\n".join(
+            [
+                "ask",
+                "1",
+                "clubs",
+                "Kd",
+                "3",
+                "1 3 3 3",
+                "0",
+                "n",  # the worked settlement 4.1 (a)
+                "ask",
+                "2",
+                "hearts",
+                "Kh",
+                "0",
+                "2 1 3 4",
+                "0",
+                "n",  # a trump king: refused
+                "ask",
+                "2",
+                "hearts",
+                "Ks",
+                "0",
+                "2 1 3 4",
+                "0",
+                "n",  # a remise
+            ]
+        )
+        + "\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "score", "quadrille", "--evening", str(evening)],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "balances: seat 0 -14, seat 1 +9, seat 2 -4, seat 3 +9" in run.stdout
+    assert "Refused:" in run.stdout and "score/call-trump" in run.stdout
+    assert ": remise" in run.stdout
+    report = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "score", "--evening", str(evening), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    import json
+
+    data = json.loads(report.stdout)
+    assert [d["result"] for d in data["deals"]] == ["win", "remise"]
+    assert sum(data["totals"]) + data["pot"] == 0
+
+
+def play_out(client: TestClient, path: str, page: str, seats: set[str]) -> str:
+    """Answers every turn with the first choice offered (the écart: keep the hand)."""
+    for _ in range(300):
+        if 'id="result"' in page:
+            return page
+        seat = re.search(r'name="seat" value="(\d)"', page)
+        assert seat and seat[1] in seats
+        if 'name="verb" value="discard"' in page:
+            data = {"seat": seat[1], "turn": turn_of(page), "verb": "discard"}
+        else:
+            action = re.search(r'name="action" value="([^"]+)"', page)
+            assert action, page
+            data = {"seat": seat[1], "turn": turn_of(page), "action": action[1]}
+        r = client.post(path + "/act", data=data)
+        assert r.status_code == 200, r.text
+        page = r.text
+    raise AssertionError("the deal did not end")
+
+
+@pytest.mark.parametrize("ruleset", ["ombre", "quadrille-a-trois", "mediateur"])
+def test_a_deal_of_each_game_is_played_to_its_end(client: TestClient, ruleset: str) -> None:
+    r = client.post("/tables", data={"ruleset": ruleset, "mode": "bots", "seat": "1", "seed": "2"})
+    page = play_out(client, str(r.url.path), r.text, {"1"})
+    assert "running totals" in page
+
+
+def test_hot_seat_passes_the_screen_to_each_seat(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "quadrille", "mode": "hotseat", "seed": "8"})
+    assert "(bot)" not in r.text
+    page = play_out(client, str(r.url.path), r.text, {"0", "1", "2", "3"})
+    assert "Next deal" in page
+
+
+def test_a_choice_not_offered_says_why_not(client: TestClient) -> None:
+    # Everyone passes: the holder of Spadille must play, names spades, and may not call Ks.
+    r = client.post("/tables", data={"ruleset": "quadrille", "mode": "hotseat", "seed": "8"})
+    page, path = r.text, str(r.url.path)
+    for _ in range(10):
+        if 'class="whynot"' in page:
+            break
+        seat = re.search(r'name="seat" value="(\d)"', page)
+        action = re.search(r'name="action" value="([^"]+)"', page)
+        assert seat and action
+        page = client.post(
+            path + "/act", data={"seat": seat[1], "turn": turn_of(page), "action": action[1]}
+        ).text
+    asked = re.search(r'class="whynot" href="\?why=([^"#]+)', page)
+    assert asked, page
+    answer = client.get(path, params={"why": asked[1].replace("%20", " ")}).text
+    assert "Not allowed" in answer
+    assert re.search(r'<code class="code">[a-z]+/[a-z-]+</code>', answer)
+
+
+def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -> None:
+    r = client.post(
+        "/evenings",
+        data={
+            "ruleset": "quadrille",
+            "dealer": "0",
+            "title": "Longbourn",
+            "player0": "Mr Bennet",
+            "player1": "Elizabeth",
+            "player2": "Jane",
+            "player3": "Mary",
+        },
+    )
+    assert "seat 1 (Elizabeth)" in r.text
+    path = str(r.url.path)
+    data = {
+        "count": "0",
+        "dealer": "0",
+        "contract": "ask",
+        "declarer": "1",
+        "trump": "clubs",
+        "called": "Kd",
+        "holder": "3",
+        "matadors": "0",
+        "tricks0": "1",
+        "tricks1": "3",
+        "tricks2": "3",
+        "tricks3": "3",
+    }
+    page = client.post(path + "/deals", data=data).text
+    assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["-14", "+9", "-4", "+9"]
+    # The same form sent twice (a second click) is not scored twice.
+    assert client.post(path + "/deals", data=data).status_code == 409
+    saved = next((tmp_path / "evenings").glob("*.yaml")).read_text()
+    assert 'players: ["Mr Bennet", "Elizabeth", "Jane", "Mary"]' in saved
+    assert client.get(path + "/evening.yaml").text == saved
+    # The evening survives a restart of the server.
+    again = TestClient(create_app(tmp_path), follow_redirects=True).get(path).text
+    assert re.findall(r'data-seat="\d">([^<]+)<', again) == ["-14", "+9", "-4", "+9"]
+
+
+def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient) -> None:
+    r = client.get("/rules/quadrille")
+    assert r.status_code == 200 and r.url.path == "/book/books/quadrille.html"
+    assert 'id="play"' in r.text and 'id="settlement"' in r.text
+    assert client.get("/book/style.css").headers["content-type"].startswith("text/css")
+    assert client.get("/book/%2E%2E/%2E%2E/etc/passwd").status_code == 404
+    assert client.get("/book/books/nothing.html").status_code == 404
+    assert client.get("/rules/nothing").status_code == 400
+
+
+def test_hot_seat_cards_are_covered_until_opened(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "ombre", "mode": "hotseat", "seed": "1"})
+    page = r.text
+    cover = page.index('<details class="cover" id="cover">')
+    assert cover < page.index('id="hand"') < page.index("</details>", cover)
+
+
+def test_a_damaged_saved_table_is_reported_not_crashed(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path), follow_redirects=True)
+    path, _ = new_table(client)
+    record = next((tmp_path / "tables").glob("*.yaml"))
+    record.write_text(record.read_text() + "      - 0 play Zz\n")
+    fresh = TestClient(create_app(tmp_path), follow_redirects=True)
+    r = fresh.get(path)
+    assert r.status_code == 500
+    assert "damaged" in r.text or "cannot be resumed" in r.text
+
+
+def test_the_ecart_is_one_form_of_tick_boxes(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "ombre", "mode": "bots", "seat": "1", "seed": "1"})
+    page, path = r.text, str(r.url.path)
+    for _ in range(6):
+        if 'name="verb" value="discard"' in page:
+            break
+        action = re.search(r'name="action" value="([^"]+)"', page)
+        assert action
+        page = client.post(
+            path + "/act", data={"seat": "1", "turn": turn_of(page), "action": action[1]}
+        ).text
+    assert 'name="verb" value="discard"' in page
+    assert 'value="discard ' not in page  # no button per set of cards
+    hand = re.findall(r'name="card" value="(\w\w)"', page)
+    # More cards than the rules allow are refused by the referee, the hand unchanged.
+    r = client.post(
+        path + "/act",
+        data={"seat": "1", "turn": turn_of(page), "verb": "discard", "card": hand},
+    )
+    assert r.status_code == 409 and "Not allowed" in r.text
+    r = client.post(
+        path + "/act",
+        data={"seat": "1", "turn": turn_of(page), "verb": "discard", "card": hand[-2:]},
+    )
+    assert r.status_code == 200 and 'name="verb" value="discard"' not in r.text
+
+
+def test_every_page_links_the_rule_books_and_the_glossary(client: TestClient) -> None:
+    for path in ("/", "/score", new_table(client)[0]):
+        page = client.get(path).text
+        for link in ("/book/index.html", "/book/glossary.html"):
+            assert f'href="{link}"' in page
+            assert client.get(link).status_code == 200

@@ -1,0 +1,256 @@
+"""End-to-end tests in a real headless Chromium: the page is clicked as a person would.
+
+Skipped, with the reason, where Debian's chromium and chromedriver are not installed
+(``make browser`` installs them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import load_ruleset
+from engine.bots import make_bot
+from engine.party import Party
+from engine.referee import Deal
+from engine.scoresheet import Evening, parse_entry
+from tests.test_scoresheet import entry_of
+from tests.web.conftest import LiveServer
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+def _by(kind: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return getattr(By, kind)
+
+
+def css(driver: Any, selector: str) -> list[Any]:
+    return list(driver.find_elements(_by("CSS_SELECTOR"), selector))
+
+
+def click(driver: Any, element: Any) -> None:
+    """Clicks an element that loads a new page, and waits for it."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = driver.find_element(_by("TAG_NAME"), "html")
+    element.click()
+    wait = WebDriverWait(driver, 20)
+    wait.until(expected_conditions.staleness_of(page))
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def new_table(driver: Any, server: LiveServer, ruleset: str, seed: int, seat: int = 0) -> str:
+    """Sits down at a table from the home page, as a person would; returns its address."""
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(server.url + "/")
+    form = next(
+        f
+        for f in css(driver, "form.ruleset")
+        if f.find_element(_by("NAME"), "ruleset").get_attribute("value") == ruleset
+    )
+    Select(form.find_element(_by("NAME"), "seat")).select_by_value(str(seat))
+    form.find_element(_by("CSS_SELECTOR"), "details summary").click()
+    form.find_element(_by("NAME"), "seed").send_keys(str(seed))
+    click(driver, form.find_element(_by("CSS_SELECTOR"), "button[value=bots]"))
+    assert "/tables/" in driver.current_url
+    return str(driver.current_url)
+
+
+def step(driver: Any) -> bool:
+    """Clicks the first allowed choice; returns False once the deal is over."""
+    from selenium.common.exceptions import WebDriverException
+
+    for attempt in range(3):
+        try:
+            if css(driver, "#result"):
+                return False
+            for selector in ("button.cardbutton.legal", "#choices button", "#hand button"):
+                found = css(driver, selector)
+                if found:
+                    click(driver, found[0])
+                    return True
+        except WebDriverException:
+            # The page was being replaced while we looked (a slow machine): look again.
+            if attempt == 2:
+                raise
+            continue
+        break
+    raise AssertionError("nothing to click, and the deal is not over:\n" + driver.page_source)
+
+
+def test_a_complete_deal_played_by_clicking(browser: Any, live_server: LiveServer) -> None:
+    url = new_table(browser, live_server, "quadrille", seed=11)
+    for _ in range(80):
+        if not step(browser):
+            break
+    result = browser.find_element(_by("ID"), "result").text
+    assert "Result" in result or "All passed" in result
+    # Every payment with its reason, the balances and running totals, the next deal.
+    rows = css(browser, "#result table.payments tbody tr")
+    assert any("stake" in r.text for r in rows)
+    assert css(browser, "#result tr.running")
+    # The record offered for download is the one saved, and the referee replays it complete.
+    ident = url.rsplit("/", 1)[1]
+    saved = live_server.folder / "tables" / f"{ident}.yaml"
+    from engine.records import read_record, replay
+
+    record = read_record(saved)
+    report = replay(record, load_ruleset(record.ruleset))
+    assert report.complete and report.error is None
+    totals = [int(t.text) for t in css(browser, "#result tr.running td")[1:-1]]
+    assert totals == report.totals
+    click(browser, browser.find_element(_by("ID"), "next-deal"))
+    assert "deal 2" in browser.find_element(_by("ID"), "status").text
+
+
+def play_until_illegal_card(driver: Any) -> Any:
+    for _ in range(200):
+        illegal = css(driver, "a.cardbutton.illegal")
+        if illegal:
+            return illegal[0]
+        if not step(driver):
+            click(driver, css(driver, "#next-deal")[0])
+    raise AssertionError("no card was ever refused in 200 clicks")
+
+
+def test_an_illegal_click_is_refused_with_the_rule(browser: Any, live_server: LiveServer) -> None:
+    new_table(browser, live_server, "quadrille", seed=3)
+    card = play_until_illegal_card(browser)
+    code = card.find_element(_by("CSS_SELECTOR"), ".card").get_attribute("data-card")
+    hand_before = [c.get_attribute("data-card") for c in css(browser, "#hand .card")]
+    click(browser, card)
+    refusal = browser.find_element(_by("ID"), "refusal").text
+    assert "Not allowed" in refusal and f"play {code}" in refusal
+    assert "play/" in refusal  # the referee's code
+    rule_link = browser.find_element(_by("LINK_TEXT"), "the rule").get_attribute("href")
+    assert "/rules/quadrille#play" in rule_link
+    assert [c.get_attribute("data-card") for c in css(browser, "#hand .card")] == hand_before
+    # A forged request for the same card is refused by the server, the deal unchanged.
+    turn = css(browser, "input[name=turn]")[0].get_attribute("value")
+    status = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        fetch(location.pathname + '/act', {method: 'POST',
+          headers: {'content-type': 'application/x-www-form-urlencoded'},
+          body: 'seat=0&turn=' + arguments[0] + '&action=play%20' + arguments[1]})
+        .then(r => done(r.status));""",
+        turn,
+        code,
+    )
+    assert status == 409
+    browser.refresh()
+    assert [c.get_attribute("data-card") for c in css(browser, "#hand .card")] == hand_before
+    # The rule is one click away.
+    browser.get(rule_link)
+    assert browser.find_element(_by("ID"), "play").is_displayed()
+
+
+def test_a_reload_and_a_server_restart_resume_the_deal(
+    browser: Any, live_server: LiveServer, records_folder: Path
+) -> None:
+    url = new_table(browser, live_server, "quadrille", seed=5)
+    while not css(browser, "button.cardbutton.legal") or len(css(browser, "#hand .card")) > 8:
+        assert step(browser)
+    hand = [c.get_attribute("data-card") for c in css(browser, "#hand .card")]
+    status = browser.find_element(_by("ID"), "status").text
+    browser.refresh()
+    assert [c.get_attribute("data-card") for c in css(browser, "#hand .card")] == hand
+    # Another server on the same folder (the first one stopped) resumes it from the records.
+    live_server.stop()
+    other = LiveServer(records_folder).start()
+    try:
+        browser.get(url.replace(live_server.url, other.url))
+        assert [c.get_attribute("data-card") for c in css(browser, "#hand .card")] == hand
+        assert browser.find_element(_by("ID"), "status").text == status
+        while step(browser):
+            pass
+        assert css(browser, "#result")
+    finally:
+        other.stop()
+        live_server.start()
+
+
+def three_deals_with_remise_and_codille() -> Party:
+    """A party the referee played (random bots) whose first three deals hold both results."""
+    rules = load_ruleset("quadrille")
+    for seed in range(1, 400):
+        party = Party(rules)
+        bots = [make_bot("random", seed * 10 + k) for k in range(4)]
+        for i in range(3):
+            deal: Deal = party.new_deal(seed=seed * 100 + i)
+            while not deal.is_over:
+                deal.apply(bots[deal.to_move].choose(deal, deal.to_move))
+        results = {d.result for d in party.deals}
+        if {"remise", "codille"} <= results and not any(d.penalties for d in party.deals):
+            return party
+    raise AssertionError("no such party in 400 seeds")
+
+
+def test_a_scorekeeper_evening_matches_the_referee(browser: Any, live_server: LiveServer) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    party = three_deals_with_remise_and_codille()
+    browser.get(live_server.url + "/score")
+    form = next(
+        f
+        for f in css(browser, "form.ruleset")
+        if f.find_element(_by("NAME"), "ruleset").get_attribute("value") == "quadrille"
+    )
+    form.find_element(_by("NAME"), "title").send_keys("Three deals")
+    click(browser, form.find_element(_by("TAG_NAME"), "button"))
+    for deal in party.deals:
+        entry = entry_of(deal)
+        form = browser.find_element(_by("ID"), "entry")
+        if entry.passed:
+            form.find_element(_by("NAME"), "passed").click()
+        else:
+            Select(form.find_element(_by("NAME"), "contract")).select_by_value(str(entry.contract))
+            Select(form.find_element(_by("NAME"), "declarer")).select_by_value(str(entry.declarer))
+            Select(form.find_element(_by("NAME"), "trump")).select_by_visible_text(str(entry.trump))
+            if entry.called is not None:
+                Select(form.find_element(_by("NAME"), "called")).select_by_visible_text(
+                    entry.called
+                )
+                Select(form.find_element(_by("NAME"), "holder")).select_by_value(str(entry.holder))
+            for k, t in enumerate(entry.tricks):
+                box = form.find_element(_by("NAME"), f"tricks{k}")
+                box.clear()
+                box.send_keys(str(t))
+            box = form.find_element(_by("NAME"), "matadors")
+            box.clear()
+            box.send_keys(str(entry.matadors))
+            if entry.vole:
+                form.find_element(_by("NAME"), "vole").click()
+            if entry.highest_trump is not None:
+                # Odd counters from a codille wait for the holder of the highest trump.
+                Select(form.find_element(_by("NAME"), "highest_trump")).select_by_value(
+                    str(entry.highest_trump)
+                )
+        click(browser, form.find_element(_by("ID"), "score-deal"))
+        assert not css(browser, "#refusal"), browser.find_element(_by("ID"), "refusal").text
+    cells = css(browser, "#totals td[data-seat]")
+    assert [int(c.text) for c in cells] == party.totals
+    assert int(browser.find_element(_by("ID"), "pot").text) == party.table.pot
+    results = [r.text.lower() for r in css(browser, ".deal .result")]
+    assert "remise" in results and "codille" in results
+    # An impossible entry is refused with the rule, and nothing is scored.
+    form = browser.find_element(_by("ID"), "entry")
+    Select(form.find_element(_by("NAME"), "contract")).select_by_value("ask")
+    Select(form.find_element(_by("NAME"), "declarer")).select_by_value("1")
+    Select(form.find_element(_by("NAME"), "trump")).select_by_visible_text("clubs")
+    Select(form.find_element(_by("NAME"), "called")).select_by_visible_text("Kc")
+    Select(form.find_element(_by("NAME"), "holder")).select_by_value("2")
+    click(browser, form.find_element(_by("ID"), "score-deal"))
+    refusal = browser.find_element(_by("ID"), "refusal").text
+    assert "score/call-trump" in refusal and "enc-q" in refusal.lower()
+    assert [int(c.text) for c in css(browser, "#totals td[data-seat]")] == party.totals
+    # The same evening, settled by the scorekeeper's Python code, agrees.
+    evening = Evening(party.rules)
+    for deal in party.deals:
+        evening.score(parse_entry(entry_of(deal).as_score(), dealer=deal.dealer, n=4))
+    assert evening.totals == party.totals
