@@ -583,7 +583,9 @@ def play(
     ] = None,
     bots: Annotated[
         str | None,
-        typer.Option("--bots", metavar="random|heuristic", help="How the bots play."),
+        typer.Option(
+            "--bots", metavar="KIND", help="How the bots play: heuristic (the default), random …"
+        ),
     ] = None,
     record: Annotated[
         Path | None, typer.Option("--record", metavar="FILE", help="Write the record here.")
