@@ -142,7 +142,8 @@ def semantic_problems(resolved: Any) -> list[Problem]:
         )
 
     # Deal.
-    players = d["players"]["count"]
+    # A seat that sits the deal out (the dealer at a table of four) is dealt nothing.
+    players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
     hand = d["deal"]["hand_size"]
     talon = d["deal"]["talon"]
     for choice in option_suit_choices:

@@ -110,6 +110,8 @@ class HeuristicBot(Bot):
             return self._call(deal, hand, legal)
         if phase == "give":
             return self._lowest(deal, legal, seat)
+        if phase == "surrender":
+            return legal[0]  # roi rendu: keep the called king (pass)
         if phase == "vole":
             # Play on only with nothing but trumps left.
             trumps = deal.t.class_mask[deal.trump or 0][4]
@@ -183,7 +185,7 @@ class HeuristicBot(Bot):
         # Who is winning the trick: asked of the referee's one trick routine.
         best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0
         best = strength[trick[best_pos]]
-        winner_seat = (deal.leader + best_pos) % deal.n
+        winner_seat = deal.seat_at(deal.leader, best_pos)
         known_side = self._known_side(deal, seat)
         same_team = (seat in known_side) == (winner_seat in known_side)
 

@@ -397,7 +397,11 @@ def replay(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (YAML or JSON).")],
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", metavar="RULESET", help="Referee under this ruleset instead."),
+        typer.Option(
+            "--ruleset",
+            metavar="RULESET",
+            help="Referee under this ruleset too, side by side with the record's own.",
+        ),
     ] = None,
     html: Annotated[
         Path | None,
@@ -416,7 +420,10 @@ def replay(
     path = _record_file(record)
     try:
         rec = read_record(path)
-        rules = _record_ruleset(rec, path, ruleset)
+        if ruleset is not None:
+            _replay_against(rec, path, ruleset, json_out, html, md)
+            return
+        rules = _record_ruleset(rec, path, None)
         if json_out and html is None and md is None:
             report = run_replay(rec, rules)
         else:
@@ -460,6 +467,34 @@ def replay(
     if report.error is not None:
         if not json_out:
             _err(f"{report.located}")
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _replay_against(
+    rec: Any, path: Path, other: str, json_out: bool, html: Path | None, md: Path | None
+) -> None:
+    """``ombre replay RECORD --ruleset OTHER``: the record under its own ruleset and OTHER;
+    ``--html``/``--md`` write the deal page of the record refereed under OTHER."""
+    from engine.sidebyside import render_text, replay_against
+
+    own = _record_ruleset(rec, path, None)
+    rules_other = _record_ruleset(rec, path, other)
+    report = replay_against(rec, own, rules_other).as_json()
+    if html is not None or md is not None:
+        from engine.documents.deal_page import replay_story
+        from engine.documents.site import write_deal_page
+
+        story = replay_story(rec, rules_other, str(path))
+        if html is not None:
+            write_deal_page(story, html, "html")
+        if md is not None:
+            write_deal_page(story, md, "md")
+    if json_out:
+        _emit_json(report)
+    else:
+        typer.echo(render_text(report), nl=False)
+    # Refused under OTHER is a finding; refused under the record's own ruleset, an error.
+    if report["replays"][0]["error"] is not None:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -722,11 +757,34 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first deal.")] = 1,
     bots: BotsOption = "heuristic",
     option: OptionList = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            metavar="RULESET",
+            help="Compare with this ruleset on the same deals (paired), with 95% intervals.",
+        ),
+    ] = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option("--svg", metavar="FILE", help="With --against: also write the chart."),
+    ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html", metavar="FILE", help="With --against: also write a page, table and chart."
+        ),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
     from engine.bots import simulate as run_simulation
 
+    if against is not None:
+        _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
+        return
+    if svg is not None or html is not None:
+        raise CliError("--svg and --html draw a comparison: give --against RULESET too")
     r, options = _load_for_bots(ruleset, option, bots)
     show_progress = sys.stderr.isatty()
     step = max(1, deals // 100)
@@ -752,11 +810,83 @@ def simulate(
     typer.echo(f"on the table at the end: {data['pot']}")
 
 
+def _simulate_against(
+    a_name: str,
+    b_name: str,
+    deals: int,
+    seed: int,
+    bots: str,
+    option: Sequence[str] | None,
+    svg: Path | None,
+    html: Path | None,
+    json_out: bool,
+) -> None:
+    """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
+    from engine.compare import compare, render_html, render_svg, render_text
+
+    a, options = _load_for_bots(a_name, option, bots)
+    b = _load(b_name)
+    # A setup option applies to each rule set that declares it.
+    options_b = {k: v for k, v in options.items() if k in b.options}
+    b.resolve_options(options_b)
+    report = compare(
+        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b
+    ).as_json()
+    if svg is not None:
+        svg.write_text(render_svg(report), encoding="utf-8")
+    if html is not None:
+        html.write_text(render_html(report), encoding="utf-8")
+    if json_out:
+        _emit_json(report)
+    else:
+        typer.echo(render_text(report), nl=False)
+        if svg is not None:
+            typer.echo(f"chart: {_shown(svg)}")
+        if html is not None:
+            typer.echo(f"page: {_shown(html)}")
+
+
+# ombre new
+
+
 # ombre serve and ombre score (engine/web/, engine/scoresheet.py, engine/scoreterm.py)
 
 
 @app.command()
 @_boundary
+def new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new variant's id.")],
+    extends: Annotated[
+        str,
+        typer.Option("--extends", metavar="PARENT", help="The ruleset or variant it extends."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Where to write (default: variants/NAME.yaml)."),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Write a commented starter variant of PARENT, schema line included; never overwrites."""
+    from engine.loader import default_registry, schema_path
+    from engine.starter import check_name, starter_path, write_starter
+
+    check_name(name)
+    existing = default_registry().find(name)
+    if existing is not None and existing.kind in ("ruleset", "variant"):
+        raise CliError(f"a ruleset or variant {name!r} already exists; choose another NAME")
+    parent = _load(extends)
+    target = starter_path(name, out, default_registry().variants_dir)
+    try:
+        write_starter(name, parent, target, schema_path())
+    except FileExistsError:
+        raise CliError(f"{_shown(target)} exists; it is not overwritten") from None
+    if json_out:
+        _emit_json({"id": name, "extends": parent.id, "path": _shown(target)})
+    else:
+        typer.echo(f"wrote {_shown(target)}: a variant of {parent.id}; edit it, then")
+        typer.echo(f"  ombre validate {_shown(target)}")
+
+
 def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
     host: Annotated[

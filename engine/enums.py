@@ -21,6 +21,7 @@ __all__ = [
     "Pot",
     "Renonce",
     "SourceKind",
+    "TrumpNamedBy",
     "Visibility",
     "VoleWhen",
 ]
@@ -145,3 +146,10 @@ class CodilleRemainder(StrEnum):
 
     NEXT_SPADILLE = "next-spadille"
     STAYS = "stays"
+
+
+class TrumpNamedBy(StrEnum):
+    """Who names trumps."""
+
+    DECLARER = "declarer"
+    PARTNER = "partner"

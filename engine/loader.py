@@ -49,6 +49,13 @@ __all__ = [
 Where = tuple[str, int | None, int | None]
 _OWN_KEYS = ("id", "name", "aliases", "summary", "extends")
 _OPS = ("$append", "$remove", "$delete")
+_WHOLE_KEYS = ("basis", "codille_remainder_basis")
+"""Mappings a child gives whole: they replace the parent's instead of merging with it."""
+
+
+def _without_deletes(value: dict[str, Any]) -> dict[str, Any]:
+    """Returns a basis without ``{$delete: true}`` entries (nothing to delete in a new whole)."""
+    return {k: v for k, v in value.items() if not (isinstance(v, dict) and "$delete" in v)}
 
 
 def _package_root() -> Path:
@@ -420,9 +427,15 @@ class Registry:
         )
         problems.extend(_schema_problems(resolved))
         if not problems:
+            from engine._authoring import authoring_problems
             from engine._checks import semantic_problems
 
             problems.extend(semantic_problems(resolved))
+            problems.extend(authoring_problems(resolved))
+        if parent_name is not None:
+            from engine._authoring import at_variant
+
+            problems = at_variant(problems, resolved, doc.where(("extends",)))
         if problems:
             self._resolved[entry.path] = problems
             return problems
@@ -592,7 +605,11 @@ def _merge(
                     where.setdefault((*sub, i), f_where)
                 overrides.append((sub, f_where))
                 continue
-            if isinstance(value, dict) and isinstance(target.get(key), dict):
+            if key in _WHOLE_KEYS and isinstance(value, dict):
+                # A basis is the file's own reasons: the child's replaces the parent's whole,
+                # so a parent's citation never stands beside a child's changed value.
+                replace(sub, target, key, _without_deletes(value))
+            elif isinstance(value, dict) and isinstance(target.get(key), dict):
                 if not value:
                     continue
                 merge_into(target[key], value, sub)

@@ -29,6 +29,7 @@ from engine.enums import (
     OwnCard,
     Pot,
     Renonce,
+    TrumpNamedBy,
     Visibility,
     VoleWhen,
 )
@@ -139,6 +140,12 @@ class Contract:
     basis: Basis
     aliases: tuple[str, ...] = ()
     """Other names a player may bid it by (``bid jouer``, ``bid médiateur``), from the file."""
+    announces_vole: bool = False
+    """The vole is announced with the bid (the *contre*): it is undertaken from the first trick."""
+    trump_named_by: TrumpNamedBy = TrumpNamedBy.DECLARER
+    """Who names trumps: the declarer, or (after the call) the holder of the called card."""
+    requires_cards: tuple[str, ...] = ()
+    """Cards a player must hold to bid it (the seed summary's Casco: both black aces)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +183,9 @@ class Call:
     fee: DemandFee | None
     """Paid by the declarer to the holder of the card (demands only); None: nothing."""
     basis: Basis
+    surrender_fee: int | None = None
+    """*Roi rendu*: the called card's holder may surrender it for a card of the declarer's,
+    who then plays alone and pays him this; None: the called card is never surrendered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +199,14 @@ class Condition:
     more_than_each_opponent: bool = False
     single_opponent_most: bool = False
     otherwise: bool = False
+    contracts: tuple[str, ...] | None = None
+    """The result applies only to deals played in one of these contracts."""
 
     def describe(self) -> str:
         """Returns the condition in words."""
         parts = []
+        if self.contracts:
+            parts.append("the contract is " + " or ".join(self.contracts))
         if self.vole:
             parts.append(f"the vole was undertaken and {self.vole}")
         if self.side_exactly is not None:
@@ -766,6 +780,9 @@ def build_ruleset(resolved: Any) -> RuleSet:
             trump_not_option=c.get("trump_not_option"),
             basis=basis("auction", "contracts", cid),
             aliases=tuple(c.get("aliases", [])),
+            announces_vole=bool(c.get("announces_vole", False)),
+            trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
+            requires_cards=tuple(c.get("requires_cards", ())),
         )
 
     def call(key: str) -> Call | None:
@@ -788,6 +805,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             if fee
             else None,
             basis=basis("declarations", key),
+            surrender_fee=int(c["surrender"]["fee"]) if c.get("surrender") else None,
         )
 
     results = []
@@ -805,6 +823,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
                     more_than_each_opponent=bool(w.get("more_than_each_opponent", False)),
                     single_opponent_most=bool(w.get("single_opponent_most", False)),
                     otherwise=bool(w.get("otherwise", False)),
+                    contracts=tuple(w["contract"]) if w.get("contract") else None,
                 ),
                 basis=basis("results", "rules", i),
             )

@@ -21,6 +21,17 @@ from engine.settlement import TableState
 __all__ = ["Party"]
 
 
+def last_tour_factor(rules: RuleSet, index: int) -> int:
+    """Returns the multiplier of deal ``index`` (from 0) of a party: the rule file's ``party``
+    makes the last tour of each party of ``tours`` tours (a deal by each player) pay more."""
+    party = rules.value_at(("party",))
+    if not party:
+        return 1
+    per_party = int(party["tours"]) * rules.players
+    last = index % per_party >= per_party - rules.players
+    return int(party["last_tour_factor"]) if last else 1
+
+
 class Party:
     """Deals played one after another under one ruleset and setup.
 
@@ -42,6 +53,10 @@ class Party:
         self.first_dealer = first_dealer
         self.start = table if table is not None else TableState()
         self.deals: list[Deal] = []
+
+    def factor_for(self, index: int) -> int:
+        """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`."""
+        return last_tour_factor(self.rules, index)
 
     @property
     def next_dealer(self) -> int:
@@ -95,6 +110,7 @@ class Party:
             )
         deal = Deal(
             self.rules,
+            factor=self.factor_for(len(self.deals)),
             dealer=expected,
             seed=seed,
             hands=hands,

@@ -37,7 +37,9 @@ from engine.cards import Card, Suit
 from engine.enums import AllPass, Help, OwnCard
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.model import Call, RuleSet
+from engine.party import last_tour_factor
 from engine.referee.declarations import trump_suits
+from engine.referee.held import transfers_for
 from engine.referee.result import evaluate_result
 from engine.settlement import SettlementResult, TableState, settle, stakes_for
 
@@ -63,6 +65,8 @@ _SCORE_KEYS = (
     "vole",
     "highest_trump",
     "renonces",
+    "surrendered",
+    "held",
 )
 
 
@@ -91,6 +95,10 @@ class Entry:
     renonces: tuple[int, ...] = ()
     """The offender of each renonce pointed out (each makes a bête)."""
     note: str | None = None
+    surrendered: bool = False
+    """*Roi rendu*: the holder surrendered the called card; the declarer played alone."""
+    held: tuple[tuple[str, int], ...] = ()
+    """Who held each card the rules pay for whatever the result (``settlement.held_cards``)."""
 
     def as_score(self) -> dict[str, Any]:
         """Returns the ``score:`` mapping of the record form (only what was entered)."""
@@ -108,6 +116,10 @@ class Entry:
             out["highest_trump"] = self.highest_trump
         if self.renonces:
             out["renonces"] = list(self.renonces)
+        if self.surrendered:
+            out["surrendered"] = True
+        if self.held:
+            out["held"] = dict(self.held)
         return out
 
 
@@ -206,6 +218,16 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     if not isinstance(raw_renonces, list | tuple):
         raise NotationError("renonces must list the offending seats")
     renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
+    surrendered = data.get("surrendered", False)
+    if not isinstance(surrendered, bool):
+        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
+    raw_held = data.get("held", {})
+    if not isinstance(raw_held, Mapping):
+        raise NotationError("held maps each card paid for to the seat that held it")
+    held = tuple(
+        (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
+        for card, seat in raw_held.items()
+    )
     return Entry(
         dealer=dealer,
         contract=contract,
@@ -218,7 +240,13 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         vole=vole,
         highest_trump=highest,
         renonces=renonces,
+        surrendered=surrendered,
+        held=held,
     )
+
+
+def _partner_named(contract: Any) -> bool:
+    return bool(contract.trump_named_by == "partner")
 
 
 def _refuse(code: str, message: str, rule: str = "") -> IllegalActionError:
@@ -352,7 +380,8 @@ class Evening:
             deck = rules.deck(self.options)
             if card not in deck:
                 raise _refuse("score/not-in-pack", f"{card} is not in the pack", cite(rule_path))
-            if card.suit is suit and not rule.trump_suit_allowed:
+            # Under a partner who names trumps, the call came before the trump suit.
+            if card.suit is suit and not rule.trump_suit_allowed and not _partner_named(contract):
                 raise _refuse(
                     "score/call-trump",
                     f"{card} is of the trump suit and may not be called",
@@ -372,6 +401,14 @@ class Evening:
                 )
             if contract.help is Help.CALL and entry.holder != declarer:
                 partner = entry.holder
+            if entry.surrendered:
+                if contract.help is not Help.CALL or rule.surrender_fee is None or partner is None:
+                    raise _refuse(
+                        "score/no-surrender",
+                        "only the holder of a called card may surrender it, under a roi rendu",
+                        cite(rule_path),
+                    )
+                partner = None  # he surrendered the card: the declarer plays alone
         side = (declarer,) if partner is None else (declarer, partner)
         played = sum(entry.tricks)
         side_tricks = sum(entry.tricks[s] for s in side)
@@ -383,6 +420,8 @@ class Evening:
             and played >= rules.vole_after
             and not entry.vole
         )
+        # The contre: the vole announced with the bid is undertaken from the first trick.
+        vole = entry.vole or contract.announces_vole
         if len(entry.tricks) != n or not (played == rules.hand_size or laid_down):
             raise _refuse(
                 "score/tricks",
@@ -391,7 +430,7 @@ class Evening:
                 f"{rules.vole_after}), not {played}",
                 cite(("vole",)) if played < rules.hand_size else cite(("deal",)),
             )
-        if entry.vole:
+        if entry.vole and not contract.announces_vole:
             if not contract.vole_allowed:
                 raise _refuse(
                     "score/vole-not-allowed",
@@ -415,7 +454,12 @@ class Evening:
                 cite(("matadors", "payment")),
             )
         result = evaluate_result(
-            rules, entry.tricks, side, vole_undertaken=entry.vole, played=played
+            rules,
+            entry.tricks,
+            side,
+            vole_undertaken=vole,
+            played=played,
+            contract=contract.id,
         )
         return result, side, partner
 
@@ -433,7 +477,7 @@ class Evening:
             settlement = settle(rules, n=n, table=table, stakes=stakes, result="redeal")
         else:
             assert entry.declarer is not None and entry.trump is not None
-            transfers = self._demand_fee(entry)
+            transfers = self._demand_fee(entry) + self._entry_transfers(entry)
             contract = rules.contracts.get(entry.contract or "")
             settlement = settle(
                 rules,
@@ -449,10 +493,23 @@ class Evening:
                 spadille_holder=entry.highest_trump,
                 transfers=transfers,
                 renonces=entry.renonces,
+                factor=last_tour_factor(rules, len(self.deals)),
             )
         scored = ScoredDeal(entry, result, side, settlement)
         self.deals.append(scored)
         return scored
+
+    def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
+        """The surrendered card's fee (roi rendu) and the payments for cards held."""
+        out: list[tuple[int, int, int, str]] = []
+        rule = self.rules.call
+        if entry.surrendered and rule is not None and rule.surrender_fee:
+            assert entry.declarer is not None and entry.holder is not None
+            out.append(
+                (entry.declarer, entry.holder, rule.surrender_fee, "fee for the surrendered card")
+            )
+        held = dict(entry.held)
+        return out + transfers_for(self.rules, self.n, held.get)
 
     def _demand_fee(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         contract = self.rules.contracts.get(entry.contract or "")

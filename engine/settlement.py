@@ -195,6 +195,7 @@ def settle(
     spadille_holder: int | None = None,
     transfers: Sequence[tuple[int, int, int, str]] = (),
     renonces: Sequence[int] = (),
+    factor: int = 1,
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -290,7 +291,8 @@ def settle(
             if item.in_play:
                 amounts = _shares(in_play, opponents)
             else:
-                value = item.value(contract, matadors)
+                # The last tour of a party pays double (``factor``, ACAD PA25).
+                value = item.value(contract, matadors) * factor
                 amounts = [value] * len(opponents)
             if any(amounts):
                 paid.append(item_id)

@@ -382,7 +382,7 @@ def test_enums_are_generated_from_the_schema() -> None:
 
 _LAYERS = [
     {"cards", "errors", "_yaml", "enums"},
-    {"actions", "_cache", "_checks"},
+    {"actions", "_cache", "_checks", "_authoring"},
     {"loader", "model"},
     {"render"},
     {"settlement"},
@@ -390,7 +390,7 @@ _LAYERS = [
     {"party"},
     {"records", "bots", "scoresheet"},
     {"documents"},
-    {"table", "scoreterm", "web"},
+    {"table", "scoreterm", "web", "compare", "sidebyside", "starter"},
     {"cli", "__init__", "__main__"},
 ]
 

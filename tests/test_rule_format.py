@@ -269,6 +269,7 @@ def test_registry_lists_rulesets_first() -> None:
     kinds = [kind for _, kind, _ in files]
     assert kinds == sorted(kinds, key=lambda k: k != "ruleset")
     assert {i for i, k, _ in files if k == "ruleset"} == {
+        *(p.stem for p in ROOT.glob("rules/*.yaml")),
         "ombre",
         "quadrille",
         "quadrille-a-trois",

@@ -13,9 +13,11 @@ import pytest
 
 from engine import IllegalActionError, NotationError, load_ruleset
 from engine.bots import make_bot
+from engine.cards import Card
 from engine.loader import default_registry
 from engine.party import Party
 from engine.referee import Deal
+from engine.referee.held import paid_cards
 from engine.scoresheet import Entry, Evening, load_evening, parse_entry, write_evening
 
 RULESETS = [i for i, _, _ in default_registry().files()]
@@ -47,9 +49,17 @@ def entry_of(deal: Deal) -> Entry:
         holder=holder,
         tricks=tuple(deal.won),
         matadors=deal.paid_matadors(),
-        vole=deal.vole_undertaken,
+        vole=deal.vole_undertaken and not deal.contract.announces_vole,
         highest_trump=highest,
         renonces=tuple(deal.penalties),
+        # Roi rendu: the called card went to the declarer, who played alone.
+        surrendered=deal.contract.help == "call" and deal.demanded_from is not None,
+        held=tuple(
+            (text, next(s for s in range(deal.n) if deal.start_hands[s] >> card & 1))
+            for text in paid_cards(deal.rules)
+            for card in [Card.parse(text).index]
+            if any(h >> card & 1 for h in deal.start_hands)
+        ),
     )
 
 

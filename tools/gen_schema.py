@@ -91,6 +91,7 @@ SCHEMA = {
             {
                 "count": {"type": "integer", "minimum": 2, "maximum": 6},
                 "direction": {"enum": ["counter-clockwise", "clockwise"]},
+                "sits_out": {"enum": ["dealer"]},
             },
             ["count", "direction"],
         ),
@@ -190,6 +191,9 @@ SCHEMA = {
                             "exchange": {"enum": ["declarer-first", "others-only", "none"]},
                             "trump_option": ID,
                             "trump_not_option": ID,
+                            "announces_vole": {"type": "boolean"},
+                            "trump_named_by": {"enum": ["declarer", "partner"]},
+                            "requires_cards": arr(CARD, minItems=1, uniqueItems=True),
                         },
                         ["name", "rank", "biddable", "help"],
                     )
@@ -255,6 +259,7 @@ SCHEMA = {
                                     "more_than_each_opponent": {"const": True},
                                     "single_opponent_most": {"const": True},
                                     "otherwise": {"const": True},
+                                    "contract": arr(ID, minItems=1, uniqueItems=True),
                                 },
                                 basis=False,
                             )
@@ -267,6 +272,13 @@ SCHEMA = {
             },
             ["measure", "rules"],
             basis=False,
+        ),
+        "party": obj(
+            {
+                "tours": {"type": "integer", "minimum": 1},
+                "last_tour_factor": {"type": "integer", "minimum": 1},
+            },
+            ["tours", "last_tour_factor"],
         ),
         "settlement": obj(
             {
@@ -325,6 +337,17 @@ SCHEMA = {
                     },
                     ["amount"],
                 ),
+                "held_cards": arr(
+                    obj(
+                        {
+                            "name": {"type": "string", "minLength": 1},
+                            "cards": arr(CARD, minItems=1, uniqueItems=True),
+                            "amount": NAT,
+                            "from": {"enum": ["each"]},
+                        },
+                        ["name", "cards", "amount", "from"],
+                    )
+                ),
                 "codille_remainder": {"enum": ["next-spadille", "stays"]},
                 "codille_remainder_basis": BASIS,
             },
@@ -368,6 +391,7 @@ SCHEMA = {
                     {"amount": NAT, "favourite_option": ID, "favourite_amount": NAT},
                     ["amount"],
                 ),
+                "surrender": obj({"fee": NAT}, ["fee"], basis=False),
             },
             ["rank", "trump_suit_allowed", "own_card"],
         ),
@@ -398,6 +422,7 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "BeteGoing": ("which bêtes go into a deal", ("settlement", "bete", "going")),
     "BeteCap": ("cap on a bête made on a bête", ("settlement", "bete", "cap_over_bete_in_play")),
     "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),
+    "TrumpNamedBy": ("who names trumps", ("auction", "contracts", "*", "trump_named_by")),
 }
 
 

@@ -39,7 +39,21 @@ def legal(d: Deal) -> Sequence[Action]:
             for c in sorted(d.rules.contracts.values(), key=lambda c: c.rank)
             if c.biddable and c.rank > floor
         ]
+    if any(c.requires_cards for c in d.rules.contracts.values()):
+        return [b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None]
     return list(bids)
+
+
+def _lacks(d: Deal, contract_id: str | None) -> str | None:
+    """Returns a card the player to move lacks for this contract (None: he may bid it)."""
+    from engine.cards import Card
+
+    contract = d.rules.contracts[contract_id or ""]
+    hand = d.hands[d.to_move]
+    for text in contract.requires_cards:
+        if not hand >> Card.parse(text).index & 1:
+            return text
+    return None
 
 
 def refusal(d: Deal, action: Action) -> IllegalActionError | None:
@@ -61,6 +75,16 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
         return refuse(
             "bid/not-biddable",
             f"{contract.id} is not bid: it is imposed when all pass",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
+    lacking = _lacks(d, contract.id) if contract.requires_cards else None
+    if lacking is not None:
+        return refuse(
+            "bid/requires-cards",
+            f"{contract.id} may be bid only by a player holding {', '.join(contract.requires_cards)}"
+            f" (seat {seat} lacks {lacking})",
             seat,
             action,
             rules.cite(("auction", "contracts", contract.id)),

@@ -34,6 +34,7 @@ from engine.referee.state import (
     OVER,
     PLAY,
     SUIT_NAMES,
+    SURRENDER,
     TRUMP,
     VERB_PHASES,
     VOLE,
@@ -54,6 +55,7 @@ _MODULES: dict[Phase, ModuleType] = {
     TRUMP: declarations,
     CALL: declarations,
     GIVE: declarations,
+    SURRENDER: declarations,
     EXCHANGE: exchange,
     PLAY: play,
     VOLE: play,
@@ -90,6 +92,7 @@ class Deal:
         "_stakes",
         "_talon_pos",
         "_tricks",
+        "active",
         "auction",
         "called",
         "contract",
@@ -100,6 +103,7 @@ class Deal:
         "demanded_from",
         "eldest",
         "exchanges",
+        "factor",
         "forced",
         "given",
         "hands",
@@ -109,6 +113,7 @@ class Deal:
         "leader",
         "n",
         "options",
+        "out",
         "partner",
         "partner_seen",
         "penalties",
@@ -142,6 +147,7 @@ class Deal:
         talon: Sequence[Card | str] | None = None,
         options: Mapping[str, Any] | None = None,
         table: TableState | None = None,
+        factor: int = 1,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
@@ -156,6 +162,10 @@ class Deal:
             raise NotationError(f"seed must be an integer, not {seed!r}")
         self.dealer = dealer
         self.eldest = (dealer + 1) % n
+        # A seat that sits the deal out (players.sits_out: the dealer at a table of four) is
+        # dealt nothing and never speaks or plays, but is an opponent in the settlement.
+        self.out: int | None = dealer if rules.value_at(("players", "sits_out")) else None
+        self.active = n - (self.out is not None)
         self.table = table if table is not None else TableState()
         if hands is None:
             dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed)
@@ -171,7 +181,7 @@ class Deal:
         # Auction.
         self.phase = AUCTION
         self.to_move = self.eldest
-        self._queue = [(self.eldest + k) % n for k in range(n)]
+        self._queue = [(self.eldest + k) % n for k in range(n) if (self.eldest + k) % n != self.out]
         self._queue.reverse()  # popped from the end
         self._queue.pop()
         self.holder: int | None = None
@@ -198,12 +208,16 @@ class Deal:
         self.leader = self.eldest
         self.trick: list[int] = []
         self._tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self._next_seat = [(s + 1) % n for s in range(n)]
+        self._next_seat = [
+            (s + 2) % n if (s + 1) % n == self.out else (s + 1) % n for s in range(n)
+        ]
         self.won = [0] * n
         self.partner_seen = False
         self.vole_undertaken = False
         self.stopped = False
         self.start_hands: tuple[int, ...] = ()
+        self.factor = factor
+        """Payments and the dealer's stake are multiplied by this (the last tour, doubled)."""
         self.renonces: list[tuple[int, int, int]] = []
         """Renonces not yet pointed out: (offender, trick number, card)."""
         self.penalties: list[int] = []
@@ -218,6 +232,8 @@ class Deal:
         # A redeal after all passed is staked by the all-pass rule instead (Ombre: two more
         # jetons each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres").
         stake_lines = rules.all_pass_stakes if self.table.redeal else rules.stakes
+        if factor != 1:  # the last tour of a party: "le devant double" (ACAD PA25)
+            stake_lines = tuple((w, a * factor if w == "dealer" else a) for w, a in stake_lines)
         self._stakes = stakes_for(rules, dealer, n, stake_lines)
         self._legal: Sequence[Action] | None = None
         self._play_mask: int = -1
@@ -239,6 +255,8 @@ class Deal:
         for size in self.rules.packets[0]:
             for k in range(self.n):
                 seat = (self.eldest + k) % self.n
+                if seat == self.out:
+                    continue
                 hands[seat].extend(cards[pos : pos + size])
                 pos += size
         return hands, cards[pos:]
@@ -264,6 +282,14 @@ class Deal:
             return index
 
         for seat, hand in enumerate(hands):
+            if seat == self.out:
+                if len(hand):
+                    raise NotationError(
+                        f"seat {seat} deals and sits the deal out: its hand is empty, not "
+                        f"{len(hand)} cards"
+                    )
+                out.append([])
+                continue
             if len(hand) != rules.hand_size:
                 raise NotationError(
                     f"seat {seat} holds {len(hand)} cards; {rules.id} deals {rules.hand_size}"
@@ -332,7 +358,16 @@ class Deal:
         """Returns the seat winning the trick in progress so far (None if it is empty)."""
         if not self.trick or self.tr is None:
             return None
-        return (self.leader + self.tr.winning_position(self.trick)) % self.n
+        return self.seat_at(self.leader, self.tr.winning_position(self.trick))
+
+    def seat_at(self, leader: int, position: int) -> int:
+        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``."""
+        if self.out is None:
+            return (leader + position) % self.n
+        seat = leader
+        for _ in range(position):
+            seat = self._next_seat[seat]
+        return seat
 
     # The rules, asked of the phase modules.
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import CALL, GIVE, TRUMP, Action
+from engine.actions import CALL, GIVE, PASS, TRUMP, Action
 from engine.cards import ALL_CARDS, Suit
-from engine.enums import Help, OwnCard
+from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.model import Call, Contract, RuleSet, Tables
 from engine.referee import exchange
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
+from engine.referee.state import SURRENDER as SURRENDER_PHASE
 from engine.referee.state import TRUMP as TRUMP_PHASE
 
 if TYPE_CHECKING:
@@ -127,12 +128,13 @@ def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
     calls are the cards of the last mask; a refused card is refused by the first stage that
     drops it.
     """
-    assert d.declarer is not None and d.trump is not None
+    assert d.declarer is not None
     hand = d.hands[d.declarer]
     t = d.t
     mask = (1 << 40) - 1
     stages: list[tuple[str, int]] = []
-    if not rule.trump_suit_allowed:
+    # Under a contract whose partner names trumps, the call comes first: no trump suit yet.
+    if not rule.trump_suit_allowed and d.trump is not None:
         mask &= ~_SUIT_MASK[d.trump]
         stages.append(("call/trump", mask))
     if rule.own_card is _FORBIDDEN:
@@ -227,6 +229,9 @@ def _give_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 
 def legal(d: Deal) -> Sequence[Action]:
+    if d.phase is SURRENDER_PHASE:
+        assert d.called is not None
+        return [PASS, GIVE[d.called]]
     if d.phase is TRUMP_PHASE:
         return _trump_legal(d)
     if d.phase is CALL_PHASE:
@@ -235,6 +240,17 @@ def legal(d: Deal) -> Sequence[Action]:
 
 
 def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    if d.phase is SURRENDER_PHASE:
+        if action.verb == "pass" or action.card.index == d.called:
+            return None
+        return refuse(
+            "surrender/not-the-called-card",
+            f"only the called card ({ALL_CARDS[d.called or 0]}) may be surrendered; "
+            "or pass to keep it",
+            d.to_move,
+            action,
+            d.rules.cite(("declarations", "call", "surrender")),
+        )
     if action.verb == "trump":
         return _trump_refusal(d, action)
     if action.verb == "call":
@@ -243,6 +259,9 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
 
 
 def apply(d: Deal, seat: int, action: Action) -> None:
+    if d.phase is SURRENDER_PHASE:
+        _surrender(d, action.verb == "give")
+        return
     if action.verb == "trump":
         assert action.suit is not None
         d.trump = action.suit.index
@@ -260,10 +279,19 @@ def declare(d: Deal, seat: int, contract: Contract, *, forced: bool) -> None:
     d.forced = forced
     d.phase = TRUMP_PHASE
     d.to_move = seat
+    if _partner_names_trumps(contract) and call_choices(d):
+        d.phase = CALL_PHASE  # the call first; its holder then names trumps
+
+
+def _partner_names_trumps(contract: Contract) -> bool:
+    return contract.trump_named_by is TrumpNamedBy.PARTNER and contract.help is Help.CALL
 
 
 def _after_trump(d: Deal) -> None:
     assert d.contract is not None
+    if d.called is not None:  # the partner named trumps after the call
+        _after_declarations(d)
+        return
     if d.contract.help is not _NONE:
         choices = call_choices(d)
         if choices:
@@ -280,6 +308,14 @@ def _call(d: Deal, card: int) -> None:
     holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
     if d.contract.help is _CALL:
         d.partner = holder if holder != d.declarer else None
+        if d.trump is None:
+            # The holder of the called card names trumps (and so makes himself known); a
+            # declarer who called his own card names them himself.
+            d.phase = TRUMP_PHASE
+            if d.partner is not None:
+                d.to_move = d.partner
+                d.partner_seen = True
+            return
         _after_declarations(d)
         return
     # A demand: the holder hands the card over and receives one of the declarer's choice.
@@ -304,5 +340,39 @@ def _give(d: Deal, card: int) -> None:
     _after_declarations(d)
 
 
-def _after_declarations(d: Deal) -> None:
+def _surrender(d: Deal, given: bool) -> None:
+    """*Roi rendu*: the called card's holder keeps it (pass) or hands it to the declarer, who
+    pays him the rule's fee, gives him a card of his choice and plays alone."""
+    if not given:
+        _after_declarations(d, surrender_asked=True)
+        return
+    assert d.declarer is not None and d.partner is not None and d.called is not None
+    holder = d.partner
+    d.hands[holder] &= ~(1 << d.called)
+    d.hands[d.declarer] |= 1 << d.called
+    d.demanded_from = holder
+    d.partner = None
+    d.partner_seen = True
+    fee = d.rules.call.surrender_fee if d.rules.call is not None else None
+    if fee:
+        d.transfers.append((d.declarer, holder, fee, "fee for the surrendered card"))
+    d.phase = GIVE_PHASE
+    d.to_move = d.declarer
+
+
+def _after_declarations(d: Deal, *, surrender_asked: bool = False) -> None:
+    rule = d.rules.call
+    if (
+        not surrender_asked
+        and rule is not None
+        and rule.surrender_fee is not None
+        and d.contract is not None
+        and d.contract.help is Help.CALL
+        and d.partner is not None
+        and d.demanded_from is None
+    ):
+        # Roi rendu: the holder of the called card may surrender it before play.
+        d.phase = SURRENDER_PHASE
+        d.to_move = d.partner
+        return
     exchange.begin(d)

@@ -71,6 +71,8 @@ def begin(d: Deal) -> None:
     d.to_move = d.leader
     if d.partner is None:
         d.partner_seen = True
+    if d.contract is not None and d.contract.announces_vole:
+        d.vole_undertaken = True  # the contre: the vole was announced with the bid
     if d.rules.renonce is Renonce.PENALISED:
         d._snapshots = []
         _snapshot(d)
@@ -215,7 +217,7 @@ def play_card(d: Deal, seat: int, card: int) -> None:
     d.hands[seat] ^= 1 << card
     trick = d.trick
     trick.append(card)
-    if len(trick) < d.n:
+    if len(trick) < d.active:
         d.to_move = d._next_seat[seat]
         return
     _end_trick(d, trick)
@@ -225,7 +227,7 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
     tr = d.tr
     assert tr is not None
     leader = d.leader
-    winner = (leader + tr.winning_position(trick)) % d.n
+    winner = d.seat_at(leader, tr.winning_position(trick))
     if d.called is not None and d.called in trick:
         d.partner_seen = True
     d._tricks.append((leader, tuple(trick), winner))

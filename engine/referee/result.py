@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.enums import HeldBy, VoleWhen
 from engine.model import RuleSet
+from engine.referee.held import held_card_transfers
 from engine.referee.state import OVER
 from engine.settlement import settle
 
@@ -27,6 +28,7 @@ def evaluate_result(
     *,
     vole_undertaken: bool = False,
     played: int | None = None,
+    contract: str | None = None,
 ) -> str:
     """Returns the result the rule file's table gives for these tricks (first rule that holds).
 
@@ -38,6 +40,8 @@ def evaluate_result(
     total = sum(won) if played is None else played
     for rule in rules.results:
         w = rule.when
+        if w.contracts is not None and contract not in w.contracts:
+            continue
         if w.vole is not None:
             if not vole_undertaken:
                 continue
@@ -89,6 +93,7 @@ def finish(d: Deal) -> None:
             d.side,
             vole_undertaken=d.vole_undertaken,
             played=len(d._tricks),
+            contract=d.contract.id if d.contract is not None else None,
         )
     if d.renonces:
         # A renonce not pointed out before the end is noticed after it: the bête stands.
@@ -112,6 +117,7 @@ def finish(d: Deal) -> None:
         tricks=d.won,
         matadors=paid_matadors(d),
         spadille_holder=holder,
-        transfers=d.transfers,
+        transfers=[*d.transfers, *held_card_transfers(d)],
         renonces=d.penalties,
+        factor=d.factor,
     )

@@ -30,13 +30,15 @@ class Phase(StrEnum):
     PLAY = "play"
     VOLE = "vole"
     OVER = "over"
+    SURRENDER = "surrender"
+    """The holder of the called card may surrender it (*roi rendu*)."""
 
 
 PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
 
 # The members as plain names: reading an enum member off its class costs ten times more, and
 # the referee compares phases on every action.
-AUCTION, MATCH, TRUMP, CALL, GIVE, EXCHANGE, PLAY, VOLE, OVER = Phase
+AUCTION, MATCH, TRUMP, CALL, GIVE, EXCHANGE, PLAY, VOLE, OVER, SURRENDER = Phase
 
 EXPECTED = {
     AUCTION: "pass or bid",
@@ -48,15 +50,16 @@ EXPECTED = {
     PLAY: "play CARD",
     VOLE: "vole, stop, or play CARD (which undertakes the vole)",
     OVER: "nothing: the deal is over",
+    SURRENDER: "give CARD (surrender the called card) or pass (keep it)",
 }
 
 # The verbs each phase takes (renonce and notice only under a rule file that penalises them).
 VERB_PHASES: dict[str, tuple[Phase, ...]] = {
-    "pass": (Phase.AUCTION, Phase.MATCH),
+    "pass": (Phase.AUCTION, Phase.MATCH, Phase.SURRENDER),
     "bid": (Phase.AUCTION, Phase.MATCH),
     "trump": (Phase.TRUMP,),
     "call": (Phase.CALL,),
-    "give": (Phase.GIVE,),
+    "give": (Phase.GIVE, Phase.SURRENDER),
     "discard": (Phase.EXCHANGE,),
     "play": (Phase.PLAY, Phase.VOLE),
     "vole": (Phase.VOLE,),

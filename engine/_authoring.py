@@ -1,0 +1,259 @@
+"""Checks for authors of variants: problems reported in the author's own file.
+
+Three checks run on a resolved rule file, after the schema and the semantic checks:
+
+* **a change needs its own basis** (``semantic/change-without-basis``): a file that extends
+  another and changes a value must give the basis of that rule itself, so that a parent's
+  citation (about the parent's value) never stands beside a changed value;
+* **values the referee cannot play** (``semantic/unplayable``): a result threshold above the
+  number of tricks, a vole undertaken after the last trick, a sole-liability threshold or an
+  exchange that no deal can reach;
+* **problems that appear only once merged** (:func:`at_variant`): a problem located at a value
+  the parent set is moved to the child's nearest change, since the parent is valid alone and it
+  is the child's change that makes the merged file wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine._yaml import Path_, json_path
+from engine.errors import Problem
+
+__all__ = ["at_variant", "authoring_problems"]
+
+_OWN_KEYS = ("id", "name", "aliases", "summary", "extends", "sources")
+
+
+def _has_basis(value: Any) -> bool:
+    return isinstance(value, Mapping) and "basis" in value
+
+
+def _value_at(data: Any, path: Path_) -> Any:
+    node = data
+    for key in path:
+        found = isinstance(node, Mapping) and key in node
+        found = found or (isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node))
+        if not found:
+            return None
+        node = node[key]
+    return node
+
+
+def _holders(data: Any, change: Path_) -> list[Path_]:
+    """Returns the paths whose ``basis`` must justify ``change``.
+
+    A list of based items (``settlement.stakes``) or a new mapping of based entries (a table of
+    options) is justified item by item; anything else by the nearest basis at or above it.
+    """
+    value = _value_at(data, change)
+    if isinstance(value, list) and value and all(_has_basis(v) for v in value):
+        return [(*change, i) for i in range(len(value))]
+    if (
+        isinstance(value, Mapping)
+        and value
+        and not _has_basis(value)
+        and all(_has_basis(v) for v in value.values())
+    ):
+        return [(*change, k) for k in value]
+    holder = change
+    while holder and not _has_basis(_value_at(data, holder)):
+        holder = holder[:-1]
+    return [holder]
+
+
+def _unbased_changes(resolved: Any) -> list[Problem]:
+    if len(resolved.chain) < 2:
+        return []
+    problems: list[Problem] = []
+    seen: set[Path_] = set()
+    for change, where in resolved.overrides:
+        if not change or change[0] in _OWN_KEYS or where[0] != resolved.file:
+            continue
+        if _value_at(resolved.data, change) is None:
+            continue  # a deletion: nothing is left to justify
+        for holder in _holders(resolved.data, change):
+            if holder in seen:
+                continue
+            seen.add(holder)
+            basis_file = resolved.locate((*holder, "basis"))[0] if holder else None
+            if basis_file == resolved.file:
+                continue
+            shown = json_path(change)
+            target = json_path((*holder, "basis")) if holder else "a basis"
+            _, line, column = where
+            problems.append(
+                Problem(
+                    resolved.file,
+                    line,
+                    column,
+                    shown,
+                    "semantic/change-without-basis",
+                    f"changed here without a basis of its own: give {target} "
+                    "(evidence, cite, note) saying why; the parent's citation is about the "
+                    "parent's value",
+                )
+            )
+    return problems
+
+
+def _unplayable(resolved: Any) -> list[Problem]:
+    d: dict[str, Any] = resolved.data
+    problems: list[Problem] = []
+
+    def add(path: Path_, message: str) -> None:
+        f, line, col = resolved.locate(path)
+        problems.append(Problem(f, line, col, json_path(path), "semantic/unplayable", message))
+
+    tricks = int(d["deal"]["hand_size"])
+    for i, rule in enumerate(d["results"]["rules"]):
+        bounds = rule["when"].get("side_tricks") or {}
+        for key, value in bounds.items():
+            if value > tricks:
+                add(
+                    ("results", "rules", i, "when", "side_tricks", key),
+                    f"{key} {value} tricks, but a deal has only {tricks} (deal.hand_size): "
+                    f"result {rule['result']!r} can never be reached",
+                )
+    after = d["vole"]["after_tricks"]
+    if after >= tricks:
+        add(
+            ("vole", "after_tricks"),
+            f"the vole is undertaken after {after} tricks, but a deal has only {tricks}: "
+            "nothing is left to play for",
+        )
+    below = d["settlement"]["sharing"].get("sole_liability_below")
+    if below is not None and below > tricks:
+        add(
+            ("settlement", "sharing", "sole_liability_below"),
+            f"fewer than {below} tricks, but a deal has only {tricks}: the partner would "
+            "never share a loss",
+        )
+    talon = int(d["deal"]["talon"])
+    exchange = d.get("exchange") or {}
+    for key in ("first_max", "leave_at_least"):
+        if key in exchange and exchange[key] > talon:
+            add(
+                ("exchange", key),
+                f"{key} {exchange[key]}, but the talon holds only {talon} cards",
+            )
+    if exchange.get("first_max", 0) > tricks:
+        add(
+            ("exchange", "first_max"),
+            f"first_max {exchange['first_max']}, but a hand holds only {tricks} cards",
+        )
+    return problems
+
+
+def _mechanism_problems(resolved: Any) -> list[Problem]:
+    """Checks the family's optional mechanisms: held cards, contract conditions, the contre,
+    trumps named by the partner, cards required to bid."""
+    d: dict[str, Any] = resolved.data
+    problems: list[Problem] = []
+
+    def add(path: Path_, code: str, message: str) -> None:
+        f, line, col = resolved.locate(path)
+        problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
+
+    ranks, suits = d["deck"]["ranks"], d["deck"]["suits"]
+    removed = set(d["deck"].get("remove", []))
+    deck = {r + s[0] for r in ranks for s in suits} - removed
+    contracts = d["auction"]["contracts"]
+
+    def card(path: Path_, text: str) -> None:
+        if text not in deck:
+            add(path, "unknown-card", f"{text!r} is not a card of this deck")
+
+    for i, rule in enumerate(d["settlement"].get("held_cards", [])):
+        for j, text in enumerate(rule["cards"]):
+            card(("settlement", "held_cards", i, "cards", j), text)
+    for i, rule in enumerate(d["results"]["rules"]):
+        for j, cid in enumerate(rule["when"].get("contract", [])):
+            if cid not in contracts:
+                add(
+                    ("results", "rules", i, "when", "contract", j),
+                    "unknown-contract",
+                    f"no contract {cid!r} (known: {', '.join(contracts)})",
+                )
+    for cid, c in contracts.items():
+        path: Path_ = ("auction", "contracts", cid)
+        if c.get("trump_named_by") == "partner" and c["help"] != "call":
+            add(
+                (*path, "trump_named_by"),
+                "partner-needs-a-call",
+                f"contract {cid}: only a called partner can name trumps (help is {c['help']!r})",
+            )
+        if c.get("announces_vole") and c.get("vole_allowed") is False:
+            add(
+                (*path, "announces_vole"),
+                "vole-not-allowed",
+                f"contract {cid} announces the vole but does not allow it (vole_allowed: false)",
+            )
+        for j, text in enumerate(c.get("requires_cards", [])):
+            card((*path, "requires_cards", j), text)
+    return problems
+
+
+def authoring_problems(resolved: Any) -> list[Problem]:
+    """Returns the unbased changes, unplayable values and mechanism problems of a schema-valid
+    resolved file."""
+    return [*_unbased_changes(resolved), *_unplayable(resolved), *_mechanism_problems(resolved)]
+
+
+def at_variant(
+    problems: Sequence[Problem], resolved: Any, extends_at: tuple[int | None, int | None]
+) -> list[Problem]:
+    """Moves problems located in a parent to the child's nearest change.
+
+    The parent resolved without problems, so a problem at a value it set shows only once the
+    child is merged over it: it is reported at the child's change whose path shares the most
+    with the problem's (else at the child's ``extends:``), naming where the value was set.
+    """
+    out: list[Problem] = []
+    own = [
+        (path, where)
+        for path, where in resolved.overrides
+        if where[0] == resolved.file and path and path[0] not in _OWN_KEYS
+    ]
+    for p in problems:
+        if p.file == resolved.file:
+            out.append(p)
+            continue
+        target = _path_of(p.path)
+        # Without a change on the same path, the file's first change (else its extends:).
+        first = (own[0][1][1], own[0][1][2]) if own else extends_at
+        best: tuple[int, int | None, int | None] = (0, *first)
+        for path, (_, line, col) in own:
+            common = 0
+            for a, b in zip(path, target, strict=False):
+                if a != b:
+                    break
+                common += 1
+            if common > best[0]:
+                best = (common, line, col)
+        where = p.location()
+        out.append(
+            Problem(
+                resolved.file,
+                best[1],
+                best[2],
+                p.path,
+                p.code,
+                f"{p.message} (once merged with this file's changes; the value is set at {where})",
+            )
+        )
+    return out
+
+
+def _path_of(text: str) -> Path_:
+    """Returns the keys of a JSON path such as ``$.deal.packets[0]`` (indexes as ints)."""
+    keys: list[str | int] = []
+    for part in text.removeprefix("$").replace("[", ".[").split("."):
+        if not part:
+            continue
+        if part.startswith("[") and part.endswith("]") and part[1:-1].isdigit():
+            keys.append(int(part[1:-1]))
+        else:
+            keys.append(part)
+    return tuple(keys)

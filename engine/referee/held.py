@@ -1,0 +1,61 @@
+"""Payments for cards held, whatever the result (Hoyle's red aces).
+
+``settlement.held_cards`` lists rules such as "the holder of either red ace is entitled to a
+fish for each": for each card of a rule held at the start of play, each other player pays its
+holder the amount. They are paid in every deal that is played, win or lose, as transfers beside
+the settlement's items (a passed-out deal pays nothing). The referee asks :func:`held_card_transfers`
+of a deal; the scoresheet asks :func:`transfers_for` with the holders the scorekeeper wrote down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.cards import Card
+from engine.model import RuleSet
+
+if TYPE_CHECKING:
+    from engine.referee.deal import Deal
+
+__all__ = ["held_card_transfers", "paid_cards", "transfers_for"]
+
+
+def paid_cards(rules: RuleSet) -> list[str]:
+    """Returns the cards some ``held_cards`` rule pays for, in the rule file's order."""
+    return [
+        text
+        for rule in rules.value_at(("settlement", "held_cards")) or ()
+        for text in rule["cards"]
+    ]
+
+
+def transfers_for(
+    rules: RuleSet, n: int, holder_of: Callable[[str], int | None]
+) -> list[tuple[int, int, int, str]]:
+    """Returns ``(payer, payee, amount, item)`` for every paid card, given who held it."""
+    out: list[tuple[int, int, int, str]] = []
+    for rule in rules.value_at(("settlement", "held_cards")) or ():
+        amount = int(rule["amount"])
+        if not amount:
+            continue
+        for text in rule["cards"]:
+            holder = holder_of(text)
+            if holder is None:
+                continue
+            for payer in range(n):
+                if payer != holder:
+                    out.append((payer, holder, amount, f"{rule['name']} ({text})"))
+    return out
+
+
+def held_card_transfers(d: Deal) -> list[tuple[int, int, int, str]]:
+    """Returns the payments for the cards held at the start of play of a deal."""
+    if not d.start_hands:
+        return []
+
+    def holder_of(text: str) -> int | None:
+        card = Card.parse(text).index
+        return next((s for s in range(d.n) if d.start_hands[s] >> card & 1), None)
+
+    return transfers_for(d.rules, d.n, holder_of)

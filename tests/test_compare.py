@@ -1,0 +1,114 @@
+"""``ombre simulate A --against B``: two rule sets on the same deals, paired."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from engine import load_ruleset
+from engine.cli import EXIT_USAGE, app
+from engine.compare import compare, mean_ci, paired_ci, proportion_ci, render_svg, render_text
+
+runner = CliRunner()
+
+
+def test_intervals() -> None:
+    e = proportion_ci(0, 50)
+    assert e.value == 0 and abs(e.low) < 1e-12 and 0 < e.high < 0.1
+    assert proportion_ci(50, 50).high == 1.0
+    wide, narrow = mean_ci([0, 10] * 5), mean_ci([0, 10] * 500)
+    assert wide.value == narrow.value == 5
+    assert narrow.high - narrow.low < wide.high - wide.low
+    same = paired_ci([(3, 3)] * 10)
+    assert (same.value, same.low, same.high) == (0, 0, 0)
+
+
+def test_the_same_rules_are_paired_exactly() -> None:
+    """Against itself every difference is exactly zero: the deals and bots are the same."""
+    q = load_ruleset("quadrille")
+    report = compare(q, q, 60, seed=3).as_json()
+    d = report["difference"]
+    assert d["same_contract"]["value"] == 1.0 and d["same_result"]["value"] == 1.0
+    for role in d["average_by_role"].values():
+        assert role["value"] == role["low"] == role["high"] == 0
+    assert report["rulesets"][0] == {**report["rulesets"][1], "ruleset": "quadrille"}
+
+
+def test_four_trick_rule_moves_losses_from_partner_to_declarer() -> None:
+    """The four-trick house rule: same bids and results, but a caller with three tricks pays
+    a loss alone, so the partner does better and the declarer worse, never the defenders."""
+    a, b = load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")
+    report = compare(a, b, 400, seed=1).as_json()
+    d = report["difference"]
+    assert d["same_result"]["value"] == 1.0
+    assert d["average_by_role"]["partner"]["low"] > 0
+    assert d["average_by_role"]["declarer"]["high"] < 0
+    assert d["average_by_role"]["defender"]["value"] == 0
+    text = render_text(report)
+    assert "quadrille-four-trick-bete" in text and "partner, per deal" in text
+
+
+def test_svg_is_drawn_from_the_data() -> None:
+    a, b = load_ruleset("quadrille"), load_ruleset("quadrille-seed-summary")
+    report = compare(a, b, 80, seed=2).as_json()
+    svg = render_svg(report)
+    root = ET.fromstring(svg)  # well-formed XML
+    assert root.tag.endswith("svg")
+    titles = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert any("dimidiator" in t for t in titles)  # a contract only B has
+    played = report["rulesets"][1]["contracts"]["dimidiator"]["played"]
+    assert any(f"{100 * played['value']:.1f}%" in t for t in titles)
+
+
+def test_cli_json_and_chart(tmp_path: Path) -> None:
+    chart = tmp_path / "chart.svg"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "ombre",
+            "--against",
+            "ombre-1-4-4-codille",
+            "-n",
+            "50",
+            "--svg",
+            str(chart),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["a"] == "ombre" and report["b"] == "ombre-1-4-4-codille" and report["paired"]
+    assert {"contracts", "average_by_role", "bete_size", "vole_made"} <= set(report["rulesets"][0])
+    assert chart.read_text(encoding="utf-8").startswith("<svg")
+    result = runner.invoke(app, ["simulate", "ombre", "--svg", str(chart)])
+    assert result.exit_code == EXIT_USAGE
+
+
+def test_html_page_holds_the_table_and_the_chart(tmp_path: Path) -> None:
+    import html5lib
+
+    page = tmp_path / "compare.html"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "quadrille",
+            "--against",
+            "quadrille-red-aces",
+            "-n",
+            "40",
+            "--html",
+            str(page),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    root = parser.parse(text)
+    assert root.find(".//table") is not None and "<svg" in text
+    assert "declarer, per deal" in text and "quadrille-red-aces" in text
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")

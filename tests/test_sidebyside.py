@@ -1,0 +1,68 @@
+"""``ombre replay RECORD --ruleset OTHER``: one record under two rule sets, side by side."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from engine import load_ruleset
+from engine.cli import app
+from engine.records import read_record
+from engine.sidebyside import render_text, replay_against
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "records"
+runner = CliRunner()
+
+
+def test_a_house_rule_changes_only_the_payments() -> None:
+    """The caller (seat 1) took 2 of the pair's 5 tricks: under the four-trick rule he pays the
+    remise alone, so his partner's loss moves to him; the play, the result and the pot do not
+    change."""
+    rec = read_record(RECORDS / "quadrille-ask-remise.yaml")
+    report = replay_against(
+        rec, load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")
+    ).as_json()
+    (deal,) = report["deals"]
+    assert not report["same"] and not deal["same"]
+    assert [d["field"] for d in deal["differences"]] == ["balances"]
+    assert deal["balance_difference"] == [0, -9, 0, 9]
+    assert deal["tricks_same"]
+    assert sum(deal["balance_difference"]) == 0
+
+
+def test_an_action_refused_under_the_other() -> None:
+    rec = read_record(RECORDS / "quadrille-ask-remise.yaml")
+    report = replay_against(
+        rec, load_ruleset("quadrille"), load_ruleset("mediateur-solitaire")
+    ).as_json()
+    (deal,) = report["deals"]
+    assert deal["illegal_b"]["index"] == 0
+    assert deal["illegal_b"]["code"] == "bid/unknown-contract"
+    assert "illegal_a" not in deal
+    text = render_text(report)
+    assert "illegal under mediateur-solitaire: action 0" in text
+
+
+def test_the_same_rules_agree() -> None:
+    rec = read_record(RECORDS / "ombre-codille.yaml")
+    report = replay_against(rec, load_ruleset("ombre"), load_ruleset("ombre-1-4-4-codille"))
+    data = report.as_json()
+    assert data["same"] and data["deals"][0]["balance_difference"] == [0, 0, 0]
+
+
+def test_cli_side_by_side(tmp_path: Path) -> None:
+    record = str(RECORDS / "ombre-codille.yaml")
+    result = runner.invoke(app, ["replay", record, "--ruleset", "ombre-english-stakes", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["a"] == "ombre" and data["b"] == "ombre-english-stakes"
+    assert any(d["field"] == "balances" for d in data["deals"][0]["differences"])
+    assert [r["ruleset"] for r in data["replays"]] == ["ombre", "ombre-english-stakes"]
+    text = runner.invoke(app, ["replay", record, "--ruleset", "ombre-english-stakes"])
+    assert text.exit_code == 0 and "<- differs" in text.stdout
+    # Hands that do not fit the other pack: a located record problem, exit 1.
+    bad = runner.invoke(app, ["replay", record, "--ruleset", "quadrille"])
+    assert bad.exit_code == 1 and "Traceback" not in bad.output
