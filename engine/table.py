@@ -212,6 +212,13 @@ def _wrapping(write: Write) -> Write:
     return folded
 
 
+def _in_turn(deal: Deal, first: int) -> list[int]:
+    """Returns the seats that play, in turn from ``first`` (a seat that sits the deal out, as
+    the dealer at a table of four in some games, is left out)."""
+    out = getattr(deal, "out", None)
+    return [s for s in ((first + k) % deal.n for k in range(deal.n)) if s != out]
+
+
 # What the rules say, in words.
 
 
@@ -672,6 +679,8 @@ class TableGame:
                 tags.append("eldest")
             if seat == deal.declarer:
                 tags.append("declarer")
+            if seat == getattr(deal, "out", None):
+                tags.append("sits this deal out")
             name = f"you (seat {seat})" if seat == self.human else f"seat {seat}"
             labels[seat] = name + (f" [{', '.join(tags)}]" if tags else "")
         return labels
@@ -688,14 +697,19 @@ class TableGame:
         on_table += _betes(table)
         write(on_table + ".")
         self._seats(deal, write)
-        if self.human is not None and deal.to_move != self.human:
+        if self.human is not None and self.human == getattr(deal, "out", None):
+            write(
+                "You sit this deal out: you are dealt nothing and play no card, but you pay or "
+                "are paid as a defender."
+            )
+        elif self.human is not None and deal.to_move != self.human:
             write("Your hand: " + self._hand(deal, self.human))
 
     def _seats(self, deal: Deal, write: Write) -> None:
         bottom = self.human if self.human is not None else 0
         for line in seat_diagram(deal.n, bottom, self._labels(deal)):
             write(line)
-        order = " → ".join(_who((deal.eldest + k) % deal.n, self.human) for k in range(deal.n))
+        order = " → ".join(_who(k, self.human) for k in _in_turn(deal, deal.eldest))
         write(f"Speech and play go to the right: {order}.")
 
     def _hand(self, deal: Deal, seat: int) -> str:
@@ -754,7 +768,8 @@ class TableGame:
         if side is None:
             called = deal.view(self.human if self.human is not None else 0)["called"]
             return f"Tricks: {each}\n  the declarer's partner (who holds {called}) is not known yet"
-        others = [k for k in range(deal.n) if k not in side]
+        out = getattr(deal, "out", None)
+        others = [k for k in range(deal.n) if k not in side and k != out]
         mine = sum(won[k] for k in side)
         theirs = sum(won[k] for k in others)
         name = "declarer" if len(side) == 1 else "declaring side"
@@ -766,10 +781,10 @@ class TableGame:
     def _trick_line(self, deal: Deal, index: int) -> str:
         trick = deal.tricks[index]
         plays = " · ".join(
-            f"{_who((trick.leader + k) % deal.n, self.human)} {c}"
-            for k, c in enumerate(trick.cards)
+            f"{_who(k, self.human)} {c}"
+            for k, c in zip(_in_turn(deal, trick.leader), trick.cards, strict=False)
         )
-        best = trick.cards[(trick.winner - trick.leader) % deal.n]
+        best = trick.cards[_in_turn(deal, trick.leader).index(trick.winner)]
         return f"Trick {index + 1}: {plays} — {_who(trick.winner, self.human)} won it with {best}."
 
     def _act(self, deal: Deal, seat: int, action: Action, write: Write) -> None:
@@ -1069,7 +1084,8 @@ class TableGame:
         if view["trick"]:
             leader = view["trick_leader"]
             plays = " · ".join(
-                f"{_who((leader + k) % deal.n, seat)} {c}" for k, c in enumerate(view["trick"])
+                f"{_who(k, seat)} {c}"
+                for k, c in zip(_in_turn(deal, leader), view["trick"], strict=False)
             )
             write(f"On the table: {plays}")
         write(f"Your hand: {self._hand(deal, seat)}")

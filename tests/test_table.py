@@ -247,3 +247,14 @@ def test_an_overcalled_player_is_told_he_may_take_it_himself() -> None:
     assert "That overcalls you: you may take it yourself (forcé) and be preferred, or pass." in out
     assert "Seat 0 overcalled you with Sans appeller (sans prendre): take it yourself" in out
     assert "You take it yourself (forcé): Sans appeller (sans prendre) [sans-prendre]" in out
+
+
+def test_a_seat_that_sits_the_deal_out_is_left_out_of_the_tricks() -> None:
+    result = play("tresillo", "--auto", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    out = flat(result.output)
+    assert "seat 0 [dealer, sits this deal out]" in out
+    assert "Speech and play go to the right: seat 1 → seat 2 → seat 3." in out
+    assert "Trick 1: seat 1 2c · seat 2 Qc · seat 3 As — seat 3 won it with As." in out
+    mine = flat(play("tresillo", "--seed", "2", stdin="").output)
+    assert "You sit this deal out" in mine
