@@ -42,6 +42,7 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_referee.py
+	$(BIN)/python benchmarks/bench_simulate.py
 	$(BIN)/python benchmarks/bench_docs.py
 	$(BIN)/python benchmarks/bench_web.py
 

@@ -581,7 +581,7 @@ def claims(
 
 BotsOption = Annotated[
     str,
-    typer.Option("--bots", metavar="random|heuristic", help="How the bots play."),
+    typer.Option("--bots", metavar="random|heuristic|search", help="How the bots play."),
 ]
 
 
@@ -754,8 +754,19 @@ def _line_editing(words: Callable[[], list[str]]) -> None:
 def simulate(
     ruleset: RulesetArg,
     deals: Annotated[int, typer.Option("-n", "--deals", min=1, help="How many deals.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first deal.")] = 1,
-    bots: BotsOption = "heuristic",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the run.")] = 1,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="KIND[,KIND…]",
+            help="random, heuristic or search: one for every seat, or one per seat.",
+        ),
+    ] = "heuristic",
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every core)."),
+    ] = None,
     option: OptionList = None,
     against: Annotated[
         str | None,
@@ -778,36 +789,27 @@ def simulate(
     json_out: JsonFlag = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
-    from engine.bots import simulate as run_simulation
+    from engine.bots import BOTS
+    from engine.simulate import Setup, default_jobs, parse_bots, progress_bar, run, summary_text
 
     if against is not None:
         _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
         return
     if svg is not None or html is not None:
         raise CliError("--svg and --html draw a comparison: give --against RULESET too")
-    r, options = _load_for_bots(ruleset, option, bots)
-    show_progress = sys.stderr.isatty()
-    step = max(1, deals // 100)
-
-    def progress(done: int) -> None:
-        if show_progress and (done % step == 0 or done == deals):
-            sys.stderr.write(f"\rsimulating {r.id}: {done}/{deals}")
-            if done == deals:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
-    summary = run_simulation(
-        r, deals, seed=seed, bots=bots, options=options or None, progress=progress
-    )
+    r = _load(ruleset)
+    options = _parse_options(r, option)
+    try:
+        kinds = parse_bots(bots, r.players, BOTS)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    setup = Setup(r, kinds, seed, options)
+    with progress_bar(deals, f"{r.id}", enabled=sys.stderr.isatty()) as progress:
+        tally = run(setup, deals, jobs=jobs or default_jobs(), progress=progress)
     if json_out:
-        _emit_json(summary.as_json())
+        _emit_json(tally.as_json())
         return
-    data = summary.as_json()
-    typer.echo(f"{r.name}: {deals} deals with {bots} bots (seed {seed}) in {data['seconds']} s")
-    typer.echo("results:   " + ", ".join(f"{k} {v}" for k, v in data["results"].items()))
-    typer.echo("contracts: " + ", ".join(f"{k} {v}" for k, v in data["contracts"].items()))
-    typer.echo("totals:    " + ", ".join(f"seat {k} {t:+d}" for k, t in enumerate(data["totals"])))
-    typer.echo(f"on the table at the end: {data['pot']}")
+    typer.echo(summary_text(tally, r), nl=False)
 
 
 def _simulate_against(

@@ -390,7 +390,7 @@ _LAYERS = [
     {"party"},
     {"records", "bots", "scoresheet"},
     {"documents"},
-    {"table", "scoreterm", "web", "compare", "sidebyside", "starter"},
+    {"table", "scoreterm", "web", "compare", "sidebyside", "starter", "simulate"},
     {"cli", "__init__", "__main__"},
 ]
 

@@ -69,9 +69,9 @@ def test_the_called_kings_holder_is_told_he_is_the_partner() -> None:
     assert "You hold Kd: you are seat 3's partner." in out
     assert "called Kd (partner: you)" in out
     # Tricks with seat labels and the side's total against the defenders'.
-    assert "Trick 1: seat 1 Qd · seat 2 6d · seat 3 7d · you Kd — you won it with Kd." in out
+    assert "Trick 1: seat 1 2c · seat 2 6c · seat 3 Kc · you 5c — seat 3 won it with Kc." in out
     assert (
-        "Tricks: you 1 · seat 1 0 · seat 2 0 · seat 3 0 declaring side (seat 3 and you) 1 "
+        "Tricks: you 0 · seat 1 0 · seat 2 0 · seat 3 1 declaring side (seat 3 and you) 1 "
         "— defenders (seat 1 and seat 2) 0" in out
     )
 
@@ -149,13 +149,13 @@ def test_help_shows_the_choices_the_rule_and_the_bots_choice() -> None:
 def test_last_shows_the_previous_trick() -> None:
     out = flat(play("quadrille", "--seed", "5", stdin="last\n1\n1\nlast\n").output)
     assert "No trick yet." in out
-    assert out.count("Trick 1: seat 1 Qd · seat 2 6d · seat 3 7d · you Kd") == 2
+    assert out.count("Trick 1: seat 1 2c · seat 2 6c · seat 3 Kc · you 5c") == 2
 
 
 def test_a_refusal_speaks_to_you_and_names_the_rule() -> None:
     out = flat(play("quadrille", "--seed", "5", stdin="1\n5s\n").output)
     refusal = out.split("Refused: ")[1].split("Type ?")[0]
-    assert "diamonds were led (Qd) and you hold diamonds" in refusal
+    assert "clubs were led (2c) and you hold clubs" in refusal
     assert "(enc-q, QUADRILLE (Jeu))" in refusal and "[play/must-follow-suit]" in refusal
     assert "seat 0" not in refusal
 
@@ -167,9 +167,23 @@ def test_second_person_rewrites_every_mention_of_the_seat() -> None:
 
 
 def test_a_single_choice_is_still_asked_and_enter_takes_it() -> None:
-    out = flat(play("ombre", "--seed", "3", stdin="bid solo\ntrump c\n2\n\n").output)
-    assert "only one choice: Kd — press Enter to take it" in out
-    assert "You play Kd." in out
+    for seed in range(1, 40):
+        game = TableGame(load_ruleset("quadrille"), human=0, seed=seed)
+        out: list[str] = []
+
+        def read(prompt: str, game: TableGame = game) -> str | None:
+            if game.played[-1].is_over:
+                return None
+            return "" if len(game._choices) == 1 else "1"
+
+        game.run(read, out.append)
+        single = [k for k, line in enumerate(out) if "only one choice:" in line]
+        if single:
+            break
+    at = single[0]
+    card = out[at].split("only one choice: ")[1].split(" ")[0]
+    assert out[at].endswith("press Enter to take it")
+    assert f"You play {card}." in out[at + 1 :]
 
 
 def test_enter_with_several_choices_asks_again() -> None:
@@ -198,14 +212,14 @@ def test_payments_show_their_parts_and_the_rule() -> None:
 def test_a_declarer_paying_alone_is_told_why() -> None:
     out = flat(play("quadrille", "--auto", "--seed", "17").output)
     assert (
-        "Seat 1 took only 2 tricks himself, fewer than 3: the declarer pays the loss alone, and"
+        "Seat 3 took only 2 tricks himself, fewer than 3: the declarer pays the loss alone, and"
         in out
     )
     assert "“se paye par moitié entre le joueur & le roi appellé" in out
 
 
 def test_odd_counters_kept_on_the_table_are_shown() -> None:
-    out = flat(play("quadrille", "--auto", "--seed", "6", "--deals", "3").output)
+    out = flat(play("quadrille", "--auto", "--seed", "98", "--deals", "3").output)
     assert "2 odd counters that cannot be shared equally stay on the table" in out
     assert "(2 odd counters of it kept for whoever holds the highest" in out
 
@@ -242,8 +256,13 @@ def test_the_session_in_the_docs_is_what_the_table_prints() -> None:
         at = printed.index(line.rstrip(), at) + 1
 
 
-def test_an_overcalled_player_is_told_he_may_take_it_himself() -> None:
-    out = flat(play("quadrille", "--seed", "5", "--seat", "1", stdin="bid ask\n2\n").output)
+def test_an_overcalled_player_is_told_he_may_take_it_himself(tmp_path: Path) -> None:
+    record = tmp_path / "overcall.yaml"
+    record.write_text(
+        "ruleset: quadrille\nseed: 5\ntable: {seat: 1}\n"
+        "actions: [1 bid ask, 2 pass, 3 pass, 0 bid sans-prendre]\n"
+    )
+    out = flat(play("--from", str(record), stdin="2\n").output)
     assert "That overcalls you: you may take it yourself (forcé) and be preferred, or pass." in out
     assert "Seat 0 overcalled you with Sans appeller (sans prendre): take it yourself" in out
     assert "You take it yourself (forcé): Sans appeller (sans prendre) [sans-prendre]" in out
@@ -255,6 +274,6 @@ def test_a_seat_that_sits_the_deal_out_is_left_out_of_the_tricks() -> None:
     out = flat(result.output)
     assert "seat 0 [dealer, sits this deal out]" in out
     assert "Speech and play go to the right: seat 1 → seat 2 → seat 3." in out
-    assert "Trick 1: seat 1 2c · seat 2 Qc · seat 3 As — seat 3 won it with As." in out
+    assert "Trick 1: seat 1 7s · seat 2 Js · seat 3 Qs — seat 3 won it with Qs." in out
     mine = flat(play("tresillo", "--seed", "2", stdin="").output)
     assert "You sit this deal out" in mine

@@ -71,7 +71,7 @@ def test_the_record_is_written_after_every_answer(tmp_path: Path) -> None:
     result = invoke("play", "quadrille", "--seed", "5", "--record", str(record), stdin="1\n1\n")
     assert result.exit_code == 0
     actions = read_record(record).deals[0].actions
-    assert "0 pass" in actions and "0 play Kd" in actions
+    assert "0 pass" in actions and "0 play 5c" in actions
 
 
 def test_quit_keeps_the_record_and_says_how_to_go_on(tmp_path: Path) -> None:

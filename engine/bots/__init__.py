@@ -1,0 +1,59 @@
+"""Bots: players that choose among the referee's legal actions.
+
+A bot sees only what its seat may see: its own hand, the auction, the trump and the called
+card, the cards played, and its partner once the called card has been played (or if it is the
+partner). Every choice is one of :meth:`Deal.legal_actions`, so bots can never cheat the rules.
+
+* ``random``: a uniformly random legal action (the referee's sweep tests use it).
+* ``heuristic``: bids, calls and plays by the period's advice (:mod:`engine.bots.heuristic`);
+  :func:`advise` gives its choice with a one-line reason.
+* ``search``: samples the unseen hands, plays each card out, and keeps the best
+  (:mod:`engine.bots.search`).
+
+Bots never look at the table (the pot and the bêtes), so a deal's play depends only on its
+cards and the bots' random generator: :mod:`engine.simulate` relies on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.actions import Action
+from engine.bots.base import Bot, RandomBot
+from engine.bots.heuristic import HeuristicBot
+from engine.bots.search import SearchBot
+from engine.referee import Deal
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "advise", "make_bot"]
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
+
+
+def make_bot(kind: str, seed: int | None = None) -> Bot:
+    """Returns a bot by name (``random``, ``heuristic`` or ``search``).
+
+    :raises ValueError: for an unknown kind.
+    """
+    try:
+        return BOTS[kind](seed)
+    except KeyError:
+        raise ValueError(f"unknown bot {kind!r} (choose {', '.join(BOTS)})") from None
+
+
+_ADVISER = HeuristicBot(0)
+
+
+def advise(deal: Deal, seat: int) -> tuple[Action, str]:
+    """Returns what the heuristic bot would do for ``seat`` now, and why, in one line.
+
+    >>> from engine import load_ruleset
+    >>> deal = Deal(load_ruleset("quadrille"), seed=3)
+    >>> action, reason = advise(deal, deal.to_move)
+    >>> action in deal.legal_actions() and bool(reason)
+    True
+    """
+    return _ADVISER.advise(deal, seat)

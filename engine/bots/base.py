@@ -1,0 +1,147 @@
+"""The bot interface, the random bot, and what a seat knows of a deal in play.
+
+Everything here reads only what the seat may see: its own hand, the public actions of the
+deal (``Deal.history``: bids, trumps, the called card, the cards played), its own écart, the
+number of cards each player holds, and the partner once the called card has been played (or
+if it is the partner).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.referee import Deal
+
+__all__ = ["Bot", "Knowledge", "RandomBot", "bits", "honest", "knowledge"]
+
+
+class Bot:
+    """A player: given a deal and its seat, returns one of the legal actions.
+
+    ``rng`` is the bot's random generator; a simulation gives every deal a fresh one so that a
+    deal's play depends only on the run's seed and the deal's number.
+    """
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, deal: Deal, seat: int) -> Action:
+        """Returns the action to take (one of ``deal.legal_actions()``)."""
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Picks a uniformly random legal action (never a revoke)."""
+
+    name = "random"
+
+    def choose(self, deal: Deal, seat: int) -> Action:
+        legal = honest(deal)
+        return legal[int(self.rng.random() * len(legal))]
+
+
+def honest(deal: Deal) -> Sequence[Action]:
+    """The legal actions less revoking and pointing out revokes (legal only in a rule file
+    that penalises them, for refereeing records): bots follow suit."""
+    legal = deal.legal_actions()
+    if deal.rules.renonce == "penalised":
+        return [a for a in legal if a.verb not in ("renonce", "notice")]
+    return legal
+
+
+def bits(mask: int) -> list[int]:
+    """Returns the cards (0-39) of a mask, lowest index first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What one seat knows during the play."""
+
+    played: int
+    """Cards played so far (the current trick included)."""
+    played_by: list[int]
+    """Per seat, the cards it has played."""
+    forbidden: list[int]
+    """Per seat, cards it cannot hold: suits it failed to follow (see :func:`knowledge`)."""
+    located: list[int]
+    """Per seat, unplayed cards known to be in its hand (the seat's own hand for itself)."""
+    out: int
+    """Cards known to be out of play: this seat's own écart."""
+    partner_known: bool
+    """Whether this seat knows who the partner is (or that there is none)."""
+
+
+def knowledge(deal: Deal, seat: int) -> Knowledge:
+    """Returns what ``seat`` knows of the cards, from the public play and its own hand.
+
+    A seat that did not follow a suit led holds none of it -- except, when trumps were led, the
+    privileged matadors above the trump led, which it may keep back.
+    """
+    n = deal.n
+    played = 0
+    played_by = [0] * n
+    forbidden = [0] * n
+    located = [0] * n
+    out = 0
+    trump = deal.trump
+    t = deal.t
+    follow = t.follow[trump] if trump is not None else None
+    class_mask = t.class_mask[trump] if trump is not None else None
+    exempt = t.exempt[trump] if trump is not None else None
+    # The cards on the table, from the referee's record of the tricks (a renonce pointed out
+    # and taken back is no longer there).
+    tricks = [(done.leader, [c.index for c in done.cards]) for done in deal.tricks]
+    if deal.trick:
+        tricks.append((deal.leader, list(deal.trick)))
+    # A player who did not follow is void there -- unless the rule file lets revokes stand
+    # until noticed, when he may have revoked.
+    infer = follow is not None and deal.rules.renonce != "penalised"
+    for leader, cards in tricks:
+        led = cards[0]
+        for k, card in enumerate(cards):
+            who = deal.seat_at(leader, k)
+            played |= 1 << card
+            played_by[who] |= 1 << card
+            if k and infer and follow is not None and class_mask is not None:
+                cls = follow[led]
+                if follow[card] != cls:
+                    lacks = class_mask[cls]
+                    if cls == 4 and exempt is not None:
+                        lacks &= ~exempt[led]
+                    forbidden[who] |= lacks
+    for who, action in deal.history:
+        if action.verb == "discard" and who == seat:
+            for c in action.cards:
+                out |= 1 << c.index
+    # The partner is public once the called card is played (or at once when the declarer
+    # called his own card: he plays alone); the partner knows himself.
+    partner_known = deal.partner_seen or seat == deal.partner
+    called = deal.called
+    if called is not None and not played >> called & 1:
+        if deal.contract is not None and deal.contract.help == "demand":
+            # A demanded card passes openly to the declarer.
+            if deal.declarer is not None:
+                located[deal.declarer] |= 1 << called
+        elif partner_known and deal.partner is not None:
+            located[deal.partner] |= 1 << called
+    given = deal.given
+    if (
+        given is not None
+        and not played >> given & 1
+        and deal.demanded_from is not None
+        and seat in (deal.declarer, deal.demanded_from)
+    ):
+        located[deal.demanded_from] |= 1 << given
+    located[seat] = deal.hands[seat]
+    return Knowledge(played, played_by, forbidden, located, out, bool(partner_known))

@@ -1,0 +1,505 @@
+"""The heuristic bot: bids, calls and plays by the period's advice.
+
+* **Bidding** counts the tricks a hand should take with its best trump suit (masters, guarded
+  trumps, kings, voids). A caller bids with "a fair probability of winning three tricks, to
+  prevent being beasted" (Hoyle, *Games Improved*, Quadrille, p. 265 -- the tricks below which
+  he pays alone, the rule file's sole-liability threshold); a player who plays alone without
+  help bids only with a hand worth the tricks he must win (the *Encyclopédie*, HOMBRE: sans
+  prendre only "with a hand worth five tricks"); an écart or a demanded card counts for what it
+  should bring in. "He who has spadille, with a bad hand, should pass" (Hoyle-type laws,
+  JTQF p. 77): a weak hand passes, and all may pass.
+* **Calling** a king of a suit in which it holds the queen or most cards, so the friend's king
+  is guarded; never its own king unless it must.
+* **The écart** throws plain losers and keeps trumps and kings.
+* **Play**: the declaring side draws trumps with its masters and leads to the called king;
+  defenders cash kings and keep trumps; a winning friend is left alone; a trick is won as
+  cheaply as possible, with a master when one is held; the matadors are kept back when the
+  privilege allows (a low plain card goes instead).
+* **The vole** is undertaken only when every card left is a sure winner: never a hopeless vole.
+
+:meth:`HeuristicBot.advise` returns the action with a one-line reason in the period's terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.actions import Action
+from engine.bots.base import Bot, bits, honest, knowledge
+from engine.cards import ALL_CARDS, Suit
+from engine.model import Contract, RuleSet
+from engine.referee import Deal
+
+__all__ = ["HeuristicBot", "estimate_tricks", "tricks_to_win"]
+
+SUITS = ("spades", "clubs", "hearts", "diamonds")
+
+# (template, arguments): formatted only when a reason is asked for (``advise``).
+Reason = tuple[Any, ...]
+
+_RANKS_CACHE: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _class_rank(deal_t: Any, trump: int) -> tuple[int, ...]:
+    """``rank[c]``: how many cards of the pack outrank ``c`` within its class (0 = the top)."""
+    key = (id(deal_t), trump)
+    ranks = _RANKS_CACHE.get(key)
+    if ranks is None:
+        strength = deal_t.strength[trump]
+        follow = deal_t.follow[trump]
+        out = [0] * 40
+        for c in deal_t.deck:
+            out[c] = sum(
+                1 for d in deal_t.deck if follow[d] == follow[c] and strength[d] > strength[c]
+            )
+        ranks = _RANKS_CACHE[key] = tuple(out)
+    return ranks
+
+
+def tricks_to_win(rules: RuleSet) -> float:
+    """Returns the tricks the declaring side should count on to win (from the results table).
+
+    A fixed number when the table says so (six at Quadrille); when the side must take "more
+    than each opponent", halfway between the fewest that can win (4 of 9 at Ombre, when the
+    others split 3-2) and a sure majority (5).
+    """
+    for rule in rules.results:
+        if rule.when.side_at_least is not None and rule.when.vole is None:
+            return float(rule.when.side_at_least)
+    fewest = rules.hand_size // rules.players + 1
+    return (fewest + rules.hand_size // 2 + 1) / 2
+
+
+def estimate_tricks(t: Any, hand: int, trump: int) -> float:
+    """Returns the tricks a hand should take with ``trump`` as trumps (a rule of thumb).
+
+    Each trump counts for a trick when no higher one is out, less as more higher ones are out
+    and it is less guarded; long trumps count extra. A plain king counts 0.85 (0.6 in a long
+    suit), a queen with her king 0.5, a guarded queen 0.3; a void or singleton beside three
+    trumps makes ruffs.
+    """
+    value = 0.0
+    order = t.trump_order[trump]
+    trumps = t.class_mask[trump][4]
+    k = (hand & trumps).bit_count()
+    missing = 0
+    seen = 0
+    for c in order:
+        if hand >> c & 1:
+            seen += 1
+            if missing == 0:
+                value += 1.0
+            elif k - seen + 1 > missing:
+                value += 0.6 if missing == 1 else 0.35
+            else:
+                value += 0.1
+        else:
+            missing += 1
+    if k >= 4:
+        value += 0.35 * (k - 3)
+    ranks = _class_rank(t, trump)
+    class_mask = t.class_mask[trump]
+    for suit in range(4):
+        mask = class_mask[suit]
+        if not mask:
+            continue
+        held = hand & mask
+        length = held.bit_count()
+        if length == 0:
+            if k >= 2:
+                value += 0.4
+            continue
+        if length == 1 and k >= 3:
+            value += 0.2
+        has_top = False
+        for c in bits(held):
+            r = ranks[c]
+            if r == 0:
+                has_top = True
+                value += 0.85 if length <= 4 else 0.6
+            elif r == 1:
+                # The queen: the king, when held, comes first (lower card index).
+                value += 0.5 if has_top else (0.3 if length >= 2 else 0.0)
+    return value
+
+
+class HeuristicBot(Bot):
+    """A player of the old school, using only its seat's view."""
+
+    name = "heuristic"
+
+    def choose(self, deal: Deal, seat: int) -> Action:
+        return self.decide(deal, seat)[0]
+
+    def advise(self, deal: Deal, seat: int) -> tuple[Action, str]:
+        """Returns the action this bot would take and why, in one line."""
+        action, reason = self.decide(deal, seat)
+        return action, _format(deal, reason)
+
+    def decide(self, deal: Deal, seat: int) -> tuple[Action, Reason]:
+        """Returns the action and its reason (a template with arguments)."""
+        phase = deal.phase
+        if phase == "exchange":
+            return self._discard(deal, seat)
+        legal = honest(deal)
+        if len(legal) == 1:
+            return legal[0], ("{0}: the only legal choice", legal[0])
+        if phase in ("auction", "match"):
+            return self._bid(deal, seat, legal)
+        if phase == "trump":
+            return self._trump(deal, seat, legal)
+        if phase == "call":
+            return self._call(deal, seat, legal)
+        if phase == "give":
+            return self._give(deal, legal)
+        if phase == "surrender":
+            keep = next((a for a in legal if a.verb == "pass"), legal[0])
+            return keep, ("{0}: he keeps the called king and plays as the friend", keep)
+        if phase == "vole":
+            return self._vole(deal, seat, legal)
+        return self._play(deal, seat, legal)
+
+    # The auction.
+
+    def _best(self, deal: Deal, hand: int, suits: Sequence[int]) -> tuple[float, int]:
+        return max((estimate_tricks(deal.t, hand, s), s) for s in suits)
+
+    def need(self, deal: Deal, contract: Contract, hand: int, trump: int) -> tuple[float, str]:
+        """Returns the tricks a hand must be worth to bid ``contract``, and the advice behind."""
+        rules = deal.rules
+        win = tricks_to_win(rules)
+        if contract.help == "call":
+            # Hoyle's three tricks (of ten), whatever liability rule the house keeps.
+            three = 3.0 * rules.hand_size / 10
+            return three, (
+                f"a caller ought to have a fair probability of winning {three:g} tricks, "
+                "to prevent being beasted (Hoyle)"
+            )
+        if contract.help == "demand":
+            # The demanded king is a trick, and the card given for it a loser gone.
+            return win - 2.25, f"with the demanded king he must be worth {win:g} tricks"
+        if contract.exchange == "declarer-first":
+            # He improves his hand first, and may win with the fewest tricks that can win.
+            gain = self._exchange_gain(deal, hand, trump)
+            fewest = min(win, rules.hand_size // rules.players + 1)
+            return fewest - gain, (
+                f"with what the écart should bring he must be worth {fewest:g} tricks"
+            )
+        return float(win), f"one who plays alone without help needs a hand worth {win:g} tricks"
+
+    def _exchange_gain(self, deal: Deal, hand: int, trump: int) -> float:
+        t = deal.t
+        ranks = _class_rank(t, trump)
+        trumps = t.class_mask[trump][4]
+        losers = sum(1 for c in bits(hand & ~trumps) if ranks[c] > 0)
+        most = deal.rules.exchange_first_max or deal.rules.talon
+        unseen = t.deck_mask & ~hand
+        count = unseen.bit_count() or 1
+        good = (unseen & trumps).bit_count() * 0.8 + sum(
+            0.8 for c in bits(unseen & ~trumps) if ranks[c] == 0
+        )
+        return min(losers, most, deal.rules.talon) * good / count
+
+    def _bid(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        hand = deal.hands[seat]
+        best: tuple[Action, Reason] | None = None
+        closest: tuple[float, float, str, str] | None = None
+        for action in legal:
+            if action.verb != "bid":
+                continue
+            contract = deal.rules.contracts[action.contract or ""]
+            suits = deal.trump_choices(contract)
+            if not suits:
+                continue
+            value, suit = self._best(deal, hand, suits)
+            need, why = self.need(deal, contract, hand, suit)
+            if value >= need:
+                if (
+                    best is None
+                    or contract.rank > deal.rules.contracts[best[0].contract or ""].rank
+                ):
+                    best = (
+                        action,
+                        (
+                            "bid {0}: about {1:.1f} tricks with {2} as trumps; {3}",
+                            contract.id,
+                            value,
+                            SUITS[suit],
+                            why,
+                        ),
+                    )
+            elif closest is None or value - need > closest[0] - closest[1]:
+                closest = (value, need, contract.id, why)
+        if best is not None:
+            return best
+        pass_action = next(a for a in legal if a.verb == "pass")
+        if closest is None:
+            return pass_action, ("pass: no contract is open to this hand",)
+        value, need, cid, why = closest
+        return pass_action, (
+            "pass: about {0:.1f} tricks, short of {1:.1f} for {2}; {3}",
+            value,
+            need,
+            cid,
+            why,
+        )
+
+    def _trump(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        suits = [a.suit.index for a in legal if a.suit is not None]
+        value, suit = self._best(deal, deal.hands[seat], suits)
+        action = next(a for a in legal if a.suit is not None and a.suit.index == suit)
+        if deal.forced:
+            return action, (
+                "trumps in {0}: forced to play, he names his strongest suit (about {1:.1f} tricks)",
+                SUITS[suit],
+                value,
+            )
+        return action, (
+            "trumps in {0}: the suit worth most tricks (about {1:.1f})",
+            SUITS[suit],
+            value,
+        )
+
+    def _call(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        hand = deal.hands[seat]
+        t = deal.t
+        trump = deal.trump if deal.trump is not None else 0
+        ranks = _class_rank(t, trump)
+        class_mask = t.class_mask[trump]
+        follow = t.follow[trump]
+
+        def key(action: Action) -> tuple[int, int, int]:
+            c = action.card.index
+            held = hand & class_mask[follow[c]]
+            queen = any(ranks[d] == 1 for d in bits(held))
+            own = hand >> c & 1
+            return (-own, int(queen), held.bit_count())
+
+        action = max(legal, key=key)
+        c = action.card.index
+        own, queen, length = key(action)
+        demand = deal.contract is not None and deal.contract.help == "demand"
+        verb = "demand" if demand else "call"
+        if own:
+            return action, ("{0} {card}: every other choice is worse; he plays alone", verb, c)
+        if queen:
+            return action, (
+                "{0} {card}: he holds the queen of that suit, which the king guards",
+                verb,
+                c,
+            )
+        if length:
+            return action, (
+                "{0} {card}: he holds {1} of that suit and can lead to his king",
+                verb,
+                length,
+                c,
+            )
+        return action, ("{0} {card}: he is void there and may trump that suit", verb, c)
+
+    def _give(self, deal: Deal, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        action = self._cheapest(deal, legal)
+        return action, ("give {card}: his least useful card", action.card.index)
+
+    def _discard(self, deal: Deal, seat: int) -> tuple[Action, Reason]:
+        hand = deal.hands[seat]
+        most = deal.exchange_limit()
+        t = deal.t
+        trump = deal.trump if deal.trump is not None else 0
+        strength = t.strength[trump]
+        ranks = _class_rank(t, trump)
+        losers = sorted(
+            (c for c in bits(hand) if strength[c] < 100 and ranks[c] > 0),
+            key=lambda c: (ranks[c] == 1, strength[c]),
+        )
+        cards = tuple(ALL_CARDS[c] for c in losers[:most])
+        if not cards:
+            return Action("discard", cards=()), ("keep every card: none is a plain loser",)
+        return Action("discard", cards=cards), (
+            "discard {0} plain losers, keeping trumps and kings",
+            len(cards),
+        )
+
+    # The play.
+
+    def _vole(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        kn = knowledge(deal, seat)
+        hand = deal.hands[seat]
+        outstanding = deal.t.deck_mask & ~kn.played & ~hand & ~kn.out
+        sure = all(self._is_master(deal, c, outstanding) for c in bits(hand))
+        vole = next(a for a in legal if a.verb == "vole")
+        stop = next(a for a in legal if a.verb == "stop")
+        if sure:
+            return vole, ("play the vole: every card left is a sure winner",)
+        return stop, ("stop: the vole is not sure, and a failed vole pays",)
+
+    def _is_master(self, deal: Deal, c: int, outstanding: int) -> bool:
+        trump = deal.trump if deal.trump is not None else 0
+        t = deal.t
+        strength = t.strength[trump]
+        follow = t.follow[trump]
+        trumps = t.class_mask[trump][4]
+        s = strength[c]
+        if follow[c] == 4:
+            return not any(strength[d] > s for d in bits(outstanding & trumps))
+        if outstanding & trumps:
+            return False
+        return not any(strength[d] > s for d in bits(outstanding & t.class_mask[trump][follow[c]]))
+
+    def _cheapest(self, deal: Deal, legal: Sequence[Action]) -> Action:
+        trump = deal.trump if deal.trump is not None else 0
+        strength = deal.t.strength[trump]
+        ranks = _class_rank(deal.t, trump)
+        return min(
+            legal,
+            key=lambda a: (
+                strength[a.card.index] >= 100,
+                ranks[a.card.index] == 0,
+                strength[a.card.index],
+            ),
+        )
+
+    def _play(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        t = deal.t
+        trump = deal.trump if deal.trump is not None else 0
+        strength = t.strength[trump]
+        follow = t.follow[trump]
+        trumps = t.class_mask[trump][4]
+        kn = knowledge(deal, seat)
+        hand = deal.hands[seat]
+        outstanding = t.deck_mask & ~kn.played & ~hand & ~kn.out
+        if kn.partner_known or seat == deal.declarer:
+            side = deal.side if kn.partner_known else [deal.declarer]
+        else:
+            side = [deal.declarer]
+        on_side = seat in side
+        trick = deal.trick
+        if not trick:
+            return self._lead(deal, seat, legal, on_side, outstanding, kn.partner_known)
+        led = follow[trick[0]]
+        # Who is winning the trick: asked of the referee's one trick routine.
+        best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0
+        best = strength[trick[best_pos]]
+        winner = deal.seat_at(deal.leader, best_pos)
+        friend_wins = (winner in side) == on_side
+        last = len(trick) == deal.n - 1
+        if friend_wins and winner != seat:
+            best_card = trick[best_pos]
+            safe = last or self._is_master(deal, best_card, outstanding)
+            action = self._cheapest(deal, legal)
+            if safe:
+                return action, (
+                    "play {card}: the trick is his side's; throw the lowest",
+                    action.card.index,
+                )
+            return action, (
+                "play {card}: the trick stands with his side; he does not overtake",
+                action.card.index,
+            )
+        winners = [
+            a
+            for a in legal
+            if (follow[a.card.index] == 4 or follow[a.card.index] == led)
+            and strength[a.card.index] > best
+        ]
+        if winners:
+            if not last:
+                masters = [a for a in winners if self._is_master(deal, a.card.index, outstanding)]
+                if masters:
+                    action = min(masters, key=lambda a: strength[a.card.index])
+                    return action, (
+                        "play {card}: a sure winner, the cheapest that takes the trick",
+                        action.card.index,
+                    )
+            action = min(winners, key=lambda a: strength[a.card.index])
+            return action, ("play {card}: take the trick as cheaply as possible", action.card.index)
+        action = self._cheapest(deal, legal)
+        if led == 4 and strength[action.card.index] < 100 and hand & trumps:
+            return action, (
+                "play {card}: cannot win; he keeps his matadors back, as the privilege allows",
+                action.card.index,
+            )
+        return action, ("play {card}: cannot win the trick; throw the lowest", action.card.index)
+
+    def _lead(
+        self,
+        deal: Deal,
+        seat: int,
+        legal: Sequence[Action],
+        on_side: bool,
+        outstanding: int,
+        partner_known: bool,
+    ) -> tuple[Action, Reason]:
+        t = deal.t
+        trump = deal.trump if deal.trump is not None else 0
+        strength = t.strength[trump]
+        follow = t.follow[trump]
+        trumps = t.class_mask[trump][4]
+        hand = deal.hands[seat]
+        trumps_out = outstanding & trumps
+        my_trumps = [a for a in legal if strength[a.card.index] >= 100]
+        plain = [a for a in legal if strength[a.card.index] < 100]
+        tops = [a for a in plain if self._is_master(deal, a.card.index, outstanding & ~trumps)]
+        if on_side:
+            if trumps_out:
+                masters = [a for a in my_trumps if self._is_master(deal, a.card.index, outstanding)]
+                if masters:
+                    action = max(masters, key=lambda a: strength[a.card.index])
+                    return action, ("lead {card}: draw the trumps with a master", action.card.index)
+            called = deal.called
+            if seat == deal.declarer and called is not None and not partner_known:
+                suit = follow[called]
+                to_king = [a for a in plain if follow[a.card.index] == suit]
+                if to_king:
+                    action = min(to_king, key=lambda a: strength[a.card.index])
+                    return action, (
+                        "lead {card}: a small card to the called king",
+                        action.card.index,
+                    )
+            if tops:
+                action = max(tops, key=lambda a: strength[a.card.index])
+                return action, ("lead {card}: the best card of its suit", action.card.index)
+            if trumps_out and len(my_trumps) >= 3 and seat == deal.declarer:
+                action = min(my_trumps, key=lambda a: strength[a.card.index])
+                return action, (
+                    "lead {card}: a low trump to draw the others' trumps",
+                    action.card.index,
+                )
+        elif tops:
+            action = max(tops, key=lambda a: strength[a.card.index])
+            return action, ("lead {card}: cash a king while it stands", action.card.index)
+        if plain:
+            # A low card of the suit he holds fewest of, to be void there and trump it later.
+            counts = {}
+            for a in plain:
+                cls = follow[a.card.index]
+                counts[cls] = (hand & t.class_mask[trump][cls]).bit_count()
+            action = min(
+                plain, key=lambda a: (counts[follow[a.card.index]], strength[a.card.index])
+            )
+            return action, (
+                "lead {card}: a small card of his shortest suit, keeping his trumps",
+                action.card.index,
+            )
+        action = min(legal, key=lambda a: strength[a.card.index])
+        return action, ("lead {card}: nothing but trumps; the lowest", action.card.index)
+
+
+def _card_name(deal: Deal, c: int) -> str:
+    card = ALL_CARDS[c]
+    if deal.trump is not None:
+        names = deal.rules.matador_names(Suit(SUITS[deal.trump]))
+        name = names.get(card)
+        if name:
+            return f"{card} ({name})"
+    return str(card)
+
+
+def _format(deal: Deal, reason: Reason) -> str:
+    template, *args = reason
+    card_args = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+    if "{card}" in template and card_args:
+        # The card is the last argument.
+        return str(template.format(*args[:-1], card=_card_name(deal, args[-1])))
+    return str(template.format(*args))

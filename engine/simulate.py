@@ -1,0 +1,591 @@
+"""Simulation: bots play a long party, on as many worker processes as asked, and it is summed up.
+
+A party is sequential only in its counters: the pot, the bête in play, the odd counters and the
+redeal flag (:class:`TableState`) pass from one deal to the next. The cards and the play do not:
+deal ``i`` is dealt by seat ``i mod n`` from the seed ``S × 1000003 + i``, and the bots never look
+at the table (the pot, the bêtes). Their random draws come from one generator per *block* of
+consecutive deals (250, or 8 with a search bot at the table), seeded from ``(S, block)``: a
+block's play depends only on the seed and the block's number. So blocks can be *played* in any
+order, on any number of processes, and only their *settlement* is chained:
+
+1. :func:`play_block` plays a block, settling each deal on the table the previous one left
+   (a worker starts its block on an empty table, the parent process on the true one);
+2. the parent takes the blocks in order and checks each deal's table against the true one,
+   settling again (with the referee's :func:`engine.settlement.settle`) only the first deals of a
+   block, until the worker's table and the true one agree -- after that they agree for good,
+   since settlement is a function of the deal and the table before it;
+3. :class:`Tally` sums the deals up.
+
+So the result is the same, byte for byte, as one process playing the whole party, for any
+``--jobs`` (the tests check it). One generator per block rather than per deal: seeding a
+Mersenne Twister costs as much as 5 % of a random deal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import struct
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from engine.bots import Bot, RandomBot, make_bot
+from engine.model import RuleSet
+from engine.referee import Deal
+from engine.referee.held import held_card_transfers
+from engine.settlement import SettlementResult, TableState, settle, stakes_for
+
+__all__ = [
+    "BLOCK",
+    "DealSummary",
+    "Setup",
+    "Tally",
+    "block_seed",
+    "deal_seed",
+    "default_jobs",
+    "parse_bots",
+    "play_block",
+    "play_deal",
+    "progress_bar",
+    "resettle",
+    "run",
+    "summary_text",
+]
+
+BLOCK = 250
+"""Deals per block (one generator for the bots, one task for a worker)."""
+SEARCH_BLOCK = 8
+"""Deals per block when a search bot is seated (slow deals: finer tasks and progress)."""
+
+_EMPTY = TableState()
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """Returns the seed that deals deal ``index`` of a run seeded ``seed`` (as ``ombre play``)."""
+    return seed * 1_000_003 + index
+
+
+def block_seed(seed: int, block: int) -> int:
+    """Returns the seed of the bots' random generator for a block of deals (shared by the seats)."""
+    return (seed * 1_000_003 + block) * 7919 + 1
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a run plays: a ruleset with its options, one bot kind per seat, and a seed."""
+
+    rules: RuleSet
+    bots: tuple[str, ...]
+    seed: int = 1
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def block(self) -> int:
+        """Returns the number of deals in a block for these bots."""
+        return SEARCH_BLOCK if "search" in self.bots else BLOCK
+
+    def make_bots(self) -> list[Bot]:
+        """Returns one bot per seat (reseeded at every deal by :func:`play_deal`)."""
+        return [make_bot(kind, 0) for kind in self.bots]
+
+
+class DealSummary(NamedTuple):
+    """One deal as played and settled: what :func:`play_deal` returns."""
+
+    number: int
+    dealer: int
+    result: str
+    contract: str | None
+    declarer: int | None
+    partner: int | None
+    forced: bool
+    vole_undertaken: bool
+    tricks: tuple[int, ...]
+    matadors: int
+    top_trump_holder: int | None
+    """The seat that held the highest trump at the start of play (odd counters go to it)."""
+    transfers: tuple[tuple[int, int, int, str], ...]
+    """Payments made during the deal (the fee for a demanded card)."""
+    renonces: tuple[int, ...]
+    """The offender of each renonce (bots never revoke; kept for completeness)."""
+    actions: int
+    balances: tuple[int, ...]
+    bete: int
+    table_before: TableState
+    table_after: TableState
+
+    def role(self, seat: int) -> str:
+        """Returns ``declarer``, ``partner``, ``defender``, or ``none`` in a passed-out deal."""
+        if self.declarer is None:
+            return "none"
+        if seat == self.declarer:
+            return "declarer"
+        return "partner" if seat == self.partner else "defender"
+
+
+def _top_trump_holder(deal: Deal) -> int | None:
+    if deal.trump is None or not deal.start_hands:
+        return None
+    for card in deal.t.trump_order[deal.trump]:
+        for seat, hand in enumerate(deal.start_hands):
+            if hand >> card & 1:
+                return seat
+    return None
+
+
+def play_deal(
+    setup: Setup,
+    index: int,
+    table: TableState = _EMPTY,
+    bots: Sequence[Bot] | None = None,
+    rng: random.Random | None = None,
+) -> DealSummary:
+    """Plays deal ``index`` of the run with bots in every seat and settles it on ``table``.
+
+    :param bots: the seats' bots, made by :meth:`Setup.make_bots` (made afresh if omitted).
+    :param rng: the bots' generator (:func:`play_block` passes its block's; a fresh one seeded
+        from the deal's number if omitted).
+    """
+    rules = setup.rules
+    players = list(bots) if bots is not None else setup.make_bots()
+    deal = Deal(
+        rules,
+        dealer=index % rules.players,
+        seed=deal_seed(setup.seed, index),
+        options=setup.options or None,
+        table=table,
+    )
+    if rng is None:
+        rng = random.Random(deal_seed(setup.seed, index) * 7919 + 2)
+    apply = deal.apply
+    if all(type(bot) is RandomBot for bot in players) and rules.renonce != "penalised":
+        # RandomBot.choose, inlined: the same draws from the same generator.
+        legal_actions = deal.legal_actions
+        draw = rng.random
+        while not deal.is_over:
+            legal = legal_actions()
+            apply(legal[int(draw() * len(legal))])
+    else:
+        for bot in players:
+            bot.rng = rng
+        while not deal.is_over:
+            seat = deal.to_move
+            apply(players[seat].choose(deal, seat))
+    return _summary(deal, index, table)
+
+
+def _summary(deal: Deal, index: int, table: TableState) -> DealSummary:
+    s = deal.settlement
+    assert s is not None and deal.result is not None
+    return DealSummary(
+        index,
+        deal.dealer,
+        deal.result,
+        deal.contract.id if deal.contract is not None else None,
+        deal.declarer,
+        deal.partner,
+        deal.forced,
+        deal.vole_undertaken,
+        tuple(deal.won),
+        s.matadors,
+        _top_trump_holder(deal) if deal.rules.codille_remainder == "next-spadille" else None,
+        (*deal.transfers, *held_card_transfers(deal)),
+        tuple(deal.penalties),
+        len(deal.history),
+        s.balances,
+        s.bete,
+        table,
+        s.table,
+    )
+
+
+def resettle(rules: RuleSet, deal: DealSummary, table: TableState) -> DealSummary:
+    """Returns the deal settled on another table (the play is unchanged).
+
+    The same call as the referee makes at the end of a deal, with the same stakes: a redeal
+    after all passed is staked by the all-pass rule.
+    """
+    n = rules.players
+    lines = rules.all_pass_stakes if table.redeal else rules.stakes
+    redeal = deal.result == "redeal"
+    s: SettlementResult = settle(
+        rules,
+        n=n,
+        table=table,
+        stakes=stakes_for(rules, deal.dealer, n, lines),
+        result=deal.result,
+        contract=deal.contract,
+        declarer=deal.declarer,
+        partner=deal.partner,
+        tricks=deal.tricks,
+        matadors=deal.matadors,
+        spadille_holder=deal.top_trump_holder if table.remainder and not redeal else None,
+        transfers=deal.transfers,
+        renonces=deal.renonces,
+    )
+    return deal._replace(balances=s.balances, bete=s.bete, table_before=table, table_after=s.table)
+
+
+def play_block(
+    setup: Setup,
+    block: int,
+    deals: int,
+    table: TableState = _EMPTY,
+    bots: Sequence[Bot] | None = None,
+) -> list[DealSummary]:
+    """Plays block ``block`` of a run of ``deals`` deals, the table carrying from ``table``."""
+    players = list(bots) if bots is not None else setup.make_bots()
+    rng = random.Random(block_seed(setup.seed, block))
+    out = []
+    size = setup.block
+    for i in range(block * size, min((block + 1) * size, deals)):
+        summary = play_deal(setup, i, table, players, rng)
+        table = summary.table_after
+        out.append(summary)
+    return out
+
+
+# Worker processes.
+
+_WORKER: tuple[Setup, list[Bot]] | None = None
+
+
+def _init_worker(setup: Setup) -> None:
+    global _WORKER
+    setup.rules.tables(dict(setup.options) or None)  # compile once per process
+    _WORKER = (setup, setup.make_bots())
+
+
+def _work(task: tuple[int, int]) -> list[DealSummary]:
+    assert _WORKER is not None
+    setup, bots = _WORKER
+    return play_block(setup, task[0], task[1], _EMPTY, bots)
+
+
+def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[DealSummary]]:
+    """Yields the blocks in order, each played on an empty table (workers) or the true one."""
+    blocks = -(-deals // setup.block)
+    if jobs <= 1 or blocks == 1:
+        setup.rules.tables(dict(setup.options) or None)
+        bots = setup.make_bots()
+        table = _EMPTY
+        for b in range(blocks):
+            part = play_block(setup, b, deals, table, bots)
+            table = part[-1].table_after
+            yield part
+        return
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    # Fork shares the loaded ruleset with the workers; elsewhere each worker needs a copy.
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with context.Pool(min(jobs, blocks), _init_worker, (setup,)) as pool:
+        yield from pool.imap(_work, [(b, deals) for b in range(blocks)])
+
+
+def run(
+    setup: Setup,
+    deals: int,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Plays ``deals`` deals as one party on ``jobs`` processes and returns the tally.
+
+    The tally is the same for any ``jobs``; ``progress`` is called with the number of deals done
+    after each block.
+    """
+    blocks = -(-deals // setup.block)
+    tally = Tally(setup, deals, jobs=max(1, min(jobs, blocks)))
+    start = time.perf_counter()
+    table = _EMPTY
+    done = 0
+    rules = setup.rules
+    for part in _played(setup, deals, jobs):
+        synced = False
+        for summary in part:
+            if not synced:
+                if summary.table_before == table:
+                    synced = True
+                else:
+                    summary = resettle(rules, summary, table)
+            tally.add(summary)
+            table = summary.table_after
+        done += len(part)
+        if progress is not None:
+            progress(done)
+    tally.table = table
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def default_jobs() -> int:
+    """Returns the number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+# The summary.
+
+ROLES = ("declarer", "partner", "defender", "none")
+
+
+@dataclass
+class Tally:
+    """The sums of a run: what ``ombre simulate`` prints."""
+
+    setup: Setup
+    deals: int
+    jobs: int = 1
+    results: Counter[str] = field(default_factory=Counter)
+    contracts: Counter[str] = field(default_factory=Counter)
+    totals: list[int] = field(default_factory=list)
+    role_balance: dict[str, int] = field(default_factory=dict)
+    role_count: dict[str, int] = field(default_factory=dict)
+    declared_outcome: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Deals by the bot kind at the declarer's seat and their outcome: won, remise, codille."""
+    forced: int = 0
+    all_passed: int = 0
+    vole_undertaken: int = 0
+    largest_bete: int = 0
+    largest_bete_deal: int | None = None
+    largest_pot: int = 0
+    actions: int = 0
+    table: TableState = _EMPTY
+    seconds: float = 0.0
+    _digest: Any = None
+
+    def __post_init__(self) -> None:
+        n = self.setup.rules.players
+        self.totals = [0] * n
+        self.role_balance = dict.fromkeys(ROLES, 0)
+        self.role_count = dict.fromkeys(ROLES, 0)
+        self._digest = hashlib.sha256()
+        rules = self.setup.rules
+        self._outcome = {rid: _outcome_class(o.pot) for rid, o in rules.outcomes.items()}
+        self._outcome["redeal"] = "none"
+        names = sorted({*rules.outcomes, "redeal", *rules.contracts})
+        self._codes: dict[str | None, int] = {name: i for i, name in enumerate(names)}
+        self._codes[None] = -1
+        self._pack = struct.Struct(f"<4h2?h{2 * n}i").pack
+
+    def add(self, deal: DealSummary) -> None:
+        """Counts one deal (deals must come in order)."""
+        self.results[deal.result] += 1
+        self.actions += deal.actions
+        balances = deal.balances
+        totals = self.totals
+        for seat, amount in enumerate(balances):
+            totals[seat] += amount
+        declarer = deal.declarer
+        role_balance = self.role_balance
+        role_count = self.role_count
+        if declarer is None:
+            self.all_passed += 1
+            role_count["none"] += len(balances)
+            role_balance["none"] += sum(balances)
+        else:
+            assert deal.contract is not None
+            self.contracts[deal.contract] += 1
+            if deal.forced:
+                self.forced += 1
+                self.all_passed += 1
+            if deal.vole_undertaken:
+                self.vole_undertaken += 1
+            self.declared_outcome[self.setup.bots[declarer], self._outcome[deal.result]] += 1
+            rest = sum(balances) - balances[declarer]
+            role_count["declarer"] += 1
+            role_balance["declarer"] += balances[declarer]
+            partner = deal.partner
+            defenders = len(balances) - 1
+            if partner is not None:
+                role_count["partner"] += 1
+                role_balance["partner"] += balances[partner]
+                rest -= balances[partner]
+                defenders -= 1
+            role_count["defender"] += defenders
+            role_balance["defender"] += rest
+        if deal.bete > self.largest_bete:
+            self.largest_bete = deal.bete
+            self.largest_bete_deal = deal.number
+        pot = deal.table_after.pot
+        if pot > self.largest_pot:
+            self.largest_pot = pot
+        self._digest.update(
+            self._pack(
+                self._codes[deal.result],
+                self._codes[deal.contract],
+                -1 if declarer is None else declarer,
+                -1 if deal.partner is None else deal.partner,
+                deal.forced,
+                deal.vole_undertaken,
+                deal.matadors,
+                *deal.tricks,
+                *balances,
+            )
+        )
+
+    @property
+    def digest(self) -> str:
+        """Returns a SHA-256 of every deal's outcome and balances, in order (equal runs, equal hash)."""
+        return str(self._digest.hexdigest())
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the summary as the spec's JSON document (``ombre simulate --json``)."""
+        setup = self.setup
+        deals = self.deals
+        kinds = sorted(set(setup.bots))
+        played = deals - (self.all_passed - self.forced)
+
+        def rate(count: int, base: int) -> float:
+            return round(count / base, 4) if base else 0.0
+
+        by_bot = {}
+        for kind in kinds:
+            seats = [s for s, k in enumerate(setup.bots) if k == kind]
+            declared = sum(self.declared_outcome[kind, o] for o in ("won", "remise", "codille"))
+            balance = sum(self.totals[s] for s in seats)
+            by_bot[kind] = {
+                "seats": seats,
+                "balance": balance,
+                "average_per_seat_deal": round(balance / (deals * len(seats)), 4),
+                "declared": declared,
+                "declarer_won": self.declared_outcome[kind, "won"],
+                "declarer_remise": self.declared_outcome[kind, "remise"],
+                "declarer_codille": self.declared_outcome[kind, "codille"],
+                "declarer_win_rate": rate(self.declared_outcome[kind, "won"], declared),
+                "declarer_codille_rate": rate(self.declared_outcome[kind, "codille"], declared),
+            }
+        won = sum(self.declared_outcome[k, "won"] for k in kinds)
+        codille = sum(self.declared_outcome[k, "codille"] for k in kinds)
+        remise = sum(self.declared_outcome[k, "remise"] for k in kinds)
+        return {
+            "ruleset": setup.rules.id,
+            "deals": deals,
+            "seed": setup.seed,
+            "bots": setup.bots[0] if len(set(setup.bots)) == 1 else ",".join(setup.bots),
+            "seats": list(setup.bots),
+            "options": dict(setup.options),
+            "results": dict(sorted(self.results.items())),
+            "contracts": dict(sorted(self.contracts.items())),
+            "totals": list(self.totals),
+            "pot": self.table.pot,
+            "table": {
+                "pot": self.table.pot,
+                "bete_in_play": self.table.bete_in_play,
+                "betes": list(self.table.betes),
+                "doubled": self.table.doubled,
+                "odd_counters": self.table.remainder,
+                "redeal": self.table.redeal,
+            },
+            "average_by_seat": [round(t / deals, 4) for t in self.totals],
+            "average_by_role": {
+                role: round(self.role_balance[role] / self.role_count[role], 4)
+                for role in ROLES
+                if self.role_count[role]
+            },
+            "seat_deals_by_role": {r: c for r, c in self.role_count.items() if c},
+            "played": played,
+            "declarer_won": won,
+            "declarer_remise": remise,
+            "declarer_codille": codille,
+            "declarer_win_rate": rate(won, played),
+            "codille_rate": rate(codille, played),
+            "all_passed": self.all_passed,
+            "all_pass_rate": rate(self.all_passed, deals),
+            "forced": self.forced,
+            "forced_rate": rate(self.forced, deals),
+            "vole_undertaken": self.vole_undertaken,
+            "largest_bete": self.largest_bete,
+            "largest_bete_deal": self.largest_bete_deal,
+            "largest_pot": self.largest_pot,
+            "actions_per_deal": round(self.actions / deals, 3),
+            "by_bot": by_bot,
+            "digest": self.digest,
+            "jobs": self.jobs,
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(deals / self.seconds) if self.seconds else None,
+        }
+
+
+def _outcome_class(pot: str | None) -> str:
+    # Read off the rule file's outcome: the side takes the pot (won), it stays (remise), or
+    # the opponents take it (codille).
+    if pot == "side":
+        return "won"
+    if pot == "stays":
+        return "remise"
+    return "codille"
+
+
+TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")
+"""The JSON fields that vary from run to run; every other field depends only on the input."""
+
+
+def parse_bots(text: str, players: int, known: Iterable[str]) -> tuple[str, ...]:
+    """Parses ``--bots``: one kind for every seat, or a comma-separated kind per seat.
+
+    :raises ValueError: naming the problem.
+    """
+    kinds = [k.strip() for k in text.split(",")]
+    names = list(known)
+    for kind in kinds:
+        if kind not in names:
+            raise ValueError(f"--bots must be one of {', '.join(names)}, not {kind!r}")
+    if len(kinds) == 1:
+        return tuple(kinds * players)
+    if len(kinds) != players:
+        raise ValueError(f"--bots names {len(kinds)} seats; the game has {players}")
+    return tuple(kinds)
+
+
+# Presentation helpers for the command line.
+
+
+@contextmanager
+def progress_bar(
+    total: int, label: str, *, enabled: bool
+) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on stderr while a run goes on (nothing when ``enabled`` is false)."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("simulating {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def summary_text(tally: Tally, rules: RuleSet) -> str:
+    """Returns the readable summary (``templates/simulate/summary.txt.j2``)."""
+    from engine.render import render
+
+    return render("simulate/summary.txt.j2", "text", s=tally.as_json(), name=rules.name, pct=_pct)
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f} %"
