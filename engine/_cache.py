@@ -6,12 +6,18 @@ pay them again. An entry stores the resolved document and its provenance, and is
 
 * the file's bytes, and the bytes of every file of its ``extends`` chain, hash as they did;
 * the schema and the loader's own source files hash as they did (so a change to the checks
-  invalidates every entry).
+  invalidates every entry);
+* each ``extends:`` of the chain still names the same parent file (the loader checks this with
+  its own registry, so a new file that an id or a relative path would now find is noticed);
+* the registry's folders (``rules/``, ``variants/``) are the ones of the entry: they are part
+  of the key, with the file's absolute path and its bytes' hash.
 
 Only valid results are stored; a file with problems is always read and reported afresh. The
 cache lives in ``$OMBRE_CACHE_DIR``, else ``$XDG_CACHE_HOME/ombre-workbench``, else
-``~/.cache/ombre-workbench``; ``OMBRE_NO_CACHE=1`` turns it off. Any failure to read or write
-it is silently a miss.
+``~/.cache/ombre-workbench``; ``OMBRE_NO_CACHE=1`` turns it off. It is bounded: after each
+write, the least recently used entries beyond :data:`MAX_ENTRIES` files or :data:`MAX_TOTAL`
+bytes are removed (a hit refreshes an entry's time), and so are temporary files left by an
+interrupted write. Any failure to read or write it is silently a miss.
 """
 
 from __future__ import annotations
@@ -20,11 +26,17 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
+MAX_ENTRIES = 256
+"""At most this many entries are kept (one per rule file and setup of folders)."""
+MAX_TOTAL = 32 * 1024 * 1024
+"""At most this many bytes of entries are kept (an entry is about 100 kB)."""
+_STALE_TMP = 3600.0
 _ENGINE_FILES = ("_yaml.py", "_checks.py", "loader.py", "_cache.py")
 
 
@@ -57,17 +69,23 @@ def content_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _entry_path(path: Path, raw_hash: str) -> Path:
-    key = hashlib.sha256(f"{_engine_hash()}\0{path}\0{raw_hash}".encode()).hexdigest()
+def _entry_path(path: Path, raw_hash: str, context: str) -> Path:
+    key = hashlib.sha256(
+        f"{_engine_hash()}\0{context}\0{path}\0{raw_hash}".encode("utf-8", "surrogateescape")
+    ).hexdigest()
     return cache_dir() / f"{key[:40]}.json"
 
 
-def load(path: Path, raw: bytes, read_bytes: Any) -> dict[str, Any] | None:
-    """Returns the cached entry for ``path`` with these bytes, if it is still valid."""
+def load(path: Path, raw: bytes, read_bytes: Any, context: str = "") -> dict[str, Any] | None:
+    """Returns the cached entry for ``path`` with these bytes, if it is still valid.
+
+    ``context`` names what else the result depends on (the registry's folders).
+    """
     if not enabled():
         return None
     try:
-        entry = json.loads(_entry_path(path, content_hash(raw)).read_text(encoding="utf-8"))
+        target = _entry_path(path, content_hash(raw), context)
+        entry = json.loads(target.read_text(encoding="utf-8"))
         if entry.get("format") != FORMAT:
             return None
         for dep, digest in entry["deps"]:
@@ -75,22 +93,61 @@ def load(path: Path, raw: bytes, read_bytes: Any) -> dict[str, Any] | None:
                 continue
             if content_hash(read_bytes(Path(dep))) != digest:
                 return None
+        os.utime(target)  # least recently used goes first when pruning
         return entry  # type: ignore[no-any-return]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def store(path: Path, raw: bytes, entry: dict[str, Any]) -> None:
-    """Writes an entry (atomically); failures are ignored."""
+def store(path: Path, raw: bytes, entry: dict[str, Any], context: str = "") -> None:
+    """Writes an entry (atomically), then prunes the cache; failures are ignored."""
     if not enabled():
         return
     try:
-        target = _entry_path(path, content_hash(raw))
+        target = _entry_path(path, content_hash(raw), context)
         target.parent.mkdir(parents=True, exist_ok=True)
         entry = {"format": FORMAT, **entry}
         fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entry, handle, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, target)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(entry, handle, ensure_ascii=False, separators=(",", ":"))
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        prune(target.parent)
     except (OSError, TypeError, ValueError):
         return
+
+
+def prune(folder: Path | None = None) -> int:
+    """Removes the least recently used entries beyond the bounds; returns how many went."""
+    folder = folder if folder is not None else cache_dir()
+    removed = 0
+    now = time.time()
+    entries: list[tuple[float, int, Path]] = []
+    try:
+        with os.scandir(folder) as it:
+            for item in it:
+                if not item.is_file(follow_symlinks=False):
+                    continue
+                info = item.stat(follow_symlinks=False)
+                if item.name.endswith(".tmp"):
+                    if now - info.st_mtime > _STALE_TMP:
+                        os.unlink(item.path)
+                        removed += 1
+                elif item.name.endswith(".json"):
+                    entries.append((info.st_mtime, info.st_size, Path(item.path)))
+    except OSError:
+        return removed
+    entries.sort(reverse=True)  # newest first
+    total = 0
+    for k, (_, size, entry) in enumerate(entries):
+        total += size
+        if k >= MAX_ENTRIES or total > MAX_TOTAL:
+            try:
+                entry.unlink()
+                removed += 1
+            except OSError:
+                pass
+    return removed

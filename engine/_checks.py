@@ -10,11 +10,16 @@ Each check adds located problems to one list; nothing stops at the first. The ch
   packet order adds up to the hand size;
 * every contract, result, outcome and item that is referred to exists; every contract that
   calls or demands has the declaration it needs;
-* every citation names a source of the file's ``sources`` table.
+* every citation names a source of the file's ``sources`` table;
+* the file plays (``docs/rule-format.md``, "What validation guarantees"): for every
+  combination of setup options, every contract can name a trump suit that is in the pack, a
+  contract that calls a partner leaves at least one opponent, and a demanded card comes from
+  another player's hand (never the talon).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -65,7 +70,6 @@ def semantic_problems(resolved: Any) -> list[Problem]:
     for i, c in enumerate(d["deck"].get("remove", [])):
         if check_card(("deck", "remove", i), c):
             removed.add(c)
-    option_suit_choices: list[list[str]] = [[]]
     for key, opt in (d.get("options") or {}).items():
         for i, s in enumerate(opt["choices"]):
             if s not in suits:
@@ -80,8 +84,21 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 "bad-default",
                 f"default {opt['default']!r} is not among the choices",
             )
-        if opt["kind"] == "remove-suit":
-            option_suit_choices = [[s] for s in opt["choices"]]
+    # Every combination of option values (each option is a handful of suits).
+    option_items = list((d.get("options") or {}).items())
+    setups: list[dict[str, str]] = [
+        dict(zip([k for k, _ in option_items], values, strict=True))
+        for values in itertools.product(*(opt["choices"] for _, opt in option_items))
+    ][:4096]
+
+    def gone_suits(setup: dict[str, str]) -> list[str]:
+        return sorted(
+            {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"},
+            key=lambda suit: suits.index(suit) if suit in suits else len(suits),
+        )
+
+    def setup_text(setup: dict[str, str]) -> str:
+        return ", ".join(f"{k}={v}" for k, v in setup.items()) or "the default setup"
 
     # Top trumps.
     names: dict[str, int] = {}
@@ -146,10 +163,13 @@ def semantic_problems(resolved: Any) -> list[Problem]:
     players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
     hand = d["deal"]["hand_size"]
     talon = d["deal"]["talon"]
-    for choice in option_suit_choices:
+    sizes_reported: set[tuple[str, ...]] = set()
+    for setup in setups:
+        choice = gone_suits(setup)
         size = len([c for c in deck if c not in removed and letters.get(c[-1]) not in choice])
-        if hand * players + talon != size:
-            removed_text = f" with {choice[0]} removed" if choice else ""
+        if hand * players + talon != size and tuple(choice) not in sizes_reported:
+            sizes_reported.add(tuple(choice))
+            removed_text = f" with {' and '.join(choice)} removed" if choice else ""
             add(
                 ("deal", "hand_size"),
                 "deal-does-not-add-up",
@@ -192,6 +212,45 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 "no-talon",
                 "an exchange needs a talon (deal.talon is 0)",
             )
+        if c["help"] == "call" and players < 3:
+            add(
+                ("auction", "contracts", cid, "help"),
+                "no-opponent",
+                f"contract {cid} calls a partner, which with {players} players can leave no opponent"
+                " (a call needs at least 3 players)",
+            )
+    demand = d["declarations"].get("demand")
+    if demand and demand.get("own_card") == "alone":
+        add(
+            ("declarations", "demand", "own_card"),
+            "demand-outside-hands",
+            "a demanded card is taken from another player's hand: own_card must be 'forbidden'"
+            " ('alone' would let the declarer demand his own card or one in the talon)",
+        )
+
+    # Every contract can name trumps in every setup: a suit in the pack, within its
+    # favourite-suit constraints (else the deal would stop with no legal action).
+    for setup in setups:
+        gone = set(gone_suits(setup))
+        present = {
+            letters[c[-1]]
+            for c in deck
+            if c not in removed and c[-1] in letters and letters[c[-1]] not in gone
+        }
+        for cid, c in contracts.items():
+            choices = set(present)
+            if c.get("trump_option") in options:
+                choices &= {setup[c["trump_option"]]}
+            if c.get("trump_not_option") in options:
+                choices -= {setup[c["trump_not_option"]]}
+            if not choices:
+                key = "trump_option" if c.get("trump_option") else "trump_not_option"
+                add(
+                    ("auction", "contracts", cid, key if c.get(key) else "help"),
+                    "no-trump-suit",
+                    f"contract {cid} can name no trump suit that is in the pack with {setup_text(setup)}",
+                )
+                break
     named: dict[str, str] = {cid: cid for cid in contracts}
     for cid, c in contracts.items():
         for i, alias in enumerate(c.get("aliases", [])):

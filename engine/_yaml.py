@@ -9,11 +9,21 @@ turned into plain data by our own walk over the node tree, so that:
 * only the core tags are accepted (``!!python/object`` and friends are an error);
 * dates stay strings, and ``yes``/``no``/``on``/``off`` stay words: only ``true``/``false`` are
   booleans, so a stray ``no`` fails the schema loudly instead of becoming ``False``.
+
+Limits (``docs/rule-format.md``, "Limits"): a file is read only if it is a regular file of at
+most :data:`MAX_BYTES` bytes (a FIFO, a device or an oversized file is refused before a byte is
+read); characters YAML does not allow (control characters other than tab and line breaks) are
+refused with their position; and no value may be nested more than :data:`MAX_DEPTH` levels
+deep, so that nothing downstream recurses without bound.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -37,6 +47,17 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _SCALAR_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP}
+
+MAX_BYTES = 4 * 1024 * 1024
+"""The largest rule file or record read (4 MiB; the largest shipped rule file is 24 kB)."""
+MAX_DEPTH = 64
+"""The deepest nesting of mappings and lists accepted (rule files use about 8 levels)."""
+
+# What YAML 1.1 accepts as printable (tab, line breaks, and the printable ranges); anything
+# else (C0 and C1 controls, DEL, lone surrogates, U+FFFE/U+FFFF) makes the reader fail.
+_NOT_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 
 
 def json_path(path: Path_) -> str:
@@ -90,6 +111,14 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: Path_) -> Any:
         self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        if len(path) > MAX_DEPTH:
+            self.problem(
+                node,
+                (),
+                "yaml/too-deep",
+                f"values are nested more than {MAX_DEPTH} levels deep here",
+            )
+            raise _Abort
         # An alias is the same node object met twice: refuse it (and so every alias bomb).
         if id(node) in self.seen:
             self.problem(
@@ -211,23 +240,62 @@ def _at_first_alias(text: str, problems: list[Problem]) -> list[Problem]:
     return problems  # pragma: no cover - an alias problem always has an alias event
 
 
+def _control_character(file: str, text: str) -> Problem | None:
+    """Returns a problem at the first character YAML does not allow, if there is one."""
+    bad = _NOT_PRINTABLE.search(text)
+    if bad is None:
+        return None
+    before = text[: bad.start()]
+    line = before.count("\n") + 1
+    column = bad.start() - (before.rfind("\n") + 1) + 1
+    return Problem(
+        file,
+        line,
+        column,
+        "$",
+        "yaml/control-character",
+        f"the character U+{ord(bad.group()):04X} is not allowed in a YAML file"
+        " (write it as an escape, e.g. \\u0001, inside double quotes)",
+    )
+
+
 def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
     """Parses one YAML document from text; returns it with the problems found (if any)."""
+    if len(text) > MAX_BYTES:
+        return None, [_too_large(file, len(text), "characters")]
     if not text.strip() or all(
         not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
     ):
         return None, [Problem(file, 1, 1, "$", "yaml/empty", "the file is empty")]
+    control = _control_character(file, text)
+    if control is not None:
+        return None, [control]
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         return None, [_mark_problem(file, exc, "yaml/syntax")]
+    except yaml.YAMLError as exc:  # e.g. a ReaderError: not marked, but still the input's fault
+        return None, [Problem(file, None, None, "$", "yaml/syntax", f"YAML error: {exc}")]
+    except RecursionError:  # the pure-Python composer on deep nesting
+        return None, [
+            Problem(
+                file,
+                None,
+                None,
+                "$",
+                "yaml/too-deep",
+                f"values are nested more than {MAX_DEPTH} levels deep",
+            )
+        ]
     if node is None:
         return None, [Problem(file, 1, 1, "$", "yaml/empty", "the file is empty")]
     builder = _Builder(file)
     try:
         data = builder.build(node, ())
     except _Abort:
-        return None, _at_first_alias(text, builder.problems)
+        if any(p.code == "yaml/alias" for p in builder.problems):
+            return None, _at_first_alias(text, builder.problems)
+        return None, builder.problems
     if builder.problems:
         return None, builder.problems
     return Document(file, data, builder.positions), []
@@ -235,7 +303,64 @@ def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
 
 def parse_bytes(file: str, raw: bytes) -> tuple[Document | None, list[Problem]]:
     """Decodes UTF-8 bytes, then parses them as with :func:`parse_text`."""
+    if len(raw) > MAX_BYTES:
+        return None, [_too_large(file, len(raw))]
     text, problem = _decode(file, raw)
     if problem is not None or text is None:
         return None, [problem] if problem else []
     return parse_text(file, text)
+
+
+def _too_large(file: str, size: int, unit: str = "bytes") -> Problem:
+    return Problem(
+        file,
+        None,
+        None,
+        "$",
+        "io/too-large",
+        f"the file holds {size} {unit}; the limit is {MAX_BYTES} ({MAX_BYTES // 1024 // 1024} MiB)",
+    )
+
+
+def read_file(path: Path, shown: str | None = None) -> tuple[bytes | None, Problem | None]:
+    """Reads a rule file or record safely: a regular file of at most :data:`MAX_BYTES` bytes.
+
+    A FIFO, a device (``/dev/zero``), a folder or an oversized file is refused before it is
+    read, so nothing hangs or fills memory. Returns the bytes, or None and the problem.
+    """
+    name = shown if shown is not None else str(path)
+
+    def refuse(code: str, message: str) -> tuple[bytes | None, Problem | None]:
+        return None, Problem(name, None, None, "$", code, message)
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return refuse("io/read", f"cannot read: {reason}")
+    if not stat.S_ISREG(info.st_mode):
+        kind = (
+            "a folder"
+            if stat.S_ISDIR(info.st_mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(info.st_mode)
+            else "not a regular file"
+        )
+        return refuse("io/not-a-file", f"cannot read: this is {kind}, not a regular file")
+    if info.st_size > MAX_BYTES:
+        return None, _too_large(name, info.st_size)
+    try:
+        # O_NONBLOCK: should the file have been swapped for a FIFO since the stat, open does
+        # not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return refuse("io/read", f"cannot read: {exc.strerror or exc}")
+    if len(raw) > MAX_BYTES:
+        return None, _too_large(name, len(raw))
+    return raw, None

@@ -168,7 +168,8 @@ def parse_line(text: str) -> tuple[int, Action]:
     :raises NotationError: if the seat or the action does not parse.
     """
     words = str(text).split(maxsplit=1)
-    if len(words) < 2 or not words[0].lstrip("-").isdigit():
+    seat = words[0].removeprefix("-") if words else ""
+    if len(words) < 2 or not (seat.isascii() and seat.isdigit()):
         raise NotationError(
             f"not a record action {text!r} (expected 'SEAT VERB ...', e.g. '1 play Kd')"
         )

@@ -19,6 +19,7 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import sys
@@ -147,7 +148,9 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
             _err(f"ombre: error: {exc}")
             fail(EXIT_USAGE, "usage", str(exc))
         except BrokenPipeError:
-            raise
+            # The reader went away (`ombre show quadrille | head -1`): not an error.
+            _quiet_stdout()
+            raise typer.Exit(EXIT_OK) from None
         except OSError as exc:
             name = f"{exc.filename}: " if exc.filename is not None else ""
             _err(f"ombre: error: {name}{exc.strerror or exc}")
@@ -386,7 +389,7 @@ def _record_file(record: str) -> Path:
     path = Path(record)
     if path.is_dir():
         raise CliError(f"{record} is a directory: give a record file (YAML or JSON) in it")
-    if not path.is_file():
+    if not path.exists():  # a FIFO or a device is refused by read_record, before reading
         raise CliError(f"no such file: {record}", EXIT_USAGE)
     return path
 
@@ -696,6 +699,10 @@ def play(
         if problem:
             raise CliError(problem)
     interactive = sys.stdin.isatty()
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
+        # the table does not understand), not a UnicodeDecodeError.
+        sys.stdin.reconfigure(errors="replace")
     game = TableGame(
         r,
         human=None if auto else seat,
@@ -1025,10 +1032,17 @@ def main() -> None:
     try:
         app(prog_name="ombre")
     except BrokenPipeError:  # pragma: no cover - e.g. `ombre show quadrille | head`
-        # Python flushes stdout again at exit: point it at devnull so that stays quiet.
+        _quiet_stdout()
+        sys.exit(EXIT_OK)
+
+
+def _quiet_stdout() -> None:
+    """Points stdout at devnull, so that Python's flush at exit stays quiet after EPIPE."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(EXIT_OK)
+    except (OSError, ValueError):  # pragma: no cover - no file descriptor to redirect
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

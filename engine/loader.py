@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import _cache
-from engine._yaml import Document, Path_, json_path, parse_bytes
+from engine._yaml import Document, Path_, json_path, parse_bytes, read_file
 from engine.errors import Problem, RuleFileError
 
 __all__ = [
@@ -144,10 +144,7 @@ class _Entry:
     def raw_bytes(self) -> bytes | None:
         """Returns the file's bytes (read once), or None if it cannot be read."""
         if self.raw is None:
-            try:
-                self.raw = self.path.read_bytes()
-            except OSError:
-                return None
+            self.raw, _ = read_file(self.path, self.shown)
         return self.raw
 
 
@@ -195,14 +192,13 @@ class Registry:
     def _read(self, entry: _Entry) -> _Entry:
         if not entry.read:
             entry.read = True
-            try:
-                raw = entry.raw if entry.raw is not None else entry.path.read_bytes()
-                entry.raw = raw
-            except OSError as exc:
-                entry.problems = [
-                    Problem(entry.shown, None, None, "$", "io/read", f"cannot read: {exc.strerror}")
-                ]
+            raw, refused = (
+                (entry.raw, None) if entry.raw is not None else read_file(entry.path, entry.shown)
+            )
+            if raw is None:
+                entry.problems = [refused] if refused is not None else []
                 return entry
+            entry.raw = raw
             entry.doc, entry.problems = parse_bytes(entry.shown, raw)
             if entry.doc is not None and not isinstance(entry.doc.data, dict):
                 line, column = entry.doc.positions.get((), (1, 1))
@@ -244,6 +240,8 @@ class Registry:
 
     def find(self, name: str, *, relative_to: Path | None = None) -> _Entry | None:
         """Finds a file by id, alias, or path (a path may be relative to ``relative_to``)."""
+        if not name or "\0" in name or not name.isprintable():
+            return None  # no file or id holds a NUL or a control character
         looks_like_path = name.endswith((".yaml", ".yml", ".json")) or os.sep in name
         if looks_like_path:
             candidates = [Path(name)]
@@ -313,17 +311,40 @@ class Registry:
         if entry.path in self._resolved:
             return self._resolved[entry.path]
         raw = entry.raw_bytes()
+        context = f"{self.rules_dir.resolve()}\0{self.variants_dir.resolve()}"
         if raw is not None and not entry.problems:
-            hit = _cache.load(entry.path, raw, _read_dependency)
-            if hit is not None:
+            hit = _cache.load(entry.path, raw, _read_dependency, context)
+            if hit is not None and self._links_hold(hit.get("links")):
                 cached = _from_cache(hit, entry.kind)
                 if cached is not None:
                     self._resolved[entry.path] = cached
                     return cached
         result = self._resolve_uncached(entry, stack)
         if isinstance(result, Resolved) and raw is not None and _cache.enabled():
-            _cache.store(entry.path, raw, self._to_cache(result))
+            _cache.store(entry.path, raw, self._to_cache(result), context)
         return result
+
+    def _links_hold(self, links: Any) -> bool:
+        """Checks that each ``extends:`` of a cached chain still finds the same parent file."""
+        if not isinstance(links, list):
+            return False
+        for link in links:
+            if not (isinstance(link, list) and len(link) == 3):
+                return False
+            child, name, parent = link
+            found = self.find(str(name), relative_to=Path(str(child)).parent)
+            if found is None or str(found.path) != parent:
+                return False
+        return True
+
+    def _links(self, resolved: Resolved) -> list[list[str]]:
+        links = []
+        for parent, child in zip(resolved.files, resolved.files[1:], strict=False):
+            entry = self._entries.get(child)
+            doc = self._read(entry).doc if entry is not None else None
+            name = doc.data.get("extends") if doc is not None else None
+            links.append([str(child), str(name), str(parent)])
+        return links
 
     def _to_cache(self, resolved: Resolved) -> dict[str, Any]:
         shown = {e.shown: str(e.path) for e in self._entries.values()}
@@ -345,6 +366,7 @@ class Registry:
             "chain": list(resolved.chain),
             "files": files,
             "deps": deps,
+            "links": self._links(resolved),
             "data": resolved.data,
             "where": [[list(p), *place(w)] for p, w in resolved.where.items()],
             "overrides": [[list(p), *place(w)] for p, w in resolved.overrides],
@@ -453,8 +475,18 @@ class Registry:
         return list(seen.values())
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def _read_dependency(path: Path) -> bytes:
-    return path.read_bytes()
+    raw, refused = read_file(path)
+    if raw is None:
+        raise OSError(refused.message if refused is not None else "cannot read")
+    return raw
 
 
 def _from_cache(hit: dict[str, Any], kind: str) -> Resolved | None:
@@ -575,7 +607,15 @@ def _merge(
                         p[depth + 1 :]: w for p, w in where.items() if p[: depth + 1] == (*sub, i)
                     }
                     per_item.append((item, inner))
-                for item in value.get("$remove", []) or []:
+                removed = value.get("$remove", [])
+                if not isinstance(removed, list):
+                    problem(
+                        (*sub, "$remove"),
+                        "extends/operation",
+                        f"$remove takes a list of the items to take out, not {_kind(removed)}",
+                    )
+                    removed = []
+                for item in removed:
                     index = next((i for i, (x, _) in enumerate(per_item) if x == item), None)
                     if index is None:
                         problem(
@@ -585,9 +625,13 @@ def _merge(
                         )
                     else:
                         del per_item[index]
-                added = value.get("$append", []) or []
+                added = value.get("$append", [])
                 if not isinstance(added, list):
-                    problem((*sub, "$append"), "extends/operation", "$append takes a list")
+                    problem(
+                        (*sub, "$append"),
+                        "extends/operation",
+                        f"$append takes a list of the items to add, not {_kind(added)}",
+                    )
                     added = []
                 for j, item in enumerate(added):
                     inner = {
@@ -624,12 +668,32 @@ def _merge(
     return merged, where, overrides, problems
 
 
+def _kind(value: Any) -> str:
+    """Names a YAML value's type for a message: ``a number (5)``, ``text``, ``a mapping``."""
+    if isinstance(value, bool) or value is None:
+        return repr(value).lower()
+    if isinstance(value, int | float):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return "text"
+    return "a mapping" if isinstance(value, dict) else type(value).__name__
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """A whole number written as one: ``3``, never ``3.0`` (nor ``true``)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
 @lru_cache(maxsize=1)
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
     schema = json.loads(schema_path().read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    # JSON Schema counts 3.0 as an integer; a rule file's counts and amounts must be written
+    # as whole numbers, or counters become floats downstream.
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
+    strict = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+    return strict(schema)
 
 
 def _schema_problems(resolved: Resolved) -> list[Problem]:
@@ -728,6 +792,11 @@ def validate_paths(paths: Iterable[str]) -> tuple[list[Problem], int]:
             entries.extend(registry.add_path(p) for p in found)
         elif path.is_file():
             entries.append(registry.add_path(path))
+        elif _exists(path):
+            # A FIFO, a device or a socket: refused before it is read.
+            _, refused = read_file(path, name)
+            if refused is not None:
+                problems.append(refused)
         else:
             entry = registry.find(name)
             if entry is None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine._yaml import Document, Path_, json_path, parse_bytes, parse_text
+from engine._yaml import Document, Path_, json_path, parse_bytes, parse_text, read_file
 from engine.actions import parse_line
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
@@ -53,6 +53,7 @@ _TOP_KEYS = {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions"
 _META_KEYS = {"title", "source", "note", "ruleset_file", "ruleset_sha256", "table"}
 _TABLE_KEYS = {"seat": int, "seed": int, "bots": str, "deals": int}
 _DEAL_KEYS = {"dealer", "hands", "talon", "seed", "actions", "note"}
+_SEAT = re.compile(r"^[0-9]{1,3}$")
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,19 @@ def _deal(
                     )
                 )
                 continue
-            actions.append(" ".join(a.split()))
+            line = " ".join(a.split())
+            seat = line.split(" ", 1)[0]
+            if not _SEAT.match(seat):
+                problems.append(
+                    _problem(
+                        doc,
+                        (*path, "actions", i),
+                        "record/seat",
+                        f"an action starts with a seat number (0, 1, 2 ...), not {seat!r}",
+                    )
+                )
+                continue
+            actions.append(line)
     note = data.get("note") if not top else None
     return DealRecord(
         dealer, hands, talon, seed, tuple(actions), note if isinstance(note, str) else None
@@ -244,6 +257,17 @@ def _from_document(doc: Document) -> Record:
                 ("ruleset",),
                 "record/no-ruleset",
                 "a record names its ruleset (ruleset: quadrille)",
+            )
+        )
+        ruleset = ""
+    elif not ruleset.isprintable() or len(ruleset) > 1024:
+        problems.append(
+            _problem(
+                doc,
+                ("ruleset",),
+                "record/ruleset-name",
+                "the ruleset is named by id, alias or path: printable text without control"
+                f" characters, of at most 1024 characters, not {ruleset[:40]!r}",
             )
         )
         ruleset = ""
@@ -333,7 +357,11 @@ def read_record(path: str | Path) -> Record:
     :raises RecordError: if it is not a well-formed record.
     """
     p = Path(path)
-    raw = p.read_bytes()
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file or directory", str(path))
+    raw, refused = read_file(p, str(path))
+    if raw is None:
+        raise RecordError([refused] if refused is not None else [])
     doc, problems = parse_bytes(str(path), raw)
     if doc is None:
         raise RecordError(problems)
@@ -347,11 +375,20 @@ def _flow(cards: Sequence[str]) -> str:
 _PLAIN = re.compile(r"^[0-9]+( [a-z][a-z-]*)( [A-Za-z0-9-]+)*$|^[a-z][a-z0-9-]*$")
 
 
+# Characters that YAML does not allow raw, or reads as a line break (U+0085, U+2028,
+# U+2029) or a byte-order mark: written as \u escapes, which JSON and YAML read alike.
+_ESCAPE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+    "\U00010000-\U0010ffff]"
+)
+
+
 def _scalar(text: str) -> str:
     """Returns text as a YAML scalar: bare when that reads back the same, else quoted."""
     if _PLAIN.match(text) and text not in ("true", "false", "null", "yes", "no", "on", "off"):
         return text
-    return json.dumps(text, ensure_ascii=False)
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def write_record(record: Record) -> str:

@@ -1165,7 +1165,7 @@ class TableGame:
             if word == "quit":
                 raise _Quit
             try:
-                if answer.isdigit() and deal.phase != "exchange":
+                if answer.isascii() and answer.isdigit() and deal.phase != "exchange":
                     k = int(answer)
                     if not 1 <= k <= len(legal):
                         write(f"Choose 1 to {len(legal)}.")

@@ -1,5 +1,11 @@
-"""Test-wide setup: the workbench's caches (rule files, compiled templates, rendered texts) go to
-a temporary folder for the session, so that tests never write outside one."""
+"""Test-session settings: nothing is written outside a temporary folder.
+
+The workbench's caches (validated rule files, compiled templates, rendered texts) would
+otherwise live in the user's ``~/.cache/ombre-workbench``. For the whole session (the doctests
+of ``engine/`` included, and every command run in a subprocess, which inherits the environment)
+``OMBRE_CACHE_DIR``, ``XDG_CACHE_HOME`` and ``HOME`` point into a fresh temporary folder,
+removed at the end.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +15,45 @@ import tempfile
 
 import pytest
 
-_FOLDER: list[str] = []
+_SAVED: dict[str, str | None] = {}
+_ROOT: list[str] = []
+_NAMES = ("HOME", "XDG_CACHE_HOME", "OMBRE_CACHE_DIR", "OMBRE_NO_CACHE")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if "OMBRE_CACHE_DIR" not in os.environ:
-        folder = tempfile.mkdtemp(prefix="ombre-cache-")
-        _FOLDER.append(folder)
-        os.environ["OMBRE_CACHE_DIR"] = folder
+    root = tempfile.mkdtemp(prefix="ombre-tests-home-")
+    _ROOT.append(root)
+    for name in _NAMES:
+        _SAVED[name] = os.environ.get(name)
+    os.environ["HOME"] = root
+    os.environ["XDG_CACHE_HOME"] = os.path.join(root, ".cache")
+    os.environ["OMBRE_CACHE_DIR"] = os.path.join(root, ".cache", "ombre-workbench")
+    os.environ.pop("OMBRE_NO_CACHE", None)
+    try:  # hypothesis's own files (.hypothesis/) go there too, not into the checkout
+        from hypothesis.configuration import set_hypothesis_home_dir
+
+        set_hypothesis_home_dir(os.path.join(root, ".hypothesis"))
+    except ImportError:  # pragma: no cover - hypothesis is a test dependency
+        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    for folder in _FOLDER:
-        shutil.rmtree(folder, ignore_errors=True)
-        os.environ.pop("OMBRE_CACHE_DIR", None)
+    for name, value in _SAVED.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    for root in _ROOT:
+        shutil.rmtree(root, ignore_errors=True)
+    _ROOT.clear()
+
+
+# Hypothesis keeps no example database (it would write .hypothesis/ into the checkout) and sets
+# no deadline (the machine is shared; speed is for the benchmarks to measure).
+try:
+    from hypothesis import settings
+
+    settings.register_profile("ombre", database=None, deadline=None)
+    settings.load_profile("ombre")
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
+    pass

@@ -87,3 +87,66 @@ def test_a_corrupt_entry_is_a_miss(private_cache: Path) -> None:
         entry.write_text("{not json", encoding="utf-8")
     assert _resolve(ROOT / "rules" / "ombre.yaml").id == "ombre"
     assert _cache.enabled()
+
+
+def test_the_session_cache_is_a_temporary_folder() -> None:
+    """conftest.py points the cache (and HOME) away from the user's own folders."""
+    import os
+    import tempfile
+
+    folder = _cache.cache_dir().resolve()
+    assert folder.is_relative_to(Path(tempfile.gettempdir()).resolve())
+    assert (
+        Path(os.path.expanduser("~"))
+        .resolve()
+        .is_relative_to(Path(tempfile.gettempdir()).resolve())
+    )
+
+
+def test_the_cache_is_pruned_to_its_bounds(
+    private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    private_cache.mkdir(parents=True)
+    for k in range(12):
+        entry = private_cache / f"{k:040d}.json"
+        entry.write_text("{}" + " " * 1000, encoding="utf-8")
+        os.utime(entry, (1000 + k, 1000 + k))
+    stale = private_cache / "x.tmp"
+    stale.write_text("", encoding="utf-8")
+    os.utime(stale, (0, 0))
+    monkeypatch.setattr(_cache, "MAX_ENTRIES", 5)
+    assert _cache.prune(private_cache) == 8
+    left = sorted(p.name for p in private_cache.iterdir())
+    assert left == [f"{k:040d}.json" for k in range(7, 12)]
+    monkeypatch.setattr(_cache, "MAX_TOTAL", 2500)
+    _cache.prune(private_cache)
+    assert sorted(p.name for p in private_cache.iterdir()) == [
+        f"{k:040d}.json" for k in range(10, 12)
+    ]
+
+
+def test_a_storing_run_prunes(private_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_cache, "MAX_ENTRIES", 2)
+    for name in ("rules/ombre.yaml", "rules/quadrille.yaml", "rules/mediateur.yaml"):
+        _resolve(ROOT / name)
+    assert len(list(private_cache.glob("*.json"))) == 2
+
+
+def test_a_new_file_an_id_would_find_is_noticed(tmp_path: Path) -> None:
+    """A cached child whose `extends: parent-q` would now find another file is not served."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    text = (ROOT / "rules" / "quadrille.yaml").read_text(encoding="utf-8")
+    (rules / "older.yaml").write_text(text.replace("id: quadrille", "id: parent-q"), "utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text("id: child-q\nname: Child\nextends: parent-q\nsummary: s\n", "utf-8")
+    first = Registry(rules_dir=rules, variants_dir=tmp_path / "none")
+    assert first.resolve(first.add_path(child)).data["players"]["count"] == 4
+    # A file named after the id now comes first; the old parent and the child are unchanged.
+    broken = text.replace("id: quadrille", "id: parent-q").replace("count: 4", "count: 40")
+    (rules / "parent-q.yaml").write_text(broken, "utf-8")
+    second = Registry(rules_dir=rules, variants_dir=tmp_path / "none")
+    with pytest.raises(RuleFileError):
+        second.resolve(second.add_path(child))

@@ -176,10 +176,24 @@ def test_seeded_deal_is_reproducible() -> None:
     a, b = Deal(rules, seed=7), Deal(rules, seed=7)
     assert a.dealt == b.dealt
     assert a.dealt != Deal(rules, seed=8).dealt
-    # Pinned: a change of the shuffle would silently change every seeded record.
-    assert [str(Card.from_index(c)) for c in a.dealt[1][:3]] == [
-        str(Card.from_index(c)) for c in Deal(rules, seed=7).dealt[1][:3]
+    # Pinned to literal cards: a change of the shuffle would silently change every seeded
+    # record, so it must fail here first.
+    hands = [" ".join(str(Card.from_index(c)) for c in h) for h in a.dealt]
+    assert hands == [
+        "Qh 2s 3h 7h 3c 7c Jc 2h 7d Ks",
+        "5c 6s 2d Qs 6c Ad 3s Jh 4h 5d",
+        "Qc 6h 6d Kh As Ac Kc Jd 4d Qd",
+        "Ah 5s 4c Js 3d 2c Kd 7s 4s 5h",
     ]
+    ombre = Deal(load_ruleset("ombre"), seed=7)
+    assert [" ".join(str(Card.from_index(c)) for c in h) for h in ombre.dealt] == [
+        "Ah 5s 4c Kh As Ac 3s Jh 4h",
+        "5c 6s 2d Qh 2s 3h Js 3d 2c",
+        "Qc 6h 6d Qs 6c Ad 7h 3c 7c",
+    ]
+    assert " ".join(str(Card.from_index(c)) for c in ombre.dealt_talon) == (
+        "5d Kc Jd 4d Qd Kd 7s 4s 5h Jc 2h 7d Ks"
+    )
 
 
 def test_seating_order() -> None:

@@ -31,13 +31,29 @@ def _candidates(deal: Deal, rng: random.Random) -> list[Action]:
 
 
 def _snapshot(deal: Deal) -> tuple[object, ...]:
+    """Everything a refused action could disturb: the public state and the full report."""
     return (
         deal.phase,
         deal.to_move,
         tuple(deal.hands),
-        len(deal.history),
+        tuple(deal.history),
         tuple(deal.trick),
         deal.result,
+        deal.trump,
+        deal.contract.id if deal.contract is not None else None,
+        deal.declarer,
+        deal.called,
+        deal.partner,
+        tuple(deal.auction),
+        deal.holder,
+        deal.demanded_from,
+        deal.given,
+        tuple(deal.talon),
+        tuple(deal.exchanges),
+        tuple(deal.won),
+        deal.is_over,
+        repr(deal.report()),
+        tuple(deal.legal_actions()),
     )
 
 
