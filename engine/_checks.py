@@ -251,6 +251,15 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     f"contract {cid} can name no trump suit that is in the pack with {setup_text(setup)}",
                 )
                 break
+    named: dict[str, str] = {cid: cid for cid in contracts}
+    for cid, c in contracts.items():
+        for i, alias in enumerate(c.get("aliases", [])):
+            if named.setdefault(alias, cid) != cid:
+                add(
+                    ("auction", "contracts", cid, "aliases", i),
+                    "ambiguous-alias",
+                    f"{alias!r} already names contract {named[alias]}",
+                )
     for key in ("call", "demand"):
         fee = (d["declarations"].get(key) or {}).get("fee") or {}
         favourite = fee.get("favourite_option")

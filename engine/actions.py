@@ -40,7 +40,6 @@ VERBS = (
 )
 _BARE = frozenset({"pass", "vole", "stop", "notice"})
 _ONE_CARD = frozenset({"call", "give", "play", "renonce"})
-_CONTRACT_ALIASES = {"jouer": "entrada", "sans-appeller": "sans-prendre", "solo": "sans-prendre"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +98,9 @@ class Action:
     def parse(text: str) -> Action:
         """Parses an action (without its seat).
 
-        A bare card is read as ``play CARD``; contract names are lower-cased and the aliases
-        ``jouer`` (entrada) and ``solo``/``sans-appeller`` (sans-prendre) are accepted.
+        A bare card is read as ``play CARD``. A contract name is lower-cased and its words
+        joined by hyphens (``bid Sans appeler`` is ``bid sans-appeler``); the rule file's aliases
+        are resolved by :meth:`engine.model.RuleSet.canonical` (``bid jouer`` is ``bid entrada``).
 
         :raises NotationError: quoting the text.
         """
@@ -124,10 +124,9 @@ class Action:
                 raise NotationError(f"{verb!r} takes no argument: {text!r}")
             return _SIMPLE[verb]
         if verb == "bid":
-            if len(args) != 1:
-                raise NotationError(f"bid takes one contract: {text!r}")
-            name = args[0].lower()
-            return Action("bid", contract=_CONTRACT_ALIASES.get(name, name))
+            if not args:
+                raise NotationError(f"bid takes a contract: {text!r}")
+            return Action("bid", contract="-".join(a.lower() for a in args))
         if verb == "trump":
             if len(args) != 1:
                 raise NotationError(f"trump takes one suit: {text!r}")

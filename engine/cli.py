@@ -371,27 +371,24 @@ def cards(
 
 
 def _record_ruleset(record: Any, record_path: Path, override: str | None) -> RuleSet:
-    """Loads the ruleset a record names (a path is taken relative to the record's folder)."""
-    from engine import load_ruleset
+    """Finds the rules a record names (by id, then by its ruleset_file); warns on stderr when
+    they are not those it was played under."""
+    from engine.records import resolve_ruleset
 
-    name = override or record.ruleset
-    if override is None and name.endswith((".yaml", ".yml")):
-        beside = record_path.parent / name
-        if beside.is_file():
-            name = str(beside)
-    try:
-        return load_ruleset(name)
-    except NotationError as exc:
-        if override is not None:
-            raise
-        line, column = record.locate(("ruleset",))
-        raise RecordError(
-            [
-                Problem(
-                    str(record_path), line, column, "$.ruleset", "record/unknown-ruleset", str(exc)
-                )
-            ]
-        ) from None
+    rules, warnings = resolve_ruleset(record, record_path, override)
+    for warning in warnings:
+        _err(f"ombre: warning: {record_path}: {warning}")
+    return rules
+
+
+def _record_file(record: str) -> Path:
+    """Returns the path of a record file to read, or a usage error saying what is wrong."""
+    path = Path(record)
+    if path.is_dir():
+        raise CliError(f"{record} is a directory: give a record file (YAML or JSON) in it")
+    if not path.exists():  # a FIFO or a device is refused by read_record, before reading
+        raise CliError(f"no such file: {record}", EXIT_USAGE)
+    return path
 
 
 @app.command()
@@ -420,9 +417,7 @@ def replay(
     from engine.records import read_record
     from engine.records import replay as run_replay
 
-    path = Path(record)
-    if not path.exists():  # a FIFO or a device is refused by read_record, before reading
-        raise CliError(f"no such file: {record}", EXIT_USAGE)
+    path = _record_file(record)
     try:
         rec = read_record(path)
         if ruleset is not None:
@@ -605,62 +600,153 @@ def _load_for_bots(
 @app.command()
 @_boundary
 def play(
-    ruleset: RulesetArg,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 is the first dealer).")] = 0,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deal (default: a fresh one).")
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="RULESET",
+            help="A ruleset or variant: id, alias or path. With --from it may be left out.",
+            show_default=False,
+        ),
     ] = None,
-    bots: BotsOption = "heuristic",
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", help="Your seat (0 is the first dealer). Default: 0."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the game (default: a fresh one).")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots", metavar="KIND", help="How the bots play: heuristic (the default), random …"
+        ),
+    ] = None,
     record: Annotated[
         Path | None, typer.Option("--record", metavar="FILE", help="Write the record here.")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --record file if it exists.")
+    ] = False,
+    from_: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="RECORD",
+            help="Resume an unfinished recorded game, or deal a finished one again.",
+        ),
     ] = None,
     auto: Annotated[
         bool, typer.Option("--auto", help="Bots take every seat; print the deal as it goes.")
     ] = False,
-    deals: Annotated[int, typer.Option("--deals", min=1, help="How many deals to play.")] = 1,
+    deals: Annotated[
+        int | None, typer.Option("--deals", min=1, help="How many deals to play (default 1).")
+    ] = None,
     option: OptionList = None,
 ) -> None:
     """Play at the table against bots (answers on stdin: an action, a card, or a number)."""
     import secrets
 
-    from engine.table import TableGame
+    from engine.table import TableGame, record_path_problem
 
-    r, options = _load_for_bots(ruleset, option, bots)
+    start = None
+    resuming = False
+    played: dict[str, Any] = {}
+    if from_ is not None:
+        from engine.records import read_record
+        from engine.records import replay as run_replay
+
+        path = _record_file(str(from_))
+        start = read_record(path)
+        r = _record_ruleset(start, path, ruleset)
+        report = run_replay(start, r)
+        if report.error is not None:
+            raise CliError(f"cannot go on from {from_}: {report.located}", EXIT_INVALID)
+        played = dict(start.table or {})
+        options = dict(start.options)
+        if option:
+            raise CliError("--option cannot change the setup of a recorded game (--from)")
+        resuming = not report.complete
+        if record is None and resuming:
+            record = from_  # resuming: the record goes on in the same file
+    else:
+        if ruleset is None:
+            raise CliError("name a RULESET to play (e.g. ombre play quadrille), or use --from")
+        r = _load(ruleset)
+        options = _parse_options(r, option)
+    bots = bots or played.get("bots", "heuristic")
+    from engine.bots import BOTS
+
+    if bots not in BOTS:
+        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+    seat = seat if seat is not None else played.get("seat", 0)
+    assert seat is not None
     if not auto and not 0 <= seat < r.players:
         raise CliError(f"--seat must be a seat from 0 to {r.players - 1} in {r.id}")
     if seed is None:
+        seed = played.get("seed")
+    if seed is None:
         seed = secrets.randbelow(1_000_000)
+    total = deals or max(played.get("deals", 1), len(start.deals) if start else 1)
+    if record is not None:
+        # Going on with an unfinished game in its own file keeps all it held; dealing a
+        # finished game again over its record would not.
+        continuing = resuming and from_ is not None and record.resolve() == from_.resolve()
+        problem = record_path_problem(record, force=force, continuing=continuing)
+        if problem:
+            raise CliError(problem)
     interactive = sys.stdin.isatty()
     if isinstance(sys.stdin, io.TextIOWrapper):
         # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
         # the table does not understand), not a UnicodeDecodeError.
         sys.stdin.reconfigure(errors="replace")
+    game = TableGame(
+        r,
+        human=None if auto else seat,
+        seed=seed,
+        bots=bots,
+        deals=total,
+        options=options,
+        record_path=record,
+        start=start,
+    )
+    if interactive:
+        _line_editing(game.completions)
 
     def read(prompt: str) -> str | None:
+        if interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                sys.stdout.write("\n")
+                return None
         sys.stdout.write(prompt)
         sys.stdout.flush()
         line = sys.stdin.readline()
         if not line:
             sys.stdout.write("\n")
             return None
-        if not interactive:
-            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")
         return line
 
-    game = TableGame(
-        r,
-        human=None if auto else seat,
-        seed=seed,
-        bots=bots,
-        deals=deals,
-        options=options,
-        record_path=record,
-    )
-    typer.echo(f"{r.name}: you are seat {seat}" if not auto else f"{r.name}: bots in every seat")
-    typer.echo(f"seed {seed} (replay this game with --seed {seed})")
     status = game.run(read, typer.echo)
     if status:
         raise typer.Exit(status)
+
+
+def _line_editing(words: Callable[[], list[str]]) -> None:
+    """Turns on line editing, history and Tab completion where the terminal has readline."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - e.g. Windows without pyreadline
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        options = [w for w in words() if w.lower().startswith(text.lower())]
+        return options[state] if state < len(options) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
 
 
 # ombre simulate

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine._yaml import Path_, json_path
+from engine.actions import Action
 from engine.cards import ALL_CARDS, Card, Colour, Rank, Suit
 from engine.enums import (
     AllPass,
@@ -137,6 +138,8 @@ class Contract:
     trump_not_option: str | None
     """Trumps may not be the suit chosen for this setup option."""
     basis: Basis
+    aliases: tuple[str, ...] = ()
+    """Other names a player may bid it by (``bid jouer``, ``bid médiateur``), from the file."""
     announces_vole: bool = False
     """The vole is announced with the bid (the *contre*): it is undertaken from the first trick."""
     trump_named_by: TrumpNamedBy = TrumpNamedBy.DECLARER
@@ -692,6 +695,32 @@ class RuleSet:
             rank_mask=tuple(sum(1 << i for i in deck_idx if i % 10 == r) for r in range(10)),
         )
 
+    def contract_id(self, name: str) -> str | None:
+        """Returns the id of the contract called ``name`` (its id or one of its aliases, in any
+        case, words joined by spaces or hyphens), or None.
+
+        >>> from engine import load_ruleset
+        >>> load_ruleset("quadrille").contract_id("Sans appeler")
+        'sans-prendre'
+        """
+        key = "-".join(name.lower().replace("_", " ").replace("-", " ").split())
+        table = self._memo.get("contract-names")
+        if table is None:
+            table = {}
+            for c in self.contracts.values():
+                for alias in (c.id, *c.aliases):
+                    table.setdefault("-".join(alias.lower().replace("-", " ").split()), c.id)
+            self._memo["contract-names"] = table
+        found: str | None = table.get(key)
+        return found
+
+    def canonical(self, action: Action) -> Action:
+        """Returns ``action`` with a contract alias replaced by the contract's id."""
+        if action.verb != "bid" or action.contract is None or action.contract in self.contracts:
+            return action
+        cid = self.contract_id(action.contract)
+        return action if cid is None else Action("bid", contract=cid)
+
     def is_biddable(self, contract: str) -> bool:
         """Checks if a contract can be bid (rather than imposed when all pass)."""
         c = self.contracts.get(contract)
@@ -750,6 +779,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             trump_option=c.get("trump_option"),
             trump_not_option=c.get("trump_not_option"),
             basis=basis("auction", "contracts", cid),
+            aliases=tuple(c.get("aliases", [])),
             announces_vole=bool(c.get("announces_vole", False)),
             trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
             requires_cards=tuple(c.get("requires_cards", ())),

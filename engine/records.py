@@ -11,7 +11,9 @@ The format (``spec/interface.md``) is a YAML (or JSON) mapping::
 
 A party is ``{ruleset, options, deals: [{dealer, hands, talon, actions}, ...]}``; its pot and
 bêtes carry from deal to deal and the deal passes to the right. ``title``, ``source`` and
-``note`` may describe where a record comes from.
+``note`` may describe where a record comes from. ``ruleset_file`` and ``ruleset_sha256`` say
+where the rules were read from and what they were (:func:`resolve_ruleset` finds them again);
+``table`` says how ``ombre play`` was playing (seat, seed, bots, deals), for ``--from``.
 
 :func:`parse_record` reads one (every problem located by file, line and column);
 :func:`write_record` writes one back (``parse_record(write_record(r)) == r``);
@@ -42,11 +44,14 @@ __all__ = [
     "parse_record",
     "read_record",
     "replay",
+    "resolve_ruleset",
+    "ruleset_sha256",
     "write_record",
 ]
 
 _TOP_KEYS = {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions", "deals"}
-_META_KEYS = {"title", "source", "note"}
+_META_KEYS = {"title", "source", "note", "ruleset_file", "ruleset_sha256", "table"}
+_TABLE_KEYS = {"seat": int, "seed": int, "bots": str, "deals": int}
 _DEAL_KEYS = {"dealer", "hands", "talon", "seed", "actions", "note"}
 _SEAT = re.compile(r"^[0-9]{1,3}$")
 
@@ -75,6 +80,12 @@ class Record:
     title: str | None = None
     source: str | None = None
     note: str | None = None
+    ruleset_file: str | None = None
+    """The rule file's path when it was written, relative to the record's folder."""
+    ruleset_sha256: str | None = None
+    """:func:`ruleset_sha256` of the rules it was played under."""
+    table: Mapping[str, Any] | None = None
+    """How ``ombre play`` played it: ``{seat, seed, bots, deals}`` (any may be missing)."""
     file: str = field(default="<record>", compare=False)
     where: Mapping[Path_, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -193,6 +204,37 @@ def _deal(
     )
 
 
+def _table(doc: Document, raw: Any, problems: list[Problem]) -> dict[str, Any] | None:
+    """Reads the ``table`` mapping: how ``ombre play`` played the record."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        problems.append(
+            _problem(doc, ("table",), "record/type", "table must be a mapping (seat, seed ...)")
+        )
+        return None
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        kind = _TABLE_KEYS.get(str(key))
+        if kind is None:
+            problems.append(
+                _problem(
+                    doc,
+                    ("table", key),
+                    "record/unknown-key",
+                    f"unknown key {key!r} in table (keys: {', '.join(_TABLE_KEYS)})",
+                )
+            )
+        elif not isinstance(value, kind) or isinstance(value, bool):
+            what = "a whole number" if kind is int else "text"
+            problems.append(
+                _problem(doc, ("table", key), "record/type", f"table.{key} must be {what}")
+            )
+        else:
+            out[str(key)] = value
+    return out
+
+
 def _from_document(doc: Document) -> Record:
     problems: list[Problem] = []
     data = doc.data
@@ -235,10 +277,11 @@ def _from_document(doc: Document) -> Record:
         problems.append(_problem(doc, ("options",), "record/type", "options must be a mapping"))
     else:
         options = {str(k): str(v) for k, v in options_raw.items()}
-    meta = {k: data.get(k) for k in _META_KEYS}
+    meta = {k: data.get(k) for k in _META_KEYS - {"table"}}
     for k, v in meta.items():
         if v is not None and not isinstance(v, str):
             problems.append(_problem(doc, (k,), "record/type", f"{k} must be text"))
+    table = _table(doc, data.get("table"), problems)
     party = "deals" in data
     deals: list[DealRecord] = []
     if party:
@@ -288,6 +331,9 @@ def _from_document(doc: Document) -> Record:
         title=meta["title"] if isinstance(meta["title"], str) else None,
         source=meta["source"] if isinstance(meta["source"], str) else None,
         note=meta["note"] if isinstance(meta["note"], str) else None,
+        ruleset_file=meta["ruleset_file"] if isinstance(meta["ruleset_file"], str) else None,
+        ruleset_sha256=meta["ruleset_sha256"] if isinstance(meta["ruleset_sha256"], str) else None,
+        table=table,
         file=doc.file,
         where=dict(doc.positions),
     )
@@ -355,6 +401,15 @@ def write_record(record: Record) -> str:
     if record.note is not None:
         lines.append(f"note: {_scalar(record.note)}")
     lines.append(f"ruleset: {_scalar(record.ruleset)}")
+    if record.ruleset_file is not None:
+        lines.append(f"ruleset_file: {json.dumps(record.ruleset_file, ensure_ascii=False)}")
+    if record.ruleset_sha256 is not None:
+        lines.append(f"ruleset_sha256: {_scalar(record.ruleset_sha256)}")
+    if record.table:
+        table = ", ".join(
+            f"{k}: {v if isinstance(v, int) else _scalar(str(v))}" for k, v in record.table.items()
+        )
+        lines.append(f"table: {{{table}}}")
     opts = ", ".join(f"{_scalar(k)}: {_scalar(v)}" for k, v in record.options.items())
     lines.append(f"options: {{{opts}}}")
 
@@ -466,7 +521,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             error: dict[str, Any] | None = None
             try:
                 seat, action = parse_line(line_text)
-                deal.apply(action, seat=seat)
+                deal.apply(rules.canonical(action), seat=seat)
             except IllegalActionError as exc:
                 error = {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}
             except NotationError as exc:
@@ -490,7 +545,15 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
     return report(True)
 
 
-def record_of(deals: Sequence[Deal], ruleset: str, *, party: bool | None = None) -> Record:
+def record_of(
+    deals: Sequence[Deal],
+    ruleset: str,
+    *,
+    party: bool | None = None,
+    ruleset_file: str | None = None,
+    ruleset_sha256: str | None = None,
+    table: Mapping[str, Any] | None = None,
+) -> Record:
     """Returns the record of deals played (finished or not), e.g. by ``ombre play``."""
     options: dict[str, str] = {}
     out = []
@@ -505,4 +568,97 @@ def record_of(deals: Sequence[Deal], ruleset: str, *, party: bool | None = None)
             )
         )
     is_party = party if party is not None else len(out) > 1
-    return Record(ruleset=ruleset, deals=tuple(out), options=options, party=is_party)
+    return Record(
+        ruleset=ruleset,
+        deals=tuple(out),
+        options=options,
+        party=is_party,
+        ruleset_file=ruleset_file,
+        ruleset_sha256=ruleset_sha256,
+        table=dict(table) if table else None,
+    )
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def ruleset_sha256(rules: RuleSet) -> str:
+    """Returns the SHA-256 of the resolved rules (the file with all it extends), as hex.
+
+    It is taken over the resolved document as canonical JSON, so an edit to a parent file
+    changes it and a change of layout or comments does not.
+    """
+    import hashlib
+
+    text = json.dumps(_plain(rules.data), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def resolve_ruleset(
+    record: Record, record_path: str | Path | None = None, override: str | None = None
+) -> tuple[RuleSet, list[str]]:
+    """Finds the rules a record was played under; returns them and any warnings.
+
+    With ``override`` (``ombre replay --ruleset``) that ruleset is used. Otherwise the
+    record's ``ruleset`` is tried first (an id, alias or path; a path is looked for beside the
+    record first), then its ``ruleset_file`` (beside the record, then as written). The first
+    whose :func:`ruleset_sha256` matches the record's ``ruleset_sha256`` is used; when none
+    matches, the first found is used with a warning.
+
+    :raises NotationError: for an unknown ``override``.
+    :raises RecordError: ``record/unknown-ruleset`` when neither is found.
+    :raises RuleFileError: when a rule file found is invalid.
+    """
+    from engine import load_ruleset
+
+    if override is not None:
+        return load_ruleset(override), []
+    folder = Path(record_path).parent if record_path is not None else Path()
+    names: list[str] = []
+    name = record.ruleset
+    if name.endswith((".yaml", ".yml")) and (folder / name).is_file():
+        names.append(str(folder / name))
+    names.append(name)
+    if record.ruleset_file:
+        for candidate in (folder / record.ruleset_file, Path(record.ruleset_file)):
+            if candidate.is_file() and str(candidate) not in names:
+                names.append(str(candidate))
+    found: list[RuleSet] = []
+    reasons: list[str] = []
+    for candidate_name in names:
+        try:
+            rules = load_ruleset(candidate_name)
+        except NotationError as exc:
+            reasons.append(str(exc))
+            continue
+        if record.ruleset_sha256 is None or ruleset_sha256(rules) == record.ruleset_sha256:
+            return rules, []
+        found.append(rules)
+    if found:
+        rules = found[0]
+        return rules, [
+            f"the rules found for {record.ruleset!r} ({rules.file}) are not those the record "
+            "was played under (ruleset_sha256 differs): they have been edited since, so the "
+            "replay may differ"
+        ]
+    line, column = record.locate(("ruleset",))
+    tried = (
+        f"; the ruleset_file {record.ruleset_file!r} was not found" if record.ruleset_file else ""
+    )
+    raise RecordError(
+        [
+            Problem(
+                record.file,
+                line,
+                column,
+                "$.ruleset",
+                "record/unknown-ruleset",
+                (reasons[0] if reasons else f"no ruleset {name!r}") + tried,
+            )
+        ]
+    )

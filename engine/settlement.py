@@ -23,7 +23,7 @@ from typing import NamedTuple
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
 from engine.model import RuleSet
 
-__all__ = ["Payment", "SettlementResult", "TableState", "settle", "stakes_for"]
+__all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle", "stakes_for"]
 
 # Enum members as plain names (reading one off its class costs far more than a global).
 _ALL = BeteGoing.ALL
@@ -153,6 +153,21 @@ def _flow(
             j += 1
 
 
+def pays_alone(
+    rules: RuleSet, contract: str, partner: int | None, declarer_tricks: int, *, lost: bool
+) -> bool:
+    """Checks if a declarer with a partner bears a lost game alone: he took fewer tricks himself
+    than the rules' sole-liability threshold and the contract does not always share. Paying
+    alone is for a lost game only, "tant en cas de remise que de codille" (ENC-Q)."""
+    return (
+        lost
+        and partner is not None
+        and rules.sole_liability_below is not None
+        and not rules.contracts[contract].shared_liability
+        and declarer_tricks < rules.sole_liability_below
+    )
+
+
 def stakes_for(rules: RuleSet, dealer: int, n: int, stakes: Sequence[tuple[str, int]]) -> list[int]:
     """Returns what each seat puts on the table for the given stake lines."""
     out = [0] * n
@@ -236,15 +251,7 @@ def settle(
     outcome = rules.outcomes[result]
     side = [declarer] if partner is None else [declarer, partner]
     opponents = [s for s in ((declarer + k) % n for k in range(1, n)) if s not in side]
-    contract_rule = rules.contracts[contract]
-    # Paying alone is for a lost game only, "tant en cas de remise que de codille" (ENC-Q).
-    sole = (
-        outcome.bete
-        and partner is not None
-        and rules.sole_liability_below is not None
-        and not contract_rule.shared_liability
-        and tricks[declarer] < rules.sole_liability_below
-    )
+    sole = pays_alone(rules, contract, partner, tricks[declarer], lost=outcome.bete)
 
     # The pot.
     if outcome.pot is _SIDE:

@@ -179,6 +179,9 @@ SCHEMA = {
                     obj(
                         {
                             "name": {"type": "string", "minLength": 1},
+                            "aliases": arr(
+                                {"type": "string", "pattern": "^[^\\sA-Z]+$"}, uniqueItems=True
+                            ),
                             "rank": NAT,
                             "biddable": {"type": "boolean"},
                             "help": {"enum": ["none", "call", "demand"]},

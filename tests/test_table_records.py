@@ -1,0 +1,278 @@
+"""Nothing a player enters is lost: the record path is checked first, files are kept, records
+carry their rules' path and hash, and ``ombre play --from`` goes on or deals again."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engine import load_ruleset
+from engine.records import parse_record, read_record, replay, resolve_ruleset, ruleset_sha256
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(*args: str, stdin: str = ""):  # type: ignore[no-untyped-def]
+    from engine.cli import app
+
+    return runner.invoke(app, list(args), input=stdin)
+
+
+# The record path, before the first card.
+
+
+def test_a_missing_directory_is_refused_before_playing(tmp_path: Path) -> None:
+    result = invoke("play", "quadrille", "--record", str(tmp_path / "no" / "x.yaml"), stdin="1\n")
+    assert result.exit_code == 2
+    assert "there is no directory" in result.output
+    assert "Your hand" not in result.output  # not a card was dealt
+
+
+def test_a_directory_as_record_is_refused(tmp_path: Path) -> None:
+    result = invoke("play", "quadrille", "--record", str(tmp_path))
+    assert result.exit_code == 2 and "is a directory" in result.output
+
+
+def test_a_file_as_the_records_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x")
+    result = invoke("play", "quadrille", "--record", str(tmp_path / "plain" / "x.yaml"))
+    assert result.exit_code == 2 and "is not a directory" in result.output
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_an_unwritable_directory_is_refused(tmp_path: Path) -> None:  # pragma: no cover
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = invoke("play", "quadrille", "--record", str(locked / "x.yaml"))
+        assert result.exit_code == 2 and "cannot write the record" in result.output
+    finally:
+        locked.chmod(0o700)
+
+
+def test_an_existing_record_is_kept_without_force(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    record.write_text("precious\n")
+    result = invoke("play", "quadrille", "--record", str(record), stdin="1\n")
+    assert result.exit_code == 2 and "already exists: add --force" in result.output
+    assert record.read_text() == "precious\n"
+    result = invoke("play", "quadrille", "--seed", "3", "--record", str(record), "--force")
+    assert result.exit_code == 0, result.output
+    assert read_record(record).ruleset == "quadrille"
+
+
+def test_the_record_is_written_after_every_answer(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    result = invoke("play", "quadrille", "--seed", "5", "--record", str(record), stdin="1\n1\n")
+    assert result.exit_code == 0
+    actions = read_record(record).deals[0].actions
+    assert "0 pass" in actions and "0 play 5c" in actions
+
+
+def test_quit_keeps_the_record_and_says_how_to_go_on(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    result = invoke("play", "ombre", "--seed", "3", "--record", str(record), stdin="quit\n")
+    assert result.exit_code == 0
+    assert "You left the table." in result.output
+    assert f"(go on with: ombre play --from {record})" in " ".join(result.output.split())
+
+
+# What a record stores.
+
+
+def test_a_record_stores_the_rule_files_path_and_hash(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    invoke("play", "ombre", "--seed", "3", "--record", str(record), stdin="")
+    rec = read_record(record)
+    rules = load_ruleset("ombre")
+    assert rec.ruleset == "ombre"
+    assert Path(rec.ruleset_file or "") == (ROOT / "rules" / "ombre.yaml")
+    assert rec.ruleset_sha256 == ruleset_sha256(rules) and len(rec.ruleset_sha256) == 64
+    assert rec.table == {"seat": 0, "seed": 3, "bots": "heuristic", "deals": 1}
+
+
+def _house_rules(folder: Path, below: int = 4) -> Path:
+    path = folder / "house.yaml"
+    variant = (ROOT / "variants" / "quadrille-four-trick-bete.yaml").read_text(encoding="utf-8")
+    variant = variant.replace("id: quadrille-four-trick-bete", "id: our-house")
+    variant = variant.replace("sole_liability_below: 4", f"sole_liability_below: {below}")
+    path.write_text(variant, encoding="utf-8")
+    return path
+
+
+def test_a_record_of_rules_outside_the_repository_replays_from_its_path(tmp_path: Path) -> None:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    rules_file = _house_rules(folder)
+    record = folder / "game.yaml"
+    result = invoke(
+        "play", str(rules_file), "--seed", "3", "--record", str(record), stdin="1\n" * 40
+    )
+    assert result.exit_code == 0, result.output
+    rec = read_record(record)
+    assert rec.ruleset == "our-house" and rec.ruleset_file == "house.yaml"
+    # Replayed from elsewhere: found beside the record by its ruleset_file.
+    cwd = Path.cwd()
+    try:
+        os.chdir(tmp_path)
+        replayed = invoke("replay", str(record))
+    finally:
+        os.chdir(cwd)
+    assert replayed.exit_code == 0, replayed.output
+    assert "warning" not in replayed.output
+
+
+def test_replay_warns_when_the_rules_changed_since(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    rules_file = _house_rules(tmp_path)
+    record = tmp_path / "game.yaml"
+    invoke("play", str(rules_file), "--seed", "3", "--record", str(record), stdin="1\n" * 40)
+    _house_rules(tmp_path, below=5)
+    # Another process, as in real use: the edited rules are read afresh.
+    env = {**os.environ, "OMBRE_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "replay", str(record)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ombre: warning:" in done.stderr and "ruleset_sha256 differs" in done.stderr
+
+
+def test_resolve_prefers_the_candidate_whose_hash_matches(tmp_path: Path) -> None:
+    rules_file = _house_rules(tmp_path)
+    text = (
+        "ruleset: quadrille\n"
+        f"ruleset_file: {rules_file.name}\n"
+        f"ruleset_sha256: {ruleset_sha256(load_ruleset(str(rules_file)))}\n"
+        "seed: 1\n"
+    )
+    record = parse_record(text, str(tmp_path / "r.yaml"))
+    rules, warnings = resolve_ruleset(record, tmp_path / "r.yaml")
+    assert rules.id == "our-house" and warnings == []
+
+
+def test_an_unknown_ruleset_and_no_file_is_a_located_record_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text("ruleset: nowhere\nruleset_file: gone.yaml\nseed: 1\n")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert "r.yaml:1:" in result.output and "record/unknown-ruleset" in result.output
+    assert "gone.yaml" in result.output
+
+
+def test_the_table_key_is_checked(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text("ruleset: ombre\nseed: 1\ntable: {seat: one, colour: red}\n")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert "table.seat must be a whole number" in result.output
+    assert "unknown key 'colour' in table" in result.output
+
+
+def test_replay_of_a_directory_says_so(tmp_path: Path) -> None:
+    result = invoke("replay", str(tmp_path))
+    assert result.exit_code == 2
+    assert "is a directory: give a record file" in result.output
+
+
+# --from.
+
+
+def test_from_resumes_an_unfinished_game_in_the_same_file(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    first = invoke("play", "quadrille", "--seed", "5", "--record", str(record), stdin="1\n1\n")
+    assert "Input ended" in first.output
+    before = read_record(record).deals[0].actions
+    result = invoke("play", "--from", str(record), stdin="1\n" * 40)
+    assert result.exit_code == 0, result.output
+    assert "Going on with the unfinished game of" in result.output
+    assert f"Resuming from the record: {len(before)} actions so far." in result.output
+    assert "— now the game goes on —" in result.output and "Result:" in result.output
+    after = read_record(record)
+    assert after.deals[0].actions[: len(before)] == before
+    report = replay(after, load_ruleset("quadrille"))
+    assert report.complete
+    # The same game played straight through gives the same record.
+    straight = tmp_path / "straight.yaml"
+    invoke("play", "quadrille", "--seed", "5", "--record", str(straight), stdin="1\n" * 40)
+    assert read_record(straight).deals == after.deals
+
+
+def test_from_resumes_a_party_after_its_finished_deals(tmp_path: Path) -> None:
+    record = tmp_path / "party.yaml"
+    invoke("play", "ombre", "--auto", "--seed", "4", "--deals", "3", "--record", str(record))
+    full = read_record(record)
+    # Cut the record in the middle of the second deal.
+    cut = tmp_path / "cut.yaml"
+    text = record.read_text()
+    second = text.index("  - dealer: 1")
+    lines = text[second:].splitlines()
+    kept = lines[: lines.index("    actions:") + 5]
+    cut.write_text(text[:second] + "\n".join(kept) + "\n")
+    result = invoke("play", "--from", str(cut), "--auto")
+    assert result.exit_code == 0, result.output
+    assert "Deal 1 of 3 (from the record):" in result.output
+    assert "=== Deal 2 of 3" in result.output and "=== Deal 3 of 3" in result.output
+    assert read_record(cut).deals == full.deals
+
+
+def test_from_deals_a_finished_game_again(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    invoke("play", "quadrille", "--seed", "4", "--record", str(record), stdin="1\n" * 40)
+    original = record.read_text()
+    result = invoke("play", "--from", str(record), "--seed", "9", stdin="1\n" * 40)
+    assert result.exit_code == 0, result.output
+    assert "is a finished game: its 1 deal is dealt again, the same cards" in " ".join(
+        result.output.split()
+    )
+    assert record.read_text() == original  # not rewritten without --record
+    hand = next(x for x in result.output.splitlines() if x.startswith("Your hand:"))
+    assert hand == "Your hand: spades 7s 6s · clubs Ac Qc 6c · hearts 2h 3h 7h · diamonds Ad 3d"
+
+
+def test_from_an_illegal_record_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("ruleset: quadrille\nseed: 1\nactions: [3 pass]\n")
+    result = invoke("play", "--from", str(path))
+    assert result.exit_code == 1 and "cannot go on from" in result.output
+
+
+def test_from_a_missing_file_or_a_directory(tmp_path: Path) -> None:
+    assert invoke("play", "--from", str(tmp_path / "none.yaml")).exit_code == 2
+    result = invoke("play", "--from", str(tmp_path))
+    assert result.exit_code == 2 and "is a directory" in result.output
+
+
+def test_play_without_a_ruleset_or_from_is_a_usage_error() -> None:
+    result = invoke("play")
+    assert result.exit_code == 2 and "name a RULESET" in result.output
+
+
+def test_a_deal_is_counted_from_zero_in_messages_as_in_paths(tmp_path: Path) -> None:
+    path = tmp_path / "party.yaml"
+    path.write_text(
+        "ruleset: ombre\n"
+        "deals:\n"
+        "  - {seed: 1, actions: [1 pass, 2 pass, 0 pass]}\n"
+        "  - hands: [[As], [Ks], [Qs]]\n"
+    )
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert "$.deals[1].hands: deal 1: " in result.output
+
+
+def test_dealing_a_finished_game_again_keeps_its_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    invoke("play", "quadrille", "--seed", "4", "--record", str(record), stdin="1\n" * 40)
+    result = invoke("play", "--from", str(record), "--record", str(record), stdin="1\n")
+    assert result.exit_code == 2 and "already exists: add --force" in result.output
