@@ -236,14 +236,9 @@ def list_(json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(rows)
         return
-    width = max([len(r["id"]) for r in rows] + [2])
-    name_width = max([len(r["name"] or "") for r in rows] + [4])
-    typer.echo(f"{'ID':<{width}}  {'KIND':<7}  {'EXTENDS':<17}  {'NAME':<{name_width}}  FILE")
-    for r in rows:
-        typer.echo(
-            f"{r['id']:<{width}}  {r['kind']:<7}  {r['extends'] or '-':<17}  "
-            f"{r['name'] or '':<{name_width}}  {r['path']}"
-        )
+    from engine.render import render
+
+    typer.echo(render("list.txt.j2", "text", rows=rows), nl=False)
 
 
 # ombre validate
