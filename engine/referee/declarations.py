@@ -115,74 +115,89 @@ def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
     return d.rules.demand, ("declarations", "demand")
 
 
-def _call_stage(
-    d: Deal, rule: Call, card: int, others: int | None = None
-) -> tuple[str, str] | None:
-    """Returns the first calling rule ``card`` breaks as (code, reason), or None.
+_SUIT_MASK = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
 
-    ``others`` is the mask of the cards in the other players' hands (computed if not given).
+
+def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
+    """The calling rules in order, each as (refusal code, the cards it still allows).
+
+    The trump suit (unless ``trump_suit_allowed``), the caller's own cards (when ``own_card``
+    is ``forbidden``), the rank and fallback rank, the fallback only for a caller holding every
+    card of the rank, the pack, and for a demand a card in another player's hand. The legal
+    calls are the cards of the last mask; a refused card is refused by the first stage that
+    drops it.
     """
     assert d.declarer is not None and d.trump is not None
-    c = ALL_CARDS[card]
     hand = d.hands[d.declarer]
-    if c.suit.index == d.trump and not rule.trump_suit_allowed:
-        kind = "king" if c.rank == rule.rank else "card"
-        return f"call/trump-{kind}", f"{c} is of the trump suit and may not be called"
-    if hand >> card & 1 and rule.own_card is _FORBIDDEN:
-        return "call/own-card", f"seat {d.declarer} holds {c}: a card is demanded of another player"
-    if c.rank not in (rule.rank, rule.all_held_fallback):
-        return "call/not-callable", f"{c} cannot be called (call a {rule.rank.name.lower()})"
-    if c.rank == rule.all_held_fallback and c.rank != rule.rank:
-        kings = d.t.rank_mask[rule.rank.index]
-        if hand & kings != kings:
-            return (
-                "call/queen-needs-all-kings",
-                f"a {c.rank.name.lower()} may be called only by a player holding every "
-                f"{rule.rank.name.lower()}",
-            )
-    if card not in d.t.deck:
-        return "call/not-in-pack", f"{c} is not in the pack"
+    t = d.t
+    mask = (1 << 40) - 1
+    stages: list[tuple[str, int]] = []
+    if not rule.trump_suit_allowed:
+        mask &= ~_SUIT_MASK[d.trump]
+        stages.append(("call/trump", mask))
     if rule.own_card is _FORBIDDEN:
-        if others is None:
-            others = _others(d)
-        if not others >> card & 1:
-            return (
-                "call/not-held-by-another",
-                f"{c} is in no other player's hand (it lies in the talon)",
-            )
-    return None
+        mask &= ~hand
+        stages.append(("call/own-card", mask))
+    kings = t.rank_mask[rule.rank.index]
+    fallback = 0
+    if rule.all_held_fallback is not None and rule.all_held_fallback != rule.rank:
+        fallback = _RANK_MASK[rule.all_held_fallback.index]
+    mask &= _RANK_MASK[rule.rank.index] | fallback
+    stages.append(("call/not-callable", mask))
+    if fallback and hand & kings != kings:
+        mask &= ~fallback
+        stages.append(("call/queen-needs-all-kings", mask))
+    mask &= t.deck_mask
+    stages.append(("call/not-in-pack", mask))
+    if rule.own_card is _FORBIDDEN:
+        others = 0
+        for seat, other in enumerate(d.hands):
+            if seat != d.declarer:
+                others |= other
+        mask &= others
+        stages.append(("call/not-held-by-another", mask))
+    return stages
 
 
-def _others(d: Deal) -> int:
-    others = 0
-    for seat, other in enumerate(d.hands):
-        if seat != d.declarer:
-            others |= other
-    return others
+_RANK_MASK = tuple(sum(1 << (10 * s + r) for s in range(4)) for r in range(10))
 
 
 def call_choices(d: Deal) -> list[int]:
-    """Returns the cards the declarer may call or demand now: the candidates of the rank (and
-    the fallback rank) that pass every stage of :func:`_call_stage`."""
+    """Returns the cards the declarer may call or demand now (those every stage of
+    :func:`call_stages` allows): the cards of the rank, then of the fallback rank."""
     rule, _ = call_rule(d)
+    allowed = call_stages(d, rule)[-1][1]
     ranks = [rule.rank.index]
     if rule.all_held_fallback is not None:
         ranks.append(rule.all_held_fallback.index)
-    others = _others(d)
-    return [
-        c
-        for r in ranks
-        for c in d.t.deck
-        if c % 10 == r and _call_stage(d, rule, c, others) is None
-    ]
+    return [c for r in ranks for c in d.t.deck if c % 10 == r and allowed >> c & 1]
 
 
 def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:
     rule, path = call_rule(d)
-    broken = _call_stage(d, rule, action.card.index)
-    if broken is None:
+    card = action.card
+    code = ""
+    for stage, allowed in call_stages(d, rule):
+        if not allowed >> card.index & 1:
+            code = stage
+            break
+    if not code:
         return None
-    return refuse(broken[0], broken[1], d.to_move, action, d.rules.cite(path))
+    rank = rule.rank.name.lower()
+    if code == "call/trump":
+        code = f"call/trump-{'king' if card.rank == rule.rank else 'card'}"
+        reason = f"{card} is of the trump suit and may not be called"
+    elif code == "call/own-card":
+        reason = f"seat {d.declarer} holds {card}: a card is demanded of another player"
+    elif code == "call/not-callable":
+        reason = f"{card} cannot be called (call a {rank})"
+    elif code == "call/queen-needs-all-kings":
+        reason = f"a {card.rank.name.lower()} may be called only by a player holding every {rank}"
+    elif code == "call/not-in-pack":
+        reason = f"{card} is not in the pack"
+    else:
+        reason = f"{card} is in no other player's hand (it lies in the talon)"
+    return refuse(code, reason, d.to_move, action, d.rules.cite(path))
 
 
 def _give_choices(d: Deal) -> int:
