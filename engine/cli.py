@@ -243,9 +243,10 @@ def list_(json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(rows)
         return
-    from engine.render import render
+    from engine.render import render_cached
 
-    typer.echo(render("cli/list.txt.j2", "text", rows=rows), nl=False)
+    key = [json.dumps(rows, sort_keys=True).encode()]
+    typer.echo(render_cached("list.txt.j2", key, lambda: {"rows": rows}), nl=False)
 
 
 # ombre validate

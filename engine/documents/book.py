@@ -181,16 +181,17 @@ def _evaluate(rules: RuleSet, won: tuple[int, ...], side: list[int], vole: bool)
 
 _Example = tuple[str, tuple[int, ...], bool, bool]
 FEE = "fee for the demanded card"
-_EXAMPLES: dict[tuple[int, str], list[_Example]] = {}
+_EXAMPLES: dict[tuple[int, str], tuple[RuleSet, list[_Example]]] = {}
 _VIEWS: dict[tuple[int, bool], RuleView] = {}
 
 
 def _examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     """Returns the worked examples of a contract (computed once per ruleset and contract)."""
     key = (id(rules), contract.id)
-    if key not in _EXAMPLES:
-        _EXAMPLES[key] = _find_examples(rules, contract)
-    return _EXAMPLES[key]
+    hit = _EXAMPLES.get(key)
+    if hit is None or hit[0] is not rules:  # an id can be reused by a later object
+        hit = _EXAMPLES[key] = (rules, _find_examples(rules, contract))
+    return hit[1]
 
 
 def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:

@@ -73,6 +73,17 @@ def _own_changes(rules: RuleSet, diff: Any) -> tuple[Any, ...]:
     return tuple(own)
 
 
+def _example_story(path: Path) -> Any:
+    """Referees an example record of ``docs/examples/`` for its page."""
+    from engine import load_ruleset
+    from engine.documents import repo_path
+    from engine.documents.deal_page import replay_story
+    from engine.records import read_record
+
+    record = read_record(path)
+    return replay_story(record, load_ruleset(record.ruleset), repo_path(path))
+
+
 def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None) -> Written:
     """Writes every document for ``rulesets`` (default: all) in ``fmt`` (``md`` or ``html``).
 
@@ -80,7 +91,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     :raises OSError: if the folder cannot be written.
     """
     from engine import load_ruleset
-    from engine.documents import repo_path
+    from engine.documents import repo_path, repo_root
     from engine.documents.book import rule_view
     from engine.documents.claims import evaluate, load_claims
     from engine.documents.diff import diff_rulesets
@@ -152,6 +163,19 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     )
     for source in lib.sources.values():
         page(f"sources/{source.id}", "source.j2", "../", title=source.title, source=source)
+    examples = []
+    folder = repo_root() / "docs" / "examples"
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        story = _example_story(path)
+        examples.append((path.stem, story.record.title or path.stem))
+        page(
+            f"examples/{path.stem}",
+            "deal.j2",
+            "../",
+            title=story.record.title or path.stem,
+            story=story,
+            inline_css="",
+        )
     page(
         "index",
         "index.j2",
@@ -159,6 +183,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
         rulesets=chosen,
         counts=counts,
         sources=list(lib.sources.values()),
+        examples=examples,
     )
     if fmt == "html":
         shutil.copyfile(Path(templates_dir()) / "style.css", out / "style.css")
