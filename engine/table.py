@@ -39,6 +39,7 @@ from engine.model import Basis, RuleSet
 from engine.party import Party
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
+from engine.render import render
 from engine.settlement import pays_alone
 
 __all__ = [
@@ -133,23 +134,7 @@ def seat_diagram(n: int, bottom: int, labels: dict[int, str]) -> list[str]:
     (counter-clockwise seen from above): the next seat sits on the right, the last on the left.
     """
 
-    def tag(seat: int) -> str:
-        return labels.get(seat, f"seat {seat}")
-
-    lines: list[str] = []
-    width = 56
-    around = [(bottom + k) % n for k in range(n)]
-    if n == 4:
-        lines.append(tag(around[2]).center(width).rstrip())
-        left, right = tag(around[3]), tag(around[1])
-        lines.append("  " + left.ljust(width - 4 - len(right)) + right)
-    elif n == 3:
-        left, right = tag(around[2]), tag(around[1])
-        lines.append("      " + left.ljust(width - 12 - len(right)) + right)
-    else:
-        lines.append("   " + "   ".join(tag(s) for s in around[1:]))
-    lines.append(tag(bottom).center(width).rstrip())
-    return lines
+    return render("table/seats.txt.j2", "text", n=n, bottom=bottom, labels=labels).splitlines()
 
 
 def record_path_problem(path: Path, *, force: bool, continuing: bool = False) -> str | None:
@@ -707,10 +692,17 @@ class TableGame:
 
     def _seats(self, deal: Deal, write: Write) -> None:
         bottom = self.human if self.human is not None else 0
-        for line in seat_diagram(deal.n, bottom, self._labels(deal)):
+        text = render(
+            "table/seats.txt.j2",
+            "text",
+            n=deal.n,
+            bottom=bottom,
+            labels=self._labels(deal),
+            order=_in_turn(deal, deal.eldest),
+            human=self.human,
+        )
+        for line in text.splitlines():
             write(line)
-        order = " → ".join(_who(k, self.human) for k in _in_turn(deal, deal.eldest))
-        write(f"Speech and play go to the right: {order}.")
 
     def _hand(self, deal: Deal, seat: int) -> str:
         hand = deal.hand(seat)
