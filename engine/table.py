@@ -197,6 +197,12 @@ def _wrapping(write: Write) -> Write:
     return folded
 
 
+def _say(write: Write, name: str, **context: Any) -> None:
+    """Renders a template of ``templates/table/`` and writes its lines one by one."""
+    for line in render(name, "text", **context).splitlines():
+        write(line)
+
+
 def _in_turn(deal: Deal, first: int) -> list[int]:
     """Returns the seats that play, in turn from ``first`` (a seat that sits the deal out, as
     the dealer at a table of four in some games, is left out)."""
@@ -619,40 +625,22 @@ class TableGame:
 
     def _intro(self, write: Write) -> None:
         rules = self.rules
-        if self.human is None:
-            write(f"{rules.name}: {rules.players} players, bots ({self.bots}) in every seat.")
-        else:
-            write(
-                f"{rules.name}: {rules.players} players. You are seat {self.human}; "
-                f"bots ({self.bots}) play the other seats."
-            )
-        name = rules.id if rules.kind in ("ruleset", "variant") else rules.file
-        setup = "".join(f" -o {k}={v}" for k, v in self.options.items())
-        write(
-            f"Seed {self.seed}: `ombre play {name}{setup} --seed {self.seed}` deals the same "
-            "cards again."
-        )
-        chosen = rules.resolve_options(self.options)
-        for key, value in chosen.items():
-            option = rules.options[key]
-            default = " (the default)" if option.default == value else ""
-            write(f"Setup: {option.name}: {value.value}{default} [option {key}].")
         deck = set(rules.deck(self.options))
-        out: list[Card] = [c for c in ALL_CARDS if c not in deck]
-        if out:
-            parts = []
-            for suit in Suit:
-                gone = [c for c in out if c.suit is suit]
-                if len(gone) == len([c for c in ALL_CARDS if c.suit is suit]):
-                    parts.append(f"all the {suit.value}")
-                elif gone:
-                    parts.append(_cards(gone))
-            write(f"The pack has {len(deck)} cards; taken out: {', '.join(parts)}.")
-        if self.human is not None:
-            write(
-                "At any prompt: ? or help (your choices, the rule now, a hint), last (the "
-                "previous trick), tricks, seats, quit."
-            )
+        _say(
+            write,
+            "table/deal.txt.j2",
+            what="intro",
+            rules=rules,
+            human=self.human,
+            bots=self.bots,
+            seed=self.seed,
+            options=self.options,
+            chosen=rules.resolve_options(self.options),
+            deck_size=len(deck),
+            out=[c for c in ALL_CARDS if c not in deck],
+            suits=list(Suit),
+            all_cards=ALL_CARDS,
+        )
 
     def _labels(self, deal: Deal) -> dict[int, str]:
         labels = {}
@@ -671,38 +659,37 @@ class TableGame:
         return labels
 
     def _header(self, deal: Deal, i: int, table: Any, write: Write) -> None:
-        write("")
-        write(f"=== Deal {i + 1} of {self.deals} — dealer: {_who(deal.dealer, self.human)} ===")
-        on_table = f"On the table from earlier deals: {table.pot or 'nothing'}"
-        if table.remainder:
-            on_table += (
-                f", of which {_plural(table.remainder, 'odd counter')} kept for whoever holds "
-                "the highest trump this deal"
-            )
-        on_table += _betes(table)
-        write(on_table + ".")
-        self._seats(deal, write)
-        if self.human is not None and self.human == getattr(deal, "out", None):
-            write(
-                "You sit this deal out: you are dealt nothing and play no card, but you pay or "
-                "are paid as a defender."
-            )
-        elif self.human is not None and deal.to_move != self.human:
-            write("Your hand: " + self._hand(deal, self.human))
+        human = self.human
+        sits_out = human is not None and human == getattr(deal, "out", None)
+        shows_hand = human is not None and not sits_out and deal.to_move != human
+        _say(
+            write,
+            "table/deal.txt.j2",
+            what="header",
+            number=i + 1,
+            deals=self.deals,
+            dealer=deal.dealer,
+            table=table,
+            n=deal.n,
+            bottom=human if human is not None else 0,
+            labels=self._labels(deal),
+            order=_in_turn(deal, deal.eldest),
+            human=human,
+            sits_out=sits_out,
+            hand=self._hand(deal, human) if shows_hand and human is not None else None,
+        )
 
     def _seats(self, deal: Deal, write: Write) -> None:
         bottom = self.human if self.human is not None else 0
-        text = render(
+        _say(
+            write,
             "table/seats.txt.j2",
-            "text",
             n=deal.n,
             bottom=bottom,
             labels=self._labels(deal),
             order=_in_turn(deal, deal.eldest),
             human=self.human,
         )
-        for line in text.splitlines():
-            write(line)
 
     def _hand(self, deal: Deal, seat: int) -> str:
         hand = deal.hand(seat)
