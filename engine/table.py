@@ -739,32 +739,35 @@ class TableGame:
         return None
 
     def _tricks_line(self, deal: Deal) -> str:
-        won = deal.won
-        each = " · ".join(f"{_who(k, self.human)} {w}" for k, w in enumerate(won))
         side = self._side_known(deal)
-        if deal.declarer is None:
-            return f"Tricks: {each}"
-        if side is None:
-            called = deal.view(self.human if self.human is not None else 0)["called"]
-            return f"Tricks: {each}\n  the declarer's partner (who holds {called}) is not known yet"
         out = getattr(deal, "out", None)
-        others = [k for k in range(deal.n) if k not in side and k != out]
-        mine = sum(won[k] for k in side)
-        theirs = sum(won[k] for k in others)
-        name = "declarer" if len(side) == 1 else "declaring side"
-        return (
-            f"Tricks: {each}\n  {name} ({_join([_who(k, self.human) for k in side])}) {mine}"
-            f" — defenders ({_join([_who(k, self.human) for k in others])}) {theirs}"
-        )
+        return render(
+            "table/tricks.txt.j2",
+            "text",
+            what="tricks",
+            won=deal.won,
+            human=self.human,
+            declarer=deal.declarer,
+            side=side,
+            others=[k for k in range(deal.n) if side is not None and k not in side and k != out],
+            called=deal.view(self.human if self.human is not None else 0)["called"]
+            if deal.declarer is not None and side is None
+            else None,
+        ).rstrip("\n")
 
     def _trick_line(self, deal: Deal, index: int) -> str:
         trick = deal.tricks[index]
-        plays = " · ".join(
-            f"{_who(k, self.human)} {c}"
-            for k, c in zip(_in_turn(deal, trick.leader), trick.cards, strict=False)
-        )
-        best = trick.cards[_in_turn(deal, trick.leader).index(trick.winner)]
-        return f"Trick {index + 1}: {plays} — {_who(trick.winner, self.human)} won it with {best}."
+        seats = _in_turn(deal, trick.leader)
+        return render(
+            "table/tricks.txt.j2",
+            "text",
+            what="trick",
+            number=index + 1,
+            plays=list(zip(seats, trick.cards, strict=False)),
+            winner=trick.winner,
+            best=trick.cards[seats.index(trick.winner)],
+            human=self.human,
+        ).rstrip("\n")
 
     def _act(self, deal: Deal, seat: int, action: Action, write: Write) -> None:
         """Applies an action and tells the table what it may see of it."""
