@@ -889,60 +889,40 @@ class TableGame:
     def _tell_call(self, deal: Deal, seat: int, card: Card, write: Write) -> None:
         human = self.human
         assert deal.contract is not None
-        who = _who(seat, human)
-        if deal.contract.help == "call":
-            if seat == human and deal.partner is None:
-                write(
-                    f"You call {card}, which you hold yourself: you play alone (the others "
-                    f"learn it when {card} is played)."
-                )
-                return
-            write(
-                f"{_cap(_verb(seat, human, 'call', 'calls'))} {card}: its holder is the "
-                f"partner, unknown to the others until {card} is played."
-            )
-            if human is not None and human != seat and deal.partner == human:
-                write(
-                    f"  You hold {card}: you are {who}'s partner. Play with {who}; the "
-                    "others learn it only when the card is played."
-                )
-            return
         holder = deal.demanded_from
-        assert holder is not None
-        if holder == human:
-            write(
-                f"{_cap(who)} demands {card} of you: {card} leaves your hand and goes to {who}, "
-                "who gives you a card of his choice for it."
-            )
-        elif seat == human:
-            write(
-                f"You demand {card} of {_who(holder, human)}: it comes into your hand. Now "
-                f"give {_who(holder, human)} a card for it."
-            )
-        else:
-            write(
-                f"{_cap(who)} demands {card} of {_who(holder, human)}: {card} goes from "
-                f"{_who(holder, human)}'s hand to {who}'s, who gives a card for it."
-            )
-        if human is not None and human in (seat, holder):
-            write("Your hand: " + self._hand(deal, human))
+        help_ = deal.contract.help
+        if help_ != "call":
+            assert holder is not None
+        shows_hand = help_ != "call" and human is not None and human in (seat, holder)
+        _say(
+            write,
+            "table/events.txt.j2",
+            what="call",
+            help=help_,
+            seat=seat,
+            holder=holder,
+            partner=deal.partner,
+            card=card,
+            human=human,
+            hand=self._hand(deal, human) if shows_hand and human is not None else None,
+        )
 
     def _tell_give(self, deal: Deal, seat: int, card: Card, write: Write) -> None:
         human = self.human
         holder = deal.demanded_from
         view = deal.view(human if human is not None else seat)
-        called = view["called"]
-        if seat == human:
-            write(f"You give {card} to {_who(holder, human)} for {called}.")
-        elif holder == human or view["given"] is not None or human is None:
-            write(f"{_cap(_who(seat, human))} gives {card} to {_who(holder, human)} for {called}.")
-        else:
-            write(
-                f"{_cap(_who(seat, human))} gives {_who(holder, human)} a card for {called} "
-                "(only they see which)."
-            )
-        if human is not None and human == holder:
-            write("Your hand: " + self._hand(deal, human))
+        _say(
+            write,
+            "table/events.txt.j2",
+            what="give",
+            seat=seat,
+            holder=holder,
+            card=card,
+            called=view["called"],
+            shown=holder == human or view["given"] is not None or human is None,
+            human=human,
+            hand=self._hand(deal, human) if human is not None and human == holder else None,
+        )
 
     # Turns.
 
