@@ -39,6 +39,7 @@ from engine.model import Basis, RuleSet
 from engine.party import Party
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
+from engine.render import render
 from engine.settlement import pays_alone
 
 __all__ = [
@@ -133,23 +134,7 @@ def seat_diagram(n: int, bottom: int, labels: dict[int, str]) -> list[str]:
     (counter-clockwise seen from above): the next seat sits on the right, the last on the left.
     """
 
-    def tag(seat: int) -> str:
-        return labels.get(seat, f"seat {seat}")
-
-    lines: list[str] = []
-    width = 56
-    around = [(bottom + k) % n for k in range(n)]
-    if n == 4:
-        lines.append(tag(around[2]).center(width).rstrip())
-        left, right = tag(around[3]), tag(around[1])
-        lines.append("  " + left.ljust(width - 4 - len(right)) + right)
-    elif n == 3:
-        left, right = tag(around[2]), tag(around[1])
-        lines.append("      " + left.ljust(width - 12 - len(right)) + right)
-    else:
-        lines.append("   " + "   ".join(tag(s) for s in around[1:]))
-    lines.append(tag(bottom).center(width).rstrip())
-    return lines
+    return render("table/seats.txt.j2", "text", n=n, bottom=bottom, labels=labels).splitlines()
 
 
 def record_path_problem(path: Path, *, force: bool, continuing: bool = False) -> str | None:
@@ -210,6 +195,12 @@ def _wrapping(write: Write) -> Write:
                 write(part)
 
     return folded
+
+
+def _say(write: Write, name: str, **context: Any) -> None:
+    """Renders a template of ``templates/table/`` and writes its lines one by one."""
+    for line in render(name, "text", **context).splitlines():
+        write(line)
 
 
 def _in_turn(deal: Deal, first: int) -> list[int]:
@@ -634,40 +625,22 @@ class TableGame:
 
     def _intro(self, write: Write) -> None:
         rules = self.rules
-        if self.human is None:
-            write(f"{rules.name}: {rules.players} players, bots ({self.bots}) in every seat.")
-        else:
-            write(
-                f"{rules.name}: {rules.players} players. You are seat {self.human}; "
-                f"bots ({self.bots}) play the other seats."
-            )
-        name = rules.id if rules.kind in ("ruleset", "variant") else rules.file
-        setup = "".join(f" -o {k}={v}" for k, v in self.options.items())
-        write(
-            f"Seed {self.seed}: `ombre play {name}{setup} --seed {self.seed}` deals the same "
-            "cards again."
-        )
-        chosen = rules.resolve_options(self.options)
-        for key, value in chosen.items():
-            option = rules.options[key]
-            default = " (the default)" if option.default == value else ""
-            write(f"Setup: {option.name}: {value.value}{default} [option {key}].")
         deck = set(rules.deck(self.options))
-        out: list[Card] = [c for c in ALL_CARDS if c not in deck]
-        if out:
-            parts = []
-            for suit in Suit:
-                gone = [c for c in out if c.suit is suit]
-                if len(gone) == len([c for c in ALL_CARDS if c.suit is suit]):
-                    parts.append(f"all the {suit.value}")
-                elif gone:
-                    parts.append(_cards(gone))
-            write(f"The pack has {len(deck)} cards; taken out: {', '.join(parts)}.")
-        if self.human is not None:
-            write(
-                "At any prompt: ? or help (your choices, the rule now, a hint), last (the "
-                "previous trick), tricks, seats, quit."
-            )
+        _say(
+            write,
+            "table/deal.txt.j2",
+            what="intro",
+            rules=rules,
+            human=self.human,
+            bots=self.bots,
+            seed=self.seed,
+            options=self.options,
+            chosen=rules.resolve_options(self.options),
+            deck_size=len(deck),
+            out=[c for c in ALL_CARDS if c not in deck],
+            suits=list(Suit),
+            all_cards=ALL_CARDS,
+        )
 
     def _labels(self, deal: Deal) -> dict[int, str]:
         labels = {}
@@ -686,31 +659,37 @@ class TableGame:
         return labels
 
     def _header(self, deal: Deal, i: int, table: Any, write: Write) -> None:
-        write("")
-        write(f"=== Deal {i + 1} of {self.deals} — dealer: {_who(deal.dealer, self.human)} ===")
-        on_table = f"On the table from earlier deals: {table.pot or 'nothing'}"
-        if table.remainder:
-            on_table += (
-                f", of which {_plural(table.remainder, 'odd counter')} kept for whoever holds "
-                "the highest trump this deal"
-            )
-        on_table += _betes(table)
-        write(on_table + ".")
-        self._seats(deal, write)
-        if self.human is not None and self.human == getattr(deal, "out", None):
-            write(
-                "You sit this deal out: you are dealt nothing and play no card, but you pay or "
-                "are paid as a defender."
-            )
-        elif self.human is not None and deal.to_move != self.human:
-            write("Your hand: " + self._hand(deal, self.human))
+        human = self.human
+        sits_out = human is not None and human == getattr(deal, "out", None)
+        shows_hand = human is not None and not sits_out and deal.to_move != human
+        _say(
+            write,
+            "table/deal.txt.j2",
+            what="header",
+            number=i + 1,
+            deals=self.deals,
+            dealer=deal.dealer,
+            table=table,
+            n=deal.n,
+            bottom=human if human is not None else 0,
+            labels=self._labels(deal),
+            order=_in_turn(deal, deal.eldest),
+            human=human,
+            sits_out=sits_out,
+            hand=self._hand(deal, human) if shows_hand and human is not None else None,
+        )
 
     def _seats(self, deal: Deal, write: Write) -> None:
         bottom = self.human if self.human is not None else 0
-        for line in seat_diagram(deal.n, bottom, self._labels(deal)):
-            write(line)
-        order = " → ".join(_who(k, self.human) for k in _in_turn(deal, deal.eldest))
-        write(f"Speech and play go to the right: {order}.")
+        _say(
+            write,
+            "table/seats.txt.j2",
+            n=deal.n,
+            bottom=bottom,
+            labels=self._labels(deal),
+            order=_in_turn(deal, deal.eldest),
+            human=self.human,
+        )
 
     def _hand(self, deal: Deal, seat: int) -> str:
         hand = deal.hand(seat)
@@ -760,32 +739,35 @@ class TableGame:
         return None
 
     def _tricks_line(self, deal: Deal) -> str:
-        won = deal.won
-        each = " · ".join(f"{_who(k, self.human)} {w}" for k, w in enumerate(won))
         side = self._side_known(deal)
-        if deal.declarer is None:
-            return f"Tricks: {each}"
-        if side is None:
-            called = deal.view(self.human if self.human is not None else 0)["called"]
-            return f"Tricks: {each}\n  the declarer's partner (who holds {called}) is not known yet"
         out = getattr(deal, "out", None)
-        others = [k for k in range(deal.n) if k not in side and k != out]
-        mine = sum(won[k] for k in side)
-        theirs = sum(won[k] for k in others)
-        name = "declarer" if len(side) == 1 else "declaring side"
-        return (
-            f"Tricks: {each}\n  {name} ({_join([_who(k, self.human) for k in side])}) {mine}"
-            f" — defenders ({_join([_who(k, self.human) for k in others])}) {theirs}"
-        )
+        return render(
+            "table/tricks.txt.j2",
+            "text",
+            what="tricks",
+            won=deal.won,
+            human=self.human,
+            declarer=deal.declarer,
+            side=side,
+            others=[k for k in range(deal.n) if side is not None and k not in side and k != out],
+            called=deal.view(self.human if self.human is not None else 0)["called"]
+            if deal.declarer is not None and side is None
+            else None,
+        ).rstrip("\n")
 
     def _trick_line(self, deal: Deal, index: int) -> str:
         trick = deal.tricks[index]
-        plays = " · ".join(
-            f"{_who(k, self.human)} {c}"
-            for k, c in zip(_in_turn(deal, trick.leader), trick.cards, strict=False)
-        )
-        best = trick.cards[_in_turn(deal, trick.leader).index(trick.winner)]
-        return f"Trick {index + 1}: {plays} — {_who(trick.winner, self.human)} won it with {best}."
+        seats = _in_turn(deal, trick.leader)
+        return render(
+            "table/tricks.txt.j2",
+            "text",
+            what="trick",
+            number=index + 1,
+            plays=list(zip(seats, trick.cards, strict=False)),
+            winner=trick.winner,
+            best=trick.cards[seats.index(trick.winner)],
+            human=self.human,
+        ).rstrip("\n")
 
     def _act(self, deal: Deal, seat: int, action: Action, write: Write) -> None:
         """Applies an action and tells the table what it may see of it."""
@@ -907,60 +889,40 @@ class TableGame:
     def _tell_call(self, deal: Deal, seat: int, card: Card, write: Write) -> None:
         human = self.human
         assert deal.contract is not None
-        who = _who(seat, human)
-        if deal.contract.help == "call":
-            if seat == human and deal.partner is None:
-                write(
-                    f"You call {card}, which you hold yourself: you play alone (the others "
-                    f"learn it when {card} is played)."
-                )
-                return
-            write(
-                f"{_cap(_verb(seat, human, 'call', 'calls'))} {card}: its holder is the "
-                f"partner, unknown to the others until {card} is played."
-            )
-            if human is not None and human != seat and deal.partner == human:
-                write(
-                    f"  You hold {card}: you are {who}'s partner. Play with {who}; the "
-                    "others learn it only when the card is played."
-                )
-            return
         holder = deal.demanded_from
-        assert holder is not None
-        if holder == human:
-            write(
-                f"{_cap(who)} demands {card} of you: {card} leaves your hand and goes to {who}, "
-                "who gives you a card of his choice for it."
-            )
-        elif seat == human:
-            write(
-                f"You demand {card} of {_who(holder, human)}: it comes into your hand. Now "
-                f"give {_who(holder, human)} a card for it."
-            )
-        else:
-            write(
-                f"{_cap(who)} demands {card} of {_who(holder, human)}: {card} goes from "
-                f"{_who(holder, human)}'s hand to {who}'s, who gives a card for it."
-            )
-        if human is not None and human in (seat, holder):
-            write("Your hand: " + self._hand(deal, human))
+        help_ = deal.contract.help
+        if help_ != "call":
+            assert holder is not None
+        shows_hand = help_ != "call" and human is not None and human in (seat, holder)
+        _say(
+            write,
+            "table/events.txt.j2",
+            what="call",
+            help=help_,
+            seat=seat,
+            holder=holder,
+            partner=deal.partner,
+            card=card,
+            human=human,
+            hand=self._hand(deal, human) if shows_hand and human is not None else None,
+        )
 
     def _tell_give(self, deal: Deal, seat: int, card: Card, write: Write) -> None:
         human = self.human
         holder = deal.demanded_from
         view = deal.view(human if human is not None else seat)
-        called = view["called"]
-        if seat == human:
-            write(f"You give {card} to {_who(holder, human)} for {called}.")
-        elif holder == human or view["given"] is not None or human is None:
-            write(f"{_cap(_who(seat, human))} gives {card} to {_who(holder, human)} for {called}.")
-        else:
-            write(
-                f"{_cap(_who(seat, human))} gives {_who(holder, human)} a card for {called} "
-                "(only they see which)."
-            )
-        if human is not None and human == holder:
-            write("Your hand: " + self._hand(deal, human))
+        _say(
+            write,
+            "table/events.txt.j2",
+            what="give",
+            seat=seat,
+            holder=holder,
+            card=card,
+            called=view["called"],
+            shown=holder == human or view["given"] is not None or human is None,
+            human=human,
+            hand=self._hand(deal, human) if human is not None and human == holder else None,
+        )
 
     # Turns.
 

@@ -185,6 +185,7 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "md_code": _md_code,
         "rstrip": lambda value: str(value).rstrip(),
         "card_unicode": _card_unicode,
+        "capitalize_first": lambda value: str(value)[:1].upper() + str(value)[1:],
     }
 
 
