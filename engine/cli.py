@@ -853,9 +853,6 @@ def _simulate_against(
 # ombre new
 
 
-# ombre serve and ombre score (engine/web/, engine/scoresheet.py, engine/scoreterm.py)
-
-
 @app.command()
 @_boundary
 def new(
@@ -890,6 +887,11 @@ def new(
         _message("new", path=_shown(target), parent=parent.id)
 
 
+# ombre serve and ombre score (engine/web/, engine/scoresheet.py, engine/scoreterm.py)
+
+
+@app.command()
+@_boundary
 def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
     host: Annotated[
