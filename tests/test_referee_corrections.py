@@ -21,6 +21,7 @@ from engine.records import read_record, replay
 from engine.referee import Deal
 from engine.settlement import TableState, settle, stakes_for
 from tests.referee_helpers import deal_with, into_play, run
+from tests.test_settlement import bete_chain
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = Path(__file__).parent / "records"
@@ -106,34 +107,14 @@ def test_golden_vole_by_lead_records() -> None:
 # Quadrille à trois: bêtes reckoned on 14 throughout.
 
 
-def _chain(ruleset: str, results: list[str]) -> list[int]:
-    rules = load_ruleset(ruleset)
-    table = TableState()
-    betes = []
-    for k, result in enumerate(results):
-        s = _settle(
-            ruleset,
-            result,
-            table=table,
-            dealer=k % rules.players,
-            declarer=(k + 1) % rules.players,
-            partner=None if rules.players == 3 else (k + 3) % 4,
-            tricks=[3] * rules.players,
-        )
-        assert sum(s.balances) + s.pot_after - s.pot_before == 0
-        betes.append(s.bete)
-        table = s.table
-    return betes
-
-
 def test_quadrille_a_trois_betes_on_fourteen_throughout() -> None:
     """38. "la bête est de quatorze, encore qu'elle soit faite sur treize jettons seulement"
     [ENC-Q]; "& ainsi des autres, comme à la Table mise ci-devant au Quadrille ordinaire"
     [ACAD-2 Zs4D PA35]: every deal's 13 in play counts 14, the 13 a remise left included, so
     the chain is Quadrille's 14, 42, 56 (not 14, 41, 55)."""
-    assert _chain("quadrille-a-trois", ["remise", "remise", "remise"]) == [14, 42, 56]
-    assert _chain("quadrille-a-trois", ["codille", "remise"]) == [14, 28]
-    assert _chain("quadrille", ["remise", "remise", "remise"]) == [14, 42, 56]
+    assert bete_chain("quadrille-a-trois", ["remise", "remise", "remise"]) == [14, 42, 56]
+    assert bete_chain("quadrille-a-trois", ["codille", "remise"]) == [14, 28]
+    assert bete_chain("quadrille", ["remise", "remise", "remise"]) == [14, 42, 56]
 
 
 # The Ombre vole sweeps the board.

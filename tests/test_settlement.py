@@ -129,7 +129,8 @@ def test_forced_spadille_always_shares() -> None:
 # The bête (items 37-38).
 
 
-def _chain(ruleset: str, results: list[str]) -> list[int]:
+def bete_chain(ruleset: str, results: list[str]) -> list[int]:
+    """Returns the bêtes of deals settled in a row with these results, the table carried."""
     table = TableState()
     betes = []
     rules = load_ruleset(ruleset)
@@ -151,7 +152,7 @@ def _chain(ruleset: str, results: list[str]) -> list[int]:
 
 def test_bete_chain_after_remises() -> None:
     """37. Remise, remise, remise: bêtes of 14, 42, 56; the second deal is played for 42. [ENC-Q]"""
-    assert _chain("quadrille", ["remise", "remise", "remise"]) == [14, 42, 56]
+    assert bete_chain("quadrille", ["remise", "remise", "remise"]) == [14, 42, 56]
     first = deal_settlement("quadrille", "remise", tricks=[3, 3, 2, 2])
     second = deal_settlement("quadrille", "win", table=first.table, dealer=1, declarer=2, partner=0)
     assert second.pot_before == 28 and second.balances[2] + second.balances[0] >= 42 - 2
@@ -159,8 +160,8 @@ def test_bete_chain_after_remises() -> None:
 
 def test_bete_chain_after_codille() -> None:
     """37. A first bête lost by codille: the second deal is played for 28, the next bête is 28. [ENC-Q]"""
-    assert _chain("quadrille", ["codille", "codille"]) == [14, 28]
-    assert _chain("quadrille", ["codille", "remise", "remise"]) == [14, 28, 42]
+    assert bete_chain("quadrille", ["codille", "codille"]) == [14, 28]
+    assert bete_chain("quadrille", ["codille", "remise", "remise"]) == [14, 28, 42]
 
 
 def test_quadrille_a_trois_bete_of_fourteen_on_thirteen() -> None:
