@@ -203,34 +203,58 @@ def test_a_scorekeeper_evening_matches_the_referee(browser: Any, live_server: Li
     )
     form.find_element(_by("NAME"), "title").send_keys("Three deals")
     click(browser, form.find_element(_by("TAG_NAME"), "button"))
+    from selenium.common.exceptions import WebDriverException
+
     for deal in party.deals:
         entry = entry_of(deal)
-        form = browser.find_element(_by("ID"), "entry")
-        if entry.passed:
-            form.find_element(_by("NAME"), "passed").click()
-        else:
-            Select(form.find_element(_by("NAME"), "contract")).select_by_value(str(entry.contract))
-            Select(form.find_element(_by("NAME"), "declarer")).select_by_value(str(entry.declarer))
-            Select(form.find_element(_by("NAME"), "trump")).select_by_visible_text(str(entry.trump))
-            if entry.called is not None:
-                Select(form.find_element(_by("NAME"), "called")).select_by_visible_text(
-                    entry.called
+
+        def fill(entry: Any) -> Any:
+            form = browser.find_element(_by("ID"), "entry")
+            if entry.passed:
+                form.find_element(_by("NAME"), "passed").click()
+            else:
+                Select(form.find_element(_by("NAME"), "contract")).select_by_value(
+                    str(entry.contract)
                 )
-                Select(form.find_element(_by("NAME"), "holder")).select_by_value(str(entry.holder))
-            for k, t in enumerate(entry.tricks):
-                box = form.find_element(_by("NAME"), f"tricks{k}")
+                Select(form.find_element(_by("NAME"), "declarer")).select_by_value(
+                    str(entry.declarer)
+                )
+                Select(form.find_element(_by("NAME"), "trump")).select_by_visible_text(
+                    str(entry.trump)
+                )
+                if entry.called is not None:
+                    Select(form.find_element(_by("NAME"), "called")).select_by_visible_text(
+                        entry.called
+                    )
+                    Select(form.find_element(_by("NAME"), "holder")).select_by_value(
+                        str(entry.holder)
+                    )
+                for k, t in enumerate(entry.tricks):
+                    box = form.find_element(_by("NAME"), f"tricks{k}")
+                    box.clear()
+                    box.send_keys(str(t))
+                box = form.find_element(_by("NAME"), "matadors")
                 box.clear()
-                box.send_keys(str(t))
-            box = form.find_element(_by("NAME"), "matadors")
-            box.clear()
-            box.send_keys(str(entry.matadors))
-            if entry.vole:
-                form.find_element(_by("NAME"), "vole").click()
-            if entry.highest_trump is not None:
-                # Odd counters from a codille wait for the holder of the highest trump.
-                Select(form.find_element(_by("NAME"), "highest_trump")).select_by_value(
-                    str(entry.highest_trump)
-                )
+                box.send_keys(str(entry.matadors))
+                if entry.vole:
+                    form.find_element(_by("NAME"), "vole").click()
+                if entry.highest_trump is not None:
+                    # Odd counters from a codille wait for the holder of the highest trump.
+                    Select(form.find_element(_by("NAME"), "highest_trump")).select_by_value(
+                        str(entry.highest_trump)
+                    )
+            return form
+
+        for attempt in range(3):
+            # A page still being replaced after the last deal (a slow machine) can detach the
+            # form under our hands: load the page afresh (an empty form) and fill it again.
+            try:
+                form = fill(entry)
+                break
+            except WebDriverException:
+                if attempt == 2:
+                    raise
+                browser.get(browser.current_url)
         click(browser, form.find_element(_by("ID"), "score-deal"))
         assert not css(browser, "#refusal"), browser.find_element(_by("ID"), "refusal").text
     cells = css(browser, "#totals td[data-seat]")
