@@ -34,13 +34,23 @@ def css(driver: Any, selector: str) -> list[Any]:
 
 def click(driver: Any, element: Any) -> None:
     """Clicks an element that loads a new page, and waits for it."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     page = driver.find_element(_by("TAG_NAME"), "html")
     element.click()
     wait = WebDriverWait(driver, 20)
-    wait.until(expected_conditions.staleness_of(page))
+
+    def replaced(_: Any) -> bool:
+        # Chromium reports a replaced page either as a stale element or, mid-navigation, as
+        # "Node with given id does not belong to the document": both mean the page is gone.
+        try:
+            return bool(expected_conditions.staleness_of(page)(driver))
+        except WebDriverException:
+            return True
+
+    wait.until(replaced)
     wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
