@@ -773,6 +773,9 @@ class TableGame:
         """Applies an action and tells the table what it may see of it."""
         phase = deal.phase
         tricks_before = len(deal.tricks)
+        noticed = (
+            [r for r in deal.renonces if r[1] < tricks_before] if action.verb == "notice" else []
+        )
         deal.apply(action, seat=seat)
         human = self.human
         rules = self.rules
@@ -832,6 +835,21 @@ class TableGame:
                     f"{_cap(who)} discards {_plural(n, 'card')} and draws {n} from the talon "
                     f"({_plural(left, 'card')} left)."
                 )
+        elif phase == "play" and action.verb == "notice":
+            for offender, trick, _ in noticed:
+                whose = (
+                    ("your own" if me else "his own")
+                    if offender == seat
+                    else ("your" if offender == human else f"seat {offender}'s")
+                )
+                write(
+                    f"{_cap(_verb(seat, human, 'point', 'points'))} out {whose} renonce in "
+                    f"trick {trick + 1}: {_verb(offender, human, 'make', 'makes')} a bête; the "
+                    f"cards are taken back and play resumes from trick "
+                    f"{min(t for _, t, _ in noticed) + 1}."
+                )
+        elif phase == "play" and action.verb == "renonce" and me:
+            write(f"You play {action.card} without following suit: a renonce.")
         elif phase == "play":
             write(f"{_cap(_verb(seat, human, 'play', 'plays'))} {action.card}.")
         elif phase == "vole":
@@ -944,7 +962,14 @@ class TableGame:
         legal = list(deal.legal_actions())
         if deal.phase in ("play", "give", "call"):
             order = {c: i for i, c in enumerate(deal.hand(deal.to_move))}
-            legal.sort(key=lambda a: (order.get(a.card, 99), a.card.suit.index, a.card.rank.index))
+            # Cards as the hand is sorted; an action without a card (``notice``) last.
+            legal.sort(
+                key=lambda a: (
+                    (order.get(a.card, 99), a.card.suit.index, a.card.rank.index)
+                    if a.cards
+                    else (100, 0, 0)
+                )
+            )
         return legal
 
     def _label(self, action: Action) -> str:

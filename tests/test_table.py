@@ -277,3 +277,16 @@ def test_a_seat_that_sits_the_deal_out_is_left_out_of_the_tricks() -> None:
     assert "Trick 1: seat 1 7s · seat 2 Js · seat 3 Qs — seat 3 won it with Qs." in out
     mine = flat(play("tresillo", "--seed", "2", stdin="").output)
     assert "You sit this deal out" in mine
+
+
+def test_a_renonce_and_its_notice_are_told_at_the_table() -> None:
+    # quadrille-renonce lists `renonce CARD` and `notice` among the legal choices: the table
+    # sorts and tells them (it used to fail on `notice`, an action without a card).
+    answers = "6c\n1\nseats\nAc\npass\nhelp\nlast\n1\nrenonce 2c\n1\n1\nnotice\n" + "1\n" * 40
+    result = play("variants/quadrille-renonce.yaml", "--seed", "1", stdin=answers)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    out = flat(result.output)
+    assert "You play 2c without following suit: a renonce." in out
+    assert "You point out your own renonce in trick 1: you make a bête;" in out
+    assert "play resumes from trick 1." in out
+    assert "Bête for a renonce (a revoke noticed): you → the pot" in out
