@@ -25,8 +25,7 @@ import dataclasses
 import os
 import re
 import tempfile
-import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,11 +34,11 @@ from engine.actions import Action, parse_line
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError
-from engine.model import Basis, RuleSet
+from engine.model import Basis, Contract, ResultRule, RuleSet
 from engine.party import Party
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
-from engine.render import render
+from engine.render import environment, render
 from engine.settlement import pays_alone
 
 __all__ = [
@@ -53,50 +52,38 @@ ReadLine = Callable[[str], str | None]
 Write = Callable[[str], None]
 
 COMMANDS = ("?", "help", "last", "tricks", "seats", "quit")
-_WIDTH = 92
 
 
 class _Quit(Exception):
     """The player typed ``quit``."""
 
 
-# Words.
+# The templates (templates/table/) own the words and the layout; this module says what to tell.
 
 
-def _who(seat: int | None, human: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return "you" if seat == human else f"seat {seat}"
+def _macros(name: str) -> Any:
+    """Returns the macros of a template of ``templates/table/`` (its module, built once)."""
+    return environment("text").get_template(name).module
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _width() -> int:
+    """Returns the table's width (``templates/table/_words.j2``): longer lines are folded."""
+    return int(_macros("table/_words.j2").width)
 
 
-def _verb(seat: int, human: int | None, you: str, he: str) -> str:
-    """Returns "you pass" / "seat 2 passes"."""
-    return f"{_who(seat, human)} {you if seat == human else he}"
+def _text(name: str, **context: Any) -> str:
+    return render(name, "text", **context)
 
 
-def _join(words: Sequence[str]) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+def _say(write: Write, name: str, **context: Any) -> None:
+    """Renders a template of ``templates/table/`` and writes its lines one by one."""
+    for line in render(name, "text", **context).splitlines():
+        write(line)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _wrap(text: str, indent: str = "  ") -> list[str]:
-    return textwrap.wrap(
-        " ".join(text.split()),
-        _WIDTH,
-        initial_indent=indent,
-        subsequent_indent=indent,
-        break_on_hyphens=False,
-    )
+def _message(what: str, **context: Any) -> str:
+    """Returns one of the table's short messages (``templates/table/messages.txt.j2``)."""
+    return render("table/messages.txt.j2", "text", what=what, **context).rstrip("\n")
 
 
 def _second_person(text: str, seat: int | None) -> str:
@@ -116,19 +103,6 @@ def _second_person(text: str, seat: int | None) -> str:
     return re.sub(rf"\b{s}\b", "you", text)
 
 
-def _cards(cards: Sequence[Card | str]) -> str:
-    return " ".join(str(c) for c in cards)
-
-
-def _basis_text(basis: Basis) -> str:
-    """Returns "attested; enc-q, QUADRILLE (Jeu): «quote»" for a rule's basis."""
-    if not basis.cites:
-        return basis.evidence
-    first = basis.cites[0]
-    quote = f": “{first.quote}”" if first.quote else ""
-    return f"{basis.evidence}; {first.source}, {first.locator}{quote}"
-
-
 def seat_diagram(n: int, bottom: int, labels: dict[int, str]) -> list[str]:
     """Returns the seats around the table seen from ``bottom``'s chair, play going to the right
     (counter-clockwise seen from above): the next seat sits on the right, the last on the left.
@@ -144,21 +118,21 @@ def record_path_problem(path: Path, *, force: bool, continuing: bool = False) ->
     and be writable, the path must not be a folder, and an existing file is kept unless
     ``force`` (or ``continuing``: the game resumed from that very file).
     """
-    if path.is_dir():
-        return f"{path} is a directory: give a file name for the record, e.g. {path / 'game.yaml'}"
     parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        return _message("record-is-a-directory", path=path, example=path / "game.yaml")
     if not parent.exists():
-        return f"cannot write the record {path}: there is no directory {parent}"
+        return _message("record-no-directory", path=path, parent=parent)
     if not parent.is_dir():
-        return f"cannot write the record {path}: {parent} is not a directory"
+        return _message("record-parent-not-directory", path=path, parent=parent)
     if path.exists() and not force and not continuing:
-        return f"{path} already exists: add --force to overwrite it, or choose another file"
+        return _message("record-exists", path=path)
     try:
         handle, probe = tempfile.mkstemp(dir=parent, prefix=".ombre-check-")
         os.close(handle)
         os.unlink(probe)
     except OSError as exc:
-        return f"cannot write the record {path}: {parent}: {exc.strerror or exc}"
+        return _message("record-not-writable", path=path, parent=parent, reason=exc.strerror or exc)
     return None
 
 
@@ -177,30 +151,19 @@ def _write_atomically(path: Path, text: str) -> None:
 
 def _wrapping(write: Write) -> Write:
     """Returns ``write`` folding lines wider than the table at word boundaries, the rest of a
-    folded line indented under its start."""
+    folded line indented under its start (the ``fold`` filter of engine.render)."""
+    width = _width()
+    fold = environment("text").filters["fold"]
 
     def folded(text: str) -> None:
         for line in text.split("\n"):
-            if len(line) <= _WIDTH:
+            if len(line) <= width:
                 write(line)
-                continue
-            indent = line[: len(line) - len(line.lstrip())]
-            for part in textwrap.wrap(
-                line.strip(),
-                _WIDTH,
-                initial_indent=indent,
-                subsequent_indent=indent + "  ",
-                break_on_hyphens=False,
-            ):
-                write(part)
+            else:
+                for part in fold(line, width).split("\n"):
+                    write(part)
 
     return folded
-
-
-def _say(write: Write, name: str, **context: Any) -> None:
-    """Renders a template of ``templates/table/`` and writes its lines one by one."""
-    for line in render(name, "text", **context).splitlines():
-        write(line)
 
 
 def _in_turn(deal: Deal, first: int) -> list[int]:
@@ -210,50 +173,183 @@ def _in_turn(deal: Deal, first: int) -> list[int]:
     return [s for s in ((first + k) % deal.n for k in range(deal.n)) if s != out]
 
 
-# What the rules say, in words.
+# What the templates are given.
 
 
-def _contract_words(rules: RuleSet, cid: str | None) -> str:
-    if cid is None:
-        return "nothing"
-    c = rules.contracts.get(cid)
-    if c is None:
-        return cid
-    return f"{c.name} [{cid}]" if c.name.lower() != cid else c.name
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """One finished trick: its number from 1, who played what in turn, who won it with what."""
+
+    number: int
+    plays: list[tuple[int, Card]]
+    winner: int | None
+    best: Card | None
 
 
-def _card_named(rules: RuleSet, card: Card | None) -> str:
-    if card is None:
-        return ""
-    for top in rules.top_trumps:
-        if top.card == card:
-            return f"{card} ({top.name})"
-    return str(card)
+@dataclass(frozen=True, slots=True)
+class TricksView:
+    """The tricks of each seat and, once the player may know them, of each side."""
+
+    won: Sequence[int]
+    declarer: int | None
+    side: list[int] | None
+    """The declaring side as the player knows it; None while the partner is hidden."""
+    others: list[int]
+    called: str | None
 
 
-def _rule_lines(rules: RuleSet, path: tuple[str, ...]) -> list[str]:
-    if rules.value_at(path) is None:
-        return []
-    basis = rules.basis_at(path)
-    out = []
-    if basis.note:
-        out += _wrap(basis.note, "    ")
-    out += _wrap(f"[{_basis_text(basis)}]", "    ")
-    return out
+@dataclass(frozen=True, slots=True)
+class ExchangeView:
+    """An écart: what was discarded and drawn (shown to the player who made it), what is left."""
+
+    discarded: list[Card]
+    drawn: list[Card]
+    left: int
 
 
-def _betes(table: Any) -> str:
-    """Returns "; bêtes waiting to be played for: 14, 28" for a table state."""
-    betes = list(getattr(table, "betes", ()) or ())
-    if not betes:
-        return ""
-    if len(betes) == 1:
-        return f"; a bête of {betes[0]} waits to be played for"
-    return f"; bêtes waiting to be played for, largest first: {', '.join(map(str, betes))}"
+@dataclass(frozen=True, slots=True)
+class DeclarerView:
+    """The declarer once the auction is over, and whether all passed and he had to play."""
+
+    seat: int
+    contract: Contract
+    forced: bool
 
 
-def _result_rule(rules: RuleSet, result: str | None) -> Any:
-    return next((r for r in rules.results if r.result == result), None)
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What the table tells of one action (``templates/table/act.txt.j2``)."""
+
+    phase: str
+    """The phase the action was taken in."""
+    action: Action
+    seat: int
+    human: int | None
+    overcalled: int | None = None
+    """The seat a bid overcalls, who may now take it himself (forcé)."""
+    exchange: ExchangeView | None = None
+    noticed: tuple[tuple[int, int], ...] = ()
+    """The renonces a ``notice`` points out: (offender, trick number from 1)."""
+    resumes: int | None = None
+    """The trick play resumes from after a notice (from 1)."""
+    declarer: DeclarerView | None = None
+    trick: TrickView | None = None
+    tricks: TricksView | None = None
+    lead: int | None = None
+    """The seat that leads the first trick, when play begins."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromptView:
+    """What the player is asked now (the ``prompt`` macro of ``templates/table/turn.txt.j2``)."""
+
+    seat: int
+    phase: str
+    standing: tuple[int, str] | None = None
+    """The bid standing (auction) or the overcall (match): seat and contract id."""
+    help: str | None = None
+    demanded_from: int | None = None
+    called: str | None = None
+    most: int = 0
+    talon: int = 0
+    trick: int = 0
+    led: Card | None = None
+    led_trump: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """What the player sees before he answers (the ``screen`` macro)."""
+
+    seat: int
+    prompt: PromptView
+    hand: list[tuple[str, list[Card]]]
+    choices: list[Action]
+    contract: str | None = None
+    declarer: int | None = None
+    trump: str | None = None
+    called: str | None = None
+    calls: bool = False
+    """The card was called (its holder a partner), not demanded."""
+    side: list[int] | None = None
+    demanded_from: int | None = None
+    given: str | None = None
+    auction: list[tuple[int, str]] = field(default_factory=list)
+    tricks: TricksView | None = None
+    table: list[tuple[int, str]] = field(default_factory=list)
+    forced_note: bool = False
+    example: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class HelpView:
+    """The answer to ``?`` (the ``help`` macro): the choices, the rules that apply now, the
+    results, and the heuristic bot's advice."""
+
+    prompt: PromptView
+    choices: list[Action]
+    held: int = 0
+    playable: list[Card] = field(default_factory=list)
+    contracts: list[tuple[Contract, list[Suit] | None]] = field(default_factory=list)
+    """The biddable contracts, lowest first, each with its trumps when they are restricted."""
+    rules: list[tuple[str, ...]] = field(default_factory=list)
+    results: bool = False
+    advice: tuple[Action, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One payment: ``payer`` and ``payee`` are seats, None for the pot."""
+
+    payer: int | str | None
+    payee: int | str | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentGroup:
+    """The payments of one settlement item, and what explains them (``payment`` macro)."""
+
+    item: str
+    kind: str
+    """stake, pot, board, renonce, fee, odd, bete, items, or other."""
+    moves: list[Move]
+    total: int
+    redeal: bool = False
+    basis: Basis | None = None
+    pot: str = ""
+    """Where the pot goes (the outcome's ``pot``)."""
+    kept: int = 0
+    kept_basis: Basis | None = None
+    parts: list[tuple[str, int, bool]] = field(default_factory=list)
+    """For items: each item's name, value and whether it is in play."""
+    paying_side: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    """A finished deal (``templates/table/result.txt.j2``)."""
+
+    redeal: bool
+    result: str | None
+    contract: str | None
+    declarer: int | None
+    side: list[int]
+    taken: int
+    tricks: int
+    stopped: bool
+    why: ResultRule | None
+    before: list[ResultRule]
+    """With a result that holds "otherwise": the results tried before it."""
+    settled: bool
+    matadors: int = 0
+    payments: list[PaymentGroup] = field(default_factory=list)
+    alone: bool = False
+    declarer_won: int = 0
+    partner: int | None = None
+    balances: Sequence[int] = ()
+    pot_after: int = 0
+    table: Any = None
 
 
 # The end of a deal.
@@ -263,61 +359,42 @@ def describe_result(deal: Deal, human: int | None = None) -> list[str]:
     """Returns the lines announcing a finished deal: its result and why, each payment with its
     parts and the rule behind it, who pays alone and why, balances and what stays on the table.
     """
-    out: list[str] = []
-    for line in _result_lines(deal, human):
-        indent = line[: len(line) - len(line.lstrip())]
-        out += _wrap(line, indent) if len(line) > _WIDTH else [line]
-    return out
+    return _text(
+        "table/result.txt.j2", r=_result_view(deal), rules=deal.rules, human=human
+    ).splitlines()
 
 
-def _why(rules: RuleSet, result: str | None) -> str:
-    """Returns the condition that gives ``result``, in words."""
-    rule = _result_rule(rules, result)
-    if rule is None:
-        return ""
-    text = rule.when.describe()
-    if text == "otherwise":
-        before = []
-        for r in rules.results:
-            if r is rule:
+def _result_view(deal: Deal) -> ResultView:
+    rules = deal.rules
+    s = deal.settlement
+    redeal = deal.result == "redeal"
+    why = None
+    before: list[ResultRule] = []
+    if not redeal:
+        assert deal.declarer is not None and deal.contract is not None
+        why = next((r for r in rules.results if r.result == deal.result), None)
+        for r in rules.results if why is not None else ():
+            if r is why:
                 break
             if r.when.vole is None:
-                before.append(f"{r.result} ({r.when.describe()})")
-        text = "none of " + "; ".join(before) if before else text
-    return f"{result}: {text} [{_basis_text(rule.basis)}]"
-
-
-def _result_lines(deal: Deal, human: int | None) -> list[str]:
-    rules = deal.rules
-    lines: list[str] = []
-    s = deal.settlement
-    if deal.result == "redeal":
-        lines.append("Everybody passed: the deal is void, and the cards are dealt again.")
-        lines += _rule_lines(rules, ("auction", "all_pass"))
-    else:
-        assert deal.declarer is not None and deal.contract is not None
-        side = deal.side
-        taken = sum(deal.won[x] for x in side)
-        who = _join([_who(x, human) for x in side])
-        side_words = who if len(side) == 1 else f"the side ({who})"
-        lines.append(
-            f"Result: {deal.result}. {_cap(_contract_words(rules, deal.contract.id))} by "
-            f"{_who(deal.declarer, human)}; {side_words} took {taken} of "
-            f"{len(deal.tricks)} tricks" + (" and laid down" if deal.stopped else "") + "."
-        )
-        why = _why(rules, deal.result)
-        if why:
-            lines.append("    " + why)
+                before.append(r)
+    side = list(deal.side) if not redeal else []
+    view = ResultView(
+        redeal=redeal,
+        result=deal.result,
+        contract=deal.contract.id if deal.contract else None,
+        declarer=deal.declarer,
+        side=side,
+        taken=sum(deal.won[x] for x in side),
+        tricks=len(deal.tricks),
+        stopped=bool(deal.stopped),
+        why=why,
+        before=before,
+        settled=s is not None,
+    )
     if s is None:
-        return lines
-    if s.matadors:
-        lines.append(
-            f"Matadors: the side held {s.matadors} in an unbroken run from the top; "
-            "they are paid for."
-        )
-    lines.append("Payments:")
-    lines += _payment_lines(deal, human)
-    if (
+        return view
+    alone = (
         deal.contract is not None
         and deal.declarer is not None
         and deal.partner is not None
@@ -331,129 +408,85 @@ def _result_lines(deal: Deal, human: int | None) -> list[str]:
             if deal.result in rules.outcomes
             else False,
         )
-    ):
-        lines.append(
-            f"  {_cap(_who(deal.declarer, human))} took only "
-            f"{_plural(deal.won[deal.declarer], 'trick')} himself, fewer than "
-            f"{rules.sole_liability_below}: the declarer pays the loss alone, and "
-            f"{_who(deal.partner, human)} (the partner) pays nothing."
-        )
-        lines += _rule_lines(rules, ("settlement", "sharing"))
-    balances = " · ".join(f"{_who(k, human)} {b:+d}" for k, b in enumerate(s.balances))
-    lines.append(f"Balances for this deal: {balances}")
-    kept = s.table.remainder
-    extra = (
-        f" ({_plural(kept, 'odd counter')} of it kept for whoever holds the highest trump "
-        "next deal)"
-        if kept
-        else ""
     )
-    lines.append(f"On the table for the next deal: {s.pot_after}{extra}{_betes(s.table)}.")
-    return lines
+    return dataclasses.replace(
+        view,
+        matadors=s.matadors,
+        payments=_payment_groups(deal),
+        alone=alone,
+        declarer_won=deal.won[deal.declarer] if deal.declarer is not None else 0,
+        partner=deal.partner,
+        balances=s.balances,
+        pot_after=s.pot_after,
+        table=s.table,
+    )
 
 
-def _payment_lines(deal: Deal, human: int | None) -> list[str]:
+def _party(x: str) -> int | str | None:
+    return None if x == "pot" else int(x) if x.isdigit() else x
+
+
+def _payment_groups(deal: Deal) -> list[PaymentGroup]:
+    """Returns the settlement's payments grouped by item, each with what explains it."""
     rules = deal.rules
     s = deal.settlement
     assert s is not None
     groups: dict[str, list[Any]] = {}
     for p in s.payments:
         groups.setdefault(p.item, []).append(p)
-
-    def party(x: str) -> str:
-        return "the pot" if x == "pot" else _who(int(x), human)
-
-    out: list[str] = []
     contract = deal.contract.id if deal.contract else ""
     outcome = rules.outcomes.get(deal.result or "")
+    out = []
     for item, payments in groups.items():
-        total = sum(p.amount for p in payments)
-        moves = ", ".join(
-            f"{party(p.payee)} {'take' if p.payee == str(human) else 'takes'} {p.amount}"
-            if p.payer == "pot"
-            else f"{party(p.payer)} → {party(p.payee)} {p.amount}"
-            for p in payments
-        )
+        moves = [Move(_party(p.payer), _party(p.payee), p.amount) for p in payments]
+        group = PaymentGroup(item, "other", moves, sum(p.amount for p in payments))
         if item == "stake":
-            stakes = ", ".join(f"{_who(int(p.payer), human)} {p.amount}" for p in payments)
-            base = "redeal stakes" if deal.table.redeal else "stakes"
-            out.append(f"  {_cap(base)} into the pot: {stakes} (total {total}).")
             path = ("auction", "all_pass") if deal.table.redeal else ("settlement", "stakes")
-            basis = rules.basis_at(path)
-            if basis.cites:
-                out.append(f"    [{_basis_text(basis)}]")
+            group = dataclasses.replace(
+                group, kind="stake", redeal=bool(deal.table.redeal), basis=rules.basis_at(path)
+            )
         elif item == "pot":
-            where = {
-                "side": "to the declarer"
-                if len(deal.side) == 1
-                else "to the declaring side, shared half and half"
-                + (" (the odd counter to the declarer)" if total % 2 else ""),
-                "opponents": "to the defenders, shared equally",
-                "codille-winner": "to the defender who took the most tricks (codille)",
-            }.get(outcome.pot if outcome else "", "")
-            out.append(f"  The pot, {total}, goes {where}: {moves}.")
-            if outcome is not None:
-                out.append(f"    [{_basis_text(outcome.basis)}]")
-            kept = s.table.remainder
-            if outcome is not None and outcome.pot == "opponents" and kept:
-                out.append(
-                    f"  {_cap(_plural(kept, 'odd counter'))} that cannot be shared equally "
-                    f"{'stays' if kept == 1 else 'stay'} on the table for whoever holds the "
-                    "highest trump next deal."
-                )
-                raw = rules.value_at(("settlement", "codille_remainder_basis"))
-                if raw is not None:
-                    basis = Basis.from_data(raw, rules.locate(("settlement",)))
-                    out += [f"    {line}" for line in [basis.note or ""] if line]
-                    out.append(f"    [{_basis_text(basis)}]")
+            kept = s.table.remainder if outcome is not None and outcome.pot == "opponents" else 0
+            kept_basis = None
+            raw = rules.value_at(("settlement", "codille_remainder_basis"))
+            if kept and raw is not None:
+                kept_basis = Basis.from_data(raw, rules.locate(("settlement",)))
+            group = dataclasses.replace(
+                group,
+                kind="pot",
+                pot=outcome.pot if outcome else "",
+                basis=outcome.basis if outcome else None,
+                kept=kept,
+                kept_basis=kept_basis,
+            )
         elif item == "board":
-            out.append(
-                f"  The vole sweeps the board: everything on the table, {total}, goes to the "
-                f"side: {moves}."
+            group = dataclasses.replace(
+                group, kind="board", basis=outcome.basis if outcome else None
             )
-            if outcome is not None:
-                out.append(f"    [{_basis_text(outcome.basis)}]")
         elif item == "bête (renonce)":
-            out.append(f"  Bête for a renonce (a revoke noticed): {moves}.")
-            out += _rule_lines(rules, ("play", "renonce"))
+            group = dataclasses.replace(group, kind="renonce")
         elif item.startswith("fee for"):
-            out.append(f"  The {item}: {moves}.")
-            out += _rule_lines(rules, ("declarations", "demand", "fee"))
+            group = dataclasses.replace(group, kind="fee")
         elif item.startswith("odd counters"):
-            out.append(
-                f"  Odd counters kept on the table from an earlier deal go to the holder of the "
-                f"highest trump: {moves}."
-            )
+            group = dataclasses.replace(group, kind="odd")
         elif item == "bête":
-            losers = _join([_who(int(p.payer), human) for p in payments])
-            puts = ", ".join(f"{_who(int(p.payer), human)} {p.amount}" for p in payments)
-            out.append(
-                f"  Bête {total}: the game is lost, so {losers} put{'' if len(payments) > 1 or losers == 'you' else 's'} "
-                f"as much as was at stake on the table, to be played for next deal: {puts}."
-            )
-            out += _rule_lines(rules, ("settlement", "bete"))
+            group = dataclasses.replace(group, kind="bete")
         elif all(part in rules.items for part in item.split("+")):
             parts = []
-            each = 0
             for part in item.split("+"):
                 it = rules.items[part]
-                value = it.value(contract, s.matadors)
-                each += value
-                parts.append(f"{it.name} {value if value or not it.in_play else 'in play'}")
-            if each and len(parts) > 1:
-                parts[-1] += f" = {each}"
+                parts.append((it.name, it.value(contract, s.matadors), bool(it.in_play)))
             side = set(deal.side)
-            paying_side = any(p.payer.isdigit() and int(p.payer) in side for p in payments)
-            direction = (
-                "the side pays each defender" if paying_side else "each defender pays the side"
+            group = dataclasses.replace(
+                group,
+                kind="items",
+                parts=parts,
+                paying_side=any(p.payer.isdigit() and int(p.payer) in side for p in payments),
+                basis=outcome.basis
+                if outcome is not None
+                else rules.items[item.split("+")[0]].basis,
             )
-            out.append(f"  {' + '.join(parts)}: {direction}: {moves}.")
-            basis = rules.items[item.split("+")[0]].basis
-            if outcome is not None:
-                basis = outcome.basis
-            out.append(f"    [{_basis_text(basis)}]")
-        else:
-            out.append(f"  {_cap(item)}: {moves}.")
+        out.append(group)
     return out
 
 
@@ -487,7 +520,8 @@ class TableGame:
     # The party.
 
     def run(self, read: ReadLine, write: Write) -> int:
-        """Plays the party; returns the exit status (0, or 130 when interrupted)."""
+        """Plays the party; returns the exit status: 0, or :data:`EXIT_UNFINISHED` when the
+        input ended before the game was over, or 130 when interrupted."""
         rules = self.rules
         self._bots = [make_bot(self.bots, self.seed * 7919 + k) for k in range(rules.players)]
         self._advisor = make_bot("heuristic", 0)
@@ -499,13 +533,7 @@ class TableGame:
         if self.start is not None:
             source = self.start.file
             n = len(self.start.deals)
-            if resume:
-                write(f"Going on with the unfinished game of {source}.")
-            else:
-                write(
-                    f"{source} is a finished game: its {_plural(n, 'deal')} "
-                    f"{'is' if n == 1 else 'are'} dealt again, the same cards, for a new game."
-                )
+            write(_message("going-on" if resume else "dealt-again", source=source, deals=n))
         try:
             for i in range(self.deals):
                 on_table = party.table
@@ -519,17 +547,26 @@ class TableGame:
                     for line_text in recorded:
                         seat, action = parse_line(line_text)
                         deal.apply(rules.canonical(action), seat=seat)
-                    write(f"\nDeal {i + 1} of {self.deals} (from the record): {self._brief(deal)}")
+                    write(
+                        _message(
+                            "replayed",
+                            number=i + 1,
+                            deals=self.deals,
+                            deal=deal,
+                            rules=rules,
+                            human=self.human,
+                        )
+                    )
                     continue
                 self._header(deal, i, on_table, write)
                 if recorded:
-                    write(f"Resuming from the record: {_plural(len(recorded), 'action')} so far.")
+                    write(_message("resuming", actions=len(recorded)))
                     for line_text in recorded:
                         seat, action = parse_line(line_text)
                         self._act(deal, seat, rules.canonical(action), write)
-                    write("— now the game goes on —")
+                    write(_message("goes-on"))
                 if not self._play_deal(deal, read, write):
-                    write("\nInput ended before the deal was finished.")
+                    write(_message("input-ended", deal_unfinished=True))
                     return self._save(write, status, final=True)
                 for line in describe_result(deal, self.human):
                     write(line)
@@ -538,16 +575,12 @@ class TableGame:
                     self._save(write, status, final=False)
             if self.deals > 1:
                 write(
-                    "\nTotals over the party: "
-                    + " · ".join(
-                        f"{_who(k, self.human)} {t:+d}" for k, t in enumerate(party.totals)
-                    )
-                    + f"; on the table: {party.table.pot}"
+                    _message("totals", totals=party.totals, pot=party.table.pot, human=self.human)
                 )
         except _Quit:
-            write("You left the table.")
+            write(_message("quit"))
         except KeyboardInterrupt:
-            write("\nInterrupted.")
+            write(_message("interrupted"))
             status = 130
         return self._save(write, status, final=True)
 
@@ -582,9 +615,8 @@ class TableGame:
         if self.record_path is not None and self.played:
             self._write_record()
             if final:
-                write(f"Record written to {self.record_path}")
-                if not self.played[-1].is_over or len(self.played) < self.deals:
-                    write(f"(go on with: ombre play --from {self.record_path})")
+                unfinished = not self.played[-1].is_over or len(self.played) < self.deals
+                write(_message("saved", path=self.record_path, unfinished=unfinished))
         return status
 
     def _sha256(self) -> str:
@@ -642,21 +674,21 @@ class TableGame:
             all_cards=ALL_CARDS,
         )
 
-    def _labels(self, deal: Deal) -> dict[int, str]:
-        labels = {}
+    def _roles(self, deal: Deal) -> dict[int, list[str]]:
+        """Returns each seat's roles this deal (dealer, eldest, declarer, out), as keys."""
+        roles: dict[int, list[str]] = {}
         for seat in range(deal.n):
-            tags = []
-            if seat == deal.dealer:
-                tags.append("dealer")
-            if seat == deal.eldest:
-                tags.append("eldest")
-            if seat == deal.declarer:
-                tags.append("declarer")
-            if seat == getattr(deal, "out", None):
-                tags.append("sits this deal out")
-            name = f"you (seat {seat})" if seat == self.human else f"seat {seat}"
-            labels[seat] = name + (f" [{', '.join(tags)}]" if tags else "")
-        return labels
+            roles[seat] = [
+                role
+                for role, holder in (
+                    ("dealer", deal.dealer),
+                    ("eldest", deal.eldest),
+                    ("declarer", deal.declarer),
+                    ("out", getattr(deal, "out", None)),
+                )
+                if holder == seat
+            ]
+        return roles
 
     def _header(self, deal: Deal, i: int, table: Any, write: Write) -> None:
         human = self.human
@@ -672,7 +704,7 @@ class TableGame:
             table=table,
             n=deal.n,
             bottom=human if human is not None else 0,
-            labels=self._labels(deal),
+            roles=self._roles(deal),
             order=_in_turn(deal, deal.eldest),
             human=human,
             sits_out=sits_out,
@@ -686,12 +718,13 @@ class TableGame:
             "table/seats.txt.j2",
             n=deal.n,
             bottom=bottom,
-            labels=self._labels(deal),
+            roles=self._roles(deal),
             order=_in_turn(deal, deal.eldest),
             human=self.human,
         )
 
-    def _hand(self, deal: Deal, seat: int) -> str:
+    def _hand(self, deal: Deal, seat: int) -> list[tuple[str, list[Card]]]:
+        """Returns ``seat``'s hand in groups: its trumps once they are named, then each suit."""
         hand = deal.hand(seat)
         groups: list[tuple[str, list[Card]]] = []
         trump = deal.view(seat)["trump"]
@@ -701,16 +734,7 @@ class TableGame:
             if not groups or groups[-1][0] != name:
                 groups.append((name, []))
             groups[-1][1].append(card)
-        return " · ".join(f"{name} {_cards(cards)}" for name, cards in groups) or "(no cards)"
-
-    def _brief(self, deal: Deal) -> str:
-        if deal.result == "redeal":
-            return "all passed"
-        assert deal.settlement is not None
-        balances = " · ".join(
-            f"{_who(k, self.human)} {b:+d}" for k, b in enumerate(deal.settlement.balances)
-        )
-        return f"{deal.result} ({_contract_words(self.rules, deal.contract.id if deal.contract else None)}); {balances}"
+        return groups
 
     def _side_known(self, deal: Deal) -> list[int] | None:
         """Returns the declaring side as the player knows it, or None while the partner is
@@ -738,36 +762,28 @@ class TableGame:
             return [deal.declarer]
         return None
 
-    def _tricks_line(self, deal: Deal) -> str:
+    def _tricks_view(self, deal: Deal) -> TricksView:
         side = self._side_known(deal)
         out = getattr(deal, "out", None)
-        return render(
-            "table/tricks.txt.j2",
-            "text",
-            what="tricks",
+        return TricksView(
             won=deal.won,
-            human=self.human,
             declarer=deal.declarer,
             side=side,
             others=[k for k in range(deal.n) if side is not None and k not in side and k != out],
             called=deal.view(self.human if self.human is not None else 0)["called"]
             if deal.declarer is not None and side is None
             else None,
-        ).rstrip("\n")
+        )
 
-    def _trick_line(self, deal: Deal, index: int) -> str:
+    def _trick_view(self, deal: Deal, index: int) -> TrickView:
         trick = deal.tricks[index]
         seats = _in_turn(deal, trick.leader)
-        return render(
-            "table/tricks.txt.j2",
-            "text",
-            what="trick",
+        return TrickView(
             number=index + 1,
             plays=list(zip(seats, trick.cards, strict=False)),
             winner=trick.winner,
-            best=trick.cards[seats.index(trick.winner)],
-            human=self.human,
-        ).rstrip("\n")
+            best=trick.cards[seats.index(trick.winner)] if trick.winner is not None else None,
+        )
 
     def _act(self, deal: Deal, seat: int, action: Action, write: Write) -> None:
         """Applies an action and tells the table what it may see of it."""
@@ -778,131 +794,52 @@ class TableGame:
         )
         deal.apply(action, seat=seat)
         human = self.human
-        rules = self.rules
-        me = seat == human
-        who = _who(seat, human)
-        if phase == "auction":
-            if action.verb == "pass":
-                write(f"{_cap(_verb(seat, human, 'pass', 'passes'))}.")
-            else:
-                write(
-                    f"{_cap(_verb(seat, human, 'bid', 'bids'))} "
-                    f"{_contract_words(rules, action.contract)}."
-                )
-                if deal.phase == "match":
-                    overcalled = deal.to_move
-                    write(
-                        "  That overcalls you: you may take it yourself (forcé) and be "
-                        "preferred, or pass."
-                        if overcalled == human
-                        else f"  That overcalls {_who(overcalled, human)}, who may take it "
-                        "himself (forcé) and be preferred, or pass."
-                    )
-        elif phase == "match":
-            if action.verb == "pass":
-                write(f"{_cap(_verb(seat, human, 'let', 'lets'))} the overcall stand.")
-            else:
-                write(
-                    f"{_cap(_verb(seat, human, 'take', 'takes'))} it "
-                    f"{'yourself' if me else 'himself'} (forcé): "
-                    f"{_contract_words(rules, action.contract)}, preferred to the overcall."
-                )
-        elif phase == "trump":
-            write(
-                f"{_cap(_verb(seat, human, 'name', 'names'))} {action.suit.value if action.suit else ''} trumps."
-            )
-        elif phase == "call":
+        if phase == "call":
             self._tell_call(deal, seat, action.card, write)
         elif phase == "give":
             self._tell_give(deal, seat, action.card, write)
-        elif phase == "exchange":
+        exchange = None
+        if phase == "exchange":
             _, discarded, drawn = deal.exchanges[-1]
-            left = deal.view(seat)["talon"]
-            if me or human is None:
-                write(
-                    f"{_cap(who)} discard{'' if me else 's'} "
-                    f"{_cards([ALL_CARDS[c] for c in discarded]) or 'nothing'}"
-                    + (
-                        f" and draw{'' if me else 's'} {_cards([ALL_CARDS[c] for c in drawn])}"
-                        if drawn
-                        else " and keep the hand"
-                    )
-                    + f" ({_plural(left, 'card')} left in the talon)."
-                )
-            else:
-                n = len(discarded)
-                write(
-                    f"{_cap(who)} discards {_plural(n, 'card')} and draws {n} from the talon "
-                    f"({_plural(left, 'card')} left)."
-                )
-        elif phase == "play" and action.verb == "notice":
-            for offender, trick, _ in noticed:
-                whose = (
-                    ("your own" if me else "his own")
-                    if offender == seat
-                    else ("your" if offender == human else f"seat {offender}'s")
-                )
-                write(
-                    f"{_cap(_verb(seat, human, 'point', 'points'))} out {whose} renonce in "
-                    f"trick {trick + 1}: {_verb(offender, human, 'make', 'makes')} a bête; the "
-                    f"cards are taken back and play resumes from trick "
-                    f"{min(t for _, t, _ in noticed) + 1}."
-                )
-        elif phase == "play" and action.verb == "renonce" and me:
-            write(f"You play {action.card} without following suit: a renonce.")
-        elif phase == "play":
-            write(f"{_cap(_verb(seat, human, 'play', 'plays'))} {action.card}.")
-        elif phase == "vole":
-            if action.verb == "vole":
-                write(
-                    f"{_cap(_verb(seat, human, 'undertake', 'undertakes'))} the vole: the side "
-                    "must now take every trick."
-                )
-            else:
-                write(
-                    f"{_cap(_verb(seat, human, 'lay', 'lays'))} down rather than play on for the "
-                    "vole: the side takes the game as it stands."
-                )
-        if phase in ("auction", "match") and deal.phase not in ("auction", "match"):
-            self._tell_declarer(deal, write)
-        if len(deal.tricks) > tricks_before:
-            write("  " + self._trick_line(deal, len(deal.tricks) - 1))
-            if not deal.is_over and human is None:
-                write("  " + self._tricks_line(deal).replace("\n", "\n  "))
-        if phase not in ("play", "vole") and deal.phase == "play" and not deal.tricks:
-            write(
-                f"Play begins: {_who(deal.to_move, human)} lead{'' if deal.to_move == human else 's'} the first trick."
+            exchange = ExchangeView(
+                [ALL_CARDS[c] for c in discarded],
+                [ALL_CARDS[c] for c in drawn],
+                deal.view(seat)["talon"],
             )
-
-    def _tell_declarer(self, deal: Deal, write: Write) -> None:
-        human = self.human
-        rules = self.rules
-        if deal.is_over or deal.declarer is None or deal.contract is None:
-            return
-        d = deal.declarer
-        contract = _contract_words(rules, deal.contract.id)
-        if deal.forced:
-            card = _card_named(rules, rules.all_pass_card)
-            if d == human:
-                write(
-                    f"Everybody passed, and you hold {card}: you must play — {contract}. "
-                    "You name trumps, then call a king as partner."
-                    if deal.contract.help == "call"
-                    else f"Everybody passed, and you hold {card}: you must play — {contract}."
-                )
-            else:
-                write(
-                    f"Everybody passed. {_cap(_who(d, human))} holds {card} and must play: "
-                    f"{contract}."
-                )
-            for line in _rule_lines(rules, ("auction", "all_pass")) + _rule_lines(
-                rules, ("auction", "contracts", deal.contract.id)
-            ):
-                write(line)
-            return
-        write(
-            f"The auction is over: {_who(d, human)} {'play' if d == human else 'plays'} {contract}."
+        declarer = None
+        if (
+            phase in ("auction", "match")
+            and deal.phase not in ("auction", "match")
+            and not deal.is_over
+            and deal.declarer is not None
+            and deal.contract is not None
+        ):
+            declarer = DeclarerView(deal.declarer, deal.contract, bool(deal.forced))
+        trick = tricks = None
+        if len(deal.tricks) > tricks_before:
+            trick = self._trick_view(deal, len(deal.tricks) - 1)
+            if not deal.is_over and human is None:
+                tricks = self._tricks_view(deal)
+        told = Told(
+            phase=phase,
+            action=action,
+            seat=seat,
+            human=human,
+            overcalled=deal.to_move if phase == "auction" and deal.phase == "match" else None,
+            exchange=exchange,
+            noticed=tuple((offender, t + 1) for offender, t, _ in noticed),
+            resumes=min(t for _, t, _ in noticed) + 1 if noticed else None,
+            declarer=declarer,
+            trick=trick,
+            tricks=tricks,
+            lead=deal.to_move
+            if phase not in ("play", "vole") and deal.phase == "play" and not deal.tricks
+            else None,
         )
+        text = _macros("table/act.txt.j2").act(told, self.rules)
+        if text:
+            for line in text.splitlines():
+                write(line)
 
     def _tell_call(self, deal: Deal, seat: int, card: Card, write: Write) -> None:
         human = self.human
@@ -973,146 +910,79 @@ class TableGame:
         return legal
 
     def _label(self, action: Action) -> str:
-        if action.verb == "play":
-            return str(action.card)
-        if action.verb == "bid":
-            c = self.rules.contracts.get(action.contract or "")
-            return f"bid {action.contract}" + (f" ({c.name})" if c else "")
-        return str(action)
+        return str(_macros("table/turn.txt.j2").label(action, self.rules))
 
-    def _prompt(self, deal: Deal, seat: int) -> str:
-        rules = self.rules
+    def _prompt_view(self, deal: Deal, seat: int) -> PromptView:
         view = deal.view(seat)
         phase = deal.phase
-        if phase == "auction":
+        prompt = PromptView(seat=seat, phase=phase)
+        if phase in ("auction", "match"):
             standing = [a for a in view["auction"] if " bid " in a]
             if standing:
                 s, _, cid = standing[-1].split(" ", 2)
-                return (
-                    f"Your speech: pass, or bid a contract above "
-                    f"{_contract_words(rules, cid)} ({_who(int(s), seat)})"
-                )
-            return "Your speech: pass, or bid a contract"
-        if phase == "match":
-            over = [a for a in view["auction"] if " bid " in a][-1]
-            s, _, cid = over.split(" ", 2)
-            return (
-                f"{_cap(_who(int(s), seat))} overcalled you with "
-                f"{rules.contracts[cid].name}: take it yourself (forcé: you are then "
-                f"preferred), or pass and let {_who(int(s), seat)} play it"
-            )
-        if phase == "trump":
-            return "Name trumps"
-        if phase == "call":
+                prompt = dataclasses.replace(prompt, standing=(int(s), cid))
+        elif phase == "call":
             assert deal.contract is not None
-            if deal.contract.help == "call":
-                return "Call a card: its holder becomes your partner (in secret)"
-            return "Demand a card of another player: you will give him one of yours for it"
-        if phase == "give":
-            return f"Give {_who(deal.demanded_from, seat)} a card for {view['called']}"
-        if phase == "exchange":
-            most = deal.exchange_limit()
-            return (
-                f"Your écart: discard up to {most} and draw as many from the talon "
-                f"({view['talon']} there)"
+            prompt = dataclasses.replace(prompt, help=deal.contract.help)
+        elif phase == "give":
+            prompt = dataclasses.replace(
+                prompt, demanded_from=deal.demanded_from, called=view["called"]
             )
-        if phase == "vole":
-            return (
-                "Your side has taken every trick so far: 'vole' to play on for all of them "
-                "(and lose if you miss one), or 'stop' to lay down and take the game"
+        elif phase == "exchange":
+            prompt = dataclasses.replace(prompt, most=deal.exchange_limit(), talon=view["talon"])
+        elif phase not in ("trump", "vole"):
+            led = Card.parse(view["trick"][0]) if view["trick"] else None
+            trump = view["trump"]
+            prompt = dataclasses.replace(
+                prompt,
+                trick=len(view["tricks"]) + 1,
+                led=led,
+                led_trump=bool(
+                    led is not None
+                    and trump
+                    and led in self.rules.trump_order(Suit.parse(trump), deal.options)
+                ),
             )
-        if not view["trick"]:
-            return f"Your lead (trick {len(view['tricks']) + 1})"
-        led = Card.parse(view["trick"][0])
-        trump = view["trump"]
-        follows = (
-            "trumps"
-            if trump and led in rules.trump_order(Suit.parse(trump), deal.options)
-            else led.suit.value
-        )
-        return f"Your play (trick {len(view['tricks']) + 1}; {follows} led)"
+        return prompt
 
-    def _show(self, deal: Deal, seat: int, write: Write) -> None:
+    def _turn_view(self, deal: Deal, seat: int) -> TurnView:
         view = deal.view(seat)
         rules = self.rules
-        write("")
-        if view["contract"]:
-            parts = [
-                f"{rules.contracts[view['contract']].name} by {_who(view['declarer'], seat)}",
-            ]
-            if view["trump"]:
-                parts.append(f"trumps {view['trump']}")
-            if view["called"]:
-                side = self._side_known(deal)
-                if deal.contract is not None and deal.contract.help == "call":
-                    known = (
-                        f" (partner: {_join([_who(k, seat) for k in side if k != deal.declarer]) or 'none, alone'})"
-                        if side is not None
-                        else " (partner not known yet)"
-                    )
-                else:
-                    known = f" (demanded of {_who(view['demanded_from'], seat)})"
-                parts.append(f"called {view['called']}{known}")
-            if view["given"]:
-                parts.append(f"card given for it {view['given']}")
-            write("Contract: " + " · ".join(parts))
-        elif view["auction"]:
-            said = []
-            for entry in view["auction"]:
-                s, _, what = entry.partition(" ")
-                said.append(
-                    f"{_who(int(s), seat)} {what.replace('bid ', 'bid ') if what != 'pass' else 'passed'}"
-                )
-            write("Auction so far: " + ", ".join(said))
-        else:
-            write("You speak first.")
-        if deal.phase in ("play", "vole"):
-            write(self._tricks_line(deal))
-        if view["trick"]:
-            leader = view["trick_leader"]
-            plays = " · ".join(
-                f"{_who(k, seat)} {c}"
-                for k, c in zip(_in_turn(deal, leader), view["trick"], strict=False)
-            )
-            write(f"On the table: {plays}")
-        write(f"Your hand: {self._hand(deal, seat)}")
-        card = rules.all_pass_card
-        if (
-            deal.phase == "auction"
-            and rules.all_pass == "forced"
-            and card is not None
-            and card in deal.hand(seat)
-            and not any(" bid " in a for a in view["auction"])
-        ):
-            write(
-                f"Note: you hold {_card_named(rules, card)}. If everybody passes, you must play "
-                f"{_contract_words(rules, rules.all_pass_contract)}."
-            )
-        write(f"{self._prompt(deal, seat)}:")
         legal = self._choices = self._legal(deal)
-        if deal.phase == "exchange":
-            most = deal.exchange_limit()
-            example = " ".join(view["hand"][-min(2, most) :]) if most else ""
-            write(
-                "  type the cards to discard"
-                + (f", e.g. '{example}'" if example else "")
-                + ", or 'discard' alone to keep your hand"
-            )
-        elif len(legal) == 1:
-            write(f"  only one choice: {self._label(legal[0])} — press Enter to take it")
-        else:
-            for line in self._choice_lines(legal, "  "):
-                write(line)
+        most = deal.exchange_limit() if deal.phase == "exchange" else 0
+        card = rules.all_pass_card
+        return TurnView(
+            seat=seat,
+            prompt=self._prompt_view(deal, seat),
+            hand=self._hand(deal, seat),
+            choices=legal,
+            contract=view["contract"],
+            declarer=view["declarer"],
+            trump=view["trump"],
+            called=view["called"],
+            calls=deal.contract is not None and deal.contract.help == "call",
+            side=self._side_known(deal) if view["called"] else None,
+            demanded_from=view["demanded_from"],
+            given=view["given"],
+            auction=[(int(s), what) for s, _, what in (e.partition(" ") for e in view["auction"])],
+            tricks=self._tricks_view(deal) if deal.phase in ("play", "vole") else None,
+            table=list(zip(_in_turn(deal, view["trick_leader"]), view["trick"], strict=False))
+            if view["trick"]
+            else [],
+            forced_note=(
+                deal.phase == "auction"
+                and rules.all_pass == "forced"
+                and card is not None
+                and card in deal.hand(seat)
+                and not any(" bid " in a for a in view["auction"])
+            ),
+            example=view["hand"][-min(2, most) :] if most else [],
+        )
 
-    def _choice_lines(self, legal: Sequence[Action], head: str) -> list[str]:
-        """Returns the numbered choices, as many to a line as fit."""
-        lines = [head.rstrip() + " "] if head.strip() else ["  "]
-        for k, action in enumerate(legal):
-            item = f"{k + 1}) {self._label(action)}"
-            if len(lines[-1]) + len(item) > _WIDTH and lines[-1].strip():
-                lines.append("    ")
-            lines[-1] += ("  " if lines[-1].strip() and not lines[-1].endswith(": ") else "") + item
-        return [line.rstrip() for line in lines]
+    def _show(self, deal: Deal, seat: int, write: Write) -> None:
+        view = self._turn_view(deal, seat)
+        for line in str(_macros("table/turn.txt.j2").screen(view, self.rules)).splitlines():
+            write(line)
 
     def completions(self) -> list[str]:
         """Returns the words a player may type now (for the terminal's Tab completion)."""
@@ -1132,19 +1002,20 @@ class TableGame:
                 if len(legal) == 1:
                     self._act(deal, seat, legal[0], write)
                     return legal[0]
-                write("Type a number, an action, or ? for help.")
+                write(_message("empty-answer"))
                 continue
             if word in ("?", "help", "h"):
                 self._help(deal, seat, write)
                 continue
             if word == "last":
                 tricks = deal.tricks
-                write(self._trick_line(deal, len(tricks) - 1) if tricks else "No trick yet.")
+                if tricks:
+                    self._say_tricks(deal, [len(tricks) - 1], False, write)
+                else:
+                    write(_message("no-trick"))
                 continue
             if word == "tricks":
-                for k in range(len(deal.tricks)):
-                    write(self._trick_line(deal, k))
-                write(self._tricks_line(deal) if deal.declarer is not None else "No trick yet.")
+                self._say_tricks(deal, range(len(deal.tricks)), True, write)
                 continue
             if word == "seats":
                 self._seats(deal, write)
@@ -1155,7 +1026,7 @@ class TableGame:
                 if answer.isascii() and answer.isdigit() and deal.phase != "exchange":
                     k = int(answer)
                     if not 1 <= k <= len(legal):
-                        write(f"Choose 1 to {len(legal)}.")
+                        write(_message("out-of-range", count=len(legal)))
                         continue
                     action = legal[k - 1]
                 else:
@@ -1167,25 +1038,33 @@ class TableGame:
                 self._act(deal, seat, action, write)
                 return action
             except IllegalActionError as exc:
-                reason = _second_person(exc.detail, seat)
-                rule = f" ({exc.rule})" if exc.rule else ""
-                write(f"Refused: {reason}{rule} [{exc.code}]. Type ? for your choices.")
+                write(
+                    _message(
+                        "refused",
+                        reason=_second_person(exc.detail, seat),
+                        rule=exc.rule,
+                        code=exc.code,
+                    )
+                )
             except NotationError as exc:
-                write(f"Not understood: {exc}. Type a number, an action, or ? for help.")
+                write(_message("not-understood", error=exc))
 
-    def _help(self, deal: Deal, seat: int, write: Write) -> None:
+    def _say_tricks(self, deal: Deal, indexes: Iterable[int], totals: bool, write: Write) -> None:
+        """Tells the tricks at ``indexes`` (``last``, ``tricks``) and, with ``totals``, the
+        tricks of each seat and side."""
+        macros = _macros("table/tricks.txt.j2")
+        for k in indexes:
+            write(str(macros.trick(self._trick_view(deal, k), self.human)))
+        if totals:
+            if deal.declarer is None:
+                write(_message("no-trick"))
+            else:
+                write(str(macros.tricks(self._tricks_view(deal), self.human)).rstrip("\n"))
+
+    def _help_view(self, deal: Deal, seat: int) -> HelpView:
         rules = self.rules
         phase = deal.phase
-        write(f"Help — {self._prompt(deal, seat)}.")
         legal = self._choices
-        if phase == "exchange":
-            write(
-                f"  You may discard 0 to {deal.exchange_limit()} of your cards; you draw as "
-                "many from the top of the talon."
-            )
-        else:
-            for line in self._choice_lines(legal, "  Your choices: "):
-                write(line)
         rule_paths: dict[str, list[tuple[str, ...]]] = {
             "auction": [("auction",)],
             "match": [
@@ -1198,79 +1077,39 @@ class TableGame:
             "vole": [("vole",)],
         }
         paths = rule_paths.get(phase, [])
-        if phase == "play":
-            held = len(deal.hand(seat))
-            if len(legal) < held:
-                led = deal.view(seat)["trick"][0]
-                write(
-                    f"  Of your {held} cards, {len(legal)} may be played now: "
-                    f"{_cards([a.card for a in legal])} — {led} was led, and you must follow "
-                    "if you can (the rules below)."
-                )
-            else:
-                write(f"  Any of your {held} cards may be played now.")
         if phase == "call" and deal.contract is not None:
             paths = [("declarations", "call" if deal.contract.help == "call" else "demand")]
+        contracts: list[tuple[Contract, list[Suit] | None]] = []
         if phase == "auction":
-            write("  Contracts, lowest first (a bid must outrank the bid standing):")
+            every = len(deal.trump_choices(None))
             for c in sorted(rules.contracts.values(), key=lambda c: c.rank):
                 if c.biddable:
-                    how = {
-                        "none": "you play alone",
-                        "call": "you name trumps and call a king: its holder is your partner",
-                        "demand": "you demand a king of its holder for a card and play alone",
-                    }.get(c.help, c.help)
                     allowed = deal.trump_choices(c)
-                    if len(allowed) < len(deal.trump_choices(None)):
-                        suits = [x.value for x in Suit if x.index in allowed]
-                        how += f"; trumps {' or '.join(suits) or 'none possible'}"
-                    if c.exchange == "declarer-first":
-                        how += ", after an écart with the talon"
-                    elif c.exchange == "others-only":
-                        how += " without an écart (the others still take from the talon)"
-                    aliases = (
-                        "; also: " + ", ".join(f"bid {a}" for a in c.aliases) if c.aliases else ""
-                    )
-                    for line in _wrap(f"bid {c.id} — {c.name}: {how}{aliases}", "    "):
-                        write(line)
-        for path in paths:
-            lines = _rule_lines(rules, path)
-            if lines:
-                write(f"  The rule ({'.'.join(path)}):")
-                for line in lines:
-                    write(line)
-        if phase in ("play", "vole") and deal.contract is not None:
-            write("  Results:")
-            for r in rules.results:
-                write(f"    {r.result}: {r.when.describe()}")
-        advice = self._advice(deal, seat)
-        if advice:
-            write(advice)
-        if phase == "exchange":
-            how = "Answer with the cards to discard ('discard 5c 4d' or '5c 4d'), or 'discard'"
-            how += " alone to keep your hand."
-        else:
-            how = (
-                f"Answer with a number, an action ('{legal[-1]}'), or Enter when there is only "
-                "one choice."
-            )
-        for line in _wrap(
-            f"{how} Commands: last (the previous trick), tricks (all of them), seats, quit "
-            "(the record is kept; go on later with --from)."
-        ):
+                    suits = [x for x in Suit if x.index in allowed]
+                    contracts.append((c, suits if len(allowed) < every else None))
+        return HelpView(
+            prompt=self._prompt_view(deal, seat),
+            choices=legal,
+            held=len(deal.hand(seat)) if phase == "play" else 0,
+            playable=[a.card for a in legal if a.verb == "play"],
+            contracts=contracts,
+            rules=[p for p in paths if rules.value_at(p) is not None],
+            results=phase in ("play", "vole") and deal.contract is not None,
+            advice=self._advice(deal, seat),
+        )
+
+    def _help(self, deal: Deal, seat: int, write: Write) -> None:
+        view = self._help_view(deal, seat)
+        for line in str(_macros("table/turn.txt.j2").help(view, self.rules)).splitlines():
             write(line)
 
-    def _advice(self, deal: Deal, seat: int) -> str:
+    def _advice(self, deal: Deal, seat: int) -> tuple[Action, str] | None:
+        """Returns what the heuristic bot would do now, and why (or an empty reason)."""
         advisor = self._advisor
         if advisor is None:
-            return ""
+            return None
         advise = getattr(advisor, "advise", None)
-        reason = ""
         if advise is not None:
             action, reason = advise(deal, seat)
-        else:
-            action = advisor.choose(deal, seat)
-        shown = str(action) if action.verb == "play" else self._label(action)
-        if action.verb == "discard" and not action.cards:
-            shown = "discard nothing"
-        return f"  The heuristic bot would {shown}" + (f": {reason}" if reason else ".")
+            return action, str(reason)
+        return advisor.choose(deal, seat), ""

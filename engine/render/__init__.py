@@ -20,6 +20,7 @@ not an empty string.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -156,6 +157,52 @@ def _oneline(value: Any) -> Any:
     return str(value).replace("\n", " ")
 
 
+def _fill(value: Any, indent: str = "", width: int = 92) -> str:
+    """Returns ``value`` with its whitespace run together, filled to ``width`` in lines that all
+    start with ``indent`` (no trailing newline; an empty text gives an empty string).
+
+    >>> print(_fill("a  rule   that is long", "  ", 10))
+      a rule
+      that is
+      long
+    """
+    return "\n".join(
+        textwrap.wrap(
+            " ".join(str(value).split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
+    )
+
+
+def _fold(value: Any, width: int = 92, hanging: str = "  ", collapse: bool = False) -> str:
+    """Folds each line of ``value`` longer than ``width`` at a word; the rest of a folded line
+    keeps its indent, plus ``hanging``. With ``collapse``, a folded line's runs of whitespace
+    become single spaces. Lines that fit are kept as they are.
+
+    >>> print(_fold("  one two three four", 12))
+      one two
+        three
+        four
+    """
+    out = []
+    for line in str(value).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        out += textwrap.wrap(
+            " ".join(line.split()) if collapse else line.strip(),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent + hanging,
+            break_on_hyphens=False,
+        )
+    return "\n".join(out)
+
+
 def _md_code(value: Any) -> Any:
     """Returns text for a Markdown code span: literal, with no backtick and table pipes kept."""
     from markupsafe import Markup
@@ -186,6 +233,8 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "rstrip": lambda value: str(value).rstrip(),
         "card_unicode": _card_unicode,
         "capitalize_first": lambda value: str(value)[:1].upper() + str(value)[1:],
+        "fill": _fill,
+        "fold": _fold,
     }
 
 
