@@ -49,6 +49,8 @@ EXIT_INVALID = 1
 """The input was read but is invalid: rule-file problems, an illegal action in a record."""
 EXIT_USAGE = 2
 """A usage error: an unknown option or ruleset, a missing file, a malformed argument."""
+# ``ombre play`` adds engine.table.EXIT_UNFINISHED (3): the input ended before the game was
+# over, the record kept; and 130 when interrupted.
 
 app = typer.Typer(
     name="ombre",

@@ -42,6 +42,7 @@ from engine.render import environment, render
 from engine.settlement import pays_alone
 
 __all__ = [
+    "EXIT_UNFINISHED",
     "TableGame",
     "describe_result",
     "record_path_problem",
@@ -52,6 +53,9 @@ ReadLine = Callable[[str], str | None]
 Write = Callable[[str], None]
 
 COMMANDS = ("?", "help", "last", "tricks", "seats", "quit")
+
+EXIT_UNFINISHED = 3
+"""The exit status of a game whose input ended before it was over (its record is kept)."""
 
 
 class _Quit(Exception):
@@ -566,8 +570,15 @@ class TableGame:
                         self._act(deal, seat, rules.canonical(action), write)
                     write(_message("goes-on"))
                 if not self._play_deal(deal, read, write):
-                    write(_message("input-ended", deal_unfinished=True))
-                    return self._save(write, status, final=True)
+                    write(
+                        _message(
+                            "input-ended",
+                            number=i + 1,
+                            deals=self.deals,
+                            recorded=self.record_path is not None,
+                        )
+                    )
+                    return self._save(write, EXIT_UNFINISHED, final=True)
                 for line in describe_result(deal, self.human):
                     write(line)
                 if self.human is not None:

@@ -283,7 +283,7 @@ def test_stdin_that_is_not_utf8_is_read_leniently() -> None:
     env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}
     done = _ombre("play", "ombre", "--seed", "1", input=b"\xff\xfe\x80 pass\n" * 3, env=env)
     assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
-    assert done.returncode in (0, 1, 2)
+    assert done.returncode in (0, 1, 2, 3)
 
 
 @pytest.mark.parametrize(
@@ -307,7 +307,8 @@ def test_stdin_that_is_not_utf8_is_read_leniently() -> None:
 def test_hostile_answers_at_the_table(answers: str) -> None:
     """Whatever is typed at `ombre play`, the table answers in words or stops cleanly."""
     result = invoke("play", "ombre", "--seed", "3", stdin=answers)
-    assert result.exit_code in (0, 1)
+    # 3: the input ended before the game was over (the game is unfinished).
+    assert result.exit_code in (0, 1, 3)
 
 
 # The API on misuse: the documented error, never an IndexError, AttributeError or TypeError.

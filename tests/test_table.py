@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from engine import load_ruleset
 from engine.referee import Deal
-from engine.table import TableGame, _second_person, seat_diagram
+from engine.table import EXIT_UNFINISHED, TableGame, _second_person, seat_diagram
 
 runner = CliRunner()
 
@@ -33,7 +33,7 @@ def flat(output: str) -> str:
 
 def test_the_opening_screen_shows_the_seats_the_seed_and_the_commands() -> None:
     result = play("quadrille", "--seed", "5", stdin="")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_UNFINISHED, result.output
     out = result.output
     assert "You are seat 0; bots (heuristic) play the other seats." in out
     assert "`ombre play quadrille --seed 5` deals the same cards again" in out

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from engine import load_ruleset
 from engine.records import parse_record, read_record, replay, resolve_ruleset, ruleset_sha256
+from engine.table import EXIT_UNFINISHED
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,16 +63,35 @@ def test_an_existing_record_is_kept_without_force(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "already exists: add --force" in result.output
     assert record.read_text() == "precious\n"
     result = invoke("play", "quadrille", "--seed", "3", "--record", str(record), "--force")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_UNFINISHED, result.output
     assert read_record(record).ruleset == "quadrille"
 
 
 def test_the_record_is_written_after_every_answer(tmp_path: Path) -> None:
     record = tmp_path / "game.yaml"
     result = invoke("play", "quadrille", "--seed", "5", "--record", str(record), stdin="1\n1\n")
-    assert result.exit_code == 0
+    assert result.exit_code == EXIT_UNFINISHED
     actions = read_record(record).deals[0].actions
     assert "0 pass" in actions and "0 play 5c" in actions
+
+
+def test_input_that_ends_early_keeps_the_record_and_exits_3(tmp_path: Path) -> None:
+    # A script that pipes too few answers learns that the game is unfinished (status 3, not
+    # success), where its record is and how to go on; a game that was over exits 0.
+    record = tmp_path / "game.yaml"
+    args = ("play", "quadrille", "--seed", "5", "--deals", "2", "--record", str(record))
+    result = invoke(*args, stdin="1\n1\n")
+    assert result.exit_code == EXIT_UNFINISHED == 3, result.output
+    out = " ".join(result.output.split())
+    assert "Input ended before the deal was finished (deal 1 of 2): the game is unfinished." in out
+    assert f"Record written to {record} (go on with: ombre play --from {record})" in out
+    assert not replay(read_record(record), load_ruleset("quadrille")).complete
+    unrecorded = invoke("play", "quadrille", "--seed", "5", stdin="1\n")
+    assert unrecorded.exit_code == EXIT_UNFINISHED
+    assert "Nothing was recorded: play with --record FILE" in " ".join(unrecorded.output.split())
+    finished = invoke("play", "--from", str(record), stdin="1\n" * 80)
+    assert finished.exit_code == 0, finished.output
+    assert "Input ended" not in finished.output and "go on with" not in finished.output
 
 
 def test_quit_keeps_the_record_and_says_how_to_go_on(tmp_path: Path) -> None:
