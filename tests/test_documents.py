@@ -202,6 +202,22 @@ def test_diff_command_text_and_json() -> None:
     assert invoke("diff", "quadrille", "nosuch").exit_code == 2  # type: ignore[attr-defined]
 
 
+def test_diff_text_wraps_long_values_and_json_keeps_them_whole() -> None:
+    text = invoke("diff", "quadrille", "ombre").stdout  # type: ignore[attr-defined]
+    lines = text.splitlines()
+    # Every line fits, but for a single word longer than a line (a URL), kept whole.
+    assert all(len(line) <= 92 or len(line.split()) == 1 for line in lines), [
+        line for line in lines if len(line) > 92
+    ]
+    at = lines.index("$.summary")
+    assert lines[at + 1] == "  quadrille (rules/quadrille.yaml:10):"
+    assert lines[at + 2].startswith('    "Four players, forty cards, ten each and no talon.')
+    assert '  quadrille: "quadrille"   [rules/quadrille.yaml:7]' in lines  # short: one line
+    out = invoke("diff", "quadrille", "ombre", "--json").stdout  # type: ignore[attr-defined]
+    summary = next(c for c in json.loads(out)["changes"] if c["path"] == "$.summary")
+    assert summary["a"].startswith("Four players") and "\n" not in summary["a"]
+
+
 # Claims.
 
 

@@ -157,30 +157,46 @@ def _oneline(value: Any) -> Any:
     return str(value).replace("\n", " ")
 
 
-def _fill(value: Any, indent: str = "", width: int = 92) -> str:
+def _fill(value: Any, indent: str = "", width: int = 92, *, exact: bool = False) -> str:
     """Returns ``value`` with its whitespace run together, filled to ``width`` in lines that all
-    start with ``indent`` (no trailing newline; an empty text gives an empty string).
+    start with ``indent`` (no trailing newline; an empty text gives an empty string). With
+    ``exact``, the text is kept as it is (a value shown in a diff): its runs of spaces stay, and
+    a word longer than a line (a URL) is not broken but stands on a line of its own.
 
     >>> print(_fill("a  rule   that is long", "  ", 10))
       a rule
       that is
       long
+    >>> print(_fill('"see  https://example.org/a/long/path now"', "  ", 16, exact=True))
+      "see
+      https://example.org/a/long/path
+      now"
     """
+    text = str(value) if exact else " ".join(str(value).split())
     return "\n".join(
         textwrap.wrap(
-            " ".join(str(value).split()),
+            text,
             width,
             initial_indent=indent,
             subsequent_indent=indent,
             break_on_hyphens=False,
+            break_long_words=not exact,
         )
     )
 
 
-def _fold(value: Any, width: int = 92, hanging: str = "  ", collapse: bool = False) -> str:
+def _fold(
+    value: Any,
+    width: int = 92,
+    hanging: str = "  ",
+    collapse: bool = False,
+    *,
+    break_words: bool = True,
+) -> str:
     """Folds each line of ``value`` longer than ``width`` at a word; the rest of a folded line
     keeps its indent, plus ``hanging``. With ``collapse``, a folded line's runs of whitespace
-    become single spaces. Lines that fit are kept as they are.
+    become single spaces. Lines that fit are kept as they are. Without ``break_words``, a word
+    longer than a line (a URL) stands on a line of its own rather than being cut.
 
     >>> print(_fold("  one two three four", 12))
       one two
@@ -199,6 +215,7 @@ def _fold(value: Any, width: int = 92, hanging: str = "  ", collapse: bool = Fal
             initial_indent=indent,
             subsequent_indent=indent + hanging,
             break_on_hyphens=False,
+            break_long_words=break_words,
         )
     return "\n".join(out)
 
@@ -210,10 +227,11 @@ def _md_code(value: Any) -> Any:
     return Markup(str(value).replace("`", "'").replace("|", "\\|"))
 
 
-def _json(value: Any) -> str:
+def _json(value: Any, indent: int | None = None) -> str:
+    """Returns ``value`` as JSON, keys sorted; on one line, or with ``indent`` laid out."""
     import json
 
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent)
 
 
 def _common_filters() -> dict[str, Callable[..., Any]]:
