@@ -111,6 +111,18 @@ def _problems_text(
     )
 
 
+def _words(what: str, **context: Any) -> str:
+    """Returns one of the commands' errors or warnings (``templates/cli/errors.txt.j2``)."""
+    from engine.render import render
+
+    return render("cli/errors.txt.j2", "text", what=what, **context)
+
+
+def _line(kind: str, message: object) -> str:
+    """Returns ``ombre: KIND: message``, as every error and warning is printed on stderr."""
+    return _words("line", kind=kind, message=message)
+
+
 def _message(what: str, **context: Any) -> None:
     """Prints one of the commands' short messages (``templates/cli/messages.txt.j2``)."""
     from engine.render import render
@@ -137,7 +149,7 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
         try:
             func(*args, **kwargs)
         except CliError as exc:
-            _err(f"ombre: error: {exc}")
+            _err(_line("error", exc))
             fail(exc.status, "usage" if exc.status == EXIT_USAGE else "invalid", str(exc))
         except RuleFileError as exc:
             text = _problems_text(exc.problems)
@@ -147,20 +159,20 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
             _err(_problems_text(exc.problems, summary=False).rstrip("\n"))
             fail(EXIT_INVALID, "record", "the record is malformed", exc.problems)
         except IllegalActionError as exc:
-            _err(f"ombre: illegal: {exc} [{exc.code}]")
+            _err(_words("illegal-line", message=exc, code=exc.code))
             fail(EXIT_INVALID, exc.code, str(exc))
         except NotationError as exc:
             # Raised for what the user typed: a ruleset name, a suit, a card, an option.
-            _err(f"ombre: error: {exc}")
+            _err(_line("error", exc))
             fail(EXIT_USAGE, "usage", str(exc))
         except BrokenPipeError:
             # The reader went away (`ombre show quadrille | head -1`): not an error.
             _quiet_stdout()
             raise typer.Exit(EXIT_OK) from None
         except OSError as exc:
-            name = f"{exc.filename}: " if exc.filename is not None else ""
-            _err(f"ombre: error: {name}{exc.strerror or exc}")
-            fail(EXIT_USAGE, "usage", f"{name}{exc.strerror or exc}")
+            message = _words("os-error", filename=exc.filename, reason=exc.strerror or exc)
+            _err(_line("error", message))
+            fail(EXIT_USAGE, "usage", message)
 
     return wrapper
 
@@ -200,7 +212,7 @@ def _load(name: str) -> RuleSet:
     from engine import load_ruleset
 
     if name.endswith((".yaml", ".yml", ".json")) and not Path(name).is_file():
-        raise CliError(f"no such file: {name}", EXIT_USAGE)
+        raise CliError(_words("no-such-file", name=name), EXIT_USAGE)
     return load_ruleset(name)
 
 
@@ -210,7 +222,7 @@ def _parse_options(ruleset: RuleSet, items: Sequence[str] | None) -> dict[str, s
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise CliError(f"--option takes KEY=VALUE, not {item!r}")
+            raise CliError(_words("option-syntax", item=item))
         options[key.strip()] = value.strip()
     ruleset.resolve_options(options)  # raises NotationError for an unknown key or choice
     return options
@@ -228,7 +240,7 @@ def list_(json_out: JsonFlag = False) -> None:
     rows: list[dict[str, Any]] = []
     for entry in default_registry().entries():
         if entry.doc is None or entry.id is None:
-            _err(f"ombre: warning: {entry.shown} cannot be read (see `ombre validate`)")
+            _err(_line("warning", _words("unreadable-rule-file", shown=entry.shown)))
             continue
         data = entry.doc.data
         extends = data.get("extends")
@@ -273,8 +285,7 @@ def validate(
     names = list(paths or [])
     missing = [n for n in names if not Path(n).exists() and default_registry().find(n) is None]
     if missing:
-        listed = ", ".join(missing)
-        raise CliError(f"no such file, folder or ruleset: {listed}", EXIT_USAGE)
+        raise CliError(_words("no-such-input", names=missing), EXIT_USAGE)
     problems, checked = validate_paths(names)
     if json_out:
         _emit_json({"valid": not problems, "errors": [p.as_json() for p in problems]})
@@ -342,12 +353,14 @@ def cards(
 
     present = trump_suits(r, options)  # the referee's one derivation of the trump choices
     if trump_suit not in present:
-        chosen = r.resolve_options(options)
-        setup = ", ".join(f"{k}: {v.value}" for k, v in chosen.items())
         raise CliError(
-            f"{trump_suit.value} cannot be trumps in {r.id}: no {trump_suit.value} are in its "
-            f"deck{f' ({setup})' if setup else ''}; trumps may be "
-            + ", ".join(s.value for s in present),
+            _words(
+                "trump-not-in-deck",
+                suit=trump_suit,
+                rules=r,
+                setup=r.resolve_options(options),
+                present=present,
+            ),
             EXIT_INVALID,
         )
     trumps = r.trump_order(trump_suit, options)
@@ -380,7 +393,7 @@ def _record_ruleset(record: Any, record_path: Path, override: str | None) -> Rul
 
     rules, warnings = resolve_ruleset(record, record_path, override)
     for warning in warnings:
-        _err(f"ombre: warning: {record_path}: {warning}")
+        _err(_line("warning", _words("record-warning", path=record_path, warning=warning)))
     return rules
 
 
@@ -388,9 +401,9 @@ def _record_file(record: str) -> Path:
     """Returns the path of a record file to read, or a usage error saying what is wrong."""
     path = Path(record)
     if path.is_dir():
-        raise CliError(f"{record} is a directory: give a record file (YAML or JSON) in it")
+        raise CliError(_words("record-is-a-directory", path=record))
     if not path.exists():  # a FIFO or a device is refused by read_record, before reading
-        raise CliError(f"no such file: {record}", EXIT_USAGE)
+        raise CliError(_words("no-such-file", name=record), EXIT_USAGE)
     return path
 
 
@@ -525,9 +538,9 @@ def docs(
     from engine.render import render
 
     if fmt not in ("md", "html"):
-        raise CliError(f"--format must be md or html, not {fmt!r}")
+        raise CliError(_words("docs-format", value=fmt))
     if out.exists() and not out.is_dir():
-        raise CliError(f"--out must be a folder: {out} is a file")
+        raise CliError(_words("docs-out", path=out))
     written = write_docs(out, "html" if fmt == "html" else "md", [_load(n) for n in rulesets or []])
     if json_out:
         _emit_json({"format": fmt, **written.as_json()})
@@ -596,7 +609,7 @@ def _load_for_bots(
     r = _load(ruleset)
     options = _parse_options(r, option)
     if bots not in BOTS:
-        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+        raise CliError(_words("bots", kinds=BOTS, value=bots))
     return r, options
 
 
@@ -663,28 +676,28 @@ def play(
         r = _record_ruleset(start, path, ruleset)
         report = run_replay(start, r)
         if report.error is not None:
-            raise CliError(f"cannot go on from {from_}: {report.located}", EXIT_INVALID)
+            raise CliError(_words("cannot-go-on", path=from_, located=report.located), EXIT_INVALID)
         played = dict(start.table or {})
         options = dict(start.options)
         if option:
-            raise CliError("--option cannot change the setup of a recorded game (--from)")
+            raise CliError(_words("from-option"))
         resuming = not report.complete
         if record is None and resuming:
             record = from_  # resuming: the record goes on in the same file
     else:
         if ruleset is None:
-            raise CliError("name a RULESET to play (e.g. ombre play quadrille), or use --from")
+            raise CliError(_words("play-needs-ruleset"))
         r = _load(ruleset)
         options = _parse_options(r, option)
     bots = bots or played.get("bots", "heuristic")
     from engine.bots import BOTS
 
     if bots not in BOTS:
-        raise CliError(f"--bots must be one of {', '.join(BOTS)}, not {bots!r}")
+        raise CliError(_words("bots", kinds=BOTS, value=bots))
     seat = seat if seat is not None else played.get("seat", 0)
     assert seat is not None
     if not auto and not 0 <= seat < r.players:
-        raise CliError(f"--seat must be a seat from 0 to {r.players - 1} in {r.id}")
+        raise CliError(_words("seat", rules=r))
     if seed is None:
         seed = played.get("seed")
     if seed is None:
@@ -802,7 +815,7 @@ def simulate(
         _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
         return
     if svg is not None or html is not None:
-        raise CliError("--svg and --html draw a comparison: give --against RULESET too")
+        raise CliError(_words("svg-needs-against"))
     r = _load(ruleset)
     options = _parse_options(r, option)
     try:
@@ -876,13 +889,13 @@ def new(
     check_name(name)
     existing = default_registry().find(name)
     if existing is not None and existing.kind in ("ruleset", "variant"):
-        raise CliError(f"a ruleset or variant {name!r} already exists; choose another NAME")
+        raise CliError(_words("new-exists", name=name))
     parent = _load(extends)
     target = starter_path(name, out, default_registry().variants_dir)
     try:
         write_starter(name, parent, target, schema_path())
     except FileExistsError:
-        raise CliError(f"{_shown(target)} exists; it is not overwritten") from None
+        raise CliError(_words("new-file-exists", path=_shown(target))) from None
     if json_out:
         _emit_json({"id": name, "extends": parent.id, "path": _shown(target)})
     else:
@@ -914,9 +927,7 @@ def serve(
 
         from engine.web.app import create_app
     except ImportError:
-        raise CliError(
-            "ombre serve needs the web extra: pip install 'ombre-workbench[web]'"
-        ) from None
+        raise CliError(_words("serve-needs-web")) from None
     from engine.web.store import default_folder
 
     where = (folder or default_folder()).expanduser()
@@ -962,18 +973,20 @@ def score(
     if evening is not None and evening.is_file():
         sheet = load_evening(evening, _load)
         if ruleset is not None and _load(ruleset).id != sheet.rules.id:
-            raise CliError(f"{evening} is an evening of {sheet.rules.id}, not {ruleset}")
+            raise CliError(
+                _words("score-other-game", path=evening, game=sheet.rules.id, asked=ruleset)
+            )
     elif report:
-        raise CliError("--report needs --evening FILE naming an existing evening")
+        raise CliError(_words("score-report"))
     elif ruleset is None:
-        raise CliError("name the game (ombre score quadrille), or an --evening FILE to go on with")
+        raise CliError(_words("score-needs-game"))
     else:
         rules = load_ruleset(ruleset) if not ruleset.endswith((".yaml", ".yml")) else _load(ruleset)
         if not 0 <= dealer < rules.players:
-            raise CliError(f"--dealer must be a seat from 0 to {rules.players - 1}")
+            raise CliError(_words("score-dealer", rules=rules))
         names = tuple(n.strip() for n in players.split(",")) if players else ()
         if names and len(names) != rules.players:
-            raise CliError(f"--players names {len(names)} players; {rules.id} has {rules.players}")
+            raise CliError(_words("score-players", count=len(names), rules=rules))
         sheet = Evening(rules, _parse_options(rules, option), dealer, players=names)
     if report or json_out:
         if json_out:
@@ -1006,9 +1019,10 @@ def _version(value: bool) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            typer.echo(f"ombre-workbench {version('ombre-workbench')}")
+            found: str | None = version("ombre-workbench")
         except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-            typer.echo("ombre-workbench (not installed)")
+            found = None
+        typer.echo(_words("version", version=found))
         raise typer.Exit(EXIT_OK)
 
 

@@ -27,29 +27,20 @@ class _Stop(Exception):
     """The user typed quit, or the input ended."""
 
 
+def _macros() -> Any:
+    """Returns the macros of ``templates/cli/score.txt.j2``, where the scorekeeper's words are."""
+    from engine.render import environment
+
+    return environment("text").get_template("cli/score.txt.j2").module
+
+
 def describe_deal(number: int, scored: ScoredDeal, totals: list[int]) -> list[str]:
     """Returns the lines telling a scored deal: result, payments, balances, running totals."""
-    e, s = scored.entry, scored.settlement
-    lines = [f"Deal {number}: dealer seat {e.dealer}: {scored.result}"]
-    if not e.passed:
-        with_ = f" with seat {scored.side[1]}" if len(scored.side) > 1 else ""
-        lines.append(
-            f"  {e.contract} by seat {e.declarer}{with_}; trumps {e.trump}; "
-            f"tricks {' '.join(str(t) for t in e.tricks)}"
-            + (f"; {e.matadors} matadors" if e.matadors else "")
-        )
-    for p in s.payments:
-        payer = "the pot" if p.payer == "pot" else f"seat {p.payer}"
-        payee = "the pot" if p.payee == "pot" else f"seat {p.payee}"
-        lines.append(f"  {p.item}: {payer} → {payee} {p.amount}")
-    lines.append(
-        "  balances: "
-        + ", ".join(f"seat {k} {b:+d}" for k, b in enumerate(s.balances))
-        + f"; on the table {s.pot_before} → {s.pot_after}"
-        + (f"; bête {s.bete}" if s.bete else "")
-    )
-    lines.append("  totals:   " + ", ".join(f"seat {k} {t:+d}" for k, t in enumerate(totals)))
-    return lines
+    return str(_macros().deal(number, scored, totals)).splitlines()
+
+
+def _say(write: Write, what: str, **context: Any) -> None:
+    write(str(_macros().say(what, **context)))
 
 
 def _ask(read: ReadLine, prompt: str) -> str:
@@ -65,8 +56,8 @@ def _ask(read: ReadLine, prompt: str) -> str:
 def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any] | str:
     rules = evening.rules
     n = evening.n
-    contracts = ", ".join(rules.contracts)
-    first = _ask(read, f"contract ({contracts}; 'passed' if all passed; 'undo'; 'quit'): ").lower()
+    ask = _macros().ask
+    first = _ask(read, str(ask("contract", rules))).lower()
     if first in ("undo", "passed"):
         return first
     data: dict[str, Any] = {"contract": first}
@@ -78,30 +69,30 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
                 return None
             if text.isdigit() and int(text) < n:
                 return int(text)
-            write(f"  a seat from 0 to {n - 1}, please")
+            _say(write, "seat", n=n)
 
-    data["declarer"] = seat("declarer (seat): ")
-    data["trump"] = _ask(read, "trumps (spades clubs hearts diamonds): ")
-    called = _ask(read, "card called or demanded (Enter: none): ")
+    data["declarer"] = seat(str(ask("declarer")))
+    data["trump"] = _ask(read, str(ask("trump")))
+    called = _ask(read, str(ask("called")))
     if called:
         data["called"] = called
-        data["holder"] = seat(f"held by seat (0-{n - 1}): ")
+        data["holder"] = seat(str(ask("holder", n=n)))
     while True:
-        text = _ask(read, f"tricks of each seat, seat 0 first ({n} numbers): ")
+        text = _ask(read, str(ask("tricks", n=n)))
         parts = text.replace(",", " ").split()
         if len(parts) == n and all(p.isdigit() for p in parts):
             data["tricks"] = [int(p) for p in parts]
             break
-        write(f"  {n} whole numbers, e.g. {' '.join(['2'] * n)}")
+        _say(write, "numbers", n=n)
     while True:
-        text = _ask(read, "matadors paid (Enter: 0): ") or "0"
+        text = _ask(read, str(ask("matadors"))) or "0"
         if text.isdigit():
             data["matadors"] = int(text)
             break
-        write("  a whole number, please")
-    data["vole"] = _ask(read, "vole undertaken? (y/N): ").lower() in ("y", "yes")
+        _say(write, "number")
+    data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
     if evening.table.remainder:
-        highest = seat("odd counters wait: who held the highest trump? (seat, Enter: none): ", True)
+        highest = seat(str(ask("highest")), True)
         if highest is not None:
             data["highest_trump"] = highest
     return data
@@ -109,20 +100,17 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
 
 def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write) -> None:
     """Scores deals until the input ends or the user quits, saving after each deal."""
-    write(
-        f"{evening.rules.name}: {len(evening.deals)} deal(s) so far; "
-        f"on the table {evening.table.pot}" + (f"; saved in {path}" if path is not None else "")
-    )
+    _say(write, "start", evening=evening, path=path)
     while True:
         number = len(evening.deals) + 1
-        write(f"\nDeal {number}: seat {evening.next_dealer} deals.")
+        _say(write, "next", number=number, evening=evening)
         try:
             answer = _read_entry(evening, read, write)
         except _Stop:
             break
         if answer == "undo":
             gone = evening.undo()
-            write("Nothing to undo." if gone is None else f"Deal {number - 1} taken back.")
+            _say(write, "undone", number=None if gone is None else number - 1)
             _save(evening, path)
             continue
         data = {"passed": True} if answer == "passed" else answer
@@ -131,20 +119,15 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
             entry = parse_entry(data, dealer=evening.next_dealer, n=evening.n)
             scored = evening.score(entry)
         except IllegalActionError as exc:
-            write(f"Refused: {exc.detail} [{exc.code}]" + (f" ({exc.rule})" if exc.rule else ""))
+            _say(write, "refused", error=exc)
             continue
         except NotationError as exc:
-            write(f"Not understood: {exc}")
+            _say(write, "not-understood", error=exc)
             continue
         for line in describe_deal(number, scored, evening.totals):
             write(line)
         _save(evening, path)
-    write(
-        "\nTotals after "
-        f"{len(evening.deals)} deal(s): "
-        + ", ".join(f"seat {k} {t:+d}" for k, t in enumerate(evening.totals))
-        + f"; on the table {evening.table.pot}"
-    )
+    _say(write, "totals", evening=evening)
 
 
 def _save(evening: Evening, path: Path | None) -> None:
