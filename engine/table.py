@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -91,20 +90,9 @@ def _message(what: str, **context: Any) -> str:
 
 
 def _second_person(text: str, seat: int | None) -> str:
-    """Rewrites a referee message about ``seat`` so that it speaks to the player: "you"."""
-    if seat is None:
-        return text
-    s = f"seat {seat}"
-    for old, new in (
-        (f"{s}'s", "your"),
-        (f"{s} holds", "you hold"),
-        (f"{s} does not", "you do not"),
-        (f"{s} has", "you have"),
-        (f"{s} is", "you are"),
-        (f"{s} may only take the overcall himself", "you may only take the overcall yourself"),
-    ):
-        text = text.replace(old, new)
-    return re.sub(rf"\b{s}\b", "you", text)
+    """Rewrites a referee message about ``seat`` so that it speaks to the player: "you" (the
+    ``second_person`` filter of engine.render)."""
+    return str(environment("text").filters["second_person"](text, seat))
 
 
 def seat_diagram(n: int, bottom: int, labels: dict[int, str]) -> list[str]:
@@ -267,7 +255,8 @@ class TurnView:
 
     seat: int
     prompt: PromptView
-    hand: list[tuple[str, list[Card]]]
+    hand: list[tuple[Suit | None, list[Card]]]
+    """The hand in groups: a suit, or None for the trumps."""
     choices: list[Action]
     contract: str | None = None
     declarer: int | None = None
@@ -734,16 +723,16 @@ class TableGame:
             human=self.human,
         )
 
-    def _hand(self, deal: Deal, seat: int) -> list[tuple[str, list[Card]]]:
-        """Returns ``seat``'s hand in groups: its trumps once they are named, then each suit."""
+    def _hand(self, deal: Deal, seat: int) -> list[tuple[Suit | None, list[Card]]]:
+        """Returns ``seat``'s hand in groups: each suit, and (None) its trumps once named."""
         hand = deal.hand(seat)
-        groups: list[tuple[str, list[Card]]] = []
+        groups: list[tuple[Suit | None, list[Card]]] = []
         trump = deal.view(seat)["trump"]
         trumps = set(deal.rules.trump_order(Suit.parse(trump), deal.options)) if trump else set()
         for card in hand:
-            name = "trumps" if card in trumps else card.suit.value
-            if not groups or groups[-1][0] != name:
-                groups.append((name, []))
+            suit = None if card in trumps else card.suit
+            if not groups or groups[-1][0] != suit:
+                groups.append((suit, []))
             groups[-1][1].append(card)
         return groups
 
@@ -1052,7 +1041,8 @@ class TableGame:
                 write(
                     _message(
                         "refused",
-                        reason=_second_person(exc.detail, seat),
+                        reason=exc.detail,
+                        seat=seat,
                         rule=exc.rule,
                         code=exc.code,
                     )

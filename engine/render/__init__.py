@@ -220,6 +220,28 @@ def _fold(
     return "\n".join(out)
 
 
+def _second_person(value: Any, seat: int | None) -> str:
+    """Rewrites a referee message about ``seat`` so that it speaks to that seat's player.
+
+    >>> _second_person("seat 2 does not hold Kd; seat 12 does", 2)
+    'you do not hold Kd; seat 12 does'
+    """
+    text = str(value)
+    if seat is None:
+        return text
+    s = f"seat {seat}"
+    for old, new in (
+        (f"{s}'s", "your"),
+        (f"{s} holds", "you hold"),
+        (f"{s} does not", "you do not"),
+        (f"{s} has", "you have"),
+        (f"{s} is", "you are"),
+        (f"{s} may only take the overcall himself", "you may only take the overcall yourself"),
+    ):
+        text = text.replace(old, new)
+    return re.sub(rf"\b{s}\b", "you", text)
+
+
 def _md_code(value: Any) -> Any:
     """Returns text for a Markdown code span: literal, with no backtick and table pipes kept."""
     from markupsafe import Markup
@@ -253,6 +275,7 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "capitalize_first": lambda value: str(value)[:1].upper() + str(value)[1:],
         "fill": _fill,
         "fold": _fold,
+        "second_person": _second_person,
     }
 
 
