@@ -157,7 +157,7 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
             fail(EXIT_INVALID, "rule-file", text.splitlines()[-1], exc.problems)
         except RecordError as exc:
             _err(_problems_text(exc.problems, summary=False).rstrip("\n"))
-            fail(EXIT_INVALID, "record", "the record is malformed", exc.problems)
+            fail(EXIT_INVALID, "record", _words("record-malformed"), exc.problems)
         except IllegalActionError as exc:
             _err(_words("illegal-line", message=exc, code=exc.code))
             fail(EXIT_INVALID, exc.code, str(exc))

@@ -132,6 +132,6 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
 
 def _save(evening: Evening, path: Path | None) -> None:
     if path is not None:
-        tmp = path.with_name(f".{path.name}.tmp")
+        tmp = path.with_name("." + path.name + ".tmp")
         tmp.write_text(write_evening(evening), encoding="utf-8")
         tmp.replace(path)

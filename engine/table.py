@@ -130,7 +130,7 @@ def record_path_problem(path: Path, *, force: bool, continuing: bool = False) ->
 
 def _write_atomically(path: Path, text: str) -> None:
     parent = path.parent if str(path.parent) else Path(".")
-    handle, temp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, temp = tempfile.mkstemp(dir=parent, prefix="." + path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as f:
             f.write(text)

@@ -290,3 +290,32 @@ def test_a_renonce_and_its_notice_are_told_at_the_table() -> None:
     assert "You point out your own renonce in trick 1: you make a bête;" in out
     assert "play resumes from trick 1." in out
     assert "Bête for a renonce (a revoke noticed): you → the pot" in out
+
+
+def test_the_tables_words_are_in_its_templates() -> None:
+    """engine/table.py and engine/scoreterm.py say what to tell; templates/ say it: no
+    sentence and no f-string in them outside docstrings (the settlement's item names they
+    match on are data, not words)."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent
+    keys = {"bête (renonce)", "fee for", "odd counters"}
+    for name in ("engine/table.py", "engine/scoreterm.py"):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        docs = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        words = [
+            (node.lineno, node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docs
+            and " " in node.value.strip()
+            and node.value not in keys
+        ]
+        assert words == [], f"{name}: words belong in templates/: {words}"
+        formatted = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)]
+        assert formatted == [], f"{name}: f-strings at lines {formatted}"
