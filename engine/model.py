@@ -201,12 +201,16 @@ class Condition:
     otherwise: bool = False
     contracts: tuple[str, ...] | None = None
     """The result applies only to deals played in one of these contracts."""
+    laid_down: bool = False
+    """The side laid its cards down at the vole threshold (``stop``) instead of playing on."""
 
     def describe(self) -> str:
         """Returns the condition in words."""
         parts = []
         if self.contracts:
             parts.append("the contract is " + " or ".join(self.contracts))
+        if self.laid_down:
+            parts.append("the declaring side laid its cards down at the vole threshold")
         if self.vole:
             parts.append(f"the vole was undertaken and {self.vole}")
         if self.side_exactly is not None:
@@ -884,6 +888,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
                     single_opponent_most=bool(w.get("single_opponent_most", False)),
                     otherwise=bool(w.get("otherwise", False)),
                     contracts=tuple(w["contract"]) if w.get("contract") else None,
+                    laid_down=bool(w.get("laid_down", False)),
                 ),
                 basis=basis("results", "rules", i),
             )

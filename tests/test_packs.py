@@ -181,6 +181,24 @@ def test_german_solo_lost_game_makes_a_bete() -> None:
     assert deal["balances"] == [3, -7, 3, -7]
 
 
+def test_german_solo_prime_for_laying_down_after_five_tricks() -> None:
+    """The side that wins the first five tricks may stop and take the prime [WP-GS]: a Frage in
+    the Couleur laid down pays each partner half of the pot (2) and half of the game and prime
+    (4 + 1) from both defenders."""
+    deal = replay_one("german-solo-prime.yaml")
+    assert deal["contract"] == "frage-couleur" and deal["result"] == "prime"
+    assert sum(deal["tricks_won"]) == 5 and deal["balances"] == [6, 6, -6, -6]
+
+
+def test_laid_down_condition_needs_a_short_hand() -> None:
+    from engine.referee.result import evaluate_result
+
+    rules = load_ruleset("german-solo")
+    assert evaluate_result(rules, [4, 1, 0, 0], [0, 1], played=5) == "prime"
+    assert evaluate_result(rules, [4, 1, 2, 1], [0, 1], played=8) == "win"
+    assert evaluate_result(rules, [2, 2, 2, 2], [0, 1], played=8) == "lost"
+
+
 def replay_one(name: str) -> dict:
     record = read_record(RECORDS / name)
     report = replay(record, load_ruleset(record.ruleset))

@@ -261,6 +261,7 @@ SCHEMA = {
                                     "single_opponent_most": {"const": True},
                                     "otherwise": {"const": True},
                                     "contract": arr(ID, minItems=1, uniqueItems=True),
+                                    "laid_down": {"const": True},
                                 },
                                 basis=False,
                             )
