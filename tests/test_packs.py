@@ -199,6 +199,23 @@ def test_laid_down_condition_needs_a_short_hand() -> None:
     assert evaluate_result(rules, [2, 2, 2, 2], [0, 1], played=8) == "lost"
 
 
+def test_a_24_card_pack_is_only_a_variant_file() -> None:
+    """The Münsterland Sollo: the skat pack without its eights and nines, six each, four tricks
+    to win, the Frage always in hearts [DE-WP-SOLO]."""
+    rules = load_ruleset("german-solo-muensterland")
+    assert len(rules.deck()) == 24 and rules.hand_size == 6
+    assert rules.trump_order(Suit.HEARTS) == parse_cards("Qc 7h Qs Ah Kh Qh Jh Th")
+    assert rules.plain_order(Suit.SPADES, Suit.HEARTS) == parse_cards("As Ks Js Ts 7s")
+    deal = Deal(rules, seed=3)
+    assert [len(h) for h in deal.dealt] == [6, 6, 6, 6]
+    from engine.referee.result import evaluate_result
+
+    assert evaluate_result(rules, [2, 1, 2, 1], [0, 2], played=6) == "win"
+    assert evaluate_result(rules, [2, 1, 1, 2], [0, 2], played=6) == "lost"
+    with pytest.raises(IllegalActionError, match=r"9h is not in this game's pack .*24 cards"):
+        deal.apply("play 9h")
+
+
 def replay_one(name: str) -> dict:
     record = read_record(RECORDS / name)
     report = replay(record, load_ruleset(record.ruleset))
