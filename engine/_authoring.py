@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine._checks import canonical_card, canonical_rank
 from engine._yaml import Path_, json_path
 from engine.errors import Problem
 
@@ -157,12 +158,12 @@ def _mechanism_problems(resolved: Any) -> list[Problem]:
         problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
 
     ranks, suits = d["deck"]["ranks"], d["deck"]["suits"]
-    removed = set(d["deck"].get("remove", []))
-    deck = {r + s[0] for r in ranks for s in suits} - removed
+    removed = {canonical_card(c) for c in d["deck"].get("remove", [])}
+    deck = {canonical_rank(r) + s[0] for r in ranks for s in suits} - removed
     contracts = d["auction"]["contracts"]
 
     def card(path: Path_, text: str) -> None:
-        if text not in deck:
+        if canonical_card(text) not in deck:
             add(path, "unknown-card", f"{text!r} is not a card of this deck")
 
     for i, rule in enumerate(d["settlement"].get("held_cards", [])):

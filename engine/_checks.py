@@ -2,7 +2,10 @@
 
 Each check adds located problems to one list; nothing stops at the first. The checks:
 
-* every card named exists in the deck; every rank named is one of the deck's ranks;
+* the deck names each rank once (``T`` and ``10`` are the same ten); every card named (top
+  trumps, cards removed, the forced card) exists in the deck (cards a contract requires and
+  cards paid for when held: :mod:`engine._authoring`); every rank named (top trumps, plain orders, calls) is one of the deck's
+  ranks;
 * each plain order is a permutation of its colour's plain ranks (the deck's ranks less the
   ranks of the cards that are always trumps);
 * the top trumps have distinct names, and the matadors named for privilege and payment exist;
@@ -24,9 +27,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine._yaml import Path_, json_path
+from engine.cards import Rank
 from engine.errors import Problem
 
-_RANKS = ["A", "K", "Q", "J", "7", "6", "5", "4", "3", "2"]
+_RANKS = [r.value for r in Rank]
+
+
+def canonical_rank(text: Any) -> Any:
+    """The rank as the engine writes it: ``10`` is ``T``."""
+    return "T" if text == "10" else text
+
+
+def canonical_card(text: Any) -> Any:
+    """The card as the engine writes it: ``10s`` is ``Ts``."""
+    return "T" + text[2:] if isinstance(text, str) and text.startswith("10") else text
 
 
 def _bases(value: Any, path: Path_) -> Iterator[tuple[Path_, dict[str, Any]]]:
@@ -50,13 +64,22 @@ def semantic_problems(resolved: Any) -> list[Problem]:
         f, line, col = resolved.locate(path)
         problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
 
-    ranks = list(d["deck"]["ranks"])
+    ranks: list[str] = []
+    for i, r in enumerate(d["deck"]["ranks"]):
+        if canonical_rank(r) in ranks:
+            add(
+                ("deck", "ranks", i),
+                "duplicate-rank",
+                f"rank {r!r} is named twice in the deck (T and 10 are both the ten)",
+            )
+        else:
+            ranks.append(canonical_rank(r))
     suits = list(d["deck"]["suits"])
     letters = {s[0]: s for s in suits}
     deck = {r + s[0] for r in ranks for s in suits}
 
     def check_card(path: Path_, text: Any) -> bool:
-        if not isinstance(text, str) or text not in deck:
+        if not isinstance(text, str) or canonical_card(text) not in deck:
             add(
                 path,
                 "unknown-card",
@@ -69,7 +92,7 @@ def semantic_problems(resolved: Any) -> list[Problem]:
     removed = set()
     for i, c in enumerate(d["deck"].get("remove", [])):
         if check_card(("deck", "remove", i), c):
-            removed.add(c)
+            removed.add(canonical_card(c))
     for key, opt in (d.get("options") or {}).items():
         for i, s in enumerate(opt["choices"]):
             if s not in suits:
@@ -110,14 +133,14 @@ def semantic_problems(resolved: Any) -> list[Problem]:
             add((*path, "name"), "duplicate-name", f"two top trumps are named {top['name']!r}")
         names[top["name"]] = i
         if "card" in top and check_card((*path, "card"), top["card"]):
-            fixed_cards.add(top["card"])
+            fixed_cards.add(canonical_card(top["card"]))
         for colour, rank in (top.get("rank") or {}).items():
-            if rank not in ranks:
+            if canonical_rank(rank) not in ranks:
                 add((*path, "rank", colour), "unknown-rank", f"rank {rank!r} is not in the deck")
 
     # Plain orders: a permutation of the colour's ranks, less the cards that are always trumps.
     for colour in ("black", "red"):
-        order = d["ranking"]["plain"][colour]
+        order = [canonical_rank(r) for r in d["ranking"]["plain"][colour]]
         path = ("ranking", "plain", colour)
         for i, r in enumerate(order):
             if r not in ranks:
@@ -288,7 +311,7 @@ def semantic_problems(resolved: Any) -> list[Problem]:
         decl = d["declarations"].get(key)
         if decl:
             for field in ("rank", "all_held_fallback"):
-                if field in decl and decl[field] not in ranks:
+                if field in decl and canonical_rank(decl[field]) not in ranks:
                     add(
                         ("declarations", key, field),
                         "unknown-rank",

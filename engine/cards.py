@@ -1,11 +1,19 @@
-"""Cards of the Spanish-suited 40-card pack as played with French suits.
+"""Cards of the French 52-card pack, of which each rule set plays a part.
 
-The Ombre family plays with a 52-card pack stripped of its 8s, 9s and 10s (ENC-Q "composé de
-quarante cartes"; CG-EN PA4). A card is an identity only: its strength depends on the trump
-suit and on the colour of its suit, which the rule set knows (see :mod:`engine.model`).
+The Ombre family mostly plays the pack stripped of its 8s, 9s and 10s (ENC-Q "composé de
+quarante cartes"; CG-EN PA4); German Solo keeps A K Q J 10 9 8 7 (the 32-card piquet pack).
+Which cards are in play is the rule set's ``deck`` (:meth:`engine.model.RuleSet.deck`); this
+module only names the 52 cards and numbers them. A card is an identity only: its strength
+depends on the trump suit and on the colour of its suit, which the rule set knows.
 
-Notation (``spec/interface.md``): rank ``A K Q J 7 6 5 4 3 2`` + suit ``s c h d``; input also
-accepts Unicode suits and either case; output is always the two-letter ASCII form.
+The card index space is defined here and only here: ``index = suit * RANKS_PER_SUIT + rank``,
+suits in the order spades, clubs, hearts, diamonds, ranks ``A K Q J T 9 8 7 6 5 4 3 2``. The
+index order keeps the old 40-card order (a stripped pack's cards sort as they always did), so
+a seeded shuffle of any rule set's deck deals the same cards as before.
+
+Notation (``spec/interface.md``): rank ``A K Q J T 9 8 7 6 5 4 3 2`` + suit ``s c h d``; input
+also accepts ``10`` for the ten, Unicode suits and either case; output is always the two-letter
+ASCII form (the ten is written ``T``).
 
 >>> Card.parse("A♠")
 Card.parse('As')
@@ -20,7 +28,51 @@ from dataclasses import dataclass, field
 
 from engine.errors import NotationError
 
-__all__ = ["ALL_CARDS", "Card", "Colour", "Rank", "Suit", "parse_cards"]
+__all__ = [
+    "ALL_CARDS",
+    "FULL_MASK",
+    "PACK_SIZE",
+    "RANKS_PER_SUIT",
+    "RANK_MASKS",
+    "SUITS_IN_PACK",
+    "SUIT_MASKS",
+    "Card",
+    "Colour",
+    "Rank",
+    "Suit",
+    "parse_cards",
+    "rank_of",
+    "suit_of",
+]
+
+SUITS_IN_PACK = 4
+"""The suits of the French pack."""
+RANKS_PER_SUIT = 13
+"""The ranks of each suit of the French pack, and the stride of the card index."""
+PACK_SIZE = SUITS_IN_PACK * RANKS_PER_SUIT
+"""52: the size of the card index space (a hand is a mask of ``PACK_SIZE`` bits)."""
+
+
+FULL_MASK = (1 << PACK_SIZE) - 1
+"""The mask of every card of the French pack."""
+SUIT_MASKS = tuple(
+    ((1 << RANKS_PER_SUIT) - 1) << (RANKS_PER_SUIT * s) for s in range(SUITS_IN_PACK)
+)
+"""``SUIT_MASKS[s]``: the mask of every card of suit ``s`` (0-3)."""
+RANK_MASKS = tuple(
+    sum(1 << (RANKS_PER_SUIT * s + r) for s in range(SUITS_IN_PACK)) for r in range(RANKS_PER_SUIT)
+)
+"""``RANK_MASKS[r]``: the mask of every card of rank index ``r`` (0-12)."""
+
+
+def suit_of(index: int) -> int:
+    """Returns the suit (0-3) of a card index."""
+    return index // RANKS_PER_SUIT
+
+
+def rank_of(index: int) -> int:
+    """Returns the rank index (0-12, ``A`` to ``2``) of a card index."""
+    return index % RANKS_PER_SUIT
 
 
 class Colour(enum.Enum):
@@ -87,12 +139,16 @@ _SUIT_WORDS.update({"♤": Suit.SPADES, "♧": Suit.CLUBS, "♡": Suit.HEARTS, "
 
 
 class Rank(enum.Enum):
-    """The ten ranks of the stripped pack; ``J`` is the valet (knave)."""
+    """The thirteen ranks of the French pack, highest first; ``J`` is the valet (knave) and
+    ``T`` the ten (``Rank("10")`` is the ten too)."""
 
     ACE = "A"
     KING = "K"
     QUEEN = "Q"
     VALET = "J"
+    TEN = "T"
+    NINE = "9"
+    EIGHT = "8"
     SEVEN = "7"
     SIX = "6"
     FIVE = "5"
@@ -102,21 +158,34 @@ class Rank(enum.Enum):
 
     @property
     def index(self) -> int:
-        """Returns 0-9 in the order ``A K Q J 7 6 5 4 3 2``."""
+        """Returns 0-12 in the order ``A K Q J T 9 8 7 6 5 4 3 2``."""
         return _RANK_INDEX[self]
 
     @classmethod
-    def parse(cls, text: str) -> Rank:
-        """Parses a rank letter or digit (either case).
+    def _missing_(cls, value: object) -> Rank | None:
+        # "10" and the lower-case letters name ranks too: Rank("10") is Rank.TEN.
+        if isinstance(value, str):
+            key = value.strip().upper()
+            key = "T" if key == "10" else key
+            for rank in cls:
+                if rank.value == key:
+                    return rank
+        return None
 
-        :raises NotationError: for anything else (8, 9 and 10 are not in the pack).
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Parses a rank letter or digit (either case; the ten as ``T`` or ``10``).
+
+        >>> Rank.parse("10"), Rank.parse("t")
+        (<Rank.TEN: 'T'>, <Rank.TEN: 'T'>)
+
+        :raises NotationError: for anything else.
         """
-        key = str(text).strip().upper()
         try:
-            return cls(key)
+            return cls(str(text))
         except ValueError:
             raise NotationError(
-                f"not a rank: {text!r} (the pack has A K Q J 7 6 5 4 3 2)"
+                f"not a rank: {text!r} (ranks are A K Q J T 9 8 7 6 5 4 3 2; the ten is T or 10)"
             ) from None
 
 
@@ -130,36 +199,39 @@ class Card:
     rank: Rank
     suit: Suit
     index: int = field(init=False, repr=False, compare=False, hash=False)
-    """0-39: ``suit.index * 10 + rank.index`` (the engine's compiled form)."""
+    """0-51: ``suit.index * RANKS_PER_SUIT + rank.index`` (the engine's compiled form)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 10 + _RANK_INDEX[self.rank])
+        index = _SUIT_INDEX[self.suit] * RANKS_PER_SUIT + _RANK_INDEX[self.rank]
+        object.__setattr__(self, "index", index)
 
     @staticmethod
     def from_index(index: int) -> Card:
-        """Returns the card with the given 0-39 index."""
+        """Returns the card with the given index (0 to ``PACK_SIZE - 1``)."""
         return ALL_CARDS[index]
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Parses ``As``, ``A♠``, ``7H``, ``jc`` ...
+        """Parses ``As``, ``A♠``, ``7H``, ``jc``, ``Ts``, ``10♠`` ...
+
+        Any card of the French pack parses; whether it is in a game's pack is the rule set's
+        question (:meth:`engine.model.RuleSet.pack_card`).
 
         >>> Card.parse("jc").rank
         <Rank.VALET: 'J'>
+        >>> Card.parse("10h") is Card.parse("Th")
+        True
 
-        :raises NotationError: if the text is not a card of the 40-card pack.
+        :raises NotationError: if the text is not a card.
         """
         if isinstance(text, str):
             key = text.strip()
             card = _CARD_LOOKUP.get(key) or _CARD_LOOKUP.get(key.lower())
             if card is not None:
                 return card
-        if isinstance(text, str) and len(text.strip()) >= 2:
-            raw = text.strip()
-            if raw[:-1].upper() in {"8", "9", "10", "T"}:
-                raise NotationError(f"not a card of the 40-card pack: {text!r} (no 8, 9 or 10)")
         raise NotationError(
-            f"not a card: {text!r} (rank A K Q J 7 6 5 4 3 2 then suit s c h d, e.g. 'As', '7h')"
+            f"not a card: {text!r} (rank A K Q J T 9 8 7 6 5 4 3 2, the ten also 10, then suit"
+            " s c h d, e.g. 'As', '7h', 'Td')"
         )
 
     def notation(self) -> str:
@@ -167,8 +239,8 @@ class Card:
         return self.rank.value + self.suit.letter
 
     def unicode(self) -> str:
-        """Returns the notation with a suit symbol, e.g. ``A♠``."""
-        return self.rank.value + self.suit.symbol
+        """Returns the notation with a suit symbol, e.g. ``A♠`` (the ten as ``10♠``)."""
+        return ("10" if self.rank is Rank.TEN else self.rank.value) + self.suit.symbol
 
     def __str__(self) -> str:
         return self.rank.value + self.suit.letter
@@ -178,11 +250,15 @@ class Card:
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
-"""The 40 cards in index order (spades A K Q J 7 ... 2, then clubs, hearts, diamonds)."""
+"""The 52 cards of the French pack in index order (spades A K Q J T 9 ... 2, then clubs, hearts,
+diamonds): a look-up from index to card. A game's pack is its rule set's ``deck``, never this."""
 
 _CARD_LOOKUP: dict[str, Card] = {}
 for _c in ALL_CARDS:
-    for _rank_text in {_c.rank.value, _c.rank.value.lower()}:
+    _rank_texts = {_c.rank.value, _c.rank.value.lower()}
+    if _c.rank is Rank.TEN:
+        _rank_texts.add("10")
+    for _rank_text in _rank_texts:
         for _suit_text in {_c.suit.letter, _c.suit.letter.upper(), _c.suit.symbol}:
             _CARD_LOOKUP[_rank_text + _suit_text] = _c
 for _outline, _suit in (
@@ -195,6 +271,8 @@ for _outline, _suit in (
         if _c.suit is _suit:
             _CARD_LOOKUP[_c.rank.value + _outline] = _c
             _CARD_LOOKUP[_c.rank.value.lower() + _outline] = _c
+            if _c.rank is Rank.TEN:
+                _CARD_LOOKUP["10" + _outline] = _c
 
 
 def parse_cards(items: str | list[str] | tuple[str, ...]) -> list[Card]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine._yaml import Path_, json_path
 from engine.actions import Action
-from engine.cards import ALL_CARDS, Card, Colour, Rank, Suit
+from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
 from engine.enums import (
     AllPass,
     BeteCap,
@@ -201,12 +201,16 @@ class Condition:
     otherwise: bool = False
     contracts: tuple[str, ...] | None = None
     """The result applies only to deals played in one of these contracts."""
+    laid_down: bool = False
+    """The side laid its cards down at the vole threshold (``stop``) instead of playing on."""
 
     def describe(self) -> str:
         """Returns the condition in words."""
         parts = []
         if self.contracts:
             parts.append("the contract is " + " or ".join(self.contracts))
+        if self.laid_down:
+            parts.append("the declaring side laid its cards down at the vole threshold")
         if self.vole:
             parts.append(f"the vole was undertaken and {self.vole}")
         if self.side_exactly is not None:
@@ -281,7 +285,7 @@ class OutcomeRule:
 class Tables:
     """The compiled form of a ruleset for one setup: small integer tables per trump suit.
 
-    Cards are their 0-39 indices and sets of cards are bit masks, so that following suit and
+    Cards are their indices (:mod:`engine.cards`, 0-51) and sets of cards are bit masks, so that following suit and
     winning a trick are a few look-ups. Index ``t`` is the trump suit's index (0-3).
     """
 
@@ -519,6 +523,11 @@ class RuleSet:
             chosen[option.id] = suit
         return chosen
 
+    def full_deck(self) -> tuple[Card, ...]:
+        """Returns the pack the file's ``deck`` names (its ranks of its suits), in index order,
+        before the setup options and ``remove`` take any card out."""
+        return tuple(c for c in ALL_CARDS if c.rank in self.ranks and c.suit in self.suits)
+
     def deck(self, options: Mapping[str, Any] | None = None) -> tuple[Card, ...]:
         """Returns the cards in play for this setup, in index order."""
         chosen = self.resolve_options(options)
@@ -533,6 +542,55 @@ class RuleSet:
             and c.suit not in gone_suits
             and c not in self.removed
         )
+
+    def pack_description(self, options: Mapping[str, Any] | None = None) -> str:
+        """Returns what this game's pack is, for messages: ``40 cards: A K Q J 7 6 5 4 3 2 of
+        spades, clubs, hearts, diamonds`` (and what the setup takes out)."""
+        chosen = self.resolve_options(options)
+        gone = [
+            chosen[o.id].value for o in self.options.values() if o.kind is OptionKind.REMOVE_SUIT
+        ]
+        text = (
+            f"{len(self.deck(options))} cards: {' '.join(r.value for r in self.ranks)} of "
+            + ", ".join(s.value for s in self.suits)
+        )
+        if gone:
+            text += f", less the {' and '.join(gone)}"
+        if self.removed:
+            text += ", less " + " ".join(str(c) for c in sorted(self.removed, key=_index))
+        return text
+
+    def pack_card(self, card: Card | str, options: Mapping[str, Any] | None = None) -> Card:
+        """Returns the card named, if it is in this game's pack for these options.
+
+        >>> from engine import load_ruleset
+        >>> load_ruleset("quadrille").pack_card("8s")
+        Traceback (most recent call last):
+        ...
+        engine.errors.NotationError: 8s is not in this game's pack (Quadrille plays 40 cards: A K Q J 7 6 5 4 3 2 of spades, clubs, hearts, diamonds)
+
+        :raises NotationError: if the text is not a card, or the card is not in the pack.
+        """
+        from engine.errors import NotationError
+
+        found = card if isinstance(card, Card) else Card.parse(card)
+        if found not in self._deck_set(options):
+            raise NotationError(self.not_in_pack(found, options))
+        return found
+
+    def not_in_pack(self, card: Card, options: Mapping[str, Any] | None = None) -> str:
+        """Returns the message that ``card`` is not in this game's pack."""
+        return (
+            f"{card} is not in this game's pack ({self.name} plays "
+            f"{self.pack_description(options)})"
+        )
+
+    def _deck_set(self, options: Mapping[str, Any] | None) -> frozenset[Card]:
+        key = ("deck-set", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
+        found: frozenset[Card] | None = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = frozenset(self.deck(options))
+        return found
 
     def setup(self, options: Mapping[str, Any] | None = None) -> Setup:
         """Returns the setup for these options, resolved and compiled once (then cached).
@@ -634,8 +692,8 @@ class RuleSet:
         for suit in Suit:
             trumps = self._trump_order(suit, deck_set)
             trump_set = set(trumps)
-            strength = [-1] * 40
-            follow = [-1] * 40
+            strength = [-1] * PACK_SIZE
+            follow = [-1] * PACK_SIZE
             masks = [0] * 5
             for pos, card in enumerate(trumps):
                 strength[card.index] = 100 + len(trumps) - pos
@@ -658,7 +716,7 @@ class RuleSet:
                 held = top.card_for(suit) if top is not None else None
                 if held is not None and held.index in deck_idx:
                     privileged.append(held.index)
-            exempt = [0] * 40
+            exempt = [0] * PACK_SIZE
             for card in trumps:
                 led = card.index
                 m = 0
@@ -692,7 +750,9 @@ class RuleSet:
             plain_order=tuple(plain_t),
             paid_run=tuple(paid_t),
             privileged=tuple(priv_t),
-            rank_mask=tuple(sum(1 << i for i in deck_idx if i % 10 == r) for r in range(10)),
+            rank_mask=tuple(
+                sum(1 << i for i in deck_idx if rank_of(i) == r) for r in range(RANKS_PER_SUIT)
+            ),
         )
 
     def contract_id(self, name: str) -> str | None:
@@ -725,6 +785,10 @@ class RuleSet:
         """Checks if a contract can be bid (rather than imposed when all pass)."""
         c = self.contracts.get(contract)
         return c is not None and c.biddable
+
+
+def _index(card: Card) -> int:
+    return card.index
 
 
 def build_ruleset(resolved: Any) -> RuleSet:
@@ -824,6 +888,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
                     single_opponent_most=bool(w.get("single_opponent_most", False)),
                     otherwise=bool(w.get("otherwise", False)),
                     contracts=tuple(w["contract"]) if w.get("contract") else None,
+                    laid_down=bool(w.get("laid_down", False)),
                 ),
                 basis=basis("results", "rules", i),
             )

@@ -342,6 +342,12 @@ class Evening:
                 cite(("auction", "contracts")),
             )
         assert entry.declarer is not None
+        for text, _ in entry.held:
+            held_card = Card.parse(text)
+            if held_card not in rules.deck(self.options):
+                raise _refuse(
+                    "score/not-in-pack", rules.not_in_pack(held_card, self.options), cite(("deck",))
+                )
         declarer = entry.declarer
         path = ("auction", "contracts", contract.id)
         if entry.trump is None:
@@ -379,7 +385,9 @@ class Evening:
             card = Card.parse(entry.called)
             deck = rules.deck(self.options)
             if card not in deck:
-                raise _refuse("score/not-in-pack", f"{card} is not in the pack", cite(rule_path))
+                raise _refuse(
+                    "score/not-in-pack", rules.not_in_pack(card, self.options), cite(("deck",))
+                )
             # Under a partner who names trumps, the call came before the trump suit.
             if card.suit is suit and not rule.trump_suit_allowed and not _partner_named(contract):
                 raise _refuse(

@@ -669,9 +669,9 @@ class TableGame:
             options=self.options,
             chosen=rules.resolve_options(self.options),
             deck_size=len(deck),
-            out=[c for c in ALL_CARDS if c not in deck],
+            out=[c for c in rules.full_deck() if c not in deck],
             suits=list(Suit),
-            all_cards=ALL_CARDS,
+            all_cards=rules.full_deck(),
         )
 
     def _roles(self, deal: Deal) -> dict[int, list[str]]:

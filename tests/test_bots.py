@@ -12,7 +12,7 @@ from engine.bots.base import knowledge
 from engine.referee import Deal
 from engine.simulate import Setup, run
 
-RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur"]
+RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur", "german-solo"]
 
 
 def _deals(ruleset: str, count: int, kind: str = "heuristic"):  # type: ignore[no-untyped-def]

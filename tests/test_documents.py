@@ -310,7 +310,7 @@ def test_glossary_ties_every_term_to_the_model() -> None:
     terms = load_glossary(all_rulesets())
     by = {t.term: t for t in terms}
     assert {"fr", "es", "en", "zh"} <= {t.language for t in terms}
-    assert by["Spadille"].detail == "As"
+    assert by["Spadille"].detail == "As; Qc in german-solo, german-solo-muensterland"
     assert "ombre" in by["entrada"].present_in and "quadrille" not in by["entrada"].present_in
     assert by["médiateur"].present_in[0] == "mediateur"
     assert by["talon"].present_in == ("ombre",) or "quadrille" not in by["talon"].present_in

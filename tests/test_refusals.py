@@ -14,7 +14,14 @@ from engine.errors import RecordError
 from engine.records import parse_record
 from engine.referee import Deal
 
-RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur", "mediateur-couleur-favorite"]
+RULESETS = [
+    "quadrille",
+    "ombre",
+    "quadrille-a-trois",
+    "mediateur",
+    "mediateur-couleur-favorite",
+    "german-solo",
+]
 
 
 def _candidates(deal: Deal, rng: random.Random) -> list[Action]:

@@ -18,7 +18,7 @@ from engine.simulate import (
     run,
 )
 
-RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur"]
+RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur", "german-solo"]
 
 
 def _results(doc: dict) -> dict:  # type: ignore[type-arg]

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
-RANK = {"enum": ["A", "K", "Q", "J", "7", "6", "5", "4", "3", "2"]}
+# The ranks of the French pack (engine/cards.py); the ten is written T or "10".
+RANK = {"enum": ["A", "K", "Q", "J", "T", "10", "9", "8", "7", "6", "5", "4", "3", "2"]}
 SUIT = {"enum": ["spades", "clubs", "hearts", "diamonds"]}
-CARD = {"type": "string", "pattern": "^[AKQJ765432][schd]$"}
+CARD = {"type": "string", "pattern": "^(?:[AKQJT98765432]|10)[schd]$"}
 NAT = {"type": "integer", "minimum": 0}
 BASIS = {"$ref": "#/$defs/basis"}
 
@@ -260,6 +261,7 @@ SCHEMA = {
                                     "single_opponent_most": {"const": True},
                                     "otherwise": {"const": True},
                                     "contract": arr(ID, minItems=1, uniqueItems=True),
+                                    "laid_down": {"const": True},
                                 },
                                 basis=False,
                             )

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.bots.base import Bot, bits, honest, knowledge
-from engine.cards import ALL_CARDS, Suit
+from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.model import Contract, RuleSet
 from engine.referee import Deal
 
@@ -48,7 +48,7 @@ def _class_rank(deal_t: Any, trump: int) -> tuple[int, ...]:
     if ranks is None:
         strength = deal_t.strength[trump]
         follow = deal_t.follow[trump]
-        out = [0] * 40
+        out = [0] * PACK_SIZE
         for c in deal_t.deck:
             out[c] = sum(
                 1 for d in deal_t.deck if follow[d] == follow[c] and strength[d] > strength[c]

@@ -69,6 +69,15 @@ def _where(kind: str, ref: str, rules: RuleSet) -> str | None:
     return None
 
 
+def _detail(details: dict[str, list[str]]) -> str | None:
+    """The detail most rule files share, then those of the others: ``As; Qc in german-solo``."""
+    if not details:
+        return None
+    ordered = sorted(details.items(), key=lambda item: -len(item[1]))
+    main, *others = ordered
+    return "; ".join([main[0], *(f"{text} in {', '.join(ids)}" for text, ids in others)])
+
+
 def _uses_verb(rules: RuleSet, verb: str) -> bool:
     if verb == "call":
         return rules.call is not None or rules.demand is not None
@@ -111,11 +120,14 @@ def load_glossary(rulesets: Sequence[RuleSet], path: Path | None = None) -> tupl
         if kind == "verb":
             present = [r.id for r in rulesets if _uses_verb(r, str(ref))]
         elif kind != "none" and isinstance(ref, str):
+            details: dict[str, list[str]] = {}
             for r in rulesets:
                 found = _where(kind, ref, r)
                 if found is not None:
                     present.append(r.id)
-                    detail = detail or found or None
+                    if found:
+                        details.setdefault(found, []).append(r.id)
+            detail = _detail(details)
             if not present:
                 reader.problem(
                     (*where, "model", "ref"),

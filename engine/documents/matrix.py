@@ -62,6 +62,8 @@ def _results(r: RuleSet) -> str:
             cond = "more than each"
         elif w.single_opponent_most:
             cond = "an opponent most"
+        elif w.laid_down:
+            cond = "laid down"
         else:
             cond = "otherwise"
         parts.append(f"{rule.result} {cond}")

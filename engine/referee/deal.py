@@ -18,12 +18,12 @@ from types import ModuleType
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
 from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.model import Contract, RuleSet
 from engine.referee import auction, declarations, exchange, play, result
-from engine.referee.play import _PLAY_BYTES
+from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.state import (
     AUCTION,
     CALL,
@@ -275,7 +275,7 @@ class Deal:
             card = value if isinstance(value, Card) else Card.parse(str(value))
             index = card.index
             if index not in deck:
-                raise NotationError(f"{card} ({where}) is not in the pack of this setup")
+                raise NotationError(f"{where}: {rules.not_in_pack(card, self.options)}")
             if index in seen:
                 raise NotationError(f"{card} is dealt twice ({seen[index]} and {where})")
             seen[index] = where
@@ -329,12 +329,12 @@ class Deal:
         return [ALL_CARDS[c] for c in self._sorted(self.hands[self._seat(seat)])]
 
     def _sorted(self, mask: int) -> list[int]:
-        cards = [c for c in range(40) if mask >> c & 1]
+        cards = [c for c in range(PACK_SIZE) if mask >> c & 1]
         if self.trump is None:
             # Before trumps: by suit, each in its plain order (read off a table in which that
             # suit is not trumps; the black aces, always trumps, come first in their suits).
             strengths = self.t.strength
-            return sorted(cards, key=lambda c: (c // 10, -strengths[(c // 10 + 1) % 4][c]))
+            return sorted(cards, key=lambda c: (suit_of(c), -strengths[(suit_of(c) + 1) % 4][c]))
         strength = self.t.strength[self.trump]
         follow = self.t.follow[self.trump]
         return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
@@ -381,13 +381,13 @@ class Deal:
                 if mask < 0:
                     assert self.tr is not None
                     mask = self._play_mask = self.tr.legal(self.hands[self.to_move], self.trick)
-                b = _PLAY_BYTES
+                b = _PLAY_SUITS
+                m = _SUIT_BITS
                 legal = [
-                    *b[0][mask & 255],
-                    *b[1][mask >> 8 & 255],
-                    *b[2][mask >> 16 & 255],
-                    *b[3][mask >> 24 & 255],
-                    *b[4][mask >> 32 & 255],
+                    *b[0][mask & m],
+                    *b[1][mask >> _S1 & m],
+                    *b[2][mask >> _S2 & m],
+                    *b[3][mask >> _S3],
                 ]
             elif phase is OVER:
                 legal = []
@@ -481,6 +481,16 @@ class Deal:
                 return
         if phase is OVER:
             raise refuse("deal/over", "the deal is over", self.to_move, action)
+        deck_mask = self.t.deck_mask
+        for named in action.cards:
+            if not deck_mask >> named.index & 1:
+                raise refuse(
+                    f"{action.verb}/not-in-pack",
+                    self.rules.not_in_pack(named, self.options),
+                    self.to_move,
+                    action,
+                    rule=self.rules.cite(("deck",)),
+                )
         if seat is not None and seat != self.to_move:
             raise IllegalActionError(
                 f"{action.verb}/not-your-turn",

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import CALL, GIVE, PASS, TRUMP, Action
-from engine.cards import ALL_CARDS, Suit
+from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Suit, rank_of
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.model import Call, Contract, RuleSet, Tables
@@ -116,9 +116,6 @@ def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
     return d.rules.demand, ("declarations", "demand")
 
 
-_SUIT_MASK = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
-
-
 def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
     """The calling rules in order, each as (refusal code, the cards it still allows).
 
@@ -131,11 +128,11 @@ def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
     assert d.declarer is not None
     hand = d.hands[d.declarer]
     t = d.t
-    mask = (1 << 40) - 1
+    mask = FULL_MASK
     stages: list[tuple[str, int]] = []
     # Under a contract whose partner names trumps, the call comes first: no trump suit yet.
     if not rule.trump_suit_allowed and d.trump is not None:
-        mask &= ~_SUIT_MASK[d.trump]
+        mask &= ~SUIT_MASKS[d.trump]
         stages.append(("call/trump", mask))
     if rule.own_card is _FORBIDDEN:
         mask &= ~hand
@@ -143,8 +140,8 @@ def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
     kings = t.rank_mask[rule.rank.index]
     fallback = 0
     if rule.all_held_fallback is not None and rule.all_held_fallback != rule.rank:
-        fallback = _RANK_MASK[rule.all_held_fallback.index]
-    mask &= _RANK_MASK[rule.rank.index] | fallback
+        fallback = RANK_MASKS[rule.all_held_fallback.index]
+    mask &= RANK_MASKS[rule.rank.index] | fallback
     stages.append(("call/not-callable", mask))
     if fallback and hand & kings != kings:
         mask &= ~fallback
@@ -161,9 +158,6 @@ def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
     return stages
 
 
-_RANK_MASK = tuple(sum(1 << (10 * s + r) for s in range(4)) for r in range(10))
-
-
 def call_choices(d: Deal) -> list[int]:
     """Returns the cards the declarer may call or demand now (those every stage of
     :func:`call_stages` allows): the cards of the rank, then of the fallback rank."""
@@ -172,7 +166,7 @@ def call_choices(d: Deal) -> list[int]:
     ranks = [rule.rank.index]
     if rule.all_held_fallback is not None:
         ranks.append(rule.all_held_fallback.index)
-    return [c for r in ranks for c in d.t.deck if c % 10 == r and allowed >> c & 1]
+    return [c for r in ranks for c in d.t.deck if rank_of(c) == r and allowed >> c & 1]
 
 
 def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:

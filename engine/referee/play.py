@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import NOTICE, PLAY, RENONCE, STOP, VOLE, Action
-from engine.cards import ALL_CARDS, Suit
+from engine.cards import ALL_CARDS, RANKS_PER_SUIT, SUITS_IN_PACK, Suit
 from engine.enums import Leader, Renonce
 from engine.errors import IllegalActionError
 from engine.referee import result
@@ -38,26 +38,30 @@ __all__ = ["begin", "legal", "play_mask", "refusal"]
 
 SUITS = tuple(Suit)
 
-# The play actions of each byte of a 40-bit hand mask, so a legal list is five look-ups.
-_PLAY_BYTES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-    tuple(
-        tuple(PLAY[8 * b + i] for i in range(8) if byte >> i & 1 and 8 * b + i < 40)
-        for byte in range(256)
-    )
-    for b in range(5)
+
+# The play actions of each suit's bits of a hand mask (RANKS_PER_SUIT bits a suit), so a legal
+# list is one look-up per suit. Each table entry extends the entry without its lowest card.
+def _suit_plays(suit: int) -> tuple[tuple[Action, ...], ...]:
+    base = suit * RANKS_PER_SUIT
+    table: list[tuple[Action, ...]] = [()]
+    for bits_ in range(1, 1 << RANKS_PER_SUIT):
+        low = (bits_ & -bits_).bit_length() - 1
+        table.append((PLAY[base + low], *table[bits_ & (bits_ - 1)]))
+    return tuple(table)
+
+
+_PLAY_SUITS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    _suit_plays(s) for s in range(SUITS_IN_PACK)
 )
+_SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
+_S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
 
 
 def plays(mask: int) -> list[Action]:
     """Returns the ``play`` actions of a mask, in card order."""
-    b = _PLAY_BYTES
-    return [
-        *b[0][mask & 255],
-        *b[1][mask >> 8 & 255],
-        *b[2][mask >> 16 & 255],
-        *b[3][mask >> 24 & 255],
-        *b[4][mask >> 32 & 255],
-    ]
+    b = _PLAY_SUITS
+    m = _SUIT_BITS
+    return [*b[0][mask & m], *b[1][mask >> _S1 & m], *b[2][mask >> _S2 & m], *b[3][mask >> _S3]]
 
 
 def begin(d: Deal) -> None:

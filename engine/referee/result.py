@@ -42,6 +42,8 @@ def evaluate_result(
         w = rule.when
         if w.contracts is not None and contract not in w.contracts:
             continue
+        if w.laid_down and not total < rules.hand_size:
+            continue
         if w.vole is not None:
             if not vole_undertaken:
                 continue

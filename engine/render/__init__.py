@@ -78,8 +78,10 @@ _SYMBOL = {"s": "♠", "c": "♣", "h": "♥", "d": "♦"}
 
 
 def _card_parts(card: Any) -> tuple[str, str]:
+    # The rank as drawn with a suit symbol: the ten, ``T`` in the notation, is ``10`` here.
     text = str(card)
-    return text[:-1], text[-1]
+    rank = text[:-1]
+    return ("10" if rank == "T" else rank), text[-1]
 
 
 def _card_unicode(card: Any) -> str:

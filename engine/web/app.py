@@ -28,7 +28,7 @@ from starlette.routing import Route
 
 from engine import load_ruleset
 from engine.bots import BOTS
-from engine.cards import ALL_CARDS, Card
+from engine.cards import Card
 from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.model import RuleSet
@@ -43,7 +43,7 @@ MAX_BODY = 8192
 
 _SUIT_SYMBOL = {"s": "♠", "c": "♣", "h": "♥", "d": "♦"}
 _SUIT_NAME = {"s": "spades", "c": "clubs", "h": "hearts", "d": "diamonds"}
-_RANK_NAME = {"A": "ace", "K": "king", "Q": "queen", "J": "valet"}
+_RANK_NAME = {"A": "ace", "K": "king", "Q": "queen", "J": "valet", "T": "ten"}
 
 # Which part of the rule file an action's refusal code points to (the rules page's anchors).
 _SECTION = {
@@ -101,7 +101,7 @@ def card_face(text: str, names: Mapping[str, str], trump: str | None = None) -> 
     rank, suit = code[:-1], code[-1]
     return {
         "code": code,
-        "rank": rank,
+        "rank": "10" if rank == "T" else rank,
         "suit": _SUIT_NAME[suit],
         "symbol": _SUIT_SYMBOL[suit],
         "red": suit in "hd",
@@ -749,5 +749,5 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "refusal": None,
         "refusal_section": "settlement",
         "entered": {},
-        "all_cards": [str(c) for c in ALL_CARDS],
+        "all_cards": [str(c) for c in rules.deck(evening.options)],
     }

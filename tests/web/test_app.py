@@ -61,6 +61,10 @@ def test_the_referee_refuses_and_the_deal_is_unchanged(client: TestClient, tmp_p
     assert r.status_code == 409
     assert "Not allowed" in r.text
     assert next((tmp_path / "tables").glob("*.yaml")).read_text() == saved
+    # A card that is not in the game's pack is refused as such.
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn_of(page), "action": "play 9s"})
+    assert r.status_code == 409 and "9s is not in this game&#39;s pack" in r.text
+    assert next((tmp_path / "tables").glob("*.yaml")).read_text() == saved
     # A seat played by a bot, a stale page, an action that does not parse.
     assert (
         client.post(
@@ -200,7 +204,7 @@ def play_out(client: TestClient, path: str, page: str, seats: set[str]) -> str:
     raise AssertionError("the deal did not end")
 
 
-@pytest.mark.parametrize("ruleset", ["ombre", "quadrille-a-trois", "mediateur"])
+@pytest.mark.parametrize("ruleset", ["ombre", "quadrille-a-trois", "mediateur", "german-solo"])
 def test_a_deal_of_each_game_is_played_to_its_end(client: TestClient, ruleset: str) -> None:
     r = client.post("/tables", data={"ruleset": ruleset, "mode": "bots", "seat": "1", "seed": "2"})
     page = play_out(client, str(r.url.path), r.text, {"1"})
