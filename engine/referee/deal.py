@@ -45,7 +45,7 @@ from engine.referee.state import (
     refuse,
 )
 from engine.referee.tricks import TrickRules
-from engine.settlement import SettlementResult, TableState, stakes_for
+from engine.settlement import SettlementResult, TableState, deal_stakes
 
 __all__ = ["Deal"]
 
@@ -88,8 +88,8 @@ class Deal:
         "_overcaller",
         "_play_mask",
         "_queue",
+        "_settlement",
         "_snapshots",
-        "_stakes",
         "_talon_pos",
         "_tricks",
         "active",
@@ -121,7 +121,6 @@ class Deal:
         "renonces",
         "result",
         "rules",
-        "settlement",
         "setup",
         "start_hands",
         "stopped",
@@ -228,13 +227,7 @@ class Deal:
         self.is_over = False
         """The deal is finished (played out, laid down, or passed out)."""
         self.result: str | None = None
-        self.settlement: SettlementResult | None = None
-        # A redeal after all passed is staked by the all-pass rule instead (Ombre: two more
-        # jetons each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres").
-        stake_lines = rules.all_pass_stakes if self.table.redeal else rules.stakes
-        if factor != 1:  # the last tour of a party: "le devant double" (ACAD PA25)
-            stake_lines = tuple((w, a * factor if w == "dealer" else a) for w, a in stake_lines)
-        self._stakes = stakes_for(rules, dealer, n, stake_lines)
+        self._settlement: SettlementResult | None = None
         self._legal: Sequence[Action] | None = None
         self._play_mask: int = -1
 
@@ -338,6 +331,23 @@ class Deal:
         strength = self.t.strength[self.trump]
         follow = self.t.follow[self.trump]
         return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
+
+    @property
+    def stakes(self) -> tuple[int, ...]:
+        """Returns what each seat stakes at the start of this deal (:func:`deal_stakes`)."""
+        return deal_stakes(self.rules, self.dealer, self.table, self.factor)
+
+    @property
+    def settlement(self) -> SettlementResult | None:
+        """Returns the counters of the finished deal (None until it is over).
+
+        Reckoned from its result on the table it was dealt on when first asked for
+        (:func:`engine.referee.result.settlement`), then kept.
+        """
+        s = self._settlement
+        if s is None and self.is_over:
+            s = self._settlement = result.settlement(self)
+        return s
 
     @property
     def side(self) -> list[int]:
