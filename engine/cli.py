@@ -797,7 +797,9 @@ def simulate(
     from engine.simulate import Setup, default_jobs, parse_bots, progress_bar, run, summary_text
 
     if against is not None:
-        _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
+        _simulate_against(
+            ruleset, against, deals, seed, bots, option, svg, html, json_out, jobs or default_jobs()
+        )
         return
     if svg is not None or html is not None:
         raise CliError("--svg and --html draw a comparison: give --against RULESET too")
@@ -826,6 +828,7 @@ def _simulate_against(
     svg: Path | None,
     html: Path | None,
     json_out: bool,
+    jobs: int,
 ) -> None:
     """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
     from engine.compare import compare, render_html, render_svg, render_text
@@ -836,7 +839,7 @@ def _simulate_against(
     options_b = {k: v for k, v in options.items() if k in b.options}
     b.resolve_options(options_b)
     report = compare(
-        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b
+        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b, jobs=jobs
     ).as_json()
     if svg is not None:
         svg.write_text(render_svg(report), encoding="utf-8")

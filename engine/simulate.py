@@ -58,6 +58,7 @@ __all__ = [
     "progress_bar",
     "run",
     "settled",
+    "settled_deals",
     "summary_text",
 ]
 
@@ -72,7 +73,7 @@ _EMPTY = TableState()
 def deal_seed(seed: int, index: int) -> int:
     """Returns the seed that deals deal ``index`` of a run seeded ``seed``: ``seed + index``, as
     ``ombre play --seed`` deals deal ``index`` of a game and a party record's ``seed:`` does."""
-    return seed * 1_000_003 + index
+    return seed + index
 
 
 def block_seed(seed: int, block: int) -> int:
@@ -223,6 +224,32 @@ def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[Played]]:
         yield from pool.imap(_work, [(b, deals) for b in range(blocks)])
 
 
+def settled_deals(
+    setup: Setup,
+    deals: int,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[int, Played, SettlementResult]]:
+    """Plays ``deals`` deals as one party on ``jobs`` processes; yields each in order with its
+    number and settlement (the table carried from the deal before).
+
+    What it yields is the same for any ``jobs``; ``progress`` is called with the number of deals
+    done after each block.
+    """
+    table = _EMPTY
+    number = 0
+    rules = setup.rules
+    for part in _played(setup, deals, jobs):
+        for played in part:
+            s = settle_outcome(rules, played.outcome, table)
+            yield number, played, s
+            table = s.table
+            number += 1
+        if progress is not None:
+            progress(number)
+
+
 def run(
     setup: Setup,
     deals: int,
@@ -238,19 +265,10 @@ def run(
     blocks = -(-deals // setup.block)
     tally = Tally(setup, deals, jobs=max(1, min(jobs, blocks)))
     start = time.perf_counter()
-    table = _EMPTY
-    number = 0
-    rules = setup.rules
     add = tally.add
-    for part in _played(setup, deals, jobs):
-        for played in part:
-            s = settle_outcome(rules, played.outcome, table)
-            add(number, played, s)
-            table = s.table
-            number += 1
-        if progress is not None:
-            progress(number)
-    tally.table = table
+    for number, played, s in settled_deals(setup, deals, jobs=jobs, progress=progress):
+        add(number, played, s)
+        tally.table = s.table
     tally.seconds = time.perf_counter() - start
     return tally
 

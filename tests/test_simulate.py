@@ -156,3 +156,24 @@ def test_the_docs_example_is_what_the_command_prints() -> None:
     for mine, theirs in zip(printed, shown, strict=True):
         if "deals/s" not in mine:  # the timing line varies
             assert mine == theirs
+
+
+def test_simulate_deals_what_play_deals_for_a_seed() -> None:
+    # Deal i of `ombre simulate --seed S` has the cards and dealer of deal i of
+    # `ombre play --auto --seed S` (and of a party record's `seed: S`).
+    from engine.party import Party
+    from engine.table import TableGame
+
+    rules = load_ruleset("quadrille")
+    setup = Setup(rules, ("random",) * 4, seed=5)
+    game = TableGame(rules, human=None, seed=5, bots="random", deals=6)
+    party = Party(rules)
+    for i in range(6):
+        at_table = game._new_deal(party, i)
+        simulated = played_deal(setup, i)
+        assert (simulated.dealer, simulated.dealt, simulated.dealt_talon) == (
+            at_table.dealer,
+            at_table.dealt,
+            at_table.dealt_talon,
+        )
+        party.deals[-1] = simulated  # finished, so the party deals on
