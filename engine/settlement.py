@@ -299,22 +299,22 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
     """Settles a finished deal's outcome on the table it was dealt on (what the referee does at
     the end of every deal)."""
     played = outcome.result != "redeal"
-    return settle(
-        rules,
-        n=rules.players,
-        table=table,
-        stakes=deal_stakes(rules, outcome.dealer, table, outcome.factor),
-        result=outcome.result,
-        contract=outcome.contract,
-        declarer=outcome.declarer,
-        partner=outcome.partner,
-        tricks=outcome.tricks,
-        matadors=outcome.matadors,
-        spadille_holder=outcome.top_trump_holder if table.remainder and played else None,
-        transfers=outcome.transfers,
-        renonces=outcome.renonces,
-        factor=outcome.factor,
+    args = (
+        rules.players,
+        table,
+        deal_stakes(rules, outcome.dealer, table, outcome.factor),
+        outcome.result,
+        outcome.contract,
+        outcome.declarer,
+        outcome.partner,
+        outcome.tricks,
+        outcome.matadors,
+        outcome.top_trump_holder if table.remainder and played else None,
+        outcome.transfers,
+        outcome.renonces,
+        outcome.factor,
     )
+    return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
 
 def settle(

@@ -34,8 +34,25 @@ def evaluate_result(
     """Returns the result the rule file's table gives for these tricks (first rule that holds).
 
     ``won`` is the tricks each seat took, ``side`` the declaring side. ``played`` is how many
-    tricks were played (fewer than a full hand when the side laid down).
+    tricks were played (fewer than a full hand when the side laid down). Read from the
+    ruleset's memo after the first time.
     """
+    key = ("result", tuple(won), tuple(side), vole_undertaken, played, contract)
+    memo = rules._memo
+    found: str | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _evaluate(rules, won, side, vole_undertaken, played, contract)
+    return found
+
+
+def _evaluate(
+    rules: RuleSet,
+    won: Sequence[int],
+    side: Sequence[int],
+    vole_undertaken: bool,
+    played: int | None,
+    contract: str | None,
+) -> str:
     side_tricks = sum(won[s] for s in side)
     opponents = [s for s in range(len(won)) if s not in side]
     total = sum(won) if played is None else played
