@@ -769,7 +769,7 @@ def simulate(
     ] = "heuristic",
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every core)."),
+        typer.Option("--jobs", "-j", min=1, help="Processes that play (default: every core)."),
     ] = None,
     option: OptionList = None,
     against: Annotated[

@@ -207,11 +207,18 @@ def _work(task: tuple[int, int]) -> list[Played]:
 
 
 def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[Played]]:
-    """Yields the blocks in order, played here or by ``jobs`` worker processes."""
+    """Yields the blocks in order, played by ``jobs`` processes: this one and ``jobs - 1``
+    workers.
+
+    The workers take blocks from the front; this process settles them in order (the serial
+    part) and, whenever the next block is not ready yet, plays the next block nobody has taken
+    instead of waiting. So ``jobs`` processes keep ``jobs`` cores busy, and none is left to
+    share a core with the settlement.
+    """
     blocks = -(-deals // setup.block)
+    setup.rules.tables(dict(setup.options) or None)
+    bots = setup.make_bots()
     if jobs <= 1 or blocks == 1:
-        setup.rules.tables(dict(setup.options) or None)
-        bots = setup.make_bots()
         for b in range(blocks):
             yield play_block(setup, b, deals, bots)
         return
@@ -220,8 +227,28 @@ def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[Played]]:
     methods = multiprocessing.get_all_start_methods()
     # Fork shares the loaded ruleset with the workers; elsewhere each worker needs a copy.
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(min(jobs, blocks), _init_worker, (setup,)) as pool:
-        yield from pool.imap(_work, [(b, deals) for b in range(blocks)])
+    workers = min(jobs - 1, blocks - 1)
+    with context.Pool(workers, _init_worker, (setup,)) as pool:
+        taken: dict[int, Any] = {}  # block -> its worker's AsyncResult, or its deals
+        queued = 0  # blocks handed to the workers and not yet collected
+        submitted = 0  # blocks taken, by a worker or by this process
+        for b in range(blocks):
+            while True:
+                while submitted < blocks and queued < 2 * workers:
+                    taken[submitted] = pool.apply_async(_work, ((submitted, deals),))
+                    submitted += 1
+                    queued += 1
+                part = taken[b]
+                if isinstance(part, list):
+                    break
+                if part.ready() or submitted == blocks:
+                    part = part.get()
+                    queued -= 1
+                    break
+                taken[submitted] = play_block(setup, submitted, deals, bots)
+                submitted += 1
+            del taken[b]
+            yield part
 
 
 def settled_deals(
