@@ -784,7 +784,7 @@ def simulate(
     ] = "heuristic",
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every core)."),
+        typer.Option("--jobs", "-j", min=1, help="Processes that play (default: every core)."),
     ] = None,
     option: OptionList = None,
     against: Annotated[
@@ -812,7 +812,9 @@ def simulate(
     from engine.simulate import Setup, default_jobs, parse_bots, progress_bar, run, summary_text
 
     if against is not None:
-        _simulate_against(ruleset, against, deals, seed, bots, option, svg, html, json_out)
+        _simulate_against(
+            ruleset, against, deals, seed, bots, option, svg, html, json_out, jobs or default_jobs()
+        )
         return
     if svg is not None or html is not None:
         raise CliError(_words("svg-needs-against"))
@@ -841,6 +843,7 @@ def _simulate_against(
     svg: Path | None,
     html: Path | None,
     json_out: bool,
+    jobs: int,
 ) -> None:
     """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
     from engine.compare import compare, render_html, render_svg, render_text
@@ -851,7 +854,7 @@ def _simulate_against(
     options_b = {k: v for k, v in options.items() if k in b.options}
     b.resolve_options(options_b)
     report = compare(
-        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b
+        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b, jobs=jobs
     ).as_json()
     if svg is not None:
         svg.write_text(render_svg(report), encoding="utf-8")

@@ -227,49 +227,49 @@ class Comparison:
         }
 
 
-PlayFn = Callable[["RuleSet", Mapping[str, str], int, int, str], list[DealOutcome]]
-
-
-def outcome_of(rules: RuleSet, index: int, deal: Any) -> DealOutcome:
-    """Reduces a finished referee :class:`~engine.referee.Deal` to a :class:`DealOutcome`."""
-    s = deal.settlement
-    assert s is not None and deal.result is not None
-    outcome = rules.outcomes.get(deal.result)
-    made = {r.result for r in rules.results if r.when.vole == "made"}
-    return DealOutcome(
-        index=index,
-        result=deal.result,
-        contract=deal.contract.id if deal.contract is not None else None,
-        declarer=deal.declarer,
-        partner=deal.partner,
-        balances=tuple(s.balances),
-        bete=s.bete,
-        vole_undertaken=bool(deal.vole_undertaken),
-        won=outcome is not None and outcome.pot == "side",
-        vole_made=deal.result in made,
-    )
+PlayFn = Callable[..., list[DealOutcome]]
 
 
 def play(
-    rules: RuleSet, options: Mapping[str, str], deals: int, seed: int, bots: str
+    rules: RuleSet,
+    options: Mapping[str, str],
+    deals: int,
+    seed: int,
+    bots: str,
+    *,
+    jobs: int = 1,
 ) -> list[DealOutcome]:
-    """Plays ``deals`` deals as one party with bots in every seat (the pot carrying over).
+    """Plays ``deals`` deals as one party with bots in every seat (the pot carrying over), on
+    ``jobs`` processes: :func:`engine.simulate.settled_deals`, the driver of ``ombre simulate``.
 
-    Deal ``i`` is shuffled from the seed ``seed * 1000003 + i``, as ``ombre simulate`` and
-    ``ombre play`` deal it, so two rule sets with the same pack get the same hands.
+    Deal ``i`` is shuffled from the seed ``seed + i`` and the bots draw from the same generators,
+    as ``ombre simulate --seed`` plays them, so two rule sets with the same pack get the same
+    hands, and the result is the same for any ``jobs``. ``bots``: one kind for every seat, or
+    one per seat (``random,heuristic,…``).
     """
-    from engine.bots import make_bot
-    from engine.party import Party
+    from engine.bots import BOTS
+    from engine.simulate import Setup, parse_bots, settled_deals
 
-    players = [make_bot(bots, seed * 7919 + k) for k in range(rules.players)]
-    party = Party(rules, options=options or None)
+    setup = Setup(rules, parse_bots(bots, rules.players, BOTS), seed, options)
+    made = {r.result for r in rules.results if r.when.vole == "made"}
+    side = {rid for rid, o in rules.outcomes.items() if o.pot == "side"}
     out: list[DealOutcome] = []
-    for i in range(deals):
-        deal = party.new_deal(seed=seed * 1_000_003 + i)
-        while not deal.is_over:
-            seat = deal.to_move
-            deal.apply(players[seat].choose(deal, seat))
-        out.append(outcome_of(rules, i, deal))
+    for index, played, s in settled_deals(setup, deals, jobs=jobs):
+        o = played.outcome
+        out.append(
+            DealOutcome(
+                index=index,
+                result=o.result,
+                contract=o.contract,
+                declarer=o.declarer,
+                partner=o.partner,
+                balances=s.balances,
+                bete=s.bete,
+                vole_undertaken=played.vole_undertaken,
+                won=o.result in side,
+                vole_made=o.result in made,
+            )
+        )
     return out
 
 
@@ -283,11 +283,13 @@ def compare(
     options_a: Mapping[str, str] | None = None,
     options_b: Mapping[str, str] | None = None,
     player: PlayFn | None = None,
+    jobs: int = 1,
 ) -> Comparison:
-    """Plays the same ``deals`` deals under ``a`` and ``b`` and returns the comparison."""
+    """Plays the same ``deals`` deals under ``a`` and ``b`` and returns the comparison (the same
+    for any number of worker processes ``jobs``)."""
     run = player or play
-    first = run(a, options_a or {}, deals, seed, bots)
-    second = run(b, options_b or {}, deals, seed, bots)
+    first = run(a, options_a or {}, deals, seed, bots, jobs=jobs)
+    second = run(b, options_b or {}, deals, seed, bots, jobs=jobs)
     return Comparison(
         a.id, b.id, (a.name, b.name), deals, seed, bots, (tuple(first), tuple(second))
     )

@@ -6,7 +6,7 @@ demanded and who held it, the tricks each seat took, the matadors the side was p
 whether the vole was undertaken. From these :class:`Evening` asks the referee's own routines
 for the result (:func:`engine.referee.result.evaluate_result`, the rule file's results table)
 and the payments (:func:`engine.settlement.settle`, with the stakes of
-:func:`engine.settlement.stakes_for`), carries the pot and the bêtes to the next deal, and
+:func:`engine.settlement.deal_stakes`), carries the pot and the bêtes to the next deal, and
 keeps the running totals. An entry that cannot have happened under the rules (a queen called
 while kings may be, trumps the contract forbids, tricks that do not add up) is refused with
 an :class:`~engine.errors.IllegalActionError` naming the rule and its source.
@@ -41,7 +41,7 @@ from engine.party import last_tour_factor
 from engine.referee.declarations import trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.result import evaluate_result
-from engine.settlement import SettlementResult, TableState, settle, stakes_for
+from engine.settlement import SettlementResult, TableState, deal_stakes, settle
 
 __all__ = [
     "Entry",
@@ -478,9 +478,8 @@ class Evening:
         """
         result, side, partner = self.check(entry)
         rules, n, table = self.rules, self.n, self.table
-        stakes = stakes_for(
-            rules, entry.dealer, n, rules.all_pass_stakes if table.redeal else rules.stakes
-        )
+        factor = last_tour_factor(rules, len(self.deals))
+        stakes = deal_stakes(rules, entry.dealer, table, factor)
         if result == "redeal":
             settlement = settle(rules, n=n, table=table, stakes=stakes, result="redeal")
         else:
@@ -501,7 +500,7 @@ class Evening:
                 spadille_holder=entry.highest_trump,
                 transfers=transfers,
                 renonces=entry.renonces,
-                factor=last_tour_factor(rules, len(self.deals)),
+                factor=factor,
             )
         scored = ScoredDeal(entry, result, side, settlement)
         self.deals.append(scored)

@@ -12,18 +12,36 @@ kept for the next holder of the highest trump. :func:`settle` applies one deal's
 * a lost game makes a bête that goes into the pot for the next deal.
 
 Counters are conserved: ``sum(balances) + pot_after - pot_before == 0`` for every deal.
+
+The counters are settled at once; the payment lines that explain them (:attr:`SettlementResult.payments`)
+are written only when asked for, by the same :func:`settle` run again on the same inputs: a
+simulation that needs only the balances does not pay for the lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
 from engine.model import RuleSet
 
-__all__ = ["Payment", "SettlementResult", "TableState", "pays_alone", "settle", "stakes_for"]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = [
+    "Outcome",
+    "Payment",
+    "SettlementResult",
+    "TableState",
+    "deal_stakes",
+    "pays_alone",
+    "settle",
+    "settle_outcome",
+    "stakes_for",
+]
 
 # Enum members as plain names (reading one off its class costs far more than a global).
 _ALL = BeteGoing.ALL
@@ -88,38 +106,53 @@ class SettlementResult:
     bete: int
     """The bêtes made in this deal: the loser's, and one for each renonce noticed."""
     matadors: int
-    payments: tuple[Payment, ...]
     table: TableState
     """The table for the next deal."""
+    _lines: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]] = field(
+        default=(), compare=False, repr=False
+    )
+
+    @property
+    def payments(self) -> tuple[Payment, ...]:
+        """Returns the payment lines (written on first use, by :func:`settle` again)."""
+        lines = self._lines
+        if not isinstance(lines, tuple):
+            lines = lines()
+            object.__setattr__(self, "_lines", lines)
+        return lines
 
 
-@dataclass
 class _Ledger:
-    n: int
-    pot: int
-    balances: list[int] = field(default_factory=list)
-    lines: list[Payment] = field(default_factory=list)
+    """The counters moved by a settlement, and the lines that say so (``lines`` None: only the
+    counters, when nobody will read the lines)."""
 
-    def __post_init__(self) -> None:
-        self.balances = [0] * self.n
+    __slots__ = ("balances", "lines", "pot")
+
+    def __init__(self, n: int, pot: int, lines: list[Payment] | None) -> None:
+        self.balances = [0] * n
+        self.pot = pot
+        self.lines = lines
 
     def to_pot(self, seat: int, amount: int, item: str) -> None:
         if amount:
             self.balances[seat] -= amount
             self.pot += amount
-            self.lines.append(Payment(item, str(seat), "pot", amount))
+            if self.lines is not None:
+                self.lines.append(Payment(item, str(seat), "pot", amount))
 
     def from_pot(self, seat: int, amount: int, item: str) -> None:
         if amount:
             self.balances[seat] += amount
             self.pot -= amount
-            self.lines.append(Payment(item, "pot", str(seat), amount))
+            if self.lines is not None:
+                self.lines.append(Payment(item, "pot", str(seat), amount))
 
     def transfer(self, payer: int, payee: int, amount: int, item: str) -> None:
         if amount:
             self.balances[payer] -= amount
             self.balances[payee] += amount
-            self.lines.append(Payment(item, str(payer), str(payee), amount))
+            if self.lines is not None:
+                self.lines.append(Payment(item, str(payer), str(payee), amount))
 
 
 def _split(total: int, declarer: int, partner: int | None) -> list[tuple[int, int]]:
@@ -139,6 +172,14 @@ def _flow(
     ledger: _Ledger, payers: list[tuple[int, int]], payees: list[tuple[int, int]], item: str
 ) -> None:
     """Moves counters from payers to payees (equal totals), matching them in order."""
+    if ledger.lines is None:
+        # Without the lines, only each seat's total matters, whoever it is matched with.
+        balances = ledger.balances
+        for seat, amount in payers:
+            balances[seat] -= amount
+        for seat, amount in payees:
+            balances[seat] += amount
+        return
     owed = [[seat, amount] for seat, amount in payers if amount]
     due = [[seat, amount] for seat, amount in payees if amount]
     i = j = 0
@@ -151,6 +192,42 @@ def _flow(
             i += 1
         if not due[j][1]:
             j += 1
+
+
+def _opponents(rules: RuleSet, n: int, declarer: int, partner: int | None) -> tuple[int, ...]:
+    """The seats not on the declaring side, from the declarer's right (memoised)."""
+    key = ("opponents", n, declarer, partner)
+    memo = rules._memo
+    cached: tuple[int, ...] | None = memo.get(key)
+    if cached is None:
+        side = (declarer, partner)
+        cached = memo[key] = tuple(
+            s for s in ((declarer + k) % n for k in range(1, n)) if s not in side
+        )
+    return cached
+
+
+def _items(rules: RuleSet, result: str, contract: str) -> tuple[tuple[str, list[Any]], ...]:
+    """The items of a result each opponent pays the side (``receive``) and the side pays each
+    opponent (``pay``) under a contract, in the rule file's order (memoised)."""
+    key = ("items", result, contract)
+    memo = rules._memo
+    cached: tuple[tuple[str, list[Any]], ...] | None = memo.get(key)
+    if cached is None:
+        outcome = rules.outcomes[result]
+        cached = memo[key] = tuple(
+            (
+                direction,
+                [
+                    (item_id, rules.items[item_id])
+                    for item_id in names
+                    if rules.items[item_id].contracts is None
+                    or contract in (rules.items[item_id].contracts or ())
+                ],
+            )
+            for direction, names in (("receive", outcome.receive), ("pay", outcome.pay))
+        )
+    return cached
 
 
 def pays_alone(
@@ -180,6 +257,66 @@ def stakes_for(rules: RuleSet, dealer: int, n: int, stakes: Sequence[tuple[str, 
     return out
 
 
+def deal_stakes(rules: RuleSet, dealer: int, table: TableState, factor: int = 1) -> tuple[int, ...]:
+    """Returns what each seat stakes at the start of a deal dealt by ``dealer`` on ``table``.
+
+    A redeal after all passed is staked by the all-pass rule instead (Ombre: two more jetons
+    each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres"); in the last
+    tour of a party the dealer's stake is multiplied by ``factor`` ("le devant double", ACAD
+    PA25). Read from the ruleset's memo after the first time.
+    """
+    key = ("deal-stakes", dealer, table.redeal, factor)
+    memo = rules._memo
+    cached: tuple[int, ...] | None = memo.get(key)
+    if cached is None:
+        lines = rules.all_pass_stakes if table.redeal else rules.stakes
+        if factor != 1:
+            lines = tuple((w, a * factor if w == "dealer" else a) for w, a in lines)
+        cached = memo[key] = tuple(stakes_for(rules, dealer, rules.players, lines))
+    return cached
+
+
+class Outcome(NamedTuple):
+    """What a finished deal leaves to settle, whatever lies on the table: the settlement of a
+    deal is :func:`settle_outcome` of its outcome and the table it was dealt on."""
+
+    dealer: int
+    factor: int
+    result: str
+    contract: str | None
+    declarer: int | None
+    partner: int | None
+    tricks: tuple[int, ...]
+    matadors: int
+    top_trump_holder: int | None
+    """The seat that held the highest trump when play began (odd counters kept on the table
+    go to it), None where the rules keep none or it was not asked for."""
+    transfers: tuple[tuple[int, int, int, str], ...]
+    renonces: tuple[int, ...]
+
+
+def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
+    """Settles a finished deal's outcome on the table it was dealt on (what the referee does at
+    the end of every deal)."""
+    played = outcome.result != "redeal"
+    args = (
+        rules.players,
+        table,
+        deal_stakes(rules, outcome.dealer, table, outcome.factor),
+        outcome.result,
+        outcome.contract,
+        outcome.declarer,
+        outcome.partner,
+        outcome.tricks,
+        outcome.matadors,
+        outcome.top_trump_holder if table.remainder and played else None,
+        outcome.transfers,
+        outcome.renonces,
+        outcome.factor,
+    )
+    return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
+
+
 def settle(
     rules: RuleSet,
     *,
@@ -204,9 +341,53 @@ def settle(
     a redeal). ``tricks`` are the tricks each seat took. ``transfers`` are payments made during
     the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
     the offender of each renonce noticed: each makes a bête.
+
+    The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
+    first read (this function again, on the same inputs, writing them).
     """
+    args = (
+        n,
+        table,
+        tuple(stakes),
+        result,
+        contract,
+        declarer,
+        partner,
+        tuple(tricks),
+        matadors,
+        spadille_holder,
+        tuple(transfers),
+        tuple(renonces),
+        factor,
+    )
+    return _settle(rules, args, None)
+
+
+def _payments(rules: RuleSet, args: tuple[Any, ...]) -> tuple[Payment, ...]:
+    return _settle(rules, args, []).payments
+
+
+def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) -> SettlementResult:
+    """:func:`settle`, writing the payment lines into ``lines`` (None: the counters only)."""
+    (
+        n,
+        table,
+        stakes,
+        result,
+        contract,
+        declarer,
+        partner,
+        tricks,
+        matadors,
+        spadille_holder,
+        transfers,
+        renonces,
+        factor,
+    ) = args
+    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
+    written = partial(_payments, rules, args) if lines is None else ()
     pot_before = table.pot
-    ledger = _Ledger(n, table.pot)
+    ledger = _Ledger(n, table.pot, lines)
     for seat in range(n):
         ledger.to_pot(seat, stakes[seat], "stake")
     fresh = sum(stakes)
@@ -218,7 +399,6 @@ def settle(
             ledger.pot,
             0,
             0,
-            tuple(ledger.lines),
             TableState(
                 ledger.pot,
                 tuple(waiting),
@@ -227,6 +407,7 @@ def settle(
                 redeal=result == "redeal",
                 stakes=table.stakes + 1,
             ),
+            written if lines is None else tuple(lines),
         )
     for payer, payee, amount, why in transfers:
         ledger.transfer(payer, payee, amount, why)
@@ -249,8 +430,7 @@ def settle(
     in_play = board - sum(waiting)
 
     outcome = rules.outcomes[result]
-    side = [declarer] if partner is None else [declarer, partner]
-    opponents = [s for s in ((declarer + k) % n for k in range(1, n)) if s not in side]
+    opponents = _opponents(rules, n, declarer, partner)
     sole = pays_alone(rules, contract, partner, tricks[declarer], lost=outcome.bete)
 
     # The pot.
@@ -278,29 +458,28 @@ def settle(
     # Items paid by each opponent to the side, or by the side to each opponent. Each
     # direction is totalled first and then shared "par moitié", so an odd counter arises (and
     # goes to the declarer) only when the total is odd.
-    for direction in ("receive", "pay"):
-        names = outcome.receive if direction == "receive" else outcome.pay
+    for direction, items in _items(rules, result, contract):
         per_opponent = [0] * len(opponents)
         paid: list[str] = []
-        for item_id in names:
-            item = rules.items[item_id]
-            if item.contracts is not None and contract not in item.contracts:
-                continue
+        for item_id, item in items:
             if item.single_stake_only and pot_before:
                 continue  # "if only one stake is down" (CG-EN PA32)
             if item.in_play:
                 amounts = _shares(in_play, opponents)
+                if not any(amounts):
+                    continue
+                per_opponent = [a + b for a, b in zip(per_opponent, amounts, strict=True)]
             else:
                 # The last tour of a party pays double (``factor``, ACAD PA25).
                 value = item.value(contract, matadors) * factor
-                amounts = [value] * len(opponents)
-            if any(amounts):
-                paid.append(item_id)
-                per_opponent = [a + b for a, b in zip(per_opponent, amounts, strict=True)]
+                if not value:
+                    continue
+                per_opponent = [a + value for a in per_opponent]
+            paid.append(item_id)
         total = sum(per_opponent)
         if not total:
             continue
-        label = "+".join(paid)
+        label = "+".join(paid) if ledger.lines is not None else ""
         if direction == "receive":
             side_shares = _split(total, declarer, partner)
             _flow(ledger, list(zip(opponents, per_opponent, strict=True)), side_shares, label)
@@ -348,7 +527,6 @@ def settle(
         ledger.pot,
         made,
         matadors,
-        tuple(ledger.lines),
         TableState(
             ledger.pot,
             tuple(waiting),
@@ -356,4 +534,5 @@ def settle(
             remainder,
             stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
         ),
+        written if lines is None else tuple(lines),
     )

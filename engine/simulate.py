@@ -1,24 +1,25 @@
 """Simulation: bots play a long party, on as many worker processes as asked, and it is summed up.
 
-A party is sequential only in its counters: the pot, the bête in play, the odd counters and the
-redeal flag (:class:`TableState`) pass from one deal to the next. The cards and the play do not:
-deal ``i`` is dealt by seat ``i mod n`` from the seed ``S × 1000003 + i``, and the bots never look
-at the table (the pot, the bêtes). Their random draws come from one generator per *block* of
-consecutive deals (250, or 8 with a search bot at the table), seeded from ``(S, block)``: a
-block's play depends only on the seed and the block's number. So blocks can be *played* in any
-order, on any number of processes, and only their *settlement* is chained:
+A party is sequential only in its counters: the pot, the bêtes waiting, the odd counters and
+the redeal flag (:class:`TableState`) pass from one deal to the next. The cards and the play do
+not: deal ``i`` is dealt by seat ``i mod n`` from the seed ``S + i`` (as ``ombre play --seed S``
+and a record's ``seed: S`` deal it), and the bots never look at the table. Their random draws
+come from one generator per *block* of consecutive deals (250, or 8 with a search bot at the
+table), seeded from ``(S, block)``: a block's play depends only on the seed and the block's
+number. So:
 
-1. :func:`play_block` plays a block, settling each deal on the table the previous one left
-   (a worker starts its block on an empty table, the parent process on the true one);
-2. the parent takes the blocks in order and checks each deal's table against the true one,
-   settling again (with the referee's :func:`engine.settlement.settle`) only the first deals of a
-   block, until the worker's table and the true one agree -- after that they agree for good,
-   since settlement is a function of the deal and the table before it;
+1. :func:`play_block` plays a block's deals -- in any order, on any number of processes -- and
+   returns each as :class:`Played`: its :class:`~engine.settlement.Outcome` (what the referee
+   settles, whatever lies on the table) and a few counts, a few hundred bytes;
+2. the parent process takes the blocks in order and settles each deal on the table the one
+   before left (:func:`engine.settlement.settle_outcome`, what the referee itself does at the
+   end of a deal: the counters only, the payment lines being written only when read);
 3. :class:`Tally` sums the deals up.
 
 So the result is the same, byte for byte, as one process playing the whole party, for any
-``--jobs`` (the tests check it). One generator per block rather than per deal: seeding a
-Mersenne Twister costs as much as 5 % of a random deal.
+``--jobs`` (the tests check it), and the parent's serial share is the settlement's arithmetic.
+One generator per block rather than per deal: seeding a Mersenne Twister costs as much as 5 %
+of a random deal.
 """
 
 from __future__ import annotations
@@ -32,17 +33,19 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from engine.bots import Bot, RandomBot, make_bot
 from engine.model import RuleSet
+from engine.party import last_tour_factor
 from engine.referee import Deal
-from engine.referee.held import held_card_transfers
-from engine.settlement import SettlementResult, TableState, settle, stakes_for
+from engine.referee.result import outcome
+from engine.settlement import Outcome, SettlementResult, TableState, settle_outcome
 
 __all__ = [
     "BLOCK",
-    "DealSummary",
+    "Played",
     "Setup",
     "Tally",
     "block_seed",
@@ -51,9 +54,11 @@ __all__ = [
     "parse_bots",
     "play_block",
     "play_deal",
+    "played_deal",
     "progress_bar",
-    "resettle",
     "run",
+    "settled",
+    "settled_deals",
     "summary_text",
 ]
 
@@ -66,8 +71,9 @@ _EMPTY = TableState()
 
 
 def deal_seed(seed: int, index: int) -> int:
-    """Returns the seed that deals deal ``index`` of a run seeded ``seed`` (as ``ombre play``)."""
-    return seed * 1_000_003 + index
+    """Returns the seed that deals deal ``index`` of a run seeded ``seed``: ``seed + index``, as
+    ``ombre play --seed`` deals deal ``index`` of a game and a party record's ``seed:`` does."""
+    return seed + index
 
 
 def block_seed(seed: int, block: int) -> int:
@@ -90,66 +96,39 @@ class Setup:
         return SEARCH_BLOCK if "search" in self.bots else BLOCK
 
     def make_bots(self) -> list[Bot]:
-        """Returns one bot per seat (reseeded at every deal by :func:`play_deal`)."""
+        """Returns one bot per seat (given the block's generator by :func:`play_block`)."""
         return [make_bot(kind, 0) for kind in self.bots]
 
+    @cached_property
+    def party(self) -> bool:
+        """The rule file plays parties of some tours, the last paying more (the deal's factor)."""
+        return bool(self.rules.value_at(("party",)))
 
-class DealSummary(NamedTuple):
-    """One deal as played and settled: what :func:`play_deal` returns."""
 
-    number: int
-    dealer: int
-    result: str
-    contract: str | None
-    declarer: int | None
-    partner: int | None
+class Played(NamedTuple):
+    """One deal as the bots played it, before it is settled: what a worker sends back."""
+
+    outcome: Outcome
     forced: bool
+    """The declarer was forced (all passed, and the rules impose a contract)."""
     vole_undertaken: bool
-    tricks: tuple[int, ...]
-    matadors: int
-    top_trump_holder: int | None
-    """The seat that held the highest trump at the start of play (odd counters go to it)."""
-    transfers: tuple[tuple[int, int, int, str], ...]
-    """Payments made during the deal (the fee for a demanded card)."""
-    renonces: tuple[int, ...]
-    """The offender of each renonce (bots never revoke; kept for completeness)."""
     actions: int
-    balances: tuple[int, ...]
-    bete: int
-    table_before: TableState
-    table_after: TableState
-
-    def role(self, seat: int) -> str:
-        """Returns ``declarer``, ``partner``, ``defender``, or ``none`` in a passed-out deal."""
-        if self.declarer is None:
-            return "none"
-        if seat == self.declarer:
-            return "declarer"
-        return "partner" if seat == self.partner else "defender"
 
 
-def _top_trump_holder(deal: Deal) -> int | None:
-    if deal.trump is None or not deal.start_hands:
-        return None
-    for card in deal.t.trump_order[deal.trump]:
-        for seat, hand in enumerate(deal.start_hands):
-            if hand >> card & 1:
-                return seat
-    return None
-
-
-def play_deal(
+def played_deal(
     setup: Setup,
     index: int,
-    table: TableState = _EMPTY,
     bots: Sequence[Bot] | None = None,
     rng: random.Random | None = None,
-) -> DealSummary:
-    """Plays deal ``index`` of the run with bots in every seat and settles it on ``table``.
+    table: TableState = _EMPTY,
+) -> Deal:
+    """Plays deal ``index`` of the run with bots in every seat; returns the referee's deal.
 
     :param bots: the seats' bots, made by :meth:`Setup.make_bots` (made afresh if omitted).
     :param rng: the bots' generator (:func:`play_block` passes its block's; a fresh one seeded
         from the deal's number if omitted).
+    :param table: what lies on the table (the play does not depend on it: only what
+        ``deal.settlement`` says).
     """
     rules = setup.rules
     players = list(bots) if bots is not None else setup.make_bots()
@@ -159,6 +138,7 @@ def play_deal(
         seed=deal_seed(setup.seed, index),
         options=setup.options or None,
         table=table,
+        factor=last_tour_factor(rules, index) if setup.party else 1,
     )
     if rng is None:
         rng = random.Random(deal_seed(setup.seed, index) * 7919 + 2)
@@ -176,78 +156,37 @@ def play_deal(
         while not deal.is_over:
             seat = deal.to_move
             apply(players[seat].choose(deal, seat))
-    return _summary(deal, index, table)
+    return deal
 
 
-def _summary(deal: Deal, index: int, table: TableState) -> DealSummary:
-    s = deal.settlement
-    assert s is not None and deal.result is not None
-    return DealSummary(
-        index,
-        deal.dealer,
-        deal.result,
-        deal.contract.id if deal.contract is not None else None,
-        deal.declarer,
-        deal.partner,
-        deal.forced,
-        deal.vole_undertaken,
-        tuple(deal.won),
-        s.matadors,
-        _top_trump_holder(deal) if deal.rules.codille_remainder == "next-spadille" else None,
-        (*deal.transfers, *held_card_transfers(deal)),
-        tuple(deal.penalties),
-        len(deal.history),
-        s.balances,
-        s.bete,
-        table,
-        s.table,
-    )
+def play_deal(
+    setup: Setup,
+    index: int,
+    bots: Sequence[Bot] | None = None,
+    rng: random.Random | None = None,
+) -> Played:
+    """Plays deal ``index`` of the run (as :func:`played_deal`) and returns it unsettled."""
+    deal = played_deal(setup, index, bots, rng)
+    return Played(outcome(deal), deal.forced, deal.vole_undertaken, len(deal.history))
 
 
-def resettle(rules: RuleSet, deal: DealSummary, table: TableState) -> DealSummary:
-    """Returns the deal settled on another table (the play is unchanged).
-
-    The same call as the referee makes at the end of a deal, with the same stakes: a redeal
-    after all passed is staked by the all-pass rule.
-    """
-    n = rules.players
-    lines = rules.all_pass_stakes if table.redeal else rules.stakes
-    redeal = deal.result == "redeal"
-    s: SettlementResult = settle(
-        rules,
-        n=n,
-        table=table,
-        stakes=stakes_for(rules, deal.dealer, n, lines),
-        result=deal.result,
-        contract=deal.contract,
-        declarer=deal.declarer,
-        partner=deal.partner,
-        tricks=deal.tricks,
-        matadors=deal.matadors,
-        spadille_holder=deal.top_trump_holder if table.remainder and not redeal else None,
-        transfers=deal.transfers,
-        renonces=deal.renonces,
-    )
-    return deal._replace(balances=s.balances, bete=s.bete, table_before=table, table_after=s.table)
+def settled(rules: RuleSet, played: Played, table: TableState) -> SettlementResult:
+    """Returns a played deal settled on ``table``: what the referee settles at its end when it is
+    dealt on that table (:func:`engine.settlement.settle_outcome`)."""
+    return settle_outcome(rules, played.outcome, table)
 
 
 def play_block(
-    setup: Setup,
-    block: int,
-    deals: int,
-    table: TableState = _EMPTY,
-    bots: Sequence[Bot] | None = None,
-) -> list[DealSummary]:
-    """Plays block ``block`` of a run of ``deals`` deals, the table carrying from ``table``."""
+    setup: Setup, block: int, deals: int, bots: Sequence[Bot] | None = None
+) -> list[Played]:
+    """Plays block ``block`` of a run of ``deals`` deals (unsettled)."""
     players = list(bots) if bots is not None else setup.make_bots()
     rng = random.Random(block_seed(setup.seed, block))
-    out = []
     size = setup.block
-    for i in range(block * size, min((block + 1) * size, deals)):
-        summary = play_deal(setup, i, table, players, rng)
-        table = summary.table_after
-        out.append(summary)
-    return out
+    return [
+        play_deal(setup, i, players, rng)
+        for i in range(block * size, min((block + 1) * size, deals))
+    ]
 
 
 # Worker processes.
@@ -261,31 +200,81 @@ def _init_worker(setup: Setup) -> None:
     _WORKER = (setup, setup.make_bots())
 
 
-def _work(task: tuple[int, int]) -> list[DealSummary]:
+def _work(task: tuple[int, int]) -> list[Played]:
     assert _WORKER is not None
     setup, bots = _WORKER
-    return play_block(setup, task[0], task[1], _EMPTY, bots)
+    return play_block(setup, task[0], task[1], bots)
 
 
-def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[DealSummary]]:
-    """Yields the blocks in order, each played on an empty table (workers) or the true one."""
+def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[Played]]:
+    """Yields the blocks in order, played by ``jobs`` processes: this one and ``jobs - 1``
+    workers.
+
+    The workers take blocks from the front; this process settles them in order (the serial
+    part) and, whenever the next block is not ready yet, plays the next block nobody has taken
+    instead of waiting. So ``jobs`` processes keep ``jobs`` cores busy, and none is left to
+    share a core with the settlement.
+    """
     blocks = -(-deals // setup.block)
+    setup.rules.tables(dict(setup.options) or None)
+    bots = setup.make_bots()
     if jobs <= 1 or blocks == 1:
-        setup.rules.tables(dict(setup.options) or None)
-        bots = setup.make_bots()
-        table = _EMPTY
         for b in range(blocks):
-            part = play_block(setup, b, deals, table, bots)
-            table = part[-1].table_after
-            yield part
+            yield play_block(setup, b, deals, bots)
         return
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
     # Fork shares the loaded ruleset with the workers; elsewhere each worker needs a copy.
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(min(jobs, blocks), _init_worker, (setup,)) as pool:
-        yield from pool.imap(_work, [(b, deals) for b in range(blocks)])
+    workers = min(jobs - 1, blocks - 1)
+    with context.Pool(workers, _init_worker, (setup,)) as pool:
+        taken: dict[int, Any] = {}  # block -> its worker's AsyncResult, or its deals
+        queued = 0  # blocks handed to the workers and not yet collected
+        submitted = 0  # blocks taken, by a worker or by this process
+        for b in range(blocks):
+            while True:
+                while submitted < blocks and queued < 2 * workers:
+                    taken[submitted] = pool.apply_async(_work, ((submitted, deals),))
+                    submitted += 1
+                    queued += 1
+                part = taken[b]
+                if isinstance(part, list):
+                    break
+                if part.ready() or submitted == blocks:
+                    part = part.get()
+                    queued -= 1
+                    break
+                taken[submitted] = play_block(setup, submitted, deals, bots)
+                submitted += 1
+            del taken[b]
+            yield part
+
+
+def settled_deals(
+    setup: Setup,
+    deals: int,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[int, Played, SettlementResult]]:
+    """Plays ``deals`` deals as one party on ``jobs`` processes; yields each in order with its
+    number and settlement (the table carried from the deal before).
+
+    What it yields is the same for any ``jobs``; ``progress`` is called with the number of deals
+    done after each block.
+    """
+    table = _EMPTY
+    number = 0
+    rules = setup.rules
+    for part in _played(setup, deals, jobs):
+        for played in part:
+            s = settle_outcome(rules, played.outcome, table)
+            yield number, played, s
+            table = s.table
+            number += 1
+        if progress is not None:
+            progress(number)
 
 
 def run(
@@ -303,23 +292,10 @@ def run(
     blocks = -(-deals // setup.block)
     tally = Tally(setup, deals, jobs=max(1, min(jobs, blocks)))
     start = time.perf_counter()
-    table = _EMPTY
-    done = 0
-    rules = setup.rules
-    for part in _played(setup, deals, jobs):
-        synced = False
-        for summary in part:
-            if not synced:
-                if summary.table_before == table:
-                    synced = True
-                else:
-                    summary = resettle(rules, summary, table)
-            tally.add(summary)
-            table = summary.table_after
-        done += len(part)
-        if progress is not None:
-            progress(done)
-    tally.table = table
+    add = tally.add
+    for number, played, s in settled_deals(setup, deals, jobs=jobs, progress=progress):
+        add(number, played, s)
+        tally.table = s.table
     tally.seconds = time.perf_counter() - start
     return tally
 
@@ -376,15 +352,17 @@ class Tally:
         self._codes[None] = -1
         self._pack = struct.Struct(f"<4h2?h{2 * n}i").pack
 
-    def add(self, deal: DealSummary) -> None:
-        """Counts one deal (deals must come in order)."""
-        self.results[deal.result] += 1
-        self.actions += deal.actions
-        balances = deal.balances
+    def add(self, number: int, played: Played, s: SettlementResult) -> None:
+        """Counts deal ``number``, played and settled (deals must come in order)."""
+        o = played.outcome
+        self.results[o.result] += 1
+        self.actions += played.actions
+        balances = s.balances
         totals = self.totals
         for seat, amount in enumerate(balances):
             totals[seat] += amount
-        declarer = deal.declarer
+        declarer = o.declarer
+        partner = o.partner
         role_balance = self.role_balance
         role_count = self.role_count
         if declarer is None:
@@ -392,18 +370,17 @@ class Tally:
             role_count["none"] += len(balances)
             role_balance["none"] += sum(balances)
         else:
-            assert deal.contract is not None
-            self.contracts[deal.contract] += 1
-            if deal.forced:
+            assert o.contract is not None
+            self.contracts[o.contract] += 1
+            if played.forced:
                 self.forced += 1
                 self.all_passed += 1
-            if deal.vole_undertaken:
+            if played.vole_undertaken:
                 self.vole_undertaken += 1
-            self.declared_outcome[self.setup.bots[declarer], self._outcome[deal.result]] += 1
+            self.declared_outcome[self.setup.bots[declarer], self._outcome[o.result]] += 1
             rest = sum(balances) - balances[declarer]
             role_count["declarer"] += 1
             role_balance["declarer"] += balances[declarer]
-            partner = deal.partner
             defenders = len(balances) - 1
             if partner is not None:
                 role_count["partner"] += 1
@@ -412,22 +389,23 @@ class Tally:
                 defenders -= 1
             role_count["defender"] += defenders
             role_balance["defender"] += rest
-        if deal.bete > self.largest_bete:
-            self.largest_bete = deal.bete
-            self.largest_bete_deal = deal.number
-        pot = deal.table_after.pot
+        if s.bete > self.largest_bete:
+            self.largest_bete = s.bete
+            self.largest_bete_deal = number
+        pot = s.pot_after
         if pot > self.largest_pot:
             self.largest_pot = pot
+        codes = self._codes
         self._digest.update(
             self._pack(
-                self._codes[deal.result],
-                self._codes[deal.contract],
+                codes[o.result],
+                codes[o.contract],
                 -1 if declarer is None else declarer,
-                -1 if deal.partner is None else deal.partner,
-                deal.forced,
-                deal.vole_undertaken,
-                deal.matadors,
-                *deal.tricks,
+                -1 if partner is None else partner,
+                played.forced,
+                played.vole_undertaken,
+                o.matadors,
+                *o.tricks,
                 *balances,
             )
         )

@@ -37,6 +37,21 @@ def test_the_same_rules_are_paired_exactly() -> None:
     assert report["rulesets"][0] == {**report["rulesets"][1], "ruleset": "quadrille"}
 
 
+def test_the_same_comparison_for_any_number_of_jobs() -> None:
+    """The comparison plays through the simulate driver: the same report for any --jobs."""
+    from engine.simulate import Setup, run
+
+    a, b = load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")
+    deals = 2 * 250 + 17  # three blocks, the last one short
+    one = compare(a, b, deals, seed=4, bots="random", jobs=1)
+    assert compare(a, b, deals, seed=4, bots="random", jobs=2) == one
+    assert compare(a, b, deals, seed=4, bots="random", jobs=3) == one
+    # Side A is what ``ombre simulate`` plays with the same seed and bots, deal for deal.
+    tally = run(Setup(a, ("random",) * 4, 4), deals)
+    totals = [sum(d.balances[s] for d in one.outcomes[0]) for s in range(4)]
+    assert totals == tally.totals
+
+
 def test_four_trick_rule_moves_losses_from_partner_to_declarer() -> None:
     """The four-trick house rule: same bids and results, but a caller with three tricks pays
     a loss alone, so the partner does better and the declarer worse, never the defenders."""
@@ -112,3 +127,11 @@ def test_html_page_holds_the_table_and_the_chart(tmp_path: Path) -> None:
     assert root.find(".//table") is not None and "<svg" in text
     assert "declarer, per deal" in text and "quadrille-red-aces" in text
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+
+
+def test_cli_against_takes_jobs() -> None:
+    args = ["simulate", "quadrille", "--against", "quadrille-red-aces", "-n", "300", "--json"]
+    one = runner.invoke(app, [*args, "--jobs", "1"])
+    two = runner.invoke(app, [*args, "--jobs", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)

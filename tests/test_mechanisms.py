@@ -132,12 +132,11 @@ def test_the_last_tour_of_a_party_is_played_double() -> None:
     assert Party(load_ruleset("quadrille")).factor_for(39) == 1
     from engine.referee import Deal
 
-    assert Deal(load_ruleset("quadrille"), seed=1, factor=2)._stakes == [21, 1, 1, 1]
+    assert Deal(load_ruleset("quadrille"), seed=1, factor=2).stakes == (21, 1, 1, 1)
 
     def settled(factor: int):  # type: ignore[no-untyped-def]
         deal = deal_with("quadrille", {1: "As 2c Ac Kc Qc Jc 7c 6c 5c 7d", 3: "Kh"})
         deal.factor = factor
-        deal._stakes = [10 * factor + 1, 1, 1, 1]
         run(deal, ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kh"])
         return _play_out(deal).settlement
 

@@ -94,6 +94,18 @@ def test_scored_evening_matches_the_referee(ruleset: str, tmp_path: Path) -> Non
     assert [d.entry for d in again.deals] == [d.entry for d in evening.deals]
 
 
+def test_the_last_tour_is_scored_as_the_referee_plays_it() -> None:
+    # The last tour of a party (deals 36-39 here) doubles the dealer's stake and the payments.
+    party = bot_party("quadrille-last-tour-double", 40, 3)
+    evening = Evening(party.rules)
+    for deal in party.deals:
+        scored = evening.score(entry_of(deal))
+        assert deal.settlement is not None
+        assert scored.settlement.balances == deal.settlement.balances
+        assert scored.settlement.table == deal.settlement.table
+    assert party.deals[-1].factor == 2 and evening.totals == party.totals
+
+
 def quadrille_entry(**changes: object) -> dict[str, object]:
     base: dict[str, object] = {
         "contract": "ask",

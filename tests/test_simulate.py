@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from typer.testing import CliRunner
@@ -12,10 +13,13 @@ from engine.settlement import TableState
 from engine.simulate import (
     TIMING_FIELDS,
     Setup,
+    block_seed,
+    deal_seed,
     parse_bots,
     play_block,
-    resettle,
+    played_deal,
     run,
+    settled,
 )
 
 RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur", "german-solo"]
@@ -38,39 +42,47 @@ def test_same_results_for_any_number_of_jobs(ruleset: str) -> None:
     assert sum(one["results"].values()) == deals
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_resettling_on_the_true_table_is_what_the_referee_settles(ruleset: str) -> None:
-    # A worker plays a block from an empty table; the parent settles its deals again on the
-    # true table. That must give exactly what the referee gives when dealt the true table.
+@pytest.mark.parametrize("ruleset", [*RULESETS, "quadrille-last-tour-double"])
+def test_settling_a_played_deal_is_what_the_referee_settles(ruleset: str) -> None:
+    # A worker plays a block without knowing the table; the parent settles each deal on the
+    # true one. That must be exactly what the referee settles when dealt that table.
     rules = load_ruleset(ruleset)
     setup = Setup(rules, ("random",) * rules.players, seed=11)
     deals = 2 * setup.block
-    first = play_block(setup, 0, deals)
-    # Any table a party can leave will do as the true one: take one with something on it.
-    start = next(d.table_after for d in reversed(first) if d.table_after != TableState())
-    true = play_block(setup, 1, deals, start)
-    worker = play_block(setup, 1, deals, TableState())
-    differing = 0
-    for mine, theirs in zip(true, worker, strict=True):
-        assert resettle(rules, theirs, mine.table_before) == mine
-        differing += theirs.table_before != mine.table_before
-    assert differing >= 1  # the worker's table was wrong at first
-    carried = sum(d.table_before != TableState() for d in true)
+    unsettled = play_block(setup, 1, deals)
+    rng = random.Random(block_seed(setup.seed, 1))
+    bots = setup.make_bots()
+    table = TableState()
+    carried = 0
+    for k, played in enumerate(unsettled):
+        deal = played_deal(setup, setup.block + k, bots, rng, table)
+        mine = settled(rules, played, table)
+        assert deal.settlement == mine
+        assert deal.settlement is not None and deal.settlement.payments == mine.payments
+        carried += table != TableState()
+        table = mine.table
     assert carried > 10  # pots, bêtes, odd counters or redeals were carried
 
 
 def test_parallel_run_matches_one_party_played_by_the_referee() -> None:
-    rules = load_ruleset("ombre")  # redeals staked by the all-pass rule, bêtes, codilles
-    setup = Setup(rules, ("random",) * 3, seed=5)
-    deals = 3 * setup.block
+    from engine.party import Party
+
+    rules = load_ruleset("quadrille-last-tour-double")  # bêtes, odd counters, a last tour
+    setup = Setup(rules, ("heuristic",) * 4, seed=5)
+    deals = 8 * setup.block // 5  # two blocks, the second short; 400 deals, ten parties
     tally = run(setup, deals, jobs=2)
-    table = TableState()
-    totals = [0, 0, 0]
-    for block in range(3):
-        for deal in play_block(setup, block, deals, table):
-            table = deal.table_after
-            totals = [a + b for a, b in zip(totals, deal.balances, strict=True)]
-    assert tally.totals == totals and tally.table == table
+    party = Party(rules)
+    bots = setup.make_bots()
+    for i in range(deals):
+        if i % setup.block == 0:
+            rng = random.Random(block_seed(setup.seed, i // setup.block))
+            for bot in bots:
+                bot.rng = rng
+        deal = party.new_deal(seed=deal_seed(setup.seed, i))
+        while not deal.is_over:
+            deal.apply(bots[deal.to_move].choose(deal, deal.to_move))
+    assert tally.totals == party.totals and tally.table == party.table
+    assert any(d.factor == 2 for d in party.deals)
 
 
 def test_parse_bots() -> None:
@@ -144,3 +156,24 @@ def test_the_docs_example_is_what_the_command_prints() -> None:
     for mine, theirs in zip(printed, shown, strict=True):
         if "deals/s" not in mine:  # the timing line varies
             assert mine == theirs
+
+
+def test_simulate_deals_what_play_deals_for_a_seed() -> None:
+    # Deal i of `ombre simulate --seed S` has the cards and dealer of deal i of
+    # `ombre play --auto --seed S` (and of a party record's `seed: S`).
+    from engine.party import Party
+    from engine.table import TableGame
+
+    rules = load_ruleset("quadrille")
+    setup = Setup(rules, ("random",) * 4, seed=5)
+    game = TableGame(rules, human=None, seed=5, bots="random", deals=6)
+    party = Party(rules)
+    for i in range(6):
+        at_table = game._new_deal(party, i)
+        simulated = played_deal(setup, i)
+        assert (simulated.dealer, simulated.dealt, simulated.dealt_talon) == (
+            at_table.dealer,
+            at_table.dealt,
+            at_table.dealt_talon,
+        )
+        party.deals[-1] = simulated  # finished, so the party deals on

@@ -39,7 +39,10 @@ def legal(d: Deal) -> Sequence[Action]:
             for c in sorted(d.rules.contracts.values(), key=lambda c: c.rank)
             if c.biddable and c.rank > floor
         ]
-    if any(c.requires_cards for c in d.rules.contracts.values()):
+    needs = memo.get("bids-need-cards")
+    if needs is None:
+        needs = memo["bids-need-cards"] = any(c.requires_cards for c in d.rules.contracts.values())
+    if needs:
         return [b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None]
     return list(bids)
 

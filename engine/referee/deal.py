@@ -15,7 +15,7 @@ import random
 import struct
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
@@ -45,7 +45,7 @@ from engine.referee.state import (
     refuse,
 )
 from engine.referee.tricks import TrickRules
-from engine.settlement import SettlementResult, TableState, stakes_for
+from engine.settlement import SettlementResult, TableState, deal_stakes
 
 __all__ = ["Deal"]
 
@@ -63,6 +63,48 @@ _MODULES: dict[Phase, ModuleType] = {
 # The phase modules' entry points, looked up once.
 _REFUSAL = {phase: module.refusal for phase, module in _MODULES.items()}
 _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
+_play_card = play.play_card
+
+
+class _Seating(NamedTuple):
+    """Who sits where in a deal by one dealer (the same for every deal he deals)."""
+
+    eldest: int
+    out: int | None
+    active: int
+    queue: tuple[int, ...]
+    """The speakers after the eldest, last first (popped from the end)."""
+    next_seat: list[int]
+    """The seat on each seat's right among those who play (never written to)."""
+    plan: tuple[tuple[int, int, int], ...]
+    """The packets of the deal in order, each as (seat, first card, end) of the shuffled pack:
+    the first packet order listed, dealt to the right from the eldest."""
+
+
+def _seating(rules: RuleSet, dealer: int) -> _Seating:
+    key = ("seating", dealer)
+    memo = rules._memo
+    cached: _Seating | None = memo.get(key)
+    if cached is None:
+        n = rules.players
+        eldest = (dealer + 1) % n
+        out = dealer if rules.value_at(("players", "sits_out")) else None
+        order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
+        plan = []
+        pos = 0
+        for size in rules.packets[0]:
+            for seat in order:
+                plan.append((seat, pos, pos + size))
+                pos += size
+        cached = memo[key] = _Seating(
+            eldest,
+            out,
+            n - (out is not None),
+            tuple(reversed(order[1:])),
+            [(s + 2) % n if (s + 1) % n == out else (s + 1) % n for s in range(n)],
+            tuple(plan),
+        )
+    return cached
 
 
 class Deal:
@@ -88,8 +130,8 @@ class Deal:
         "_overcaller",
         "_play_mask",
         "_queue",
+        "_settlement",
         "_snapshots",
-        "_stakes",
         "_talon_pos",
         "_tricks",
         "active",
@@ -121,7 +163,6 @@ class Deal:
         "renonces",
         "result",
         "rules",
-        "settlement",
         "setup",
         "start_hands",
         "stopped",
@@ -161,17 +202,18 @@ class Deal:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise NotationError(f"seed must be an integer, not {seed!r}")
         self.dealer = dealer
-        self.eldest = (dealer + 1) % n
+        seating = _seating(rules, dealer)
+        self.eldest = seating.eldest
         # A seat that sits the deal out (players.sits_out: the dealer at a table of four) is
         # dealt nothing and never speaks or plays, but is an opponent in the settlement.
-        self.out: int | None = dealer if rules.value_at(("players", "sits_out")) else None
-        self.active = n - (self.out is not None)
+        self.out: int | None = seating.out
+        self.active = seating.active
         self.table = table if table is not None else TableState()
         if hands is None:
-            dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed)
+            dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed, seating.plan)
         else:
             dealt, talon_cards = self._check_hands(hands, talon or [])
-        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in dealt)
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, dealt))
         self.dealt_talon: tuple[int, ...] = tuple(talon_cards)
         self.hands = [mask_of(h) for h in dealt]
         self.talon = list(talon_cards)
@@ -181,9 +223,7 @@ class Deal:
         # Auction.
         self.phase = AUCTION
         self.to_move = self.eldest
-        self._queue = [(self.eldest + k) % n for k in range(n) if (self.eldest + k) % n != self.out]
-        self._queue.reverse()  # popped from the end
-        self._queue.pop()
+        self._queue = list(seating.queue)  # the speakers after the eldest, popped from the end
         self.holder: int | None = None
         self._holder_contract: Contract | None = None
         self._overcaller: int | None = None
@@ -208,9 +248,7 @@ class Deal:
         self.leader = self.eldest
         self.trick: list[int] = []
         self._tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self._next_seat = [
-            (s + 2) % n if (s + 1) % n == self.out else (s + 1) % n for s in range(n)
-        ]
+        self._next_seat = seating.next_seat
         self.won = [0] * n
         self.partner_seen = False
         self.vole_undertaken = False
@@ -228,19 +266,15 @@ class Deal:
         self.is_over = False
         """The deal is finished (played out, laid down, or passed out)."""
         self.result: str | None = None
-        self.settlement: SettlementResult | None = None
-        # A redeal after all passed is staked by the all-pass rule instead (Ombre: two more
-        # jetons each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres").
-        stake_lines = rules.all_pass_stakes if self.table.redeal else rules.stakes
-        if factor != 1:  # the last tour of a party: "le devant double" (ACAD PA25)
-            stake_lines = tuple((w, a * factor if w == "dealer" else a) for w, a in stake_lines)
-        self._stakes = stakes_for(rules, dealer, n, stake_lines)
+        self._settlement: SettlementResult | None = None
         self._legal: Sequence[Action] | None = None
         self._play_mask: int = -1
 
     # Dealing.
 
-    def _shuffle_and_deal(self, seed: int) -> tuple[list[list[int]], list[int]]:
+    def _shuffle_and_deal(
+        self, seed: int, plan: tuple[tuple[int, int, int], ...]
+    ) -> tuple[list[list[int]], list[int]]:
         # The referee's own shuffle: one draw of 32 random bits per card from a Mersenne
         # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
         # the seed and the deck, so a seeded record deals the same on any machine.
@@ -250,16 +284,9 @@ class Deal:
         keys = struct.unpack(f"<{size}I", raw)
         cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
         hands: list[list[int]] = [[] for _ in range(self.n)]
-        pos = 0
-        # The first packet order listed; deal to the right, starting with the eldest.
-        for size in self.rules.packets[0]:
-            for k in range(self.n):
-                seat = (self.eldest + k) % self.n
-                if seat == self.out:
-                    continue
-                hands[seat].extend(cards[pos : pos + size])
-                pos += size
-        return hands, cards[pos:]
+        for seat, start, end in plan:
+            hands[seat] += cards[start:end]
+        return hands, cards[plan[-1][2] if plan else 0 :]
 
     def _check_hands(
         self, hands: Sequence[Sequence[Card | str]], talon: Sequence[Card | str]
@@ -338,6 +365,23 @@ class Deal:
         strength = self.t.strength[self.trump]
         follow = self.t.follow[self.trump]
         return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
+
+    @property
+    def stakes(self) -> tuple[int, ...]:
+        """Returns what each seat stakes at the start of this deal (:func:`deal_stakes`)."""
+        return deal_stakes(self.rules, self.dealer, self.table, self.factor)
+
+    @property
+    def settlement(self) -> SettlementResult | None:
+        """Returns the counters of the finished deal (None until it is over).
+
+        Reckoned from its result on the table it was dealt on when first asked for
+        (:func:`engine.referee.result.settlement`), then kept.
+        """
+        s = self._settlement
+        if s is None and self.is_over:
+            s = self._settlement = result.settlement(self)
+        return s
 
     @property
     def side(self) -> list[int]:
@@ -456,7 +500,7 @@ class Deal:
                 self.history.append((seat, action))
                 self._legal = None
                 self._play_mask = -1
-                play.play_card(self, seat, card)
+                _play_card(self, seat, card)
                 return
         if isinstance(action, str):
             words = action.split(maxsplit=1)
@@ -505,9 +549,13 @@ class Deal:
                 self.to_move,
                 action,
             )
-        error = _REFUSAL[phase](self, action)
-        if error is not None:
-            raise error
+        listed = self._legal
+        # An action just listed by legal_actions() (which lists exactly what the phase's rules
+        # accept) needs no second look; any other is asked of the rules, which say why not.
+        if type(listed) is not list or action not in listed:
+            error = _REFUSAL[phase](self, action)
+            if error is not None:
+                raise error
         seat = self.to_move
         self.history.append((seat, action))
         self._legal = None

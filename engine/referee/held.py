@@ -53,6 +53,12 @@ def held_card_transfers(d: Deal) -> list[tuple[int, int, int, str]]:
     """Returns the payments for the cards held at the start of play of a deal."""
     if not d.start_hands:
         return []
+    memo = d.rules._memo
+    pays = memo.get("held-cards")
+    if pays is None:
+        pays = memo["held-cards"] = bool(paid_cards(d.rules))
+    if not pays:
+        return []
 
     def holder_of(text: str) -> int | None:
         card = Card.parse(text).index

@@ -232,23 +232,26 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
     assert tr is not None
     leader = d.leader
     winner = d.seat_at(leader, tr.winning_position(trick))
-    if d.called is not None and d.called in trick:
+    called = d.called
+    if called is not None and called in trick:
         d.partner_seen = True
-    d._tricks.append((leader, tuple(trick), winner))
+    tricks = d._tricks
+    tricks.append((leader, tuple(trick), winner))
     d.won[winner] += 1
     d.trick = []
     d.leader = winner
     d.to_move = winner
-    played = len(d._tricks)
-    if played == d.rules.hand_size:
+    played = len(tricks)
+    rules = d.rules
+    if played == rules.hand_size:
         result.finish(d)
         return
     if (
-        played == d.rules.vole_after
+        played == rules.vole_after
         and not d.vole_undertaken
         and d.contract is not None
         and d.contract.vole_allowed
-        and (d.partner_seen or not d.rules.vole_requires_partner_seen)
+        and (d.partner_seen or not rules.vole_requires_partner_seen)
     ):
         side = d.side
         if winner in side and sum(d.won[s] for s in side) == played:

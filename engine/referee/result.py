@@ -6,19 +6,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.enums import HeldBy, VoleWhen
+from engine.enums import CodilleRemainder, HeldBy, VoleWhen
 from engine.model import RuleSet
 from engine.referee.held import held_card_transfers
 from engine.referee.state import OVER
-from engine.settlement import settle
+from engine.settlement import Outcome, SettlementResult, TableState, settle_outcome
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
-__all__ = ["evaluate_result", "finish", "paid_matadors"]
+__all__ = ["evaluate_result", "finish", "outcome", "paid_matadors", "settlement"]
 
 _MADE = VoleWhen.MADE
 _SIDE = HeldBy.SIDE
+_NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
 
 
 def evaluate_result(
@@ -33,8 +34,25 @@ def evaluate_result(
     """Returns the result the rule file's table gives for these tricks (first rule that holds).
 
     ``won`` is the tricks each seat took, ``side`` the declaring side. ``played`` is how many
-    tricks were played (fewer than a full hand when the side laid down).
+    tricks were played (fewer than a full hand when the side laid down). Read from the
+    ruleset's memo after the first time.
     """
+    key = ("result", tuple(won), tuple(side), vole_undertaken, played, contract)
+    memo = rules._memo
+    found: str | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _evaluate(rules, won, side, vole_undertaken, played, contract)
+    return found
+
+
+def _evaluate(
+    rules: RuleSet,
+    won: Sequence[int],
+    side: Sequence[int],
+    vole_undertaken: bool,
+    played: int | None,
+    contract: str | None,
+) -> str:
     side_tricks = sum(won[s] for s in side)
     opponents = [s for s in range(len(won)) if s not in side]
     total = sum(won) if played is None else played
@@ -84,7 +102,8 @@ def paid_matadors(d: Deal) -> int:
 
 
 def finish(d: Deal) -> None:
-    """Ends the deal: its result and its settlement."""
+    """Ends the deal: its result. The settlement follows from it (:func:`settlement`), reckoned
+    when first asked for."""
     d.phase = OVER
     d.is_over = True
     d._legal = []
@@ -101,25 +120,50 @@ def finish(d: Deal) -> None:
         # A renonce not pointed out before the end is noticed after it: the bête stands.
         d.penalties.extend(seat for seat, _, _ in d.renonces)
         d.renonces = []
-    holder = None
-    if d.table.remainder and d.result != "redeal" and d.trump is not None and d.start_hands:
-        for c in d.t.trump_order[d.trump]:
-            holder = next((s for s in range(d.n) if d.start_hands[s] >> c & 1), None)
-            if holder is not None:
-                break
-    d.settlement = settle(
-        d.rules,
-        n=d.n,
-        table=d.table,
-        stakes=d._stakes,
-        result=d.result,
-        contract=d.contract.id if d.contract else None,
-        declarer=d.declarer,
-        partner=d.partner,
-        tricks=d.won,
-        matadors=paid_matadors(d),
-        spadille_holder=holder,
-        transfers=[*d.transfers, *held_card_transfers(d)],
-        renonces=d.penalties,
-        factor=d.factor,
+
+
+def top_trump_holder(d: Deal) -> int | None:
+    """Returns the seat that held the highest trump when play began (None before trumps)."""
+    if d.trump is None or not d.start_hands:
+        return None
+    hands = d.start_hands
+    for c in d.t.trump_order[d.trump]:
+        for seat, hand in enumerate(hands):
+            if hand >> c & 1:
+                return seat
+    return None
+
+
+def outcome(d: Deal, table: TableState | None = None) -> Outcome:
+    """Returns what the finished deal leaves to settle, whatever lies on the table.
+
+    :param table: the table it is to be settled on, if known: the holder of the highest trump
+        is then looked for only when odd counters lie there; unknown, whenever the rules keep
+        odd counters for him.
+    """
+    assert d.result is not None
+    played = d.result != "redeal"
+    if table is not None:
+        wanted = bool(table.remainder)
+    else:
+        wanted = d.rules.codille_remainder is _NEXT_SPADILLE
+    held = held_card_transfers(d)
+    transfers = (*d.transfers, *held) if held else tuple(d.transfers)
+    return Outcome(
+        d.dealer,
+        d.factor,
+        d.result,
+        d.contract.id if d.contract is not None else None,
+        d.declarer,
+        d.partner,
+        tuple(d.won),
+        paid_matadors(d),
+        top_trump_holder(d) if wanted and played else None,
+        transfers,
+        tuple(d.penalties),
     )
+
+
+def settlement(d: Deal) -> SettlementResult:
+    """Returns the settlement of the finished deal on the table it was dealt on."""
+    return settle_outcome(d.rules, outcome(d, d.table), d.table)
