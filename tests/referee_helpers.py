@@ -62,3 +62,28 @@ def into_play(deal: Deal, declarer_bid: str, trump: str, *, call: str | None = N
     if call:
         lines.append(f"{eldest} call {call}")
     return run(deal, lines)
+
+
+def six_tricks_to_the_side(partner_discard: str = "Kc") -> Deal:
+    """A Quadrille deal where seat 1 (hearts, calling Kc from seat 3) has won the first six tricks.
+
+    The partner (seat 3) plays ``partner_discard`` to the first trick: ``Kc`` shows the called
+    king (so the vole may be undertaken), ``Js`` keeps it hidden. Seat 0 plays its first legal
+    card each time.
+    """
+    deal = deal_with(
+        "quadrille",
+        {
+            1: "As 7h Ac Ah Kh Qh Jh 2h 3h Ks",
+            3: "Kc Qc Jc 7c 6c 5c Qs Js 7s 6s",
+            2: "4h 5h 6h Kd Qd Jd Ad 2d 3d 4d",
+        },
+    )
+    into_play(deal, "ask", "hearts", call="Kc")
+    leads = ["As", "7h", "Ac", "Ah", "Kh", "Qh"]
+    second = ["4h", "5h", "6h", "Kd", "Qd", "Jd"]
+    third = [partner_discard, "Qc", "Jc", "7c", "6c", "5c"]
+    for k, lead in enumerate(leads):
+        run(deal, [f"1 play {lead}", f"2 play {second[k]}", f"3 play {third[k]}"])
+        deal.apply(deal.legal_actions()[0], seat=0)
+    return deal

@@ -20,7 +20,7 @@ from engine.enums import BeteGoing, Help, Pot, Renonce
 from engine.records import read_record, replay
 from engine.referee import Deal
 from engine.settlement import TableState, settle, stakes_for
-from tests.referee_helpers import deal_with, into_play, run
+from tests.referee_helpers import deal_with, into_play, run, six_tricks_to_the_side
 from tests.test_settlement import bete_chain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,21 +59,7 @@ def _settle(ruleset: str, result: str, **kw: object):  # type: ignore[no-untyped
 
 
 def _vole_deal() -> Deal:
-    deal = deal_with(
-        "quadrille",
-        {
-            1: "As 7h Ac Ah Kh Qh Jh 2h 3h Ks",
-            3: "Kc Qc Jc 7c 6c 5c Qs Js 7s 6s",
-            2: "4h 5h 6h Kd Qd Jd Ad 2d 3d 4d",
-        },
-    )
-    into_play(deal, "ask", "hearts", call="Kc")
-    leads = ["As", "7h", "Ac", "Ah", "Kh", "Qh"]
-    second = ["4h", "5h", "6h", "Kd", "Qd", "Jd"]
-    third = ["Kc", "Qc", "Jc", "7c", "6c", "5c"]
-    for k, lead in enumerate(leads):
-        run(deal, [f"1 play {lead}", f"2 play {second[k]}", f"3 play {third[k]}"])
-        deal.apply(deal.legal_actions()[0], seat=0)
+    deal = six_tricks_to_the_side("Kc")
     assert deal.phase == "vole" and deal.to_move == 1
     return deal
 

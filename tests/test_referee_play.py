@@ -9,7 +9,7 @@ import pytest
 from engine import IllegalActionError, load_ruleset
 from engine.cards import Card
 from engine.referee import Deal
-from tests.referee_helpers import deal_with, into_play, run
+from tests.referee_helpers import deal_with, into_play, run, six_tricks_to_the_side
 
 
 def strength(ruleset: str, trump: str, card: str) -> int:
@@ -345,24 +345,7 @@ def test_mediateur_precedence() -> None:
     assert [str(a) for a in deal.legal_actions()] == ["pass", "bid sans-prendre"]
 
 
-def _vole_deal(partner_discard: str) -> Deal:
-    deal = deal_with(
-        "quadrille",
-        {
-            1: "As 7h Ac Ah Kh Qh Jh 2h 3h Ks",
-            3: "Kc Qc Jc 7c 6c 5c Qs Js 7s 6s",
-            2: "4h 5h 6h Kd Qd Jd Ad 2d 3d 4d",
-        },
-    )
-    into_play(deal, "ask", "hearts", call="Kc")
-    assert deal.partner == 3
-    leads = ["As", "7h", "Ac", "Ah", "Kh", "Qh"]
-    second = ["4h", "5h", "6h", "Kd", "Qd", "Jd"]
-    third = [partner_discard, "Qc", "Jc", "7c", "6c", "5c"]
-    for k, lead in enumerate(leads):
-        run(deal, [f"1 play {lead}", f"2 play {second[k]}", f"3 play {third[k]}"])
-        deal.apply(deal.legal_actions()[0], seat=0)
-    return deal
+_vole_deal = six_tricks_to_the_side
 
 
 def test_vole_undertaken_only_after_the_called_king_appeared() -> None:
