@@ -12,7 +12,8 @@ import pytest
 from engine import load_ruleset
 from engine.bots.heuristic import HeuristicBot
 from engine.cards import ALL_CARDS, Card
-from engine.errors import IllegalActionError, RuleFileError
+from engine.errors import IllegalActionError
+from engine.loader import validate_paths
 from engine.referee import Deal, Phase
 from tests.referee_helpers import run
 
@@ -55,8 +56,10 @@ def test_the_vuelta_allows_only_the_turned_cards_suit() -> None:
     assert refused.code == "trump/turned-card"
     assert "7h" in refused.detail and "hearts" in refused.detail
     assert refused.rule.startswith("brit")  # the vuelta's own rule and source
+    assert deal.view(2)["turned"] is None
     run(deal, ["1 trump hearts"])
     assert deal.trump == 2 and deal.phase is Phase.EXCHANGE
+    assert deal.view(2)["turned"] == "7h" and deal.view(3)["turned"] == "7h"  # shown to all
     # The turned card is the first the Jugador draws.
     run(deal, ["1 discard 3c"])
     assert deal.hands[1] >> Card.parse("7h").index & 1
@@ -153,14 +156,19 @@ def test_the_palo_de_favor_is_chosen_for_the_party() -> None:
 
 
 @pytest.mark.parametrize(
-    ("extends", "extra", "message"),
+    ("extends", "extra", "code", "message"),
     [
-        ("quadrille", "", "trump_from_talon: contract turned: trumps are turned from the talon"),
-        ("ombre", "      trump_option: favourite-suit\n", "so trump_option cannot choose them"),
+        ("quadrille", "", "semantic/trump-from-no-talon", "the deal leaves none"),
+        (
+            "ombre",
+            "      trump_option: favourite-suit\n",
+            "semantic/trump-turned-and-chosen",
+            "so trump_option cannot choose them",
+        ),
     ],
 )
 def test_trumps_turned_from_the_talon_need_a_talon_and_no_chosen_suit(
-    tmp_path: Path, extends: str, extra: str, message: str
+    tmp_path: Path, extends: str, extra: str, code: str, message: str
 ) -> None:
     options = (
         "options:\n  favourite-suit:\n    name: x\n    kind: suit\n"
@@ -174,7 +182,7 @@ def test_trumps_turned_from_the_talon_need_a_talon_and_no_chosen_suit(
         f"{extra}      basis: {{evidence: conjecture}}\n",
         encoding="utf-8",
     )
-    with pytest.raises(RuleFileError) as info:
-        load_ruleset(str(path))
-    assert message in str(info.value)
-    assert "turned.yaml:" in str(info.value)
+    problems, _ = validate_paths([str(path)])
+    found = [p for p in problems if p.code == code]
+    assert found and message in found[0].message, problems
+    assert found[0].file.endswith("turned.yaml") and found[0].line is not None

@@ -290,6 +290,7 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         return
     if action.verb == "trump":
         assert action.suit is not None
+        d.turned = turned_card(d)
         d.trump = action.suit.index
         _after_trump(d)
     elif action.verb == "call":
