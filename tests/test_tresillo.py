@@ -119,6 +119,21 @@ def test_the_bot_bids_a_bola_only_with_every_trick() -> None:
     assert action.contract not in ("bola", "bola-favor"), reason
 
 
+def test_a_plain_master_is_sure_only_for_the_player_on_lead() -> None:
+    """Eight top trumps and the king of hearts: sure for the eldest, who draws the trumps
+    first; not for a later hand, whose king a heart led could see ruffed."""
+    from engine.bots.heuristic import sure_vole
+
+    hand = "As 2s Ac Ks Qs Js 7s 6s Kh"
+    eldest = tresillo({1: hand})
+    assert HeuristicBot().choose(eldest, 1).contract == "bola"
+    later = tresillo({2: hand})
+    run(later, ["1 pass"])
+    assert HeuristicBot().choose(later, 2).contract not in ("bola", "bola-favor")
+    mask = later.hands[2]
+    assert sure_vole(later.t, mask, 0, leads=True) and not sure_vole(later.t, mask, 0, leads=False)
+
+
 def test_bots_announce_no_hopeless_bola() -> None:
     """Over many deals, every bola the heuristic bots announce is made."""
     from engine.compare import play

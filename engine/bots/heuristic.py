@@ -32,6 +32,7 @@ from typing import Any
 from engine.actions import Action
 from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, Suit
+from engine.enums import Leader
 from engine.model import Contract, RuleSet
 from engine.referee import Deal
 
@@ -128,13 +129,15 @@ def estimate_tricks(t: Any, hand: int, trump: int) -> float:
     return value
 
 
-def sure_vole(t: Any, hand: int, trump: int) -> bool:
-    """Checks if a hand takes every trick with ``trump`` as trumps, whoever leads and whatever
-    the others hold or draw.
+def sure_vole(t: Any, hand: int, trump: int, *, leads: bool = True) -> bool:
+    """Checks if a hand takes every trick with ``trump`` as trumps, whatever the others hold or
+    draw.
 
     Its trumps are the highest of the pack, unbroken, and at least as many as the trumps out
-    (so leading them draws every other trump), and in each plain suit it holds the highest
-    cards, unbroken (masters once the trumps are out; a lead in that suit is won too).
+    (so leading them draws every other trump). Plain cards are sure only for a hand that
+    ``leads`` the first trick, so draws the trumps before a plain suit is led (otherwise a
+    plain lead could be ruffed by the other opponent), and only the highest of their suit,
+    unbroken (masters once the trumps are out).
     """
     ranks = _class_rank(t, trump)
     class_mask = t.class_mask[trump]
@@ -144,6 +147,8 @@ def sure_vole(t: Any, hand: int, trump: int) -> bool:
     if sorted(ranks[c] for c in bits(held)) != list(range(k)):
         return False
     if k < (t.deck_mask & trumps).bit_count() - k:
+        return False
+    if not leads and hand & ~trumps:
         return False
     for suit in range(4):
         cards = hand & class_mask[suit]
@@ -245,7 +250,8 @@ class HeuristicBot(Bot):
                 continue
             if contract.announces_vole:
                 # Only a sure vole is announced: the hand is worth every trick or nothing.
-                sure = [s for s in suits if sure_vole(deal.t, hand, s)]
+                leads = self._leads_first(deal, seat)
+                sure = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)]
                 if not sure:
                     continue
                 suits = sure
@@ -287,11 +293,18 @@ class HeuristicBot(Bot):
             why,
         )
 
+    @staticmethod
+    def _leads_first(deal: Deal, seat: int) -> bool:
+        """Checks if ``seat``, declaring, would lead the first trick."""
+        return deal.rules.leader is Leader.DECLARER or seat == deal.eldest
+
     def _trump(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
         suits = [a.suit.index for a in legal if a.suit is not None]
         if deal.contract is not None and deal.contract.announces_vole:
             # The vole announced: trumps in a suit where it is sure, if there is one.
-            suits = [s for s in suits if sure_vole(deal.t, deal.hands[seat], s)] or suits
+            leads = self._leads_first(deal, seat)
+            hand = deal.hands[seat]
+            suits = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)] or suits
         value, suit = self._best(deal, deal.hands[seat], suits)
         action = next(a for a in legal if a.suit is not None and a.suit.index == suit)
         if deal.forced:
