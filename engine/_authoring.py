@@ -193,6 +193,27 @@ def _mechanism_problems(resolved: Any) -> list[Problem]:
             )
         for j, text in enumerate(c.get("requires_cards", [])):
             card((*path, "requires_cards", j), text)
+        if c.get("trump_from_talon"):
+            if int(d["deal"]["talon"]) == 0:
+                add(
+                    (*path, "trump_from_talon"),
+                    "trump-from-no-talon",
+                    f"contract {cid}: trumps are turned from the talon, but the deal leaves none",
+                )
+            for key in ("trump_option", "trump_not_option"):
+                if c.get(key) is not None:
+                    add(
+                        (*path, key),
+                        "trump-turned-and-chosen",
+                        f"contract {cid}: trumps are turned from the talon, so {key} cannot "
+                        "choose them",
+                    )
+            if c.get("trump_named_by") == "partner":
+                add(
+                    (*path, "trump_named_by"),
+                    "trump-turned-and-chosen",
+                    f"contract {cid}: trumps are turned from the talon, so no partner names them",
+                )
     return problems
 
 

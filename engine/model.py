@@ -146,6 +146,8 @@ class Contract:
     """Who names trumps: the declarer, or (after the call) the holder of the called card."""
     requires_cards: tuple[str, ...] = ()
     """Cards a player must hold to bid it (the seed summary's Casco: both black aces)."""
+    trump_from_talon: bool = False
+    """Trumps are the suit of the first card turned from the talon (the Spanish *vuelta*)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -847,6 +849,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             announces_vole=bool(c.get("announces_vole", False)),
             trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
             requires_cards=tuple(c.get("requires_cards", ())),
+            trump_from_talon=bool(c.get("trump_from_talon", False)),
         )
 
     def call(key: str) -> Call | None:

@@ -129,7 +129,9 @@ def test_every_html_page_is_valid_html5_and_self_contained(html_docs: Path) -> N
     for page in pages:
         text = page.read_text(encoding="utf-8")
         _html_ok(text)
-        assert "<script" not in text and "http://" not in text.split("Address:")[0], page
+        # The inline chart's namespace names SVG; it fetches nothing.
+        local = text.split("Address:")[0].replace('xmlns="http://www.w3.org/2000/svg"', "")
+        assert "<script" not in text and "http://" not in local, page
         assert text.count('rel="stylesheet"') == 1
 
 
@@ -401,3 +403,42 @@ def test_replay_text_tells_everything_the_json_has(record: Path) -> None:
             assert shown in text
     if document["error"] is not None:
         assert f"action [{document['error']['index']}]" in text
+
+
+# What each variant does to the game: a seeded, paired --against run, one derivation.
+
+
+def test_each_variant_has_its_effect_page_linked_from_its_book_and_the_index(
+    html_docs: Path,
+) -> None:
+    from engine.documents.effects import DEALS, SEED
+
+    index = (html_docs / "index.html").read_text(encoding="utf-8")
+    assert 'href="effects.html"' in index
+    listing = (html_docs / "effects.html").read_text(encoding="utf-8")
+    assert f"same {DEALS} deals (seed {SEED}" in listing
+    for r in all_rulesets():
+        page = html_docs / "effects" / f"{r.id}.html"
+        if r.kind != "variant":
+            assert not page.exists(), r.id
+            continue
+        assert f'href="effects/{r.id}.html"' in listing, r.id
+        book = (html_docs / "books" / f"{r.id}.html").read_text(encoding="utf-8")
+        assert f'href="../effects/{r.id}.html"' in book, r.id
+        text = page.read_text(encoding="utf-8")
+        assert text.count("<svg") == 1 and "&lt;svg" not in text, r.id
+        assert f"ombre simulate {r.extends} --against {r.id} -n {DEALS} --seed {SEED}" in text
+
+
+def test_the_effect_chart_is_the_simulate_svg_of_the_same_run(tmp_path: Path) -> None:
+    from engine.compare import compare, render_svg
+    from engine.documents.effects import DEALS, SEED
+
+    variant = load_ruleset("quadrille-four-trick-bete")
+    write_docs(tmp_path, "md", [variant])
+    svg = (tmp_path / "effects" / "quadrille-four-trick-bete.svg").read_text(encoding="utf-8")
+    report = compare(load_ruleset("quadrille"), variant, DEALS, seed=SEED).as_json()
+    assert svg == render_svg(report)
+    page = (tmp_path / "effects" / "quadrille-four-trick-bete.md").read_text(encoding="utf-8")
+    assert "](quadrille-four-trick-bete.svg)" in page
+    assert "| declarer, per deal |" in page

@@ -93,6 +93,35 @@ def test_ombre_codille() -> None:
     assert deal["balances"] == [6, -12, -3] and deal["pot_after"] == 9
 
 
+def test_tresillo_bola_made() -> None:
+    """Tresillo: a bola (the vole announced with the bid) made sweeps the table and is paid the
+    solo, nine matadors and the vole (the 12 staked, a third from each other seat, the alcalde
+    included): 3 + 9 + 4 from each. [NHF: the alcalde "cobra y paga como los demás"; amounts
+    conjecture, docs/decisions.md]"""
+    deal = replayed("tresillo-bola-made.yaml")["deals"][0]
+    assert deal["contract"] == "bola" and deal["result"] == "vole"
+    assert deal["tricks_won"] == [0, 9, 0, 0]
+    assert deal["balances"] == [-19, 57, -19, -19] and deal["pot_after"] == 0
+
+
+def test_tresillo_bola_failed_but_game_won() -> None:
+    """Tresillo: a bola that takes eight tricks wins the game (the 12 staked, the solo and
+    eight matadors from each) and pays each other seat the vole (4). [conjecture]"""
+    deal = replayed("tresillo-bola-failed.yaml")["deals"][0]
+    assert deal["contract"] == "bola" and deal["result"] == "vole-failed"
+    assert deal["tricks_won"][1] == 8
+    assert deal["balances"] == [-10, 30, -10, -10] and deal["bete"] == 0
+
+
+def test_tresillo_bola_lost_by_codillo() -> None:
+    """Tresillo: a bola lost by codillo: the winner of codillo takes the stake; the Jugador pays
+    each the solo and the vole (3 + 4) and makes a bête of 12. [conjecture]"""
+    deal = replayed("tresillo-bola-codille.yaml")["deals"][0]
+    assert deal["contract"] == "bola" and deal["result"] == "bola-codille"
+    assert deal["balances"] == [4, -36, 16, 4] and deal["bete"] == 12
+    assert deal["pot_after"] == 12
+
+
 def test_party_of_remises_grows_the_betes() -> None:
     """37: three remises make bêtes of 14, 42 and 56. The fourth deal is won for the devant
     (42 + 14) and the largest bête (56) only: the bêtes of 42 and 14 wait their turn. [ENC-Q

@@ -356,8 +356,9 @@ _LAYERS = [
     {"referee"},
     {"party"},
     {"records", "bots", "scoresheet"},
+    {"simulate", "compare"},  # bots playing deals; the documents show their figures
     {"documents"},
-    {"table", "scoreterm", "web", "compare", "sidebyside", "starter", "simulate"},
+    {"table", "scoreterm", "web", "sidebyside", "starter"},
     {"cli", "__init__", "__main__"},
 ]
 

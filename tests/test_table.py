@@ -274,7 +274,7 @@ def test_a_seat_that_sits_the_deal_out_is_left_out_of_the_tricks() -> None:
     out = flat(result.output)
     assert "seat 0 [dealer, sits this deal out]" in out
     assert "Speech and play go to the right: seat 1 → seat 2 → seat 3." in out
-    assert "Trick 1: seat 1 7s · seat 2 Js · seat 3 Qs — seat 3 won it with Qs." in out
+    assert "Trick 1: seat 1 Jd · seat 2 2d · seat 3 6d — seat 1 won it with Jd." in out
     mine = flat(play("tresillo", "--seed", "2", stdin="").output)
     assert "You sit this deal out" in mine
 

@@ -16,6 +16,10 @@
   cheaply as possible, with a master when one is held; the matadors are kept back when the
   privilege allows (a low plain card goes instead).
 * **The vole** is undertaken only when every card left is a sure winner: never a hopeless vole.
+  A vole announced with the bid (the *contre*, the *bola*) is bid only with a sure one
+  (:func:`sure_vole`): never a hopeless announced vole.
+* **Trumps turned from the talon** (the *vuelta*): the suit is not known when bidding, so the
+  hand is valued at its average over the suits that may turn up, not at its best suit.
 
 :meth:`HeuristicBot.advise` returns the action with a one-line reason in the period's terms.
 """
@@ -28,10 +32,11 @@ from typing import Any
 from engine.actions import Action
 from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
+from engine.enums import Leader
 from engine.model import Contract, RuleSet
 from engine.referee import Deal
 
-__all__ = ["HeuristicBot", "estimate_tricks", "tricks_to_win"]
+__all__ = ["HeuristicBot", "estimate_tricks", "sure_vole", "tricks_to_win"]
 
 SUITS = ("spades", "clubs", "hearts", "diamonds")
 
@@ -124,6 +129,34 @@ def estimate_tricks(t: Any, hand: int, trump: int) -> float:
     return value
 
 
+def sure_vole(t: Any, hand: int, trump: int, *, leads: bool = True) -> bool:
+    """Checks if a hand takes every trick with ``trump`` as trumps, whatever the others hold or
+    draw.
+
+    Its trumps are the highest of the pack, unbroken, and at least as many as the trumps out
+    (so leading them draws every other trump). Plain cards are sure only for a hand that
+    ``leads`` the first trick, so draws the trumps before a plain suit is led (otherwise a
+    plain lead could be ruffed by the other opponent), and only the highest of their suit,
+    unbroken (masters once the trumps are out).
+    """
+    ranks = _class_rank(t, trump)
+    class_mask = t.class_mask[trump]
+    trumps = class_mask[4]
+    held = hand & trumps
+    k = held.bit_count()
+    if sorted(ranks[c] for c in bits(held)) != list(range(k)):
+        return False
+    if k < (t.deck_mask & trumps).bit_count() - k:
+        return False
+    if not leads and hand & ~trumps:
+        return False
+    for suit in range(4):
+        cards = hand & class_mask[suit]
+        if sorted(ranks[c] for c in bits(cards)) != list(range(cards.bit_count())):
+            return False
+    return True
+
+
 class HeuristicBot(Bot):
     """A player of the old school, using only its seat's view."""
 
@@ -169,6 +202,9 @@ class HeuristicBot(Bot):
         """Returns the tricks a hand must be worth to bid ``contract``, and the advice behind."""
         rules = deal.rules
         win = tricks_to_win(rules)
+        if contract.announces_vole:
+            every = float(rules.hand_size)
+            return every, f"a vole announced with the bid needs a sure hand of all {every:g} tricks"
         if contract.help == "call":
             # Hoyle's three tricks (of ten), whatever liability rule the house keeps.
             three = 3.0 * rules.hand_size / 10
@@ -212,7 +248,19 @@ class HeuristicBot(Bot):
             suits = deal.trump_choices(contract)
             if not suits:
                 continue
+            if contract.announces_vole:
+                # Only a sure vole is announced: the hand is worth every trick or nothing.
+                leads = self._leads_first(deal, seat)
+                sure = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)]
+                if not sure:
+                    continue
+                suits = sure
             value, suit = self._best(deal, hand, suits)
+            if contract.announces_vole:
+                value = float(deal.rules.hand_size)
+            if contract.trump_from_talon:
+                # The turned card decides: the hand is worth its average over the suits.
+                value = sum(estimate_tricks(deal.t, hand, s) for s in suits) / len(suits)
             need, why = self.need(deal, contract, hand, suit)
             if value >= need:
                 if (
@@ -245,8 +293,18 @@ class HeuristicBot(Bot):
             why,
         )
 
+    @staticmethod
+    def _leads_first(deal: Deal, seat: int) -> bool:
+        """Checks if ``seat``, declaring, would lead the first trick."""
+        return deal.rules.leader is Leader.DECLARER or seat == deal.eldest
+
     def _trump(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
         suits = [a.suit.index for a in legal if a.suit is not None]
+        if deal.contract is not None and deal.contract.announces_vole:
+            # The vole announced: trumps in a suit where it is sure, if there is one.
+            leads = self._leads_first(deal, seat)
+            hand = deal.hands[seat]
+            suits = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)] or suits
         value, suit = self._best(deal, deal.hands[seat], suits)
         action = next(a for a in legal if a.suit is not None and a.suit.index == suit)
         if deal.forced:

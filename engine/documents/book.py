@@ -173,10 +173,14 @@ def _distributions(total: int, n: int) -> Iterator[tuple[int, ...]]:
         yield tuple(parts)
 
 
-def _evaluate(rules: RuleSet, won: tuple[int, ...], side: list[int], vole: bool) -> str:
+def _evaluate(
+    rules: RuleSet, won: tuple[int, ...], side: list[int], vole: bool, contract: str
+) -> str:
     from engine.referee import evaluate_result
 
-    return evaluate_result(rules, won, side, vole_undertaken=vole, played=rules.hand_size)
+    return evaluate_result(
+        rules, won, side, vole_undertaken=vole, played=rules.hand_size, contract=contract
+    )
 
 
 _Example = tuple[str, tuple[int, ...], bool, bool]
@@ -199,7 +203,10 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
 
     For each result the rules can give, the example is the boundary case (the fewest tricks
     that still win, the most that still lose), the declarer taking the larger share. Where a
-    declarer with too few tricks pays a loss alone, that case is shown as well.
+    declarer with too few tricks pays a loss alone, that case is shown as well. The results
+    are the contract's own (a results rule may name its contracts); a contract that announces
+    the vole always plays for it; a seat that sits the deal out (the dealer, seat 0) takes no
+    trick.
     """
     n = rules.players
     declarer = 1 % n
@@ -208,16 +215,27 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     sole_below = rules.sole_liability_below
     can_be_sole = partner is not None and sole_below is not None and not contract.shared_liability
     chosen: dict[tuple[str, bool], tuple[tuple[int, ...], bool, tuple[Any, ...]]] = {}
-    for won in _distributions(rules.hand_size, n):
+    out = 0 if rules.value_at(("players", "sits_out")) else None
+    playing = n - (out is not None)
+    for shared in _distributions(rules.hand_size, playing):
+        won = (0, *shared) if out is not None else shared
         side_tricks = sum(won[s] for s in side)
-        opponents = [won[s] for s in range(n) if s not in side]
+        opponents = [won[s] for s in range(n) if s not in side and s != out]
         spread = max(opponents) - min(opponents) if opponents else 0
-        for vole in (False, True) if contract.vole_allowed else (False,):
-            if vole and not (
-                won[declarer] + (won[partner] if partner is not None else 0) >= rules.vole_after
+        if contract.announces_vole:
+            voles: tuple[bool, ...] = (True,)
+        else:
+            voles = (False, True) if contract.vole_allowed else (False,)
+        for vole in voles:
+            if (
+                vole
+                and not contract.announces_vole
+                and not (
+                    won[declarer] + (won[partner] if partner is not None else 0) >= rules.vole_after
+                )
             ):
                 continue
-            result = _evaluate(rules, won, side, vole)
+            result = _evaluate(rules, won, side, vole, contract.id)
             outcome = rules.outcomes.get(result)
             if outcome is None:
                 continue
@@ -238,7 +256,9 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
             slot = (result, sole)
             if slot not in chosen or key < chosen[slot][2]:
                 chosen[slot] = (won, vole, key)
-    order = {r.result: i for i, r in enumerate(rules.results)}
+    order: dict[str, int] = {}
+    for i, r in enumerate(rules.results):
+        order.setdefault(r.result, i)
     rows = [(result, won, vole, sole) for (result, sole), (won, vole, _) in chosen.items()]
     rows.sort(key=lambda row: (order.get(row[0], 99), row[3]))
     return rows

@@ -1,8 +1,11 @@
 """``ombre docs``: every document for a set of rulesets, written to a folder.
 
 The folder holds ``index``, ``books/ID``, ``diffs/ID`` (each ruleset against what it extends),
-``matrix``, ``claims``, ``disagreements``, ``glossary`` and ``sources/ID``, in Markdown or HTML;
-HTML adds the one stylesheet, ``style.css``. Output depends on the rule files, the claims and
+``effects`` and ``effects/ID`` (what each variant does to the game: a seeded, paired
+``simulate --against`` run of its parent against it, the table and the SVG chart; in Markdown
+the chart is ``effects/ID.svg`` beside the page), ``matrix``, ``claims``, ``disagreements``,
+``glossary`` and ``sources/ID``, in Markdown or HTML; HTML adds the one stylesheet,
+``style.css``. Output depends on the rule files, the claims and
 the sources only (no dates, no absolute paths, sorted), so it is byte-identical run to run.
 """
 
@@ -90,12 +93,15 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     :raises RuleFileError: if a rule file, the claims or the sources are invalid.
     :raises OSError: if the folder cannot be written.
     """
+    from markupsafe import Markup
+
     from engine import load_ruleset
     from engine.documents import repo_path, repo_root
     from engine.documents.book import rule_view
     from engine.documents.claims import evaluate, load_claims
     from engine.documents.diff import diff_rulesets
     from engine.documents.disagreements import load_disagreements
+    from engine.documents.effects import BOTS, DEALS, SEED, effects
     from engine.documents.glossary import load_glossary
     from engine.documents.matrix import build_matrix
     from engine.documents.sources import load_library
@@ -120,6 +126,8 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
         written.append(f"{name}.{fmt}")
 
     out.mkdir(parents=True, exist_ok=True)
+    measured = effects(chosen)
+    measured_ids = {e.id for e in measured}
     for r in chosen:
         parent = load_ruleset(r.extends) if r.extends else None
         diff = diff_rulesets(parent, r) if parent is not None else None
@@ -131,9 +139,35 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
             title=r.name,
             view=rule_view(r),
             changes=own,
+            measured=r.id in measured_ids,
         )
         if diff is not None:
             page(f"diffs/{r.id}", "diff.j2", "../", title=f"{r.id} against {r.extends}", diff=diff)
+    for e in measured:
+        svg = e.svg
+        if fmt == "md":
+            target = out / "effects" / f"{e.id}.svg"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8", newline="\n")
+            written.append(f"effects/{e.id}.svg")
+        page(
+            f"effects/{e.id}",
+            "effect.j2",
+            "../",
+            title=f"{e.id} against {e.parent}",
+            e=e,
+            svg=Markup(svg),
+        )
+    if measured:
+        page(
+            "effects",
+            "effects.j2",
+            title="What each variant does to the game",
+            effects=measured,
+            deals=DEALS,
+            seed=SEED,
+            bots=BOTS,
+        )
     page(
         "matrix",
         "matrix.j2",
@@ -184,6 +218,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
         counts=counts,
         sources=list(lib.sources.values()),
         examples=examples,
+        measured=bool(measured),
     )
     if fmt == "html":
         shutil.copyfile(Path(templates_dir()) / "style.css", out / "style.css")

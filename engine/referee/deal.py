@@ -174,6 +174,7 @@ class Deal:
         "transfers",
         "trick",
         "trump",
+        "turned",
         "vole_undertaken",
         "won",
     )
@@ -238,6 +239,8 @@ class Deal:
         self.partner: int | None = None
         self.demanded_from: int | None = None
         self.given: int | None = None
+        self.turned: int | None = None
+        """The card turned from the talon to fix trumps (``trump_from_talon``), once turned."""
         self.transfers: list[tuple[int, int, int, str]] = []
         self._exchangers: list[int] = []
         self._ex_pos = 0
@@ -612,6 +615,7 @@ class Deal:
             "given": str(ALL_CARDS[self.given])
             if given_visible and self.given is not None
             else None,
+            "turned": str(ALL_CARDS[self.turned]) if self.turned is not None else None,
             "talon": len(self.talon) - self._talon_pos,
             "exchanges": [(s, len(d)) for s, d, _ in self.exchanges],
             "trick": [str(ALL_CARDS[c]) for c in self.trick],
@@ -640,6 +644,8 @@ class Deal:
         if self.given is not None:
             out["given"] = str(ALL_CARDS[self.given])
             out["demanded_from"] = self.demanded_from
+        if self.turned is not None:
+            out["turned"] = str(ALL_CARDS[self.turned])
         if self.exchanges:
             out["exchanges"] = [
                 {

@@ -5,7 +5,9 @@ candidates that pass every stage; an action that fails is refused by the first s
 with that stage's code and rule.
 
 * trumps: the contract's favourite-suit option (``trump_option``, ``trump_not_option``), then
-  the suits in the pack;
+  the suits in the pack, then, under a contract whose trumps are turned from the talon
+  (``trump_from_talon``, the Spanish *vuelta*), the suit of the talon's top card: the first
+  card the declarer will draw, turned for all to see;
 * a call or demand: the trump suit, the caller's own card, the rank, the fallback rank (only
   with every card of the rank), the pack, and for a demand a card in another player's hand;
 * giving back: a card the declarer holds, other than the one just demanded.
@@ -31,7 +33,7 @@ from engine.referee.state import TRUMP as TRUMP_PHASE
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
-__all__ = ["call_choices", "declare", "trump_stages", "trump_suits"]
+__all__ = ["call_choices", "declare", "trump_stages", "trump_suits", "turned_card"]
 
 SUITS = tuple(Suit)
 _NONE = Help.NONE
@@ -91,13 +93,37 @@ def trump_suits(
     ]
 
 
+def turned_card(d: Deal) -> int | None:
+    """Returns the card turned from the talon to fix trumps, under a contract that turns one
+    (``trump_from_talon``): the talon's top card, the first the declarer will draw."""
+    contract = d.contract
+    if contract is None or not contract.trump_from_talon or d._talon_pos >= len(d.talon):
+        return None
+    return d.talon[d._talon_pos]
+
+
+def _turned_stage(d: Deal, suit: int) -> tuple[str, str, tuple[str | int, ...]] | None:
+    """The deal's own trump stage: under ``trump_from_talon``, only the turned card's suit."""
+    card = turned_card(d)
+    if card is None or ALL_CARDS[card].suit.index == suit:
+        return None
+    assert d.contract is not None
+    return (
+        "trump/turned-card",
+        f"{d.contract.id}: trumps are the suit of the card turned from the talon, "
+        f"{ALL_CARDS[card]}, so {SUIT_NAMES[ALL_CARDS[card].suit.index]}",
+        ("auction", "contracts", d.contract.id),
+    )
+
+
 def _trump_legal(d: Deal) -> list[Action]:
-    return [TRUMP[s] for s in d.trump_choices()]
+    return [TRUMP[s] for s in d.trump_choices() if _turned_stage(d, s) is None]
 
 
 def _trump_refusal(d: Deal, action: Action) -> IllegalActionError | None:
     assert action.suit is not None
-    broken = trump_stages(d.rules, d.t, d.options, d.contract, action.suit.index)
+    suit = action.suit.index
+    broken = trump_stages(d.rules, d.t, d.options, d.contract, suit) or _turned_stage(d, suit)
     if broken is None:
         return None
     code, reason, path = broken
@@ -258,6 +284,7 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         return
     if action.verb == "trump":
         assert action.suit is not None
+        d.turned = turned_card(d)
         d.trump = action.suit.index
         _after_trump(d)
     elif action.verb == "call":

@@ -126,6 +126,8 @@ class View(TypedDict):
     demanded_from: int | None
     given: str | None
     """The card given for a demanded one, if this seat may see it."""
+    turned: str | None
+    """The card turned from the talon to fix trumps (the *vuelta*), shown to all."""
     talon: int
     exchanges: list[tuple[int, int]]
     trick: list[str]

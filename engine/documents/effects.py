@@ -1,0 +1,124 @@
+"""What each variant does to the game, measured: the ``effects`` pages of ``ombre docs``.
+
+For every variant (a file of ``variants/`` that extends a ruleset) the documents show a seeded,
+paired ``simulate --against`` run of the parent (A) against the variant (B): the same
+:data:`DEALS` deals from seed :data:`SEED`, heuristic bots in every seat. The run is
+:func:`engine.compare.compare`, and the table and the chart are its own renderers
+(:func:`engine.compare.table_rows`, :func:`engine.compare.render_svg`), so a page shows exactly
+what ``ombre simulate PARENT --against VARIANT -n 300 --seed 1 --svg`` prints: one derivation.
+
+A run costs about half a second, so its JSON report is kept in the workbench's cache
+(:mod:`engine._cache`), keyed by the bytes of both rule files' ``extends`` chains, every source
+file of the engine (the referee, the bots and the settlement decide the numbers) and the run's
+parameters; any change to one of them runs it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine.model import RuleSet
+
+__all__ = ["BOTS", "DEALS", "SEED", "Effect", "effects", "measure"]
+
+DEALS = 300
+"""Deals per run: enough for the large effects, small enough that ``make docs`` stays quick."""
+SEED = 1
+BOTS = "heuristic"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One variant measured against its parent, ready for its page."""
+
+    id: str
+    parent: str
+    name: str
+    report: dict[str, Any]
+    """:meth:`engine.compare.Comparison.as_json` of the run (A the parent, B the variant)."""
+    rows: tuple[dict[str, str], ...]
+    svg: str
+
+    @property
+    def command(self) -> str:
+        """Returns the command that prints the same run."""
+        return (
+            f"ombre simulate {self.parent} --against {self.id} -n {self.report['deals']} "
+            f"--seed {self.report['seed']} --bots {self.report['bots']}"
+        )
+
+    def difference(self, key: str) -> dict[str, Any] | None:
+        """Returns one paired difference of the report (B - A), if it was measured."""
+        value = self.report["difference"].get(key)
+        return value if isinstance(value, dict) and value.get("n") else None
+
+
+@lru_cache(maxsize=1)
+def _engine_sources() -> str:
+    here = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(here.rglob("*.py")):
+        digest.update(path.relative_to(here).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _chain_bytes(rules: RuleSet) -> bytes:
+    from engine import load_ruleset
+
+    out = []
+    for rid in rules.chain:
+        file = Path(load_ruleset(rid).file)
+        try:
+            out.append(file.read_bytes())
+        except OSError:
+            out.append(rid.encode())
+    return b"\0".join(out)
+
+
+def measure(
+    parent: RuleSet, variant: RuleSet, deals: int = DEALS, seed: int = SEED, bots: str = BOTS
+) -> dict[str, Any]:
+    """Returns the JSON report of ``simulate PARENT --against VARIANT`` (cached)."""
+    from engine import _cache
+    from engine.compare import compare
+
+    key = b"\0".join(
+        [
+            _engine_sources().encode(),
+            _chain_bytes(parent),
+            _chain_bytes(variant),
+            f"{parent.id}\0{variant.id}\0{deals}\0{seed}\0{bots}".encode(),
+        ]
+    )
+    where = Path("simulate-against") / parent.id / variant.id
+    hit = _cache.load(where, key, Path.read_bytes, "effects")
+    if hit is not None and isinstance(hit.get("report"), dict):
+        return hit["report"]  # type: ignore[no-any-return]
+    report = compare(parent, variant, deals, seed=seed, bots=bots).as_json()
+    report = json.loads(json.dumps(report))  # the same values whether fresh or cached
+    _cache.store(where, key, {"deps": [], "report": report}, "effects")
+    return report  # type: ignore[no-any-return]
+
+
+def effects(rulesets: Sequence[RuleSet]) -> list[Effect]:
+    """Returns the measured effect of every variant among ``rulesets``, by id."""
+    from engine import load_ruleset
+    from engine.compare import render_svg, table_rows
+
+    out = []
+    for r in sorted(rulesets, key=lambda r: r.id):
+        if r.kind != "variant" or not r.extends:
+            continue
+        parent = load_ruleset(r.extends)
+        report = measure(parent, r)
+        out.append(
+            Effect(r.id, parent.id, r.name, report, tuple(table_rows(report)), render_svg(report))
+        )
+    return out
