@@ -396,19 +396,24 @@ class Tally:
         if pot > self.largest_pot:
             self.largest_pot = pot
         codes = self._codes
-        self._digest.update(
-            self._pack(
-                codes[o.result],
-                codes[o.contract],
-                -1 if declarer is None else declarer,
-                -1 if partner is None else partner,
-                played.forced,
-                played.vole_undertaken,
-                o.matadors,
-                *o.tricks,
-                *balances,
-            )
+        fields = (
+            codes[o.result],
+            codes[o.contract],
+            -1 if declarer is None else declarer,
+            -1 if partner is None else partner,
+            played.forced,
+            played.vole_undertaken,
+            o.matadors,
+            *o.tricks,
+            *balances,
         )
+        try:
+            packed = self._pack(*fields)
+        except struct.error:
+            # A doubling bête can outgrow 32 bits; such a deal is hashed as text (the same
+            # deal always takes the same path, so the digest stays deterministic).
+            packed = b"\x00" + repr(fields).encode()
+        self._digest.update(packed)
 
     @property
     def digest(self) -> str:
