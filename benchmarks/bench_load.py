@@ -3,7 +3,7 @@
 * whole-process ``ombre --help`` (Python start-up, typer and the engine package);
 * whole-process ``ombre validate`` of every rule file in ``rules/`` and ``variants/``;
 * in-process read + resolve + schema + semantic checks + model + compiled tables of one
-  ruleset, with a fresh :class:`engine.loader.Registry` each time (the JSON Schema validator
+  ruleset, with a fresh :class:`engine.rules.loader.Registry` each time (the JSON Schema validator
   is built once per process and kept, as in real use), and the cold first load apart.
 
 Run ``python benchmarks/bench_load.py [RULESET] [-n RUNS]`` (``make bench``).
@@ -63,8 +63,8 @@ def main() -> None:
     validate = _process([*ombre, "validate"], args.runs)
 
     # In process. The first load pays for importing jsonschema and building its validator.
-    from engine.loader import Registry
-    from engine.model import build_ruleset
+    from engine.rules.loader import Registry
+    from engine.rules.model import build_ruleset
 
     def load() -> object:
         registry = Registry()

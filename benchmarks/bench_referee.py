@@ -17,7 +17,7 @@ import time
 
 from engine import load_ruleset
 from engine.referee import Deal
-from engine.settlement import TableState
+from engine.referee.settlement import TableState
 
 
 def run(ruleset: str, deals: int, seed: int) -> float:

@@ -31,17 +31,17 @@ from engine.errors import RuleFileError as RuleFileError
 
 if TYPE_CHECKING:
     from engine.actions import Action as Action
-    from engine.model import RuleSet as RuleSet
-    from engine.party import Party as Party
     from engine.referee import Deal as Deal
+    from engine.referee.party import Party as Party
+    from engine.rules.model import RuleSet as RuleSet
 
 # The model and the referee are imported when first asked for, so that a command that needs
 # neither (``ombre --help``) does not pay for them.
 _LAZY = {
     "Action": "engine.actions",
     "Deal": "engine.referee",
-    "Party": "engine.party",
-    "RuleSet": "engine.model",
+    "Party": "engine.referee.party",
+    "RuleSet": "engine.rules.model",
 }
 
 
@@ -86,8 +86,8 @@ def load_ruleset(name: str | Path) -> RuleSet:
     :raises RuleFileError: with every located problem, if the file or a parent is invalid.
     :raises NotationError: if no ruleset has that name.
     """
-    from engine.loader import default_registry
-    from engine.model import build_ruleset
+    from engine.rules.loader import default_registry
+    from engine.rules.model import build_ruleset
 
     key = str(name)
     cached = _CACHE.get(key)

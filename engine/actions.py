@@ -100,7 +100,7 @@ class Action:
 
         A bare card is read as ``play CARD``. A contract name is lower-cased and its words
         joined by hyphens (``bid Sans appeler`` is ``bid sans-appeler``); the rule file's aliases
-        are resolved by :meth:`engine.model.RuleSet.canonical` (``bid jouer`` is ``bid entrada``).
+        are resolved by :meth:`engine.rules.model.RuleSet.canonical` (``bid jouer`` is ``bid entrada``).
 
         :raises NotationError: quoting the text.
         """

@@ -2,7 +2,7 @@
 
 The Ombre family mostly plays the pack stripped of its 8s, 9s and 10s (ENC-Q "composé de
 quarante cartes"; CG-EN PA4); German Solo keeps A K Q J 10 9 8 7 (the 32-card piquet pack).
-Which cards are in play is the rule set's ``deck`` (:meth:`engine.model.RuleSet.deck`); this
+Which cards are in play is the rule set's ``deck`` (:meth:`engine.rules.model.RuleSet.deck`); this
 module only names the 52 cards and numbers them. A card is an identity only: its strength
 depends on the trump suit and on the colour of its suit, which the rule set knows.
 
@@ -215,7 +215,7 @@ class Card:
         """Parses ``As``, ``A♠``, ``7H``, ``jc``, ``Ts``, ``10♠`` ...
 
         Any card of the French pack parses; whether it is in a game's pack is the rule set's
-        question (:meth:`engine.model.RuleSet.pack_card`).
+        question (:meth:`engine.rules.model.RuleSet.pack_card`).
 
         >>> Card.parse("jc").rank
         <Rank.VALET: 'J'>

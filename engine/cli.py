@@ -39,7 +39,7 @@ from engine.errors import (
 )
 
 if TYPE_CHECKING:
-    from engine.model import RuleSet
+    from engine.rules.model import RuleSet
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "CliError", "app", "main"]
 
@@ -235,7 +235,7 @@ def _parse_options(ruleset: RuleSet, items: Sequence[str] | None) -> dict[str, s
 @_boundary
 def list_(json_out: JsonFlag = False) -> None:
     """List the rulesets and variants found: id, name, what it extends, file."""
-    from engine.loader import default_registry
+    from engine.rules.loader import default_registry
 
     rows: list[dict[str, Any]] = []
     for entry in default_registry().entries():
@@ -280,7 +280,7 @@ def validate(
     json_out: JsonFlag = False,
 ) -> None:
     """Check rule files against the schema and the semantic rules; report every problem."""
-    from engine.loader import default_registry, validate_paths
+    from engine.rules.loader import default_registry, validate_paths
 
     names = list(paths or [])
     missing = [n for n in names if not Path(n).exists() and default_registry().find(n) is None]
@@ -299,7 +299,7 @@ def validate(
 
 
 def _show_json(r: RuleSet) -> dict[str, Any]:
-    from engine._yaml import json_path
+    from engine.rules.reader import json_path
 
     data: dict[str, Any] = _plain(r.data)
     document: dict[str, Any] = {
@@ -886,7 +886,7 @@ def new(
     json_out: JsonFlag = False,
 ) -> None:
     """Write a commented starter variant of PARENT, schema line included; never overwrites."""
-    from engine.loader import default_registry, schema_path
+    from engine.rules.loader import default_registry, schema_path
     from engine.starter import check_name, starter_path, write_starter
 
     check_name(name)

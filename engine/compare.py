@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.model import RuleSet
+    from engine.rules.model import RuleSet
 
 __all__ = [
     "Comparison",
@@ -435,7 +435,7 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
 def _environment() -> Any:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-    from engine.loader import _data_dir
+    from engine.rules.loader import _data_dir
 
     return Environment(
         loader=FileSystemLoader(str(_data_dir("templates"))),

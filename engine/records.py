@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine._yaml import Document, Path_, json_path, parse_bytes, parse_text, read_file
 from engine.actions import parse_line
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.model import RuleSet
-from engine.party import Party
 from engine.referee import Deal
+from engine.referee.party import Party
+from engine.rules.model import RuleSet
+from engine.rules.reader import Document, Path_, json_path, parse_bytes, parse_text, read_file
 
 __all__ = [
     "DealRecord",

@@ -5,8 +5,8 @@ decides the payments: who dealt, the contract and its declarer, trumps, the card
 demanded and who held it, the tricks each seat took, the matadors the side was paid for and
 whether the vole was undertaken. From these :class:`Evening` asks the referee's own routines
 for the result (:func:`engine.referee.result.evaluate_result`, the rule file's results table)
-and the payments (:func:`engine.settlement.settle`, with the stakes of
-:func:`engine.settlement.deal_stakes`), carries the pot and the bêtes to the next deal, and
+and the payments (:func:`engine.referee.settlement.settle`, with the stakes of
+:func:`engine.referee.settlement.deal_stakes`), carries the pot and the bêtes to the next deal, and
 keeps the running totals. An entry that cannot have happened under the rules (a queen called
 while kings may be, trumps the contract forbids, tricks that do not add up) is refused with
 an :class:`~engine.errors.IllegalActionError` naming the rule and its source.
@@ -31,17 +31,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from engine._yaml import json_path, parse_text
 from engine.actions import Action
 from engine.cards import Card, Suit
 from engine.enums import AllPass, Help, OwnCard
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.model import Call, RuleSet
-from engine.party import last_tour_factor
 from engine.referee.declarations import trump_suits
 from engine.referee.held import transfers_for
+from engine.referee.party import last_tour_factor
 from engine.referee.result import evaluate_result
-from engine.settlement import SettlementResult, TableState, deal_stakes, settle
+from engine.referee.settlement import SettlementResult, TableState, deal_stakes, settle
+from engine.rules.model import Call, RuleSet
+from engine.rules.reader import json_path, parse_text
 
 __all__ = [
     "Entry",

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.model import RuleSet
     from engine.records import Record, ReplayReport
+    from engine.rules.model import RuleSet
 
 __all__ = ["SideBySide", "render_text", "replay_against"]
 

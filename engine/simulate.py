@@ -9,10 +9,10 @@ table), seeded from ``(S, block)``: a block's play depends only on the seed and 
 number. So:
 
 1. :func:`play_block` plays a block's deals -- in any order, on any number of processes -- and
-   returns each as :class:`Played`: its :class:`~engine.settlement.Outcome` (what the referee
+   returns each as :class:`Played`: its :class:`~engine.referee.settlement.Outcome` (what the referee
    settles, whatever lies on the table) and a few counts, a few hundred bytes;
 2. the parent process takes the blocks in order and settles each deal on the table the one
-   before left (:func:`engine.settlement.settle_outcome`, what the referee itself does at the
+   before left (:func:`engine.referee.settlement.settle_outcome`, what the referee itself does at the
    end of a deal: the counters only, the payment lines being written only when read);
 3. :class:`Tally` sums the deals up.
 
@@ -37,11 +37,11 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from engine.bots import Bot, RandomBot, make_bot
-from engine.model import RuleSet
-from engine.party import last_tour_factor
 from engine.referee import Deal
+from engine.referee.party import last_tour_factor
 from engine.referee.result import outcome
-from engine.settlement import Outcome, SettlementResult, TableState, settle_outcome
+from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
+from engine.rules.model import RuleSet
 
 __all__ = [
     "BLOCK",
@@ -172,7 +172,7 @@ def play_deal(
 
 def settled(rules: RuleSet, played: Played, table: TableState) -> SettlementResult:
     """Returns a played deal settled on ``table``: what the referee settles at its end when it is
-    dealt on that table (:func:`engine.settlement.settle_outcome`)."""
+    dealt on that table (:func:`engine.referee.settlement.settle_outcome`)."""
     return settle_outcome(rules, played.outcome, table)
 
 

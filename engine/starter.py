@@ -20,7 +20,7 @@ import yaml
 from engine.errors import NotationError
 
 if TYPE_CHECKING:
-    from engine.model import RuleSet
+    from engine.rules.model import RuleSet
 
 __all__ = ["check_name", "starter_path", "starter_text", "write_starter"]
 

@@ -33,12 +33,12 @@ from engine.actions import Action, parse_line
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError
-from engine.model import Basis, Contract, ResultRule, RuleSet
-from engine.party import Party
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
+from engine.referee.party import Party
+from engine.referee.settlement import pays_alone
 from engine.render import environment, render
-from engine.settlement import pays_alone
+from engine.rules.model import Basis, Contract, ResultRule, RuleSet
 
 __all__ = [
     "EXIT_UNFINISHED",

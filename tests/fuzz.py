@@ -116,7 +116,7 @@ def rule_sources() -> list[tuple[str, str]]:
 @functools.lru_cache(maxsize=1)
 def resolved_sources() -> tuple[tuple[str, dict[str, Any]], ...]:
     """Returns (id, data) of every shipped file resolved to a self-contained ruleset."""
-    from engine.loader import Registry
+    from engine.rules.loader import Registry
 
     registry = Registry()
     out = []
@@ -500,7 +500,7 @@ def _setups(rules: Any) -> list[dict[str, str]]:
 def play_out(rules: Any, options: dict[str, str], seed: int) -> None:
     """Plays a deal with random legal actions; raises Failure if an invariant breaks."""
     from engine.referee import Deal
-    from engine.settlement import TableState
+    from engine.referee.settlement import TableState
 
     rng = random.Random(seed)
     deal = Deal(rules, seed=seed, dealer=seed % rules.players, options=options, table=TableState())
@@ -537,8 +537,8 @@ def check_rule_file(path: Path, fresh: bool = False) -> str:
     from engine.cli import _show_json
     from engine.documents.book import show_text
     from engine.errors import Problem, RuleFileError
-    from engine.loader import Registry
-    from engine.model import build_ruleset
+    from engine.rules.loader import Registry
+    from engine.rules.model import build_ruleset
 
     global _REGISTRY
     if _REGISTRY is None or fresh:

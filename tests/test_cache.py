@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import _cache
 from engine.errors import RuleFileError
-from engine.loader import Registry
+from engine.rules import cache as _cache
+from engine.rules.loader import Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,12 +15,12 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from engine import load_ruleset
-from engine._yaml import MAX_BYTES, MAX_DEPTH
 from engine.cli import app
 from engine.errors import NotationError, RecordError
-from engine.loader import Registry
 from engine.records import DealRecord, Record, parse_record, read_record, write_record
 from engine.referee import Deal
+from engine.rules.loader import Registry
+from engine.rules.reader import MAX_BYTES, MAX_DEPTH
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = (ROOT / "tests" / "records" / "ombre-entrada-win.yaml").read_text(encoding="utf-8")

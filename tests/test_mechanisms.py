@@ -125,7 +125,7 @@ def test_roi_rendu_kept() -> None:
 
 def test_the_last_tour_of_a_party_is_played_double() -> None:
     from engine import load_ruleset
-    from engine.party import Party
+    from engine.referee.party import Party
 
     party = Party(load_ruleset("quadrille-last-tour-double"))
     assert [party.factor_for(i) for i in (0, 35, 36, 39, 40, 76)] == [1, 1, 2, 2, 1, 2]

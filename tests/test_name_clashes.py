@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from engine.loader import Registry, _name_clashes
+from engine.rules.loader import Registry, _name_clashes
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -78,7 +78,7 @@ def test_wheel_install_finds_rulesets_and_schema(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "import engine, engine.loader as l; print(engine.__file__); print(l.schema_path())",
+            "import engine, engine.rules.loader as l; print(engine.__file__); print(l.schema_path())",
         ],
         elsewhere,
     )

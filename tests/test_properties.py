@@ -93,7 +93,7 @@ def test_a_record_survives_write_and_read(record: Record) -> None:
     text = write_record(record)
     assert parse_record(text) == record
     # And through the bytes of a file, as `ombre play --record` writes and `replay` reads.
-    from engine._yaml import parse_bytes
+    from engine.rules.reader import parse_bytes
 
     doc, problems = parse_bytes("r.yaml", text.encode("utf-8"))
     assert doc is not None and not problems

@@ -17,9 +17,9 @@ import pytest
 from engine import IllegalActionError, NotationError, load_ruleset
 from engine.actions import CALL, GIVE, NOTICE, PASS, PLAY, RENONCE, STOP, TRUMP, VOLE, Action
 from engine.cards import ALL_CARDS, Card, Suit
-from engine.loader import Registry
 from engine.referee import Deal
-from engine.settlement import TableState
+from engine.referee.settlement import TableState
+from engine.rules.loader import Registry
 
 ALL_IDS = sorted({i for i, _, _ in Registry().files()})
 DEALS = 8

@@ -19,7 +19,7 @@ from engine import IllegalActionError, NotationError, load_ruleset
 from engine.enums import BeteGoing, Help, Pot, Renonce
 from engine.records import read_record, replay
 from engine.referee import Deal
-from engine.settlement import TableState, settle, stakes_for
+from engine.referee.settlement import TableState, settle, stakes_for
 from tests.referee_helpers import deal_with, into_play, run, six_tricks_to_the_side
 from tests.test_settlement import bete_chain
 
@@ -400,6 +400,6 @@ def test_no_module_imports_one_above_it() -> None:
 
 
 def test_importing_the_model_does_not_import_the_referee() -> None:
-    code = "import engine.model, sys; print('engine.referee' in sys.modules)"
+    code = "import engine.rules.model, sys; print('engine.referee' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -405,7 +405,7 @@ def test_ombre_sans_prendre_keeps_his_hand() -> None:
 
 def test_ombre_all_pass_redeals_with_added_stakes() -> None:
     """Ombre: all pass, the deal is void; the redeal is staked two more jetons each. [ENC-HOM]"""
-    from engine.party import Party
+    from engine.referee.party import Party
 
     party = Party(load_ruleset("ombre"))
     deal = party.new_deal(seed=4)
@@ -491,8 +491,8 @@ def test_demanding_ones_own_queen_is_refused_as_ones_own() -> None:
 
 def test_must_trump_and_must_overtake_when_a_rule_file_imposes_them(tmp_path: Path) -> None:
     """The duties no period source imposes are still mechanisms a variant may switch on."""
-    from engine.loader import Registry
-    from engine.model import build_ruleset
+    from engine.rules.loader import Registry
+    from engine.rules.model import build_ruleset
 
     path = tmp_path / "strict.yaml"
     path.write_text(

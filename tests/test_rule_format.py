@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from engine import NotationError, load_ruleset
-from engine.loader import Registry, schema_path, validate_paths
+from engine.rules.loader import Registry, schema_path, validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml")])

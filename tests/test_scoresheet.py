@@ -14,10 +14,10 @@ import pytest
 from engine import IllegalActionError, NotationError, load_ruleset
 from engine.bots import make_bot
 from engine.cards import Card
-from engine.loader import default_registry
-from engine.party import Party
 from engine.referee import Deal
 from engine.referee.held import paid_cards
+from engine.referee.party import Party
+from engine.rules.loader import default_registry
 from engine.scoresheet import Entry, Evening, load_evening, parse_entry, write_evening
 
 RULESETS = [i for i, _, _ in default_registry().files()]

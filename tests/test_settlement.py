@@ -10,7 +10,7 @@ import pytest
 
 from engine import load_ruleset
 from engine.referee import evaluate_result
-from engine.settlement import SettlementResult, TableState, settle, stakes_for
+from engine.referee.settlement import SettlementResult, TableState, settle, stakes_for
 
 
 def deal_settlement(

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import load_ruleset
-from engine.settlement import TableState
+from engine.referee.settlement import TableState
 from engine.simulate import (
     TIMING_FIELDS,
     Setup,
@@ -65,7 +65,7 @@ def test_settling_a_played_deal_is_what_the_referee_settles(ruleset: str) -> Non
 
 
 def test_parallel_run_matches_one_party_played_by_the_referee() -> None:
-    from engine.party import Party
+    from engine.referee.party import Party
 
     rules = load_ruleset("quadrille-last-tour-double")  # bêtes, odd counters, a last tour
     setup = Setup(rules, ("heuristic",) * 4, seed=5)
@@ -161,7 +161,7 @@ def test_the_docs_example_is_what_the_command_prints() -> None:
 def test_simulate_deals_what_play_deals_for_a_seed() -> None:
     # Deal i of `ombre simulate --seed S` has the cards and dealer of deal i of
     # `ombre play --auto --seed S` (and of a party record's `seed: S`).
-    from engine.party import Party
+    from engine.referee.party import Party
     from engine.table import TableGame
 
     rules = load_ruleset("quadrille")

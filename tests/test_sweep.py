@@ -8,10 +8,10 @@ import random
 import pytest
 
 from engine import load_ruleset
-from engine.loader import Registry
 from engine.records import parse_record, record_of, replay, write_record
 from engine.referee import Deal
-from engine.settlement import TableState
+from engine.referee.settlement import TableState
+from engine.rules.loader import Registry
 
 DEALS = 500
 ALL_IDS = sorted({i for i, _, _ in Registry().files()})

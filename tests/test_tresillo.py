@@ -13,8 +13,8 @@ from engine import load_ruleset
 from engine.bots.heuristic import HeuristicBot
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
-from engine.loader import validate_paths
 from engine.referee import Deal, Phase
+from engine.rules.loader import validate_paths
 from tests.referee_helpers import run
 
 RULES = load_ruleset("tresillo")

@@ -16,7 +16,7 @@ from engine import load_ruleset
 from engine.bots import make_bot
 from engine.records import Record, record_of, write_record
 from engine.referee import Deal
-from engine.settlement import TableState
+from engine.referee.settlement import TableState
 
 
 def find(args: argparse.Namespace, table: TableState) -> Deal:

@@ -39,7 +39,7 @@ MAX_STEPS = 2000
 def setups() -> list[tuple[str, dict[str, str], str]]:
     """Returns every (ruleset id, options, bots) to sweep."""
     from engine import load_ruleset
-    from engine.loader import Registry
+    from engine.rules.loader import Registry
 
     out = []
     for rid in sorted({i for i, _, _ in Registry().files()}):
@@ -135,7 +135,7 @@ def run_chunk(job: tuple[str, dict[str, str], str, int, int]) -> dict[str, Any]:
     """Plays one party of deals; returns counts and violations."""
     from engine import load_ruleset
     from engine.bots import make_bot
-    from engine.party import Party
+    from engine.referee.party import Party
 
     rid, options, bots, first_seed, count = job
     rules = load_ruleset(rid)

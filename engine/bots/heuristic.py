@@ -33,8 +33,8 @@ from engine.actions import Action
 from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
-from engine.model import Contract, RuleSet
 from engine.referee import Deal
+from engine.rules.model import Contract, RuleSet
 
 __all__ = ["HeuristicBot", "estimate_tricks", "sure_vole", "tricks_to_win"]
 

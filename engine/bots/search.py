@@ -23,7 +23,7 @@ from engine.actions import Action
 from engine.bots.base import bits, honest, knowledge
 from engine.bots.heuristic import HeuristicBot
 from engine.referee import Deal
-from engine.settlement import TableState, settle, stakes_for
+from engine.referee.settlement import TableState, settle, stakes_for
 
 _EMPTY = TableState()
 

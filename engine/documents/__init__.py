@@ -27,7 +27,7 @@ def repo_root() -> Path:
     In a checkout that is the repository; in an installed wheel, the ``engine`` package, whose
     data folders are named ``rules_data`` and so on.
     """
-    from engine.loader import _data_dir
+    from engine.rules.loader import _data_dir
 
     return _data_dir("rules").parent
 
@@ -39,7 +39,7 @@ def _resolved_root() -> Path:
 
 def data_dir(name: str) -> Path:
     """Returns a top-level data folder (``claims``, ``sources``): the checkout's or installed."""
-    from engine.loader import _data_dir
+    from engine.rules.loader import _data_dir
 
     return _data_dir(name)
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine._yaml import Document, Path_, json_path, parse_bytes
 from engine.errors import Problem, RuleFileError
+from engine.rules.reader import Document, Path_, json_path, parse_bytes
 
 
 class Reader:

@@ -5,7 +5,7 @@ tables for every trump suit, the variant's own changes (each with its file and l
 worked payments. The worked payments are not written by anyone: for every contract and every
 result the rule file can produce, a trick count that gives that result is found by the
 referee's own result table (:func:`engine.referee.evaluate_result`) and the deal is settled by
-the referee's settlement (:func:`engine.settlement.settle`) on a fresh table, so a figure in a
+the referee's settlement (:func:`engine.referee.settlement.settle`) on a fresh table, so a figure in a
 book is what the referee would pay.
 """
 
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from engine._yaml import json_path
 from engine.cards import Card, Suit
 from engine.documents import repo_path
-from engine.model import Basis, Contract, RuleSet
-from engine.settlement import SettlementResult, TableState, settle, stakes_for
+from engine.referee.settlement import SettlementResult, TableState, settle, stakes_for
+from engine.rules.model import Basis, Contract, RuleSet
+from engine.rules.reader import json_path
 
 __all__ = [
     "Change",

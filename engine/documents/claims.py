@@ -36,8 +36,8 @@ from typing import Any
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
 from engine.documents._data import Reader
-from engine.model import RuleSet
-from engine.settlement import TableState, settle, stakes_for
+from engine.referee.settlement import TableState, settle, stakes_for
+from engine.rules.model import RuleSet
 
 __all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
 

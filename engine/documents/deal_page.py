@@ -16,9 +16,9 @@ from typing import Any
 
 from engine.actions import parse_line
 from engine.errors import IllegalActionError, NotationError
-from engine.model import Basis, RuleSet
-from engine.party import Party
 from engine.records import Record, ReplayReport, record_of, replay
+from engine.referee.party import Party
+from engine.rules.model import Basis, RuleSet
 
 __all__ = ["ActionLine", "DealStory", "PaymentLine", "PaymentPart", "ReplayStory", "replay_story"]
 

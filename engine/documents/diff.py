@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine._yaml import Path_, json_path
 from engine.documents import repo_path
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
+from engine.rules.reader import Path_, json_path
 
 __all__ = ["Change", "RuleDiff", "diff_rulesets"]
 

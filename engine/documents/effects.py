@@ -8,7 +8,7 @@ paired ``simulate --against`` run of the parent (A) against the variant (B): the
 what ``ombre simulate PARENT --against VARIANT -n 300 --seed 1 --svg`` prints: one derivation.
 
 A run costs about half a second, so its JSON report is kept in the workbench's cache
-(:mod:`engine._cache`), keyed by the bytes of both rule files' ``extends`` chains, every source
+(:mod:`engine.rules.cache`), keyed by the bytes of both rule files' ``extends`` chains, every source
 file of the engine (the referee, the bots and the settlement decide the numbers) and the run's
 parameters; any change to one of them runs it again.
 """
@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
 
 __all__ = ["BOTS", "DEALS", "SEED", "Effect", "effects", "measure"]
 
@@ -86,8 +86,8 @@ def measure(
     parent: RuleSet, variant: RuleSet, deals: int = DEALS, seed: int = SEED, bots: str = BOTS
 ) -> dict[str, Any]:
     """Returns the JSON report of ``simulate PARENT --against VARIANT`` (cached)."""
-    from engine import _cache
     from engine.compare import compare
+    from engine.rules import cache as _cache
 
     key = b"\0".join(
         [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.documents import data_dir, repo_path
 from engine.documents._data import Reader
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
 
 __all__ = ["LANGUAGES", "MODEL_KINDS", "Term", "load_glossary"]
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Colour, Suit
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
 
 __all__ = ["ASPECTS", "Cell", "Matrix", "Row", "build_matrix"]
 

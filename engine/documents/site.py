@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.model import RuleSet
 from engine.render import Format, render, templates_dir
+from engine.rules.model import RuleSet
 
 __all__ = ["Written", "all_rulesets", "render_deal_page", "write_deal_page", "write_docs"]
 
@@ -39,7 +39,7 @@ class Written:
 def all_rulesets() -> list[RuleSet]:
     """Returns every readable ruleset and variant of the registry, rulesets first."""
     from engine import load_ruleset
-    from engine.loader import default_registry
+    from engine.rules.loader import default_registry
 
     ids = [
         (entry.kind != "ruleset", entry.id)

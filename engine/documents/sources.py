@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from engine._yaml import parse_bytes
 from engine.documents import data_dir, repo_path
 from engine.errors import RuleFileError
+from engine.rules.reader import parse_bytes
 
 __all__ = ["Library", "Passage", "Source", "load_library", "normalise", "pieces"]
 

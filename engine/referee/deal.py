@@ -21,9 +21,9 @@ from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
 from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
-from engine.model import Contract, RuleSet
 from engine.referee import auction, declarations, exchange, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
+from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
     AUCTION,
     CALL,
@@ -45,7 +45,7 @@ from engine.referee.state import (
     refuse,
 )
 from engine.referee.tricks import TrickRules
-from engine.settlement import SettlementResult, TableState, deal_stakes
+from engine.rules.model import Contract, RuleSet
 
 __all__ = ["Deal"]
 

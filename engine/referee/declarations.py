@@ -22,13 +22,13 @@ from engine.actions import CALL, GIVE, PASS, TRUMP, Action
 from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Suit, rank_of
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
-from engine.model import Call, Contract, RuleSet, Tables
 from engine.referee import exchange
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import SURRENDER as SURRENDER_PHASE
 from engine.referee.state import TRUMP as TRUMP_PHASE
+from engine.rules.model import Call, Contract, RuleSet, Tables
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal

@@ -1,5 +1,5 @@
 """The result and the settlement: the rule file's results table read for the tricks, then the
-counters settled (:mod:`engine.settlement`)."""
+counters settled (:mod:`engine.referee.settlement`)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.enums import CodilleRemainder, HeldBy, VoleWhen
-from engine.model import RuleSet
 from engine.referee.held import held_card_transfers
+from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER
-from engine.settlement import Outcome, SettlementResult, TableState, settle_outcome
+from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal

@@ -1,6 +1,6 @@
 """The referee's small shared pieces: the phases, card masks, refusals and the finished trick.
 
-Cards are handled as 0-39 indices and hands as bit masks (see :class:`engine.model.Tables`).
+Cards are handled as 0-39 indices and hands as bit masks (see :class:`engine.rules.model.Tables`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.model import RuleSet, Tables
+from engine.rules.model import RuleSet, Tables
 
 __all__ = ["TRUMPS", "TrickRules"]
 

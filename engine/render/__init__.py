@@ -2,7 +2,7 @@
 
 As in pdoc's ``render.py``, the environment is configured in one place and every filter is
 registered here; templates live in ``templates/`` (installed as ``engine.templates_data``) and
-are fed typed objects (:class:`engine.model.RuleSet`, the document views of
+are fed typed objects (:class:`engine.rules.model.RuleSet`, the document views of
 :mod:`engine.documents`), never raw YAML.
 
 Three formats share the templates' wording (``_phrases.j2``):
@@ -66,7 +66,7 @@ def _md_finalize(value: Any) -> Any:
 
 def templates_dir() -> str:
     """Returns the folder the templates are read from (the checkout's, else the installed)."""
-    from engine.loader import _data_dir
+    from engine.rules.loader import _data_dir
 
     return str(_data_dir("templates"))
 
@@ -117,7 +117,7 @@ def _signed(value: int | None) -> str:
 
 def _where(where: Any) -> str:
     """``(file, line, column)`` or ``"file:line"`` as ``file:line``, paths shown from the top."""
-    from engine.loader import display_path
+    from engine.rules.loader import display_path
 
     if where is None:
         return ""
@@ -285,11 +285,11 @@ def _bytecode_cache(fmt: str) -> Any:
     """Returns jinja2's compiled-template cache in the workbench's cache folder (or None).
 
     Compiling the templates costs more than rendering them; the compiled code is kept beside the
-    rule-file cache (``engine._cache``: ``OMBRE_NO_CACHE=1`` turns both off), keyed by each
+    rule-file cache (``engine.rules.cache``: ``OMBRE_NO_CACHE=1`` turns both off), keyed by each
     template's source, so an edited template is compiled afresh. Each format has a folder of its
     own: the same template compiles differently under each environment's options.
     """
-    from engine import _cache
+    from engine.rules import cache as _cache
 
     if not _cache.enabled():
         return None
@@ -385,7 +385,7 @@ def _inputs_hash(parts: Iterable[bytes]) -> str:
 
 _ENGINE_SOURCES = (
     "cards.py",
-    "model.py",
+    "rules/model.py",
     "render/__init__.py",
     "documents/__init__.py",
     "documents/book.py",
@@ -399,10 +399,10 @@ def render_cached(name: str, key: Iterable[bytes], context: Callable[[], dict[st
     ``key`` is the bytes the output depends on besides the templates (every ``*.j2``) and the
     engine code that builds the views; ``context`` builds the template's context on a miss.
     A hit needs neither jinja2 nor the view, so ``ombre show`` costs no more than it did when it
-    printed from f-strings. The texts live in the workbench's cache folder (``engine._cache``;
+    printed from f-strings. The texts live in the workbench's cache folder (``engine.rules.cache``;
     ``OMBRE_NO_CACHE=1`` turns it off); any failure to read or write it is a miss.
     """
-    from engine import _cache
+    from engine.rules import cache as _cache
 
     if not _cache.enabled():
         return render(name, "text", **context())

@@ -31,7 +31,7 @@ from engine.bots import BOTS
 from engine.cards import Card
 from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
 from engine.scoresheet import Evening, load_evening, parse_entry, write_evening
 from engine.web.store import ID_PATTERN, Store
 from engine.web.tables import Refusal, StaleError, WebTable, matador_names
@@ -79,7 +79,7 @@ class BadRequest(Exception):
 
 def templates_folder() -> Path:
     """Returns the folder of the web templates and stylesheet."""
-    from engine.loader import _data_dir
+    from engine.rules.loader import _data_dir
 
     return _data_dir("templates") / "web"
 
@@ -165,7 +165,7 @@ class Site:
 
 @cache
 def _rulesets() -> list[RuleSet]:
-    from engine.loader import default_registry
+    from engine.rules.loader import default_registry
 
     out = []
     for ident, _, _ in default_registry().files():

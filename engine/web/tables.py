@@ -21,10 +21,10 @@ from engine.actions import Action
 from engine.bots import BOTS, Bot, make_bot
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError, NotationError
-from engine.model import RuleSet
-from engine.party import Party
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
+from engine.referee.party import Party
+from engine.rules.model import RuleSet
 from engine.web.store import Store
 
 __all__ = ["Refusal", "StaleError", "WebTable", "matador_names"]

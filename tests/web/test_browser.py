@@ -13,8 +13,8 @@ import pytest
 
 from engine import load_ruleset
 from engine.bots import make_bot
-from engine.party import Party
 from engine.referee import Deal
+from engine.referee.party import Party
 from engine.scoresheet import Evening, parse_entry
 from tests.test_scoresheet import entry_of
 from tests.web.conftest import LiveServer

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from engine._yaml import Path_, json_path
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
 from engine.enums import (
@@ -33,6 +32,7 @@ from engine.enums import (
     Visibility,
     VoleWhen,
 )
+from engine.rules.reader import Path_, json_path
 
 __all__ = [
     "Basis",
@@ -462,7 +462,7 @@ class RuleSet:
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
-        from engine.loader import locate
+        from engine.rules.loader import locate
 
         return locate(self.where, path, self.file)
 
@@ -794,7 +794,7 @@ def _index(card: Card) -> int:
 
 
 def build_ruleset(resolved: Any) -> RuleSet:
-    """Builds the frozen model from a resolved, validated document (see :mod:`engine.loader`)."""
+    """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`)."""
     d: dict[str, Any] = resolved.data
 
     def where(*path: str | int) -> Where:

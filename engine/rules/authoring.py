@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine._checks import canonical_card, canonical_rank
-from engine._yaml import Path_, json_path
 from engine.errors import Problem
+from engine.rules.checks import canonical_card, canonical_rank
+from engine.rules.reader import Path_, json_path
 
 __all__ = ["at_variant", "authoring_problems"]
 

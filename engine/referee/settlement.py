@@ -26,7 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
-from engine.model import RuleSet
+from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
     from collections.abc import Callable

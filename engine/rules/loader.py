@@ -2,7 +2,7 @@
 
 The pipeline (``docs/rule-format.md`` describes it for authors):
 
-1. **Read** each file with positions (:mod:`engine._yaml`): UTF-8, safe tags only, no
+1. **Read** each file with positions (:mod:`engine.rules.reader`): UTF-8, safe tags only, no
    duplicate keys, no aliases.
 2. **Resolve** ``extends:`` -- a ruleset or variant names its parent by id, alias or path; the
    parent is resolved first, then the child is merged over it:
@@ -18,7 +18,7 @@ The pipeline (``docs/rule-format.md`` describes it for authors):
    Every value keeps its *provenance*: the file, line and column that set it.
 3. **Validate** the resolved document against the JSON Schema (Draft 2020-12, shipped as
    ``engine/schema/ruleset.schema.json``), then run the semantic checks of
-   :mod:`engine._checks`. Every problem is collected; one :class:`RuleFileError` carries them all.
+   :mod:`engine.rules.checks`. Every problem is collected; one :class:`RuleFileError` carries them all.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine import _cache
-from engine._yaml import Document, Path_, json_path, parse_bytes, read_file
 from engine.errors import Problem, RuleFileError
+from engine.rules import cache as _cache
+from engine.rules.reader import Document, Path_, json_path, parse_bytes, read_file
 
 __all__ = [
     "Registry",
@@ -59,7 +59,8 @@ def _without_deletes(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def _package_root() -> Path:
-    return Path(__file__).resolve().parent
+    """Returns the folder of the ``engine`` package."""
+    return Path(__file__).resolve().parent.parent
 
 
 def schema_path() -> Path:
@@ -449,13 +450,13 @@ class Registry:
         )
         problems.extend(_schema_problems(resolved))
         if not problems:
-            from engine._authoring import authoring_problems
-            from engine._checks import semantic_problems
+            from engine.rules.authoring import authoring_problems
+            from engine.rules.checks import semantic_problems
 
             problems.extend(semantic_problems(resolved))
             problems.extend(authoring_problems(resolved))
         if parent_name is not None:
-            from engine._authoring import at_variant
+            from engine.rules.authoring import at_variant
 
             problems = at_variant(problems, resolved, doc.where(("extends",)))
         if problems:

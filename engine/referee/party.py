@@ -14,9 +14,9 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import NotationError
-from engine.model import RuleSet
 from engine.referee import Deal
-from engine.settlement import TableState
+from engine.referee.settlement import TableState
+from engine.rules.model import RuleSet
 
 __all__ = ["Party"]
 

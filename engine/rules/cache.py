@@ -37,7 +37,7 @@ MAX_ENTRIES = 256
 MAX_TOTAL = 32 * 1024 * 1024
 """At most this many bytes of entries are kept (an entry is about 100 kB)."""
 _STALE_TMP = 3600.0
-_ENGINE_FILES = ("_yaml.py", "_checks.py", "loader.py", "_cache.py")
+_ENGINE_FILES = ("rules/reader.py", "rules/checks.py", "rules/loader.py", "rules/cache.py")
 
 
 def enabled() -> bool:
@@ -56,7 +56,7 @@ def cache_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def _engine_hash() -> str:
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(f"format {FORMAT}".encode())
     for name in _ENGINE_FILES:
         digest.update((here / name).read_bytes())

@@ -4,7 +4,7 @@ Each check adds located problems to one list; nothing stops at the first. The ch
 
 * the deck names each rank once (``T`` and ``10`` are the same ten); every card named (top
   trumps, cards removed, the forced card) exists in the deck (cards a contract requires and
-  cards paid for when held: :mod:`engine._authoring`); every rank named (top trumps, plain orders, calls) is one of the deck's
+  cards paid for when held: :mod:`engine.rules.authoring`); every rank named (top trumps, plain orders, calls) is one of the deck's
   ranks;
 * each plain order is a permutation of its colour's plain ranks (the deck's ranks less the
   ranks of the cards that are always trumps);
@@ -26,9 +26,9 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from engine._yaml import Path_, json_path
 from engine.cards import Rank
 from engine.errors import Problem
+from engine.rules.reader import Path_, json_path
 
 _RANKS = [r.value for r in Rank]
 
