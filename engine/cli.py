@@ -35,6 +35,7 @@ from engine.errors import (
     NotationError,
     Problem,
     RecordError,
+    RequestError,
     RuleFileError,
 )
 
@@ -148,7 +149,7 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
 
         try:
             func(*args, **kwargs)
-        except CliError as exc:
+        except (CliError, RequestError) as exc:
             _err(_line("error", exc))
             fail(exc.status, "usage" if exc.status == EXIT_USAGE else "invalid", str(exc))
         except RuleFileError as exc:
@@ -216,14 +217,20 @@ def _load(name: str) -> RuleSet:
     return load_ruleset(name)
 
 
-def _parse_options(ruleset: RuleSet, items: Sequence[str] | None) -> dict[str, str]:
-    """Parses ``KEY=VALUE`` setup options and checks them against the ruleset."""
+def _option_pairs(items: Sequence[str] | None) -> dict[str, str]:
+    """Parses ``KEY=VALUE`` setup options (their syntax only)."""
     options: dict[str, str] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise CliError(_words("option-syntax", item=item))
         options[key.strip()] = value.strip()
+    return options
+
+
+def _parse_options(ruleset: RuleSet, items: Sequence[str] | None) -> dict[str, str]:
+    """Parses ``KEY=VALUE`` setup options and checks them against the ruleset."""
+    options = _option_pairs(items)
     ruleset.resolve_options(options)  # raises NotationError for an unknown key or choice
     return options
 
@@ -648,83 +655,50 @@ def play(
         typer.Option(
             "--from",
             metavar="RECORD",
-            help="Resume an unfinished recorded game, or deal a finished one again.",
+            help="Go on with a recorded game: resume its unfinished deal, or deal the next.",
         ),
     ] = None,
     auto: Annotated[
         bool, typer.Option("--auto", help="Bots take every seat; print the deal as it goes.")
     ] = False,
     deals: Annotated[
-        int | None, typer.Option("--deals", min=1, help="How many deals to play (default 1).")
+        int | None,
+        typer.Option(
+            "--deals",
+            min=1,
+            help="How many deals the party has. Default: at a terminal, deal after deal until "
+            "you stop; with piped input or --auto, one.",
+        ),
     ] = None,
     option: OptionList = None,
 ) -> None:
     """Play at the table against bots (answers on stdin: an action, a card, or a number)."""
     import secrets
 
-    from engine.table import TableGame, record_path_problem
+    from engine.table import PlayRequest, open_table
 
-    start = None
-    resuming = False
-    played: dict[str, Any] = {}
-    if from_ is not None:
-        from engine.records import read_record
-        from engine.records import replay as run_replay
-
-        path = _record_file(str(from_))
-        start = read_record(path)
-        r = _record_ruleset(start, path, ruleset)
-        report = run_replay(start, r)
-        if report.error is not None:
-            raise CliError(_words("cannot-go-on", path=from_, located=report.located), EXIT_INVALID)
-        played = dict(start.table or {})
-        options = dict(start.options)
-        if option:
-            raise CliError(_words("from-option"))
-        resuming = not report.complete
-        if record is None and resuming:
-            record = from_  # resuming: the record goes on in the same file
-    else:
-        if ruleset is None:
-            raise CliError(_words("play-needs-ruleset"))
-        r = _load(ruleset)
-        options = _parse_options(r, option)
-    bots = bots or played.get("bots", "heuristic")
-    from engine.bots import BOTS
-
-    if bots not in BOTS:
-        raise CliError(_words("bots", kinds=BOTS, value=bots))
-    seat = seat if seat is not None else played.get("seat", 0)
-    assert seat is not None
-    if not auto and not 0 <= seat < r.players:
-        raise CliError(_words("seat", rules=r))
-    if seed is None:
-        seed = played.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(1_000_000)
-    total = deals or max(played.get("deals", 1), len(start.deals) if start else 1)
-    if record is not None:
-        # Going on with an unfinished game in its own file keeps all it held; dealing a
-        # finished game again over its record would not.
-        continuing = resuming and from_ is not None and record.resolve() == from_.resolve()
-        problem = record_path_problem(record, force=force, continuing=continuing)
-        if problem:
-            raise CliError(problem)
     interactive = sys.stdin.isatty()
+    request = PlayRequest(
+        ruleset=ruleset,
+        seat=seat,
+        seed=seed,
+        bots=bots,
+        record=record,
+        force=force,
+        start=from_,
+        auto=auto,
+        deals=deals,
+        options=_option_pairs(option),
+        option_given=bool(option),
+        interactive=interactive,
+    )
+    game, warnings = open_table(request, _load, lambda: secrets.randbelow(1_000_000))
+    for warning in warnings:
+        _err(_line("warning", _words("record-warning", path=from_, warning=warning)))
     if isinstance(sys.stdin, io.TextIOWrapper):
         # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
         # the table does not understand), not a UnicodeDecodeError.
         sys.stdin.reconfigure(errors="replace")
-    game = TableGame(
-        r,
-        human=None if auto else seat,
-        seed=seed,
-        bots=bots,
-        deals=total,
-        options=options,
-        record_path=record,
-        start=start,
-    )
     if interactive:
         _line_editing(game.completions)
 

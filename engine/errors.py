@@ -94,3 +94,13 @@ class IllegalActionError(ValueError):
         self.detail = message
         text = message if not rule else f"{message} ({rule})"
         super().__init__(text)
+
+
+class RequestError(ValueError):
+    """A request the engine cannot carry out as asked (a session's arguments that do not fit
+    together, a record that cannot be gone on with), with the exit status it stands for:
+    1 when the input was read but is invalid, 2 for a usage error."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status

@@ -32,7 +32,7 @@ from typing import Any
 from engine.actions import Action, parse_line
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
-from engine.errors import IllegalActionError, NotationError
+from engine.errors import IllegalActionError, NotationError, RequestError
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
@@ -42,8 +42,10 @@ from engine.rules.model import Basis, Contract, ResultRule, RuleSet
 
 __all__ = [
     "EXIT_UNFINISHED",
+    "PlayRequest",
     "TableGame",
     "describe_result",
+    "open_table",
     "record_path_problem",
     "seat_diagram",
 ]
@@ -288,6 +290,8 @@ class HelpView:
     rules: list[tuple[str, ...]] = field(default_factory=list)
     results: bool = False
     advice: tuple[Action, str] | None = None
+    recorded: bool = False
+    """Whether the game is written to a record (what ``quit`` keeps)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,15 +495,16 @@ class TableGame:
     """A party at the table: a human seat (or none, with ``auto``) and bots elsewhere.
 
     ``start`` is a record to go on from (``ombre play --from``): its finished deals are played
-    again silently, an unfinished last deal is resumed where it stopped; a record whose deals
-    are all finished is dealt again from the start, the same cards, for a new game.
+    again silently (the pot, the bêtes and the totals carried), an unfinished last deal is
+    resumed where it stopped, and the party goes on from there with the next deal.
     """
 
     rules: RuleSet
     human: int | None = 0
     seed: int = 1
     bots: str = "heuristic"
-    deals: int = 1
+    deals: int | None = 1
+    """How many deals the party has; None: deal after deal until the player stops."""
     options: dict[str, str] = field(default_factory=dict)
     record_path: Path | None = None
     start: Record | None = None
@@ -514,7 +519,10 @@ class TableGame:
 
     def run(self, read: ReadLine, write: Write) -> int:
         """Plays the party; returns the exit status: 0, or :data:`EXIT_UNFINISHED` when the
-        input ended before the game was over, or 130 when interrupted."""
+        input ended before a deal was over, or 130 when interrupted.
+
+        With ``deals`` None the party goes on deal after deal, the pot and the bêtes carried,
+        until the player stops between two deals (``quit``, or the end of the input there)."""
         rules = self.rules
         self._bots = [make_bot(self.bots, self.seed * 7919 + k) for k in range(rules.players)]
         self._advisor = make_bot("heuristic", 0)
@@ -523,19 +531,26 @@ class TableGame:
         write = _wrapping(write)
         self._intro(write)
         resume = self._resuming()
+        recorded_deals = len(self.start.deals) if self.start is not None else 0
         if self.start is not None:
             source = self.start.file
-            n = len(self.start.deals)
-            write(_message("going-on" if resume else "dealt-again", source=source, deals=n))
+            write(
+                _message(
+                    "going-on" if resume else "going-on-finished",
+                    source=source,
+                    deals=recorded_deals,
+                )
+            )
         try:
-            for i in range(self.deals):
+            i = 0
+            while self.deals is None or i < self.deals:
                 on_table = party.table
                 deal = self._new_deal(party, i)
                 self.played.append(deal)
                 recorded: tuple[str, ...] = ()
-                if resume and self.start is not None and i < len(self.start.deals):
+                if self.start is not None and i < recorded_deals:
                     recorded = self.start.deals[i].actions
-                if recorded and i < len(self.start.deals if self.start else ()) - 1:
+                if i < recorded_deals and (not resume or i < recorded_deals - 1):
                     # A finished deal of the record: played again without a word.
                     for line_text in recorded:
                         seat, action = parse_line(line_text)
@@ -550,6 +565,7 @@ class TableGame:
                             human=self.human,
                         )
                     )
+                    i += 1
                     continue
                 self._header(deal, i, on_table, write)
                 if recorded:
@@ -573,16 +589,54 @@ class TableGame:
                 if self.human is not None:
                     # A player's game is kept deal by deal; bots alone are kept at the end.
                     self._save(write, status, final=False)
-            if self.deals > 1:
+                i += 1
+                if self.deals is None or self.deals > 1:
+                    write(self._running(party))
+                if self.deals is None and not self._another(party, i, read, write):
+                    break
+            if self.deals != 1 and len(self.played) > 1:
                 write(
                     _message("totals", totals=party.totals, pot=party.table.pot, human=self.human)
                 )
         except _Quit:
-            write(_message("quit"))
+            write(_message("quit", recorded=self.record_path is not None))
+            if len(party.finished) > 1 or (party.finished and self.deals != 1):
+                write(
+                    _message("totals", totals=party.totals, pot=party.table.pot, human=self.human)
+                )
         except KeyboardInterrupt:
             write(_message("interrupted"))
             status = 130
         return self._save(write, status, final=True)
+
+    def _running(self, party: Party) -> str:
+        """Returns the running totals after a deal of a party, and what waits on the table."""
+        return _message(
+            "running",
+            played=len(party.finished),
+            totals=party.totals,
+            table=party.table,
+            human=self.human,
+        )
+
+    def _another(self, party: Party, number: int, read: ReadLine, write: Write) -> bool:
+        """Asks, between two deals of an open party, whether to deal the next; returns False
+        when the player stops (``quit``, or the end of the input: the party is whole)."""
+        self._choices = []
+        write(_message("another", number=number + 1, dealer=party.next_dealer, human=self.human))
+        while True:
+            answer = read("> ")
+            if answer is None:
+                return False
+            word = answer.strip().lower()
+            if word in ("", "y", "yes", "deal", "next", "d"):
+                return True
+            if word in ("quit", "q", "stop", "n", "no"):
+                return False
+            if word in ("?", "help", "h"):
+                write(_message("another-help", recorded=self.record_path is not None))
+                continue
+            write(_message("another-hint"))
 
     def _first_dealer(self) -> int:
         if self.start is not None and self.start.deals and self.start.deals[0].dealer:
@@ -615,7 +669,9 @@ class TableGame:
         if self.record_path is not None and self.played:
             self._write_record()
             if final:
-                unfinished = not self.played[-1].is_over or len(self.played) < self.deals
+                unfinished = not self.played[-1].is_over or (
+                    self.deals is not None and len(self.played) < self.deals
+                )
                 write(_message("saved", path=self.record_path, unfinished=unfinished))
         return status
 
@@ -635,13 +691,15 @@ class TableGame:
             shown = str(source.relative_to(folder))
         except ValueError:
             shown = str(source)
-        table: dict[str, Any] = {"seed": self.seed, "bots": self.bots, "deals": self.deals}
+        # An open party records the deals dealt so far: going on from it deals the next.
+        count = self.deals if self.deals is not None else len(self.played)
+        table: dict[str, Any] = {"seed": self.seed, "bots": self.bots, "deals": count}
         if self.human is not None:
             table = {"seat": self.human, **table}
         record = record_of(
             self.played[len(self._kept) :],
             rules.id,
-            party=self.deals > 1 or len(self.played) > 1,
+            party=count > 1 or len(self.played) > 1,
             ruleset_file=Path(shown).as_posix(),
             ruleset_sha256=self._sha256(),
             table=table,
@@ -1097,6 +1155,7 @@ class TableGame:
             rules=[p for p in paths if rules.value_at(p) is not None],
             results=phase in ("play", "vole") and deal.contract is not None,
             advice=self._advice(deal, seat),
+            recorded=self.record_path is not None,
         )
 
     def _help(self, deal: Deal, seat: int, write: Write) -> None:
@@ -1114,3 +1173,120 @@ class TableGame:
             action, reason = advise(deal, seat)
             return action, str(reason)
         return advisor.choose(deal, seat), ""
+
+
+# The session: what ``ombre play`` asked for, made into a game (the CLI only parses).
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRequest:
+    """The arguments of ``ombre play`` as given (None: not given)."""
+
+    ruleset: str | None = None
+    seat: int | None = None
+    seed: int | None = None
+    bots: str | None = None
+    record: Path | None = None
+    force: bool = False
+    start: Path | None = None
+    """``--from``: a record to go on with."""
+    auto: bool = False
+    deals: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    option_given: bool = False
+    interactive: bool = False
+    """Whether a person answers at a terminal: the party then goes on until he stops."""
+
+
+def open_table(
+    request: PlayRequest, load: Callable[[str], RuleSet], fresh_seed: Callable[[], int]
+) -> tuple[TableGame, list[str]]:
+    """Returns the game ``request`` asks for, and the warnings about its record's rules.
+
+    The policy: a record given with ``--from`` supplies the rules, setup, seat, seed, bots and
+    number of deals (the arguments given override them, not the setup); an unfinished record
+    is resumed, a finished one goes on with its next deal, and either is written on in its own
+    file unless ``--record`` names another. Without ``--deals`` a person at a terminal plays
+    deal after deal until he stops; piped input and ``--auto`` play one deal (or finish the
+    record's).
+
+    :raises RequestError: for arguments that do not fit (exit status 2) or a record that cannot
+        be gone on with (1);
+    :raises NotationError: for an unknown ruleset, option or choice;
+    :raises RecordError: for a malformed record.
+    """
+    from engine.bots import BOTS
+    from engine.records import read_record, resolve_ruleset
+    from engine.records import replay as run_replay
+
+    start: Record | None = None
+    warnings: list[str] = []
+    played: dict[str, Any] = {}
+    record = request.record
+    finished = 0
+    if request.start is not None:
+        path = request.start
+        if path.is_dir():
+            raise RequestError(_message("start-is-a-directory", path=path))
+        if not path.exists():
+            raise RequestError(_message("no-such-record", path=path))
+        start = read_record(path)
+        rules, warnings = resolve_ruleset(start, path, request.ruleset)
+        report = run_replay(start, rules)
+        if report.error is not None:
+            raise RequestError(_message("cannot-go-on", path=path, located=report.located), 1)
+        if request.option_given:
+            raise RequestError(_message("from-option"))
+        played = dict(start.table or {})
+        options = dict(start.options)
+        finished = len(start.deals) if report.complete else len(start.deals) - 1
+        if record is None:
+            record = path  # the game goes on in the same file
+    else:
+        if request.ruleset is None:
+            raise RequestError(_message("play-needs-ruleset"))
+        rules = load(request.ruleset)
+        options = dict(request.options)
+        rules.resolve_options(options)  # raises NotationError for an unknown key or choice
+    bots = request.bots or played.get("bots", "heuristic")
+    if bots not in BOTS:
+        raise RequestError(_message("bots", kinds=BOTS, value=bots))
+    seat = request.seat if request.seat is not None else played.get("seat", 0)
+    if not request.auto and not 0 <= seat < rules.players:
+        raise RequestError(_message("seat", rules=rules))
+    seed = request.seed if request.seed is not None else played.get("seed")
+    if seed is None:
+        seed = fresh_seed()
+    open_party = request.interactive and not request.auto
+    deals: int | None
+    if start is None:
+        deals = request.deals or (None if open_party else 1)
+    elif request.deals is not None:
+        if request.deals <= finished:
+            raise RequestError(_message("from-deals", path=request.start, finished=finished))
+        deals = request.deals
+    else:
+        target = int(played.get("deals", 1))
+        if len(start.deals) > finished and target > len(start.deals):
+            deals = target  # a party of a fixed length, cut short: its deals are played out
+        elif open_party:
+            deals = None
+        else:
+            deals = max(len(start.deals), finished + 1)
+    if record is not None:
+        # Going on in the record's own file keeps all it held, and adds to it.
+        continuing = request.start is not None and record.resolve() == request.start.resolve()
+        problem = record_path_problem(record, force=request.force, continuing=continuing)
+        if problem:
+            raise RequestError(problem)
+    game = TableGame(
+        rules,
+        human=None if request.auto else seat,
+        seed=seed,
+        bots=bots,
+        deals=deals,
+        options=options,
+        record_path=record,
+        start=start,
+    )
+    return game, warnings

@@ -246,18 +246,41 @@ def test_from_resumes_a_party_after_its_finished_deals(tmp_path: Path) -> None:
     assert read_record(cut).deals == full.deals
 
 
-def test_from_deals_a_finished_game_again(tmp_path: Path) -> None:
+def test_from_a_finished_game_goes_on_with_its_next_deal(tmp_path: Path) -> None:
     record = tmp_path / "game.yaml"
     invoke("play", "quadrille", "--seed", "4", "--record", str(record), stdin="1\n" * 40)
-    original = record.read_text()
-    result = invoke("play", "--from", str(record), "--seed", "9", stdin="1\n" * 40)
+    first = read_record(record)
+    result = invoke("play", "--from", str(record), stdin="1\n" * 60)
     assert result.exit_code == 0, result.output
-    assert "is a finished game: its 1 deal is dealt again, the same cards" in " ".join(
-        result.output.split()
+    text = " ".join(result.output.split())
+    assert "its 1 deal is played again without a word" in text and "then deal 2 is dealt" in text
+    assert "Deal 1 of 2 (from the record):" in text and "=== Deal 2 of 2 — dealer: seat 1" in text
+    assert "Totals over the party:" in text
+    after = read_record(record)  # the same file, gone on with
+    assert after.deals[0] == first.deals[0] and len(after.deals) == 2
+    assert after.table is not None and after.table["deals"] == 2
+    assert replay(after, load_ruleset("quadrille")).complete
+    # Deal 2 is dealt with the seed 4 + 1, as in a party of two played straight through.
+    straight = tmp_path / "straight.yaml"
+    invoke(
+        "play",
+        "quadrille",
+        "--seed",
+        "4",
+        "--deals",
+        "2",
+        "--record",
+        str(straight),
+        stdin="1\n" * 80,
     )
-    assert record.read_text() == original  # not rewritten without --record
-    hand = next(x for x in result.output.splitlines() if x.startswith("Your hand:"))
-    assert hand == "Your hand: spades 7s 6s · clubs Ac Qc 6c · hearts 2h 3h 7h · diamonds Ad 3d"
+    assert read_record(straight).deals[1].hands == after.deals[1].hands
+
+
+def test_from_a_finished_game_with_too_few_deals_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    invoke("play", "quadrille", "--seed", "4", "--record", str(record), stdin="1\n" * 40)
+    result = invoke("play", "--from", str(record), "--deals", "1")
+    assert result.exit_code == 2 and "already holds 1 finished deal" in result.output
 
 
 def test_from_an_illegal_record_is_refused(tmp_path: Path) -> None:
@@ -291,8 +314,98 @@ def test_a_deal_is_counted_from_zero_in_messages_as_in_paths(tmp_path: Path) -> 
     assert "$.deals[1].hands: deal 1: " in result.output
 
 
-def test_dealing_a_finished_game_again_keeps_its_record(tmp_path: Path) -> None:
+def test_going_on_in_another_file_keeps_an_existing_one(tmp_path: Path) -> None:
     record = tmp_path / "game.yaml"
+    other = tmp_path / "other.yaml"
     invoke("play", "quadrille", "--seed", "4", "--record", str(record), stdin="1\n" * 40)
-    result = invoke("play", "--from", str(record), "--record", str(record), stdin="1\n")
+    other.write_text("kept")
+    result = invoke("play", "--from", str(record), "--record", str(other), stdin="1\n")
     assert result.exit_code == 2 and "already exists: add --force" in result.output
+    assert other.read_text() == "kept"
+
+
+# A party at the terminal: deal after deal until the player stops.
+
+
+def _scripted(lines: list[str], between: list[str]):  # type: ignore[no-untyped-def]
+    """Returns a reader and a writer: "1" (or Enter) at every turn, and the answers in
+    ``between`` one by one when the table asks whether to deal the next deal."""
+    written: list[str] = []
+
+    def read(prompt: str) -> str | None:
+        last = written[-1].lower() if written else ""
+        if any(w in last for w in ("press enter to deal", "ends the party")):
+            return between.pop(0) if between else None
+        if written and written[-1].startswith("  only one choice"):
+            return ""
+        return lines.pop(0) if lines else None
+
+    return read, written.append, written
+
+
+def test_an_open_party_goes_on_until_the_player_stops(tmp_path: Path) -> None:
+    from engine.table import PlayRequest, open_table
+
+    record = tmp_path / "party.yaml"
+    request = PlayRequest(ruleset="quadrille", seed=3, record=record, interactive=True)
+    game, warnings = open_table(request, load_ruleset, lambda: 0)
+    assert game.deals is None and warnings == []
+    read, write, written = _scripted(["1"] * 400, ["", "yes", "quit"])
+    assert game.run(read, write) == 0
+    text = "\n".join(written)
+    assert "=== Deal 3 — dealer: seat 2 ===" in text and "=== Deal 4 —" not in text
+    assert "After 2 deals:" in text and "Totals over the party:" in text
+    assert "Deal 2, seat 1 deals: press Enter to deal it, or type quit to stop." in text
+    kept = read_record(record)
+    assert len(kept.deals) == 3 and kept.table is not None and kept.table["deals"] == 3
+    report = replay(kept, load_ruleset("quadrille"))
+    assert report.complete and report.totals == game_totals(game)
+    # Going on from it deals the fourth deal, the pot and the bêtes carried.
+    again, _ = open_table(PlayRequest(start=record, interactive=True), load_ruleset, lambda: 0)
+    read, write, written = _scripted(["1"] * 200, [])
+    assert again.run(read, write) == 0  # the input ends between two deals: the party is whole
+    text = "\n".join(written)
+    assert "Deal 3 (from the record):" in text and "=== Deal 4 — dealer: seat 3 ===" in text
+    assert len(read_record(record).deals) == 4
+
+
+def game_totals(game) -> list[int]:  # type: ignore[no-untyped-def]
+    totals = [0] * game.rules.players
+    for deal in game.played:
+        for seat, amount in enumerate(deal.settlement.balances):
+            totals[seat] += amount
+    return totals
+
+
+def test_the_between_deals_prompt_explains_itself() -> None:
+    from engine.table import PlayRequest, open_table
+
+    game, _ = open_table(
+        PlayRequest(ruleset="quadrille", seed=3, interactive=True), load_ruleset, int
+    )
+    read, write, written = _scripted(["1"] * 200, ["what", "?", "n"])
+    assert game.run(read, write) == 0
+    text = " ".join(" ".join(written).split())
+    assert "Press Enter to deal the next deal, or type quit to stop." in text
+    assert "quit (or no, stop, or the end of the input) ends the party" in text
+    assert "=== Deal 2" not in text
+
+
+def test_quit_without_a_record_says_nothing_was_kept() -> None:
+    result = invoke("play", "quadrille", "--seed", "3", stdin="?\nquit\n")
+    assert result.exit_code == 0
+    assert "quit (nothing is recorded without --record FILE)" in " ".join(result.output.split())
+    assert "You left the table.\nNothing was recorded: play with --record FILE" in result.output
+    assert "Record written" not in result.output
+
+
+def test_piped_input_and_auto_play_one_deal_and_a_terminal_a_party() -> None:
+    from engine.table import PlayRequest, open_table
+
+    def deals(**kw: object) -> int | None:
+        return open_table(PlayRequest(ruleset="ombre", **kw), load_ruleset, int)[0].deals  # type: ignore[arg-type]
+
+    assert deals() == 1
+    assert deals(interactive=True) is None
+    assert deals(interactive=True, auto=True) == 1
+    assert deals(interactive=True, deals=4) == 4
