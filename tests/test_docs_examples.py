@@ -36,3 +36,11 @@ def test_example_output(name: str, code: str, expected: str) -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(code, name, "exec"), {"__name__": "__docs__"})
     assert out.getvalue() == expected, f"{name}: update the example's output in docs/"
+
+
+def test_the_readme_says_how_to_reach_the_command_before_using_it() -> None:
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start")[1].split("## The commands at a glance")[0]
+    assert ". .venv/bin/activate" in quick and ".venv/bin/ombre" in quick
+    # The console script the line names is the one the package declares.
+    assert 'ombre = "engine.cli:main"' in (DOCS.parent / "pyproject.toml").read_text("utf-8")
