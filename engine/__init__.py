@@ -98,10 +98,18 @@ def load_ruleset(name: str | Path) -> RuleSet:
     if entry is None:
         import difflib
 
-        hint = difflib.get_close_matches(key, registry.known_names(), n=1)
-        more = f"; did you mean {hint[0]!r}?" if hint else ""
-        known = ", ".join(registry.known_names())
-        raise NotationError(f"no ruleset or variant {key!r} (known: {known}){more}")
+        names = registry.known_names()
+        hints = difflib.get_close_matches(key.lower(), names, n=1, cutoff=0.6)
+        if hints:
+            raise NotationError(
+                f"no ruleset or variant {key!r}; did you mean {hints[0]!r}? "
+                "(ombre list shows them all)"
+            )
+        rulesets = ", ".join(e.id for e in registry.entries() if e.kind == "ruleset" and e.id)
+        raise NotationError(
+            f"no ruleset or variant {key!r} (the rulesets: {rulesets}; "
+            "ombre list shows the variants too)"
+        )
     ruleset = build_ruleset(registry.resolve(entry))
     _CACHE[key] = ruleset
     return ruleset

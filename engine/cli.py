@@ -59,14 +59,44 @@ app = typer.Typer(
         "Rules workbench for the Ombre family: Ombre, Quadrille, Quadrille à trois and "
         "Médiateur. A ruleset is named by id, alias or path to a YAML file."
     ),
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 P = ParamSpec("P")
+
+
+def _help_without_python_types() -> None:
+    """Makes the help show each value's metavar (``N``, ``FILE``, ``RULESET``) and no Python
+    type (``<list[str]>``, ``<int range>``, ``<bool>``): every option that takes a value names
+    it with ``metavar``, and the help text says what it may be."""
+    from typer.core import TyperArgument, TyperOption
+
+    def argument_type(self: TyperArgument, ctx: Any) -> str | None:
+        return None
+
+    def option_type(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else self.metavar
+
+    def no_range(self: Any) -> str | None:
+        return None
+
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    TyperArgument._get_number_range_help_str = no_range  # type: ignore[method-assign]
+    TyperOption._get_number_range_help_str = no_range  # type: ignore[method-assign]
+
+
+_help_without_python_types()
+
+
+def _examples(*commands: str) -> str:
+    """Returns a command's help epilog: examples to copy, one a paragraph."""
+    return "Examples:\n\n" + "\n\n".join(f"  $ {c}" for c in commands)
+
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")
@@ -96,8 +126,26 @@ class CliError(Exception):
 # The boundary: engine errors become messages on stderr and an exit status, once.
 
 
+def _colour(stream: Any) -> bool:
+    """Checks if ``stream`` is a terminal that may be coloured (not piped, no ``NO_COLOR``,
+    not ``TERM=dumb``)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+_PREFIX_COLOURS = {"ombre: error:": "red", "ombre: warning:": "yellow"}
+
+
 def _err(text: str) -> None:
-    typer.echo(text, err=True)
+    """Prints on stderr; on a terminal the ``ombre: error:``/``warning:`` prefixes in colour."""
+    if _colour(sys.stderr):
+        for prefix, colour in _PREFIX_COLOURS.items():
+            if text.startswith(prefix):
+                text = typer.style(prefix, fg=colour, bold=True) + text[len(prefix) :]
+                break
+    typer.echo(text, err=True, color=_colour(sys.stderr))
 
 
 def _problems_text(
@@ -238,7 +286,7 @@ def _parse_options(ruleset: RuleSet, items: Sequence[str] | None) -> dict[str, s
 # ombre list
 
 
-@app.command("list")
+@app.command("list", epilog=_examples("ombre list", "ombre list --json"))
 @_boundary
 def list_(json_out: JsonFlag = False) -> None:
     """List the rulesets and variants found: id, name, what it extends, file."""
@@ -273,7 +321,7 @@ def list_(json_out: JsonFlag = False) -> None:
 # ombre validate
 
 
-@app.command()
+@app.command(epilog=_examples("ombre validate", "ombre validate variants/my-house-rule.yaml"))
 @_boundary
 def validate(
     paths: Annotated[
@@ -325,7 +373,7 @@ def _show_json(r: RuleSet) -> dict[str, Any]:
     return document
 
 
-@app.command()
+@app.command(epilog=_examples("ombre show quadrille", "ombre show hombre --json"))
 @_boundary
 def show(ruleset: RulesetArg, json_out: JsonFlag = False) -> None:
     """Show the resolved rules, each with its evidence and first citation."""
@@ -341,7 +389,12 @@ def show(ruleset: RulesetArg, json_out: JsonFlag = False) -> None:
 # ombre cards
 
 
-@app.command()
+@app.command(
+    epilog=_examples(
+        "ombre cards ombre --trump hearts",
+        "ombre cards quadrille -t spades",
+    ),
+)
 @_boundary
 def cards(
     ruleset: RulesetArg,
@@ -414,7 +467,13 @@ def _record_file(record: str) -> Path:
     return path
 
 
-@app.command()
+@app.command(
+    epilog=_examples(
+        "ombre replay docs/examples/belinda.yaml",
+        "ombre replay game.yaml --ruleset quadrille-renonce",
+        "ombre replay game.yaml --html game.html",
+    ),
+)
 @_boundary
 def replay(
     record: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (YAML or JSON).")],
@@ -523,7 +582,12 @@ def _replay_against(
 # ombre docs, diff, claims
 
 
-@app.command()
+@app.command(
+    epilog=_examples(
+        "ombre docs --out site --format html",
+        "ombre docs --out notes quadrille",
+    ),
+)
 @_boundary
 def docs(
     out: Annotated[
@@ -548,14 +612,18 @@ def docs(
         raise CliError(_words("docs-format", value=fmt))
     if out.exists() and not out.is_dir():
         raise CliError(_words("docs-out", path=out))
-    written = write_docs(out, "html" if fmt == "html" else "md", [_load(n) for n in rulesets or []])
+    from engine.simulate import progress_bar
+
+    chosen = [_load(n) for n in rulesets or []]
+    with progress_bar(1, str(out), enabled=sys.stderr.isatty(), verb="writing") as bar:
+        written = write_docs(out, "html" if fmt == "html" else "md", chosen, progress=bar)
     if json_out:
         _emit_json({"format": fmt, **written.as_json()})
         return
     typer.echo(render("docs.txt.j2", "text", written=written, format=fmt), nl=False)
 
 
-@app.command()
+@app.command(epilog=_examples("ombre diff quadrille quadrille-four-trick-bete"))
 @_boundary
 def diff(
     a: Annotated[str, typer.Argument(metavar="A", help="A ruleset or variant.")],
@@ -573,7 +641,7 @@ def diff(
     typer.echo(render("diff.txt.j2", "text", diff=result), nl=False)
 
 
-@app.command()
+@app.command(epilog=_examples("ombre claims", "ombre claims ombre"))
 @_boundary
 def claims(
     ruleset: Annotated[
@@ -620,7 +688,13 @@ def _load_for_bots(
     return r, options
 
 
-@app.command()
+@app.command(
+    epilog=_examples(
+        "ombre play quadrille",
+        "ombre play ombre --seat 1 --record game.yaml",
+        "ombre play --from game.yaml",
+    ),
+)
 @_boundary
 def play(
     ruleset: Annotated[
@@ -633,10 +707,11 @@ def play(
     ] = None,
     seat: Annotated[
         int | None,
-        typer.Option("--seat", help="Your seat (0 is the first dealer). Default: 0."),
+        typer.Option("--seat", metavar="K", help="Your seat (0 is the first dealer). Default: 0."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the game (default: a fresh one).")
+        int | None,
+        typer.Option("--seed", metavar="N", help="Seed of the game (default: a fresh one)."),
     ] = None,
     bots: Annotated[
         str | None,
@@ -666,6 +741,7 @@ def play(
         typer.Option(
             "--deals",
             min=1,
+            metavar="N",
             help="How many deals the party has. Default: at a terminal, deal after deal until "
             "you stop; with piped input or --auto, one.",
         ),
@@ -742,12 +818,19 @@ def _line_editing(words: Callable[[], list[str]]) -> None:
 # ombre simulate
 
 
-@app.command()
+@app.command(
+    epilog=_examples(
+        "ombre simulate quadrille -n 2000",
+        "ombre simulate ombre --against ombre-spadille-force -n 2000 --html effect.html",
+    ),
+)
 @_boundary
 def simulate(
     ruleset: RulesetArg,
-    deals: Annotated[int, typer.Option("-n", "--deals", min=1, help="How many deals.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run.")] = 1,
+    deals: Annotated[
+        int, typer.Option("-n", "--deals", min=1, metavar="N", help="How many deals (at least 1).")
+    ] = 1000,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the run.")] = 1,
     bots: Annotated[
         str,
         typer.Option(
@@ -758,7 +841,9 @@ def simulate(
     ] = "heuristic",
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Processes that play (default: every core)."),
+        typer.Option(
+            "--jobs", "-j", min=1, metavar="K", help="Processes that play (default: every core)."
+        ),
     ] = None,
     option: OptionList = None,
     against: Annotated[
@@ -845,7 +930,7 @@ def _simulate_against(
 # ombre new
 
 
-@app.command()
+@app.command(epilog=_examples("ombre new my-house-rule --extends quadrille"))
 @_boundary
 def new(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The new variant's id.")],
@@ -882,12 +967,17 @@ def new(
 # ombre serve and ombre score (engine/web/, engine/scoresheet.py, engine/scoreterm.py)
 
 
-@app.command()
+@app.command(epilog=_examples("ombre serve", "ombre serve --port 8080 --folder ~/evenings"))
 @_boundary
 def serve(
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=1, max=65535, metavar="N", help="The port (1 to 65535).")
+    ] = 8000,
     host: Annotated[
-        str, typer.Option("--host", help="The address to bind (default: this machine only).")
+        str,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="The address to bind (default: this machine only)."
+        ),
     ] = "127.0.0.1",
     folder: Annotated[
         Path | None,
@@ -916,7 +1006,12 @@ def serve(
     uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
-@app.command()
+@app.command(
+    epilog=_examples(
+        "ombre score quadrille --evening tuesday.yaml --players Ann,Bob,Cy,Di",
+        "ombre score --evening tuesday.yaml --report",
+    ),
+)
 @_boundary
 def score(
     ruleset: Annotated[
@@ -929,7 +1024,9 @@ def score(
             "--evening", metavar="FILE", help="The evening's file: read if it exists, then kept."
         ),
     ] = None,
-    dealer: Annotated[int, typer.Option("--dealer", help="The first dealer's seat.")] = 0,
+    dealer: Annotated[
+        int, typer.Option("--dealer", metavar="K", help="The first dealer's seat.")
+    ] = 0,
     players: Annotated[
         str | None,
         typer.Option(

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from engine.bots import Bot, RandomBot, make_bot
 from engine.referee import Deal
@@ -532,11 +532,19 @@ def parse_bots(text: str, players: int, known: Iterable[str]) -> tuple[str, ...]
 # Presentation helpers for the command line.
 
 
+class Progress(Protocol):
+    """Told how far a long command has come: ``done`` of ``total`` (a new total, if given)."""
+
+    def __call__(self, done: int, total: int | None = None) -> None: ...
+
+
 @contextmanager
 def progress_bar(
-    total: int, label: str, *, enabled: bool
-) -> Iterator[Callable[[int], None] | None]:
-    """A rich progress bar on stderr while a run goes on (nothing when ``enabled`` is false)."""
+    total: int, label: str, *, enabled: bool, verb: str = "simulating"
+) -> Iterator[Progress | None]:
+    """A rich progress bar on stderr while a long command goes on (nothing when ``enabled`` is
+    false): ``VERB LABEL``, the bar, done of total, the time taken and the time left. Rich
+    leaves the colours out when ``NO_COLOR`` is set."""
     if not enabled:
         yield None
         return
@@ -551,7 +559,7 @@ def progress_bar(
     )
 
     with Progress(
-        TextColumn("simulating {task.description}"),
+        TextColumn(verb + " {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -560,7 +568,11 @@ def progress_bar(
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
+
+        def update(done: int, total: int | None = None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 def summary_text(tally: Tally, rules: RuleSet) -> str:

@@ -683,9 +683,14 @@ def run(
     jobs: int = 0,
     out: Path | None = None,
     echo: Callable[[str], None] = print,
+    progress: bool = False,
 ) -> dict[str, Any]:
-    """Runs the cases, saves each failure shrunk in ``out``; returns the counts."""
+    """Runs the cases, saves each failure shrunk in ``out``; returns the counts. With
+    ``progress``, a progress bar on stderr instead of a line every 1,000 cases."""
+    import contextlib
     import multiprocessing
+
+    from engine.simulate import progress_bar
 
     jobs = jobs or os.cpu_count() or 1
     counts: dict[str, dict[str, int]] = {"rules": {}, "records": {}}
@@ -702,6 +707,10 @@ def run(
             pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker)
             results = pool.imap_unordered(_worker, work, chunksize=8)
         done = 0
+        stack = contextlib.ExitStack()
+        bar = stack.enter_context(
+            progress_bar(len(work), "cases", enabled=progress, verb="fuzzing")
+        )
         try:
             for kind, index, verdict, trace in results:
                 counts[kind][verdict] = counts[kind].get(verdict, 0) + 1
@@ -709,9 +718,12 @@ def run(
                 if trace is not None:
                     failures.append({"kind": kind, "index": index, "trace": trace})
                     echo(f"FAIL {kind} seed {seed} case {index}: {trace.strip().splitlines()[-1]}")
-                if done % 1000 == 0:
+                if bar is not None:
+                    bar(done)
+                elif done % 1000 == 0:
                     echo(f"{done}/{len(work)} cases, {time.perf_counter() - start:.0f} s")
         finally:
+            stack.close()
             if pool is not None:
                 pool.close()
                 pool.join()
@@ -747,7 +759,14 @@ def main(argv: list[str] | None = None) -> int:
         verdict = ORACLES[args.kind](args.replay)
         print(verdict)
         return 0
-    summary = run(args.rules, args.records, seed=args.seed, jobs=args.jobs, out=args.out)
+    summary = run(
+        args.rules,
+        args.records,
+        seed=args.seed,
+        jobs=args.jobs,
+        out=args.out,
+        progress=sys.stderr.isatty(),
+    )
     for kind, counts in summary["counts"].items():
         shown = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         print(f"{kind}: {sum(counts.values())} cases ({shown})")

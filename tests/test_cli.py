@@ -6,6 +6,7 @@ The JSON shapes are the public contract of ``spec/interface.md``; exit statuses 
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -408,3 +409,50 @@ def _json_error(result: Result) -> dict[str, Any]:
     document = json.loads(result.stdout)
     assert set(document) == {"error"}
     return document["error"]  # type: ignore[no-any-return]
+
+
+# The command line as typer users expect it.
+
+COMMANDS = "list validate show cards replay docs diff claims play simulate new serve score"
+
+
+@pytest.mark.parametrize("command", COMMANDS.split())
+def test_help_has_examples_and_no_python_types(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"NO_COLOR": "1"})
+    assert result.exit_code == 0
+    text = result.stdout
+    for python in ("<str>", "<int", "<bool>", "<list", "<path>", "None", "x>="):
+        assert python not in text, (command, python)
+    assert "Examples:" in text and f"$ ombre {command}" in text
+
+
+def test_shell_completion_is_offered() -> None:
+    text = runner.invoke(app, ["--help"], env={"NO_COLOR": "1"}).stdout
+    assert "--install-completion" in text and "--show-completion" in text
+
+
+def test_a_misspelt_ruleset_gets_one_suggestion_and_no_list_of_ids() -> None:
+    result = runner.invoke(app, ["show", "quadrlle"])
+    assert result.exit_code == 2
+    assert "did you mean 'quadrille'?" in result.stderr
+    assert "quadrille-roi-rendu" not in result.stderr  # not a dump of every id
+    far = runner.invoke(app, ["show", "xyzzy"])
+    assert "the rulesets: " in far.stderr and "ombre list shows the variants too" in far.stderr
+    assert "quadrille-roi-rendu" not in far.stderr
+
+
+def test_no_colour_when_piped_or_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine import cli
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert cli._colour(Tty()) is True
+    assert cli._colour(io.StringIO()) is False  # piped
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli._colour(Tty()) is False
+    result = runner.invoke(app, ["show", "xyzzy"])
+    assert "\x1b[" not in result.stderr

@@ -210,7 +210,13 @@ def main(argv: list[str] | None = None) -> int:
     by_ruleset: Counter[str] = Counter()
     violations: list[str] = []
     next_report = max(total // 20, CHUNK)
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    from engine.simulate import progress_bar
+
+    tty = sys.stderr.isatty()
+    with (
+        progress_bar(total, "deals", enabled=tty, verb="sweeping") as bar,
+        multiprocessing.get_context("fork").Pool(workers) as pool,
+    ):
         for out in pool.imap_unordered(run_chunk, jobs_list):
             done += out["deals"]
             results.update(out["results"])
@@ -219,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
                 if len(violations) < 1000:
                     print(f"VIOLATION {v}", flush=True)
                 violations.append(v)
-            if done >= next_report:
+            if bar is not None:
+                bar(done)
+            elif done >= next_report:
                 rate = done / (time.perf_counter() - start)
                 print(f"  {done}/{total} deals, {rate:.0f} deals/s", flush=True)
                 next_report += max(total // 20, CHUNK)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.rules.model import RuleSet
 
-__all__ = ["BOTS", "DEALS", "SEED", "Effect", "effects", "measure"]
+__all__ = ["BOTS", "DEALS", "SEED", "Effect", "effects", "measure", "measured"]
 
 DEALS = 300
 """Deals per run: enough for the large effects, small enough that ``make docs`` stays quick."""
@@ -107,17 +107,25 @@ def measure(
     return report  # type: ignore[no-any-return]
 
 
-def effects(rulesets: Sequence[RuleSet]) -> list[Effect]:
-    """Returns the measured effect of every variant among ``rulesets``, by id."""
+def measured(rulesets: Sequence[RuleSet]) -> list[RuleSet]:
+    """Returns the variants among ``rulesets`` whose effect is measured, by id."""
+    return [r for r in sorted(rulesets, key=lambda r: r.id) if r.kind == "variant" and r.extends]
+
+
+def effects(
+    rulesets: Sequence[RuleSet], progress: Callable[[RuleSet], None] | None = None
+) -> list[Effect]:
+    """Returns the measured effect of every variant among ``rulesets``, by id; ``progress`` is
+    told of each variant once it is measured (from the cache, or run)."""
     from engine import load_ruleset
     from engine.compare import render_svg, table_rows
 
     out = []
-    for r in sorted(rulesets, key=lambda r: r.id):
-        if r.kind != "variant" or not r.extends:
-            continue
-        parent = load_ruleset(r.extends)
+    for r in measured(rulesets):
+        parent = load_ruleset(r.extends or "")
         report = measure(parent, r)
+        if progress is not None:
+            progress(r)
         out.append(
             Effect(r.id, parent.id, r.name, report, tuple(table_rows(report)), render_svg(report))
         )

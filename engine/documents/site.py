@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,8 +87,18 @@ def _example_story(path: Path) -> Any:
     return replay_story(record, load_ruleset(record.ruleset), repo_path(path))
 
 
-def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None) -> Written:
+def write_docs(
+    out: Path,
+    fmt: Format,
+    rulesets: Sequence[RuleSet] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Written:
     """Writes every document for ``rulesets`` (default: all) in ``fmt`` (``md`` or ``html``).
+
+    ``progress`` is called with (steps done, steps in all) as the work goes on: one step per
+    variant measured against its parent (the slow part, kept in the cache: only a variant or
+    an engine that changed is run again), one per rule book, and one for the other pages. A
+    page whose text has not changed is not written again.
 
     :raises RuleFileError: if a rule file, the claims or the sources are invalid.
     :raises OSError: if the folder cannot be written.
@@ -102,6 +112,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     from engine.documents.diff import diff_rulesets
     from engine.documents.disagreements import load_disagreements
     from engine.documents.effects import BOTS, DEALS, SEED, effects
+    from engine.documents.effects import measured as measured_variants
     from engine.documents.glossary import load_glossary
     from engine.documents.matrix import build_matrix
     from engine.documents.sources import load_library
@@ -120,15 +131,24 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
 
     def page(name: str, template: str, root: str = "", **context: Any) -> None:
         path = out / f"{name}.{fmt}"
-        path.parent.mkdir(parents=True, exist_ok=True)
         text = render(template, fmt, ext=fmt, root=root, lib=lib, books=books, **context)
-        path.write_text(text, encoding="utf-8", newline="\n")
+        _write_if_changed(path, text)
         written.append(f"{name}.{fmt}")
 
+    steps = len(measured_variants(chosen)) + len(chosen) + 1
+    done = 0
+
+    def step(*_: Any) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, steps)
+
     out.mkdir(parents=True, exist_ok=True)
-    measured = effects(chosen)
+    measured = effects(chosen, step)
     measured_ids = {e.id for e in measured}
     for r in chosen:
+        step()
         parent = load_ruleset(r.extends) if r.extends else None
         diff = diff_rulesets(parent, r) if parent is not None else None
         own = _own_changes(r, diff) if diff is not None else ()
@@ -147,8 +167,7 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
         svg = e.svg
         if fmt == "md":
             target = out / "effects" / f"{e.id}.svg"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(svg, encoding="utf-8", newline="\n")
+            _write_if_changed(target, svg)
             written.append(f"effects/{e.id}.svg")
         page(
             f"effects/{e.id}",
@@ -223,7 +242,19 @@ def write_docs(out: Path, fmt: Format, rulesets: Sequence[RuleSet] | None = None
     if fmt == "html":
         shutil.copyfile(Path(templates_dir()) / "style.css", out / "style.css")
         written.append("style.css")
+    step()
     return Written(out, tuple(sorted(written)))
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` unless the file already holds it (its time kept)."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
 
 
 def render_deal_page(story: Any, fmt: Format) -> str:
