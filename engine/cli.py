@@ -149,14 +149,23 @@ def _err(text: str) -> None:
 
 
 def _problems_text(
-    problems: Sequence[Problem], files_checked: int = 0, *, summary: bool = True
+    problems: Sequence[Problem],
+    files_checked: int = 0,
+    *,
+    summary: bool = True,
+    warnings: Sequence[Problem] = (),
 ) -> str:
-    """Returns the problems, one ``FILE:LINE:COLUMN: $.path: message [code]`` a line, and
-    (with ``summary``) a line that counts them."""
+    """Returns the problems, one ``FILE:LINE:COLUMN: $.path: message [code]`` a line, the
+    warnings likewise, and (with ``summary``) a line that counts them."""
     from engine.render import render
 
     return render(
-        "cli/problems.txt.j2", "text", problems=problems, checked=files_checked, summary=summary
+        "cli/problems.txt.j2",
+        "text",
+        problems=problems,
+        warnings=warnings,
+        checked=files_checked,
+        summary=summary,
     )
 
 
@@ -341,11 +350,18 @@ def validate(
     missing = [n for n in names if not Path(n).exists() and default_registry().find(n) is None]
     if missing:
         raise CliError(_words("no-such-input", names=missing), EXIT_USAGE)
-    problems, checked = validate_paths(names)
+    warnings: list[Problem] = []
+    problems, checked = validate_paths(names, warnings)
     if json_out:
-        _emit_json({"valid": not problems, "errors": [p.as_json() for p in problems]})
+        _emit_json(
+            {
+                "valid": not problems,
+                "errors": [p.as_json() for p in problems],
+                "warnings": [w.as_json() for w in warnings],
+            }
+        )
     else:
-        typer.echo(_problems_text(problems, checked), nl=False)
+        typer.echo(_problems_text(problems, checked, warnings=warnings), nl=False)
     if problems:
         raise typer.Exit(EXIT_INVALID)
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from engine.errors import NotationError
+from engine.rules.authoring import PLACEHOLDER_NOTE, PLACEHOLDER_SUMMARY
 
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
@@ -104,8 +105,12 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         f"name: {json.dumps(parent.name + ', ' + name, ensure_ascii=False)}",
         f"extends: {parent.id}",
         "summary: >-",
-        f"  {parent.name} with a house rule: say here, in a sentence or two, what this variant",
-        "  changes and on whose authority.",
+        *textwrap.wrap(
+            f"{parent.name} {PLACEHOLDER_SUMMARY}",
+            width=88,
+            initial_indent="  ",
+            subsequent_indent="  ",
+        ),
         "",
         *(f"# {text}" for text in sources),
         "# sources:",
@@ -137,7 +142,7 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         f"# {indent}    - source: my-house",
         f'# {indent}      locator: "rule 7"',
         f'# {indent}      quote: "a sentence at most, in the source\'s own spelling"',
-        f"# {indent}  note: Why the rule is read this way.",
+        f"# {indent}  note: {PLACEHOLDER_NOTE}",
         "",
         "# Example: the stakes, a list replaced whole (each item with its basis). The parent's:",
     ]

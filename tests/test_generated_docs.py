@@ -34,3 +34,27 @@ def test_generated_docs_are_current(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         f"docs/generated is stale: run `{REGENERATE}` and commit the result. "
         f"missing: {missing}; not generated any more: {extra}; changed: {stale}"
     )
+
+
+def test_the_authoring_guide_says_to_run_make_docs_before_committing() -> None:
+    guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    before = guide.split("## 8. Before you commit")[1]
+    assert "make docs" in before.split("\n- ")[1]  # the first step
+    assert "docs/generated is stale" in before
+
+
+def test_write_docs_reports_its_progress_and_keeps_unchanged_pages(tmp_path: Path) -> None:
+    from engine import load_ruleset
+
+    chosen = [load_ruleset("quadrille"), load_ruleset("quadrille-renonce")]
+    seen: list[tuple[int, int]] = []
+    write_docs(tmp_path, "md", chosen, progress=lambda done, total: seen.append((done, total)))
+    # One step per variant measured, one per rule book, one for the rest; the last is all.
+    assert seen[-1] == (4, 4) and [d for d, _ in seen] == [1, 2, 3, 4]
+    book = tmp_path / "books" / "quadrille.md"
+    stamp = book.stat().st_mtime_ns
+    import os
+
+    os.utime(book, ns=(stamp - 10**9, stamp - 10**9))
+    write_docs(tmp_path, "md", chosen)
+    assert book.stat().st_mtime_ns == stamp - 10**9  # the same text: not written again

@@ -86,3 +86,32 @@ def test_json(tmp_path: Path) -> None:
     result = invoke("new", "j", "--extends", "médiateur", "--out", str(out), "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"id": "j", "extends": "mediateur", "path": str(out)}
+
+
+def test_validate_warns_on_the_starters_placeholder_summary_and_note(tmp_path: Path) -> None:
+    target = tmp_path / "my-house.yaml"
+    assert invoke("new", "my-house", "--extends", "quadrille", "--out", str(target)).exit_code == 0
+    target.write_text(_uncomment_example(target.read_text("utf-8"), "club"), encoding="utf-8")
+    result = invoke("validate", str(target))
+    assert result.exit_code == 0  # valid: warned, not refused
+    assert "$.summary: warning: the summary is still the starter's" in result.output
+    assert "warning: the note is still the starter's" in result.output
+    assert "[authoring/placeholder-note]" in result.output
+    assert result.output.splitlines()[-1] == "1 file valid, 2 warnings"
+    document = json.loads(invoke("validate", "--json", str(target)).stdout)
+    assert document["valid"] is True and document["errors"] == []
+    codes = [w["code"] for w in document["warnings"]]
+    assert codes == ["authoring/placeholder-summary", "authoring/placeholder-note"]
+    assert document["warnings"][0]["line"] is not None
+    # Written in the author's own words, the warnings go.
+    text = target.read_text("utf-8")
+    text = text.replace("say here, in a sentence or two, what this variant changes\n", "x\n")
+    text = text.replace("Why the rule is read this way.", "Our club's rule 7 says so.")
+    target.write_text(text, encoding="utf-8")
+    result = invoke("validate", str(target))
+    assert "warning" not in result.output and result.output.endswith("1 file valid\n")
+
+
+def test_the_repositorys_rule_files_have_no_placeholder_left() -> None:
+    result = invoke("validate", "--json")
+    assert json.loads(result.stdout)["warnings"] == []

@@ -22,7 +22,21 @@ from engine.errors import Problem
 from engine.rules.checks import canonical_card, canonical_rank
 from engine.rules.reader import Path_, json_path
 
-__all__ = ["at_variant", "authoring_problems"]
+__all__ = [
+    "PLACEHOLDER_NOTE",
+    "PLACEHOLDER_SUMMARY",
+    "at_variant",
+    "authoring_problems",
+    "placeholder_warnings",
+]
+
+PLACEHOLDER_SUMMARY = (
+    "with a house rule: say here, in a sentence or two, what this variant changes and on "
+    "whose authority."
+)
+"""The end of the summary ``ombre new`` writes (after the parent's name), to be replaced."""
+PLACEHOLDER_NOTE = "Why the rule is read this way."
+"""The note of the basis ``ombre new``'s example gives, to be replaced."""
 
 _OWN_KEYS = ("id", "name", "aliases", "summary", "extends", "sources")
 
@@ -279,3 +293,48 @@ def _path_of(text: str) -> Path_:
         else:
             keys.append(part)
     return tuple(keys)
+
+
+def placeholder_warnings(doc: Any) -> list[Problem]:
+    """Returns a warning for each text of ``ombre new``'s starter still in ``doc`` (its own
+    file, not merged): the placeholder summary, and the example basis's placeholder note.
+
+    They are warnings, not problems: the file is valid, but its rule book would say nothing.
+    """
+    data = doc.data
+    out: list[Problem] = []
+    if not isinstance(data, Mapping):
+        return out
+
+    def warn(path: Path_, code: str, message: str) -> None:
+        line, column = doc.where(path)
+        out.append(Problem(doc.file, line, column, json_path(path), code, message))
+
+    summary = data.get("summary")
+    if isinstance(summary, str) and " ".join(summary.split()).endswith(PLACEHOLDER_SUMMARY):
+        warn(
+            ("summary",),
+            "authoring/placeholder-summary",
+            "the summary is still the starter's: say what this variant changes and on whose "
+            "authority (the rule book and ombre list show it)",
+        )
+
+    def walk(node: Any, path: Path_) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                here = (*path, key)
+                if key == "note" and isinstance(value, str) and value.strip() == PLACEHOLDER_NOTE:
+                    warn(
+                        here,
+                        "authoring/placeholder-note",
+                        f"the note is still the starter's {PLACEHOLDER_NOTE!r}: say why the rule "
+                        "is read this way, or leave the note out",
+                    )
+                else:
+                    walk(value, here)
+        elif isinstance(node, list):
+            for k, value in enumerate(node):
+                walk(value, (*path, k))
+
+    walk(data, ())
+    return out

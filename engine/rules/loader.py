@@ -752,11 +752,15 @@ def default_registry() -> Registry:
     return _DEFAULT
 
 
-def validate_paths(paths: Iterable[str]) -> tuple[list[Problem], int]:
+def validate_paths(
+    paths: Iterable[str], warnings: list[Problem] | None = None
+) -> tuple[list[Problem], int]:
     """Validates the named files and folders (default: ``rules/`` and ``variants/``).
 
     Returns the problems and the number of files checked. A folder holding no rule file, or
-    a path that does not exist, is itself a problem.
+    a path that does not exist, is itself a problem. ``warnings``, when given, receives what
+    does not make a file invalid: the starter's placeholder texts left in a file
+    (:func:`engine.rules.authoring.placeholder_warnings`).
     """
     registry = Registry()
     problems: list[Problem] = []
@@ -815,6 +819,12 @@ def validate_paths(paths: Iterable[str]) -> tuple[list[Problem], int]:
                 entries.append(entry)
     problems.extend(registry.validate(entries))
     problems.extend(_name_clashes(registry, entries))
+    if warnings is not None:
+        from engine.rules.authoring import placeholder_warnings
+
+        for entry in entries:
+            if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
+                warnings.extend(placeholder_warnings(entry.doc))
     return problems, len(entries)
 
 
