@@ -1058,7 +1058,7 @@ def score(
     """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
     from engine import load_ruleset
     from engine.scoresheet import Evening, load_evening
-    from engine.scoreterm import describe_deal, run_score
+    from engine.scoreterm import report_text, run_score
 
     if evening is not None and evening.is_file():
         sheet = load_evening(evening, _load)
@@ -1082,12 +1082,7 @@ def score(
         if json_out:
             _emit_json(sheet.as_json())
             return
-        totals = [0] * sheet.n
-        for k, d in enumerate(sheet.deals):
-            totals = [a + b for a, b in zip(totals, d.settlement.balances, strict=True)]
-            for line in describe_deal(k + 1, d, totals):
-                typer.echo(line)
-        _message("score-totals", totals=sheet.totals, pot=sheet.table.pot)
+        typer.echo(report_text(sheet, evening), nl=False)
         return
 
     def read(prompt: str) -> str | None:

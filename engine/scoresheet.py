@@ -39,7 +39,13 @@ from engine.referee.declarations import trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor
 from engine.referee.result import evaluate_result
-from engine.referee.settlement import SettlementResult, TableState, deal_stakes, settle
+from engine.referee.settlement import (
+    SettlementResult,
+    TableState,
+    deal_stakes,
+    pays_alone,
+    settle,
+)
 from engine.rules.model import Call, RuleSet
 from engine.rules.reader import json_path, parse_text
 
@@ -298,11 +304,39 @@ class Evening:
     @property
     def totals(self) -> list[int]:
         """Returns each seat's running balance."""
+        running = self.running_totals()
+        return running[-1] if running else [0] * self.n
+
+    def running_totals(self) -> list[list[int]]:
+        """Returns each seat's balance after each deal of the evening, in turn."""
         totals = [0] * self.n
+        out: list[list[int]] = []
         for d in self.deals:
-            for seat, amount in enumerate(d.settlement.balances):
-                totals[seat] += amount
-        return totals
+            totals = [a + b for a, b in zip(totals, d.settlement.balances, strict=True)]
+            out.append(totals)
+        return out
+
+    def player(self, seat: int) -> str:
+        """Returns the player's name as entered, or ``seat 2`` when none was given."""
+        if self.players and self.players[seat]:
+            return self.players[seat]
+        return f"seat {seat}"
+
+    def pays_alone(self, scored: ScoredDeal) -> bool:
+        """Checks if the declarer of ``scored`` bore its loss alone, partner or not (the
+        referee's :func:`~engine.referee.settlement.pays_alone`)."""
+        e = scored.entry
+        if e.passed or e.contract is None or e.declarer is None:
+            return False
+        partner = next((x for x in scored.side if x != e.declarer), None)
+        outcome = self.rules.outcomes.get(scored.result)
+        return pays_alone(
+            self.rules,
+            e.contract,
+            partner,
+            e.tricks[e.declarer],
+            lost=bool(outcome is not None and outcome.bete),
+        )
 
     def _call_rule(self, help_: Help) -> tuple[Call, tuple[str, ...]]:
         rule = self.rules.call if help_ is Help.CALL else self.rules.demand

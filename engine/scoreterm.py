@@ -17,7 +17,7 @@ from typing import Any
 from engine.errors import IllegalActionError, NotationError
 from engine.scoresheet import Evening, ScoredDeal, parse_entry, write_evening
 
-__all__ = ["describe_deal", "run_score"]
+__all__ = ["describe_deal", "report_text", "run_score"]
 
 ReadLine = Callable[[str], str | None]
 Write = Callable[[str], None]
@@ -34,9 +34,26 @@ def _macros() -> Any:
     return environment("text").get_template("cli/score.txt.j2").module
 
 
-def describe_deal(number: int, scored: ScoredDeal, totals: list[int]) -> list[str]:
-    """Returns the lines telling a scored deal: result, payments, balances, running totals."""
-    return str(_macros().deal(number, scored, totals)).splitlines()
+def describe_deal(
+    evening: Evening, number: int, scored: ScoredDeal, totals: list[int]
+) -> list[str]:
+    """Returns the lines telling a scored deal: result, payments, balances, running totals,
+    the players by name."""
+    return str(_macros().deal(evening, number, scored, totals)).splitlines()
+
+
+def report_text(evening: Evening, path: Path | None = None) -> str:
+    """Returns the whole evening (``ombre score --report``): the players, every deal, and the
+    totals after each deal under the players' names."""
+    from engine.render import render
+
+    return render(
+        "cli/score-report.txt.j2",
+        "text",
+        evening=evening,
+        path=path,
+        running=evening.running_totals(),
+    )
 
 
 def _say(write: Write, what: str, **context: Any) -> None:
@@ -124,7 +141,7 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
         except NotationError as exc:
             _say(write, "not-understood", error=exc)
             continue
-        for line in describe_deal(number, scored, evening.totals):
+        for line in describe_deal(evening, number, scored, evening.totals):
             write(line)
         _save(evening, path)
     _say(write, "totals", evening=evening)

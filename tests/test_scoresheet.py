@@ -203,3 +203,33 @@ def test_an_impossible_evening_file_is_refused_with_its_place(tmp_path: Path) ->
     assert run.returncode == 1
     assert json.loads(run.stdout)["error"]["code"] == "record"
     assert run_score("--report").returncode == 2
+
+
+def test_the_report_names_the_players_and_says_why_one_pays_alone(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    path = tmp_path / "evening.yaml"
+    path.write_text(
+        "ruleset: quadrille\nplayers: [Anne, Bertrand, Claire, Denis]\ndeals:\n"
+        "  - dealer: 0\n    score: {contract: ask, declarer: 1, trump: hearts, called: Kc,"
+        " holder: 3, tricks: [2, 2, 3, 3]}\n"
+        "  - dealer: 1\n    score: {contract: ask, declarer: 2, trump: spades, called: Kd,"
+        " holder: 0, tricks: [1, 3, 1, 5]}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["score", "--evening", str(path), "--report"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "Players: seat 0 Anne, seat 1 Bertrand, seat 2 Claire, seat 3 Denis" in text
+    assert "Deal 2 — Bertrand deals: codille" in text
+    assert "bête: Claire → the pot 42" in text
+    assert "Why Claire pays alone: the declarer took only 1 trick" in text
+    assert "seat 0" not in text.split("Players:")[1].split("\n", 1)[1]  # names, not numbers
+    assert "[" not in text.splitlines()[-1] and "totals: [" not in text  # no Python list
+    table = text.split("Totals after 2 deals")[1].splitlines()
+    assert table[1].split() == ["deal", "Anne", "Bertrand", "Claire", "Denis"]
+    evening = load_evening(path, load_ruleset)
+    assert table[3].split()[1:] == [f"{v:+d}" for v in evening.totals]
+    assert evening.running_totals()[-1] == evening.totals
