@@ -353,13 +353,13 @@ def validate(
     warnings: list[Problem] = []
     problems, checked = validate_paths(names, warnings)
     if json_out:
-        _emit_json(
-            {
-                "valid": not problems,
-                "errors": [p.as_json() for p in problems],
-                "warnings": [w.as_json() for w in warnings],
-            }
-        )
+        document: dict[str, Any] = {
+            "valid": not problems,
+            "errors": [p.as_json() for p in problems],
+        }
+        if warnings:  # the spec's two keys, and a third only when there is a warning
+            document["warnings"] = [w.as_json() for w in warnings]
+        _emit_json(document)
     else:
         typer.echo(_problems_text(problems, checked, warnings=warnings), nl=False)
     if problems:

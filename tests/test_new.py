@@ -114,4 +114,4 @@ def test_validate_warns_on_the_starters_placeholder_summary_and_note(tmp_path: P
 
 def test_the_repositorys_rule_files_have_no_placeholder_left() -> None:
     result = invoke("validate", "--json")
-    assert json.loads(result.stdout)["warnings"] == []
+    assert "warnings" not in json.loads(result.stdout)
