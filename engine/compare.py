@@ -463,11 +463,12 @@ def render_svg(report: Mapping[str, Any]) -> str:
 def _fmt(e: Mapping[str, Any] | None, percent: bool, signed: bool = True) -> str:
     if not e or not e.get("n"):
         return "–"
+    n = f" (n {e['n']})"
     if percent:
-        return f"{100 * e['value']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+        return f"{100 * e['value']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]{n}"
     if signed:
-        return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
-    return f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]"
+        return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]{n}"
+    return f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]{n}"
 
 
 def table_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:

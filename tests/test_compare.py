@@ -135,3 +135,20 @@ def test_cli_against_takes_jobs() -> None:
     two = runner.invoke(app, [*args, "--jobs", "2"])
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_the_table_shows_each_figures_count_and_the_paired_difference() -> None:
+    report = compare(
+        load_ruleset("ombre"), load_ruleset("ombre-spadille-force"), 150, seed=1, jobs=1
+    ).as_json()
+    text = render_text(report)
+    assert "B - A is the paired" in text and "need not" in " ".join(text.split())
+    a, b = report["rulesets"]
+    d = report["difference"]["declarer_won"]
+    # The two sides count different deals (a passed-out deal under A is played under B) ...
+    assert a["declarer_won"]["n"] != b["declarer_won"]["n"]
+    line = next(x for x in text.splitlines() if x.startswith("declaring side won"))
+    counts = [int(w) for w in line.split() if w.isdigit()]
+    # ... and each column shows its own count; the difference's is the deals both count.
+    assert counts == [a["declarer_won"]["n"], b["declarer_won"]["n"], d["n"]]
+    assert d["n"] <= min(a["declarer_won"]["n"], b["declarer_won"]["n"])
