@@ -44,6 +44,7 @@ __all__ = [
     "EXIT_UNFINISHED",
     "PlayRequest",
     "TableGame",
+    "contract_choices",
     "describe_result",
     "open_table",
     "record_path_problem",
@@ -484,6 +485,20 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
                 else rules.items[item.split("+")[0]].basis,
             )
         out.append(group)
+    return out
+
+
+def contract_choices(deal: Deal) -> list[tuple[Contract, list[Suit] | None]]:
+    """Returns the biddable contracts, lowest first, each with the trumps the referee allows
+    it when they are fewer than all (None: any suit): what ``?`` at the terminal and the web
+    table's bids explain."""
+    every = len(deal.trump_choices(None))
+    out: list[tuple[Contract, list[Suit] | None]] = []
+    for c in sorted(deal.rules.contracts.values(), key=lambda c: c.rank):
+        if c.biddable:
+            allowed = deal.trump_choices(c)
+            suits = [x for x in Suit if x.index in allowed]
+            out.append((c, suits if len(allowed) < every else None))
     return out
 
 
@@ -1138,14 +1153,7 @@ class TableGame:
         paths = rule_paths.get(phase, [])
         if phase == "call" and deal.contract is not None:
             paths = [("declarations", "call" if deal.contract.help == "call" else "demand")]
-        contracts: list[tuple[Contract, list[Suit] | None]] = []
-        if phase == "auction":
-            every = len(deal.trump_choices(None))
-            for c in sorted(rules.contracts.values(), key=lambda c: c.rank):
-                if c.biddable:
-                    allowed = deal.trump_choices(c)
-                    suits = [x for x in Suit if x.index in allowed]
-                    contracts.append((c, suits if len(allowed) < every else None))
+        contracts = contract_choices(deal) if phase == "auction" else []
         return HelpView(
             prompt=self._prompt_view(deal, seat),
             choices=legal,

@@ -33,6 +33,7 @@ from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.rules.model import RuleSet
 from engine.scoresheet import Evening, load_evening, parse_entry, write_evening
+from engine.table import contract_choices
 from engine.web.store import ID_PATTERN, Store
 from engine.web.tables import Refusal, StaleError, WebTable, matador_names
 
@@ -317,8 +318,8 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         elif s != seat and a.verb == "give" and view["given"] is None:
             text = "gives a card in exchange"
         else:
-            text = str(a)
-        events.append(f"seat {s}: {text}")
+            text = None  # the move itself, told by the template
+        events.append({"seat": s, "action": a, "text": text})
     side = [s for s in (view["declarer"], view["partner"]) if s is not None]
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
@@ -355,6 +356,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "totals": table.party.totals,
         "matadors": names,
         "turn": table.turn,
+        "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
     }
 
 

@@ -168,7 +168,7 @@ def test_score_at_the_terminal(tmp_path: Path) -> None:
         check=False,
     )
     assert run.returncode == 0, run.stderr
-    assert "balances: seat 0 -14, seat 1 +9, seat 2 -4, seat 3 +9" in run.stdout
+    assert "Balances: seat 0 -14 · seat 1 +9 · seat 2 -4 · seat 3 +9" in run.stdout
     assert "Refused:" in run.stdout and "score/call-trump" in run.stdout
     assert ": remise" in run.stdout
     report = subprocess.run(
@@ -348,3 +348,55 @@ def test_every_page_links_the_rule_books_and_the_glossary(client: TestClient) ->
         for link in ("/book/index.html", "/book/glossary.html"):
             assert f'href="{link}"' in page
             assert client.get(link).status_code == 200
+
+
+# What a newcomer sees: the bids explained, one pot, the main games first.
+
+
+def test_the_bids_are_explained_with_the_terminals_words(client: TestClient) -> None:
+    from engine import load_ruleset
+    from engine.referee import Deal
+    from engine.render import environment
+    from engine.table import contract_choices
+
+    _, page = new_table(client, seed=3)
+    assert 'id="bids"' in page
+    rules = load_ruleset("quadrille")
+    words = environment("text").get_template("table/_words.j2").module
+    # The same words as `?` at the terminal, from the same macro, for every bid offered.
+    for c, suits in contract_choices(Deal(rules, seed=3)):
+        if f'value="bid {c.id}"' in page:
+            assert str(words.contract_explained(c, suits)) in page.replace("&#39;", "'")
+            assert f"Bid {c.name}</button>" in page
+    # Seats by name, and the auction told in words, not "1 bid ask".
+    auction = page.split('id="auction"')[1].split("</ol>")[0]
+    assert "seat 1 (bot): bids Demander à jouer (ask leave)" in auction
+    assert not re.search(r"<li>\d ", auction)
+
+
+def test_the_result_page_shows_one_pot(client: TestClient) -> None:
+    path, page = new_table(client, seed=4)
+    page = play_out(client, path, page, {"0"})
+    header = page.split('id="status"')[1].split("</section>")[0]
+    assert "Pot " not in header and "On the table for the next deal" in header
+    pot = re.search(r'id="pot">(\d+)<', header)
+    assert pot
+    row = page.split("<td>this deal</td>")[1].split("</tr>")[0]
+    assert re.findall(r"<td>([^<]*)</td>", row)[-1] == pot[1]  # the same number below
+
+
+def test_the_home_page_puts_tables_in_progress_and_the_four_games_first(
+    client: TestClient,
+) -> None:
+    new_table(client)
+    page = client.get("/").text
+    at = {key: page.index(key) for key in ("Tables in progress", 'id="games"', 'id="family"')}
+    assert at["Tables in progress"] < at['id="games"'] < at['id="family"']
+    games = page.split('id="games"')[1].split('id="family"')[0]
+    found = re.findall(r'id="game-([a-z-]+)"', games)
+    assert found == ["ombre", "quadrille", "quadrille-a-trois", "mediateur"]
+    # The family and the variants are a click away (closed), every one of them still there.
+    rest = page.split('id="family"')[1]
+    assert re.search(r'<details class="panel more" id="family">', page)
+    assert re.search(r'<details class="panel more" id="variants">', page)
+    assert 'id="game-german-solo"' in rest and 'id="game-quadrille-renonce"' in rest

@@ -64,8 +64,9 @@ def new_table(driver: Any, server: LiveServer, ruleset: str, seed: int, seat: in
         for f in css(driver, "form.ruleset")
         if f.find_element(_by("NAME"), "ruleset").get_attribute("value") == ruleset
     )
+    # The seat, the bots, the options and the seed are one click away, under the game.
+    form.find_element(_by("CSS_SELECTOR"), "details.settings summary").click()
     Select(form.find_element(_by("NAME"), "seat")).select_by_value(str(seat))
-    form.find_element(_by("CSS_SELECTOR"), "details summary").click()
     form.find_element(_by("NAME"), "seed").send_keys(str(seed))
     click(driver, form.find_element(_by("CSS_SELECTOR"), "button[value=bots]"))
     assert "/tables/" in driver.current_url
@@ -288,3 +289,27 @@ def test_a_scorekeeper_evening_matches_the_referee(browser: Any, live_server: Li
     for deal in party.deals:
         evening.score(parse_entry(entry_of(deal).as_score(), dealer=deal.dealer, n=4))
     assert evening.totals == party.totals
+
+
+def test_on_a_phone_the_main_games_come_first(browser: Any, live_server: LiveServer) -> None:
+    new_table(browser, live_server, "ombre", seed=2)  # a table in progress
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(live_server.url + "/")
+        top = {
+            key: browser.find_element(_by("CSS_SELECTOR"), selector).location["y"]
+            for key, selector in (
+                ("tables", "#in-progress"),
+                ("quadrille", "#game-quadrille"),
+                ("mediateur", "#game-mediateur"),
+                ("family", "#family"),
+            )
+        }
+        assert top["tables"] < top["quadrille"] < top["mediateur"] < top["family"]
+        assert top["quadrille"] < 1500  # was 1,781 px down an 11,803 px page
+        height = browser.execute_script("return document.body.scrollHeight")
+        assert height < 4000
+        # Nothing is wider than the phone: no sideways scrolling.
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        browser.set_window_size(1280, 900)
