@@ -442,3 +442,21 @@ def test_the_effect_chart_is_the_simulate_svg_of_the_same_run(tmp_path: Path) ->
     page = (tmp_path / "effects" / "quadrille-four-trick-bete.md").read_text(encoding="utf-8")
     assert "](quadrille-four-trick-bete.svg)" in page
     assert "| declarer, per deal |" in page
+
+
+def test_a_diff_page_reads_as_prose_for_a_historian(tmp_path: Path) -> None:
+    from engine import load_ruleset
+    from engine.documents.site import write_docs
+
+    chosen = [load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")]
+    write_docs(tmp_path, "md", chosen)
+    page = (tmp_path / "diffs" / "quadrille-four-trick-bete.md").read_text("utf-8")
+    # No JSON, no escaped quotes, no JSON paths: the rule, each side, its authority, its place.
+    assert '\\"' not in page and "$." not in page and '{"' not in page
+    assert "## Settlement › sharing" in page
+    assert "Sole liability below: quadrille *3* (`rules/quadrille.yaml`, line " in page
+    assert "quadrille-four-trick-bete *4* (`variants/quadrille-four-trick-bete.yaml`, line" in page
+    assert "*In quadrille:* *attested*; enc-q, QUADRILLE (Jeu): “[se paye par moitié" in page
+    assert "*In quadrille-four-trick-bete:* *attested*; enc-q, QUADRILLE (Jeu): “[Il y a" in page
+    # The files' names and summary are not rules: said once, not a table each.
+    assert "## id" not in page and "## summary" not in page and "## name" not in page

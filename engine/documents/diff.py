@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.documents import repo_path
-from engine.rules.model import RuleSet
+from engine.rules.model import Basis, RuleSet
 from engine.rules.reader import Path_, json_path
 
-__all__ = ["Change", "RuleDiff", "diff_rulesets"]
+__all__ = ["Change", "RuleChange", "RuleDiff", "diff_rulesets", "readable"]
 
 
 def plain(value: Any) -> Any:
@@ -86,6 +86,16 @@ class Change:
         return without_basis(self.b)
 
     @property
+    def a_words(self) -> str:
+        """Returns A's value as a reader would say it (:func:`readable`)."""
+        return readable(self.a)
+
+    @property
+    def b_words(self) -> str:
+        """Returns B's value as a reader would say it (:func:`readable`)."""
+        return readable(self.b)
+
+    @property
     def is_identity(self) -> bool:
         """Checks if the change is to the file's own id, name, aliases, summary or parent."""
         return bool(self.path) and self.path[0] in IDENTITY
@@ -101,6 +111,54 @@ class Change:
         }
 
 
+def _words(key: Any) -> str:
+    """Returns a key of the rule file as words: ``sole_liability_below`` is "sole liability
+    below"; an index of a list is "item 3" (from 1)."""
+    if isinstance(key, int):
+        return f"item {key + 1}"
+    return str(key).replace("_", " ").replace("-", " ")
+
+
+def readable(value: Any) -> str:
+    """Returns a value of a rule file as a reader would say it: no quotes, no brackets, no
+    JSON (``{who: dealer, amount: 10}`` is "who dealer, amount 10"; a list, its items joined
+    by "; "); evidence (``basis``) left out, as the page gives it on its own."""
+    value = without_basis(value)
+    if value is None:
+        return "(not set)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{_words(k)} {readable(v)}" for k, v in value.items()) or "(empty)"
+    if isinstance(value, list | tuple):
+        return "; ".join(readable(v) for v in value) or "none"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """What one rule (a mapping of the rule file with its own ``basis``) changes, for the
+    documents: the values that differ, and each side's authority."""
+
+    path: Path_
+    values: tuple[Change, ...]
+    """The changes to the rule's values (not to its evidence)."""
+    evidence_changed: bool
+    basis_a: Basis | None
+    """A's evidence for the rule, None when A does not have it."""
+    basis_b: Basis | None
+
+    @property
+    def title(self) -> str:
+        """Returns the rule's place in words: "settlement › sharing"."""
+        return " › ".join(_words(k) for k in self.path) or "the whole file"
+
+    def what(self, change: Change) -> str:
+        """Returns the part of the rule ``change`` is to, in words ("sole liability below");
+        empty when it is the whole rule."""
+        return " › ".join(_words(k) for k in change.path[len(self.path) :])
+
+
 @dataclass(frozen=True, slots=True)
 class RuleDiff:
     """The differences between rulesets A and B."""
@@ -113,6 +171,58 @@ class RuleDiff:
     def rule_changes(self) -> tuple[Change, ...]:
         """Returns the changes to rules, leaving out changes of evidence alone."""
         return tuple(c for c in self.changes if not c.is_basis)
+
+    @property
+    def identity(self) -> dict[str, Change]:
+        """Returns the changes to the files' own id, name, aliases, summary and parent."""
+        return {str(c.path[0]): c for c in self.changes if c.is_identity}
+
+    def by_rule(self) -> list[RuleChange]:
+        """Returns the changes to rules grouped by the rule they belong to (the nearest
+        mapping that carries a ``basis`` on either side), in document order."""
+        order: list[Path_] = []
+        values: dict[Path_, list[Change]] = {}
+        evidence: dict[Path_, bool] = {}
+        for c in self.changes:
+            if c.is_identity:
+                continue
+            rule = self._rule_of(c)
+            if rule not in values:
+                order.append(rule)
+                values[rule] = []
+                evidence[rule] = False
+            if c.is_basis:
+                evidence[rule] = True
+            else:
+                values[rule].append(c)
+        out = []
+        for rule in order:
+            out.append(
+                RuleChange(
+                    rule,
+                    tuple(values[rule]),
+                    evidence[rule],
+                    self.a.basis_at(rule) if self._has_basis(self.a, rule) else None,
+                    self.b.basis_at(rule) if self._has_basis(self.b, rule) else None,
+                )
+            )
+        return out
+
+    @staticmethod
+    def _has_basis(rules: RuleSet, path: Path_) -> bool:
+        node = rules.value_at(path)
+        return isinstance(node, Mapping) and "basis" in node
+
+    def _rule_of(self, change: Change) -> Path_:
+        path = change.path
+        for k, part in enumerate(path):
+            if part == "basis" or (isinstance(part, str) and part.endswith("_basis")):
+                return path[:k]
+        for k in range(len(path), 0, -1):
+            head = path[:k]
+            if self._has_basis(self.a, head) or self._has_basis(self.b, head):
+                return head
+        return path[:1]
 
     def as_json(self) -> dict[str, Any]:
         """Returns the diff as in ``ombre diff --json``."""
