@@ -5,6 +5,7 @@ glossary, deal pages, and the commands that write them (``docs``, ``diff``, ``cl
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import html5lib
@@ -460,3 +461,28 @@ def test_a_diff_page_reads_as_prose_for_a_historian(tmp_path: Path) -> None:
     assert "*In quadrille-four-trick-bete:* *attested*; enc-q, QUADRILLE (Jeu): “[Il y a" in page
     # The files' names and summary are not rules: said once, not a table each.
     assert "## id" not in page and "## summary" not in page and "## name" not in page
+
+
+def test_the_matrix_comes_in_parts_with_fixed_labels_and_linked_changes(tmp_path: Path) -> None:
+    from engine.documents.matrix import build_matrix
+    from engine.documents.site import all_rulesets, write_docs
+
+    matrix = build_matrix(all_rulesets())
+    games = matrix.games()
+    assert all(r.kind != "variant" for r in games.columns) and len(games.columns) < 10
+    groups = dict((g.id, part) for g, part in matrix.groups())
+    quadrille = groups["quadrille"]
+    assert quadrille.columns[0].id == "quadrille"
+    assert {r.id for r in quadrille.columns[1:]} >= {"quadrille-renonce", "quadrille-contre"}
+    # Every variant is in exactly one part.
+    variants = [r.id for r in matrix.columns if r.kind == "variant"]
+    shown = [r.id for _, part in matrix.groups() for r in part.columns if r.kind == "variant"]
+    assert sorted(shown) == sorted(variants)
+    chosen = [load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")]
+    write_docs(tmp_path, "html", chosen)
+    page = (tmp_path / "matrix.html").read_text("utf-8")
+    assert '<div class="matrix">' in page and 'id="family-quadrille"' in page
+    # A changed cell links to the diff that gives its basis.
+    assert re.search(r"<a href=\"diffs/quadrille-four-trick-bete.html\"><mark", page)
+    css = (tmp_path / "style.css").read_text("utf-8")
+    assert '.matrix th[scope="row"]' in css and "position: sticky" in css

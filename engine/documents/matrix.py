@@ -197,6 +197,40 @@ class Matrix:
     columns: tuple[RuleSet, ...]
     rows: tuple[Row, ...]
 
+    def part(self, ids: Sequence[str]) -> Matrix:
+        """Returns the matrix of the columns ``ids`` only, in that order."""
+        index = {r.id: k for k, r in enumerate(self.columns)}
+        keep = [index[i] for i in ids if i in index]
+        return Matrix(
+            tuple(self.columns[k] for k in keep),
+            tuple(Row(row.aspect, tuple(row.cells[k] for k in keep)) for row in self.rows),
+        )
+
+    def groups(self) -> list[tuple[RuleSet, Matrix]]:
+        """Returns the matrix in parts a page can show whole: first every ruleset (the games),
+        then each ruleset with its variants (those that extend it, directly or through another
+        variant), the ruleset first; a ruleset without a variant among the columns has no part
+        of its own."""
+        by_id = {r.id: r for r in self.columns}
+
+        def home(r: RuleSet) -> str | None:
+            seen = r
+            while seen.kind == "variant" and seen.extends in by_id:
+                seen = by_id[seen.extends]
+            return seen.id if seen.kind != "variant" else None
+
+        games = [r for r in self.columns if r.kind != "variant"]
+        out: list[tuple[RuleSet, Matrix]] = []
+        for game in games:
+            family = [r.id for r in self.columns if r.kind == "variant" and home(r) == game.id]
+            if family:
+                out.append((game, self.part([game.id, *family])))
+        return out
+
+    def games(self) -> Matrix:
+        """Returns the matrix of the rulesets alone (no variant)."""
+        return self.part([r.id for r in self.columns if r.kind != "variant"])
+
 
 def build_matrix(rulesets: Sequence[RuleSet]) -> Matrix:
     """Returns the matrix of ``rulesets``, each compared with its parent (loaded if needed)."""
