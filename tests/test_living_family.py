@@ -134,3 +134,36 @@ def test_each_quote_of_the_family_page_is_verbatim(source: str, quote: str) -> N
     assert found is not None, f"no source named after the quote {quote!r}"
     missing = [p for p in pieces(quote) if found.find(p) is None]
     assert not missing, f"not in sources/{source}.yaml: {missing}"
+
+
+# Golden records: a forced entrada played to the end (the deals were dealt from seeds, the
+# auction passed out and the play made by the heuristic bots; the figures below are worked
+# from rules/tresillo.yaml's amounts, not read from the referee).
+
+
+def _replayed(name: str) -> dict:
+    from engine.records import read_record, replay
+
+    record = read_record(ROOT / "tests" / "records" / name)
+    report = replay(record, load_ruleset(record.ruleset))
+    assert report.complete and report.error is None, report.located
+    out: dict = report.as_json()["deals"][0]
+    return out
+
+
+def test_a_forced_entrada_won_takes_the_pot() -> None:
+    """Four stake 3 (the alcalde too): the forced Jugador, seat 3, wins 5-3-1 without matadors
+    and takes the 12: +9, the others -3."""
+    deal = _replayed("tresillo-espada-obligatoria-win.yaml")
+    assert deal["contract"] == "entrada" and deal["declarer"] == 3 and deal["forced"]
+    assert deal["result"] == "win"
+    assert deal["balances"] == [-3, -3, -3, 9] and deal["pot_after"] == 0
+
+
+def test_a_forced_entrada_lost_by_puesta_makes_a_bete() -> None:
+    """The forced Jugador, seat 1, ties 4-4 with seat 3: puesta; the 12 stay and he makes a bête
+    of the 12 in play: -15, the others -3, 24 on the table."""
+    deal = _replayed("tresillo-espada-obligatoria-puesta.yaml")
+    assert deal["declarer"] == 1 and deal["forced"] and deal["result"] == "remise"
+    assert deal["bete"] == 12
+    assert deal["balances"] == [-3, -15, -3, -3] and deal["pot_after"] == 24
