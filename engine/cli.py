@@ -512,7 +512,7 @@ def replay(
     json_out: JsonFlag = False,
 ) -> None:
     """Referee a record: legal or not, tricks, result and payments."""
-    from engine.records import read_record
+    from engine.records import ReplayReport, read_record
     from engine.records import replay as run_replay
 
     path = _record_file(record)
@@ -532,23 +532,10 @@ def replay(
     except RecordError as exc:
         if not json_out:
             raise
-        # With --json a malformed record is still one JSON document on stdout.
-        first = exc.problems[0] if exc.problems else None
-        _emit_json(
-            {
-                "ruleset": None,
-                "complete": False,
-                "error": {
-                    "code": first.code if first else "record/invalid",
-                    "message": str(first) if first else str(exc),
-                    "problems": [p.as_json() for p in exc.problems],
-                },
-                "deals": [],
-                "totals": [],
-            }
-        )
+        # With --json a malformed record is still one report on stdout, its problems on stderr.
         _err(_problems_text(exc.problems, summary=False).rstrip("\n"))
-        raise typer.Exit(EXIT_INVALID) from None
+        report = ReplayReport.malformed(exc)
+        html = md = None
     if html is not None or md is not None:
         from engine.documents.site import write_deal_page
 

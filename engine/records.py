@@ -452,7 +452,8 @@ def write_record(record: Record) -> str:
 class ReplayReport:
     """The result of refereeing a record (the ``ombre replay --json`` document)."""
 
-    ruleset: str
+    ruleset: str | None
+    """The id of the rules refereed under (None: the record could not be read)."""
     complete: bool
     error: dict[str, Any] | None
     deals: list[dict[str, Any]]
@@ -460,6 +461,24 @@ class ReplayReport:
     located: str | None = None
     """The error as ``FILE:LINE:COLUMN: ...`` for text output."""
     finished: list[Deal] = field(default_factory=list, repr=False)
+
+    @staticmethod
+    def malformed(error: RecordError) -> ReplayReport:
+        """Returns the report of a record that could not be read (``ombre replay --json``
+        still prints one report): no deal, and the first located problem as the error."""
+        first = error.problems[0] if error.problems else None
+        return ReplayReport(
+            None,
+            False,
+            {
+                "code": first.code if first else "record/invalid",
+                "message": str(first) if first else str(error),
+                "problems": [p.as_json() for p in error.problems],
+            },
+            [],
+            [],
+            str(first) if first else str(error),
+        )
 
     def as_json(self) -> dict[str, Any]:
         """Returns the report as the spec's JSON document."""

@@ -281,3 +281,20 @@ def test_unknown_option_in_a_record_is_located(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1 and "record/options" in result.output and ":2:" in result.output
+
+
+def test_a_malformed_records_json_report_is_the_engines_own(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+    from engine.errors import RecordError
+    from engine.records import ReplayReport, read_record
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("ruleset: quadrille\nseed: one\n", encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        read_record(path)
+    result = CliRunner().invoke(app, ["replay", "--json", str(path)])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == ReplayReport.malformed(info.value).as_json()
+    assert json.loads(result.stdout)["ruleset"] is None
