@@ -369,35 +369,24 @@ _MD_ENTITIES = (
 
 
 def _inputs_hash(parts: Iterable[bytes]) -> str:
+    """The key of a rendered text: every file the package ships (its modules and every
+    template, nested ones included: :func:`engine.rules.cache.package_hash`, found rather than
+    listed, hashed once per process) and the text's own inputs (the rule files' bytes)."""
     import hashlib
-    from pathlib import Path
 
-    digest = hashlib.sha256(b"render-cache 1\0")
-    for path in sorted(Path(templates_dir()).glob("*.j2")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    engine = Path(__file__).resolve().parent.parent
-    for name in _ENGINE_SOURCES:
-        digest.update((engine / name).read_bytes())
+    from engine.rules import cache as _cache
+
+    digest = hashlib.sha256(b"render-cache 2\0" + _cache.package_hash().encode() + b"\0")
     for part in parts:
         digest.update(part + b"\0")
     return digest.hexdigest()
 
 
-_ENGINE_SOURCES = (
-    "cards.py",
-    "rules/model.py",
-    "render/__init__.py",
-    "documents/__init__.py",
-    "documents/book.py",
-)
-"""The engine code a cached text depends on besides its templates and its own inputs."""
-
-
 def render_cached(name: str, key: Iterable[bytes], context: Callable[[], dict[str, Any]]) -> str:
     """Renders a text template, or returns the text rendered before from the same inputs.
 
-    ``key`` is the bytes the output depends on besides the templates (every ``*.j2``) and the
-    engine code that builds the views; ``context`` builds the template's context on a miss.
+    ``key`` is the bytes the output depends on besides the package's own files (every module
+    and template); ``context`` builds the template's context on a miss.
     A hit needs neither jinja2 nor the view, so ``ombre show`` costs no more than it did when it
     printed from f-strings. The texts live in the workbench's cache folder (``engine.rules.cache``;
     ``OMBRE_NO_CACHE=1`` turns it off); any failure to read or write it is a miss.
