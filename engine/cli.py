@@ -23,7 +23,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
@@ -185,15 +185,6 @@ def _emit_json(document: Any) -> None:
     typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
-def _plain(value: Any) -> Any:
-    """Returns a JSON-ready copy of a (possibly read-only) mapping/list tree."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _shown(path: Path | str) -> str:
     """Returns a path relative to the working directory when it is below it, else absolute."""
     p = Path(path).resolve()
@@ -301,7 +292,7 @@ def validate(
 def _show_json(r: RuleSet) -> dict[str, Any]:
     from engine.rules.reader import json_path
 
-    data: dict[str, Any] = _plain(r.data)
+    data: dict[str, Any] = r.plain()
     document: dict[str, Any] = {
         "id": r.id,
         "name": r.name,

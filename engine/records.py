@@ -579,14 +579,6 @@ def record_of(
     )
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def ruleset_sha256(rules: RuleSet) -> str:
     """Returns the SHA-256 of the resolved rules (the file with all it extends), as hex.
 
@@ -595,7 +587,7 @@ def ruleset_sha256(rules: RuleSet) -> str:
     """
     import hashlib
 
-    text = json.dumps(_plain(rules.data), sort_keys=True, ensure_ascii=False)
+    text = json.dumps(rules.plain(), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

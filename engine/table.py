@@ -440,10 +440,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
             )
         elif item == "pot":
             kept = s.table.remainder if outcome is not None and outcome.pot == "opponents" else 0
-            kept_basis = None
-            raw = rules.value_at(("settlement", "codille_remainder_basis"))
-            if kept and raw is not None:
-                kept_basis = Basis.from_data(raw, rules.locate(("settlement",)))
+            kept_basis = rules.codille_remainder_basis if kept else None
             group = dataclasses.replace(
                 group,
                 kind="pot",
@@ -1094,7 +1091,7 @@ class TableGame:
             held=len(deal.hand(seat)) if phase == "play" else 0,
             playable=[a.card for a in legal if a.verb == "play"],
             contracts=contracts,
-            rules=[p for p in paths if rules.value_at(p) is not None],
+            rules=[p for p in paths if rules.states(p)],
             results=phase in ("play", "vole") and deal.contract is not None,
             advice=self._advice(deal, seat),
         )

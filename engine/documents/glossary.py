@@ -62,7 +62,7 @@ def _where(kind: str, ref: str, rules: RuleSet) -> str | None:
         return i.name if i is not None else None
     if kind == "path":
         path = tuple(ref.split("."))
-        value = rules.value_at(path)
+        value = rules.setting(path)
         if value is None or value is False or value == 0:
             return None  # a setting of 0 or false: the game does not have the thing
         return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
