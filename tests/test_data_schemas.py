@@ -1,0 +1,88 @@
+"""The project's own data files (sources/) are checked as rule files are: a JSON Schema and
+problems located at FILE:LINE:COLUMN (engine.rules.schema_pass)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.documents.sources import load_library
+from engine.errors import RuleFileError
+from engine.rules.reader import parse_text
+from engine.rules.schema_pass import document_problems
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_GOOD = """\
+id: my-source
+title: A book
+kind: modern
+address: https://example.org
+provenance: read by us
+passages:
+- locator: p. 3
+  text: the first sentence
+"""
+
+
+def _problems(text: str) -> list[tuple[int | None, int | None, str, str]]:
+    doc, problems = parse_text("s.yaml", text)
+    assert doc is not None and not problems
+    return [(p.line, p.column, p.code, p.message) for p in document_problems("source", doc)]
+
+
+def test_every_source_of_the_checkout_is_valid() -> None:
+    for path in sorted((ROOT / "sources").glob("*.yaml")):
+        if path.name == "glossary.yaml":
+            continue
+        doc, _ = parse_text(path.name, path.read_text(encoding="utf-8"))
+        assert doc is not None and document_problems("source", doc) == [], path
+
+
+def test_a_good_source_has_no_problem() -> None:
+    assert _problems(_GOOD) == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (("kind: modern", "kind: modren"), (3, 1, "source/kind")),
+        (("title: A book", "titel: A book"), (2, 1, "schema/unknown-key")),
+        (("  text: the first sentence", "  text: 5"), (8, 3, "source/type")),
+        (("- locator: p. 3", "- locater: p. 3"), (7, 3, "schema/unknown-key")),
+        (("id: my-source", "id: My Source"), (1, 1, "source/id")),
+    ],
+)
+def test_a_bad_field_is_located(edit: tuple[str, str], expected: tuple[int, int, str]) -> None:
+    found = _problems(_GOOD.replace(*edit))
+    assert expected in [(line, col, code) for line, col, code, _ in found]
+
+
+def test_the_unknown_key_message_suggests_the_known_one() -> None:
+    (problem,) = [p for p in _problems(_GOOD.replace("title:", "titel:")) if "unknown" in p[3]]
+    assert "did you mean 'title'?" in problem[3]
+
+
+def test_a_missing_field_and_a_non_mapping() -> None:
+    missing = _problems(_GOOD.replace("provenance: read by us\n", ""))
+    assert [(c, m) for _, _, c, m in missing] == [
+        ("schema/required", "'provenance' is required here")
+    ]
+    assert [c for _, _, c, _ in _problems("- a list\n")] == ["source/shape"]
+
+
+def test_load_library_refuses_a_bad_source_with_its_location(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(_GOOD.replace("kind: modern", "kind: 7"), encoding="utf-8")
+    with pytest.raises(RuleFileError) as raised:
+        load_library(tmp_path)
+    (problem,) = raised.value.problems
+    assert (problem.line, problem.column, problem.code) == (3, 1, "source/kind")
+    assert problem.file.endswith("bad.yaml")
+
+
+def test_load_library_refuses_a_missing_whole_text(tmp_path: Path) -> None:
+    (tmp_path / "whole.yaml").write_text(_GOOD + "text: texts/nowhere.txt\n", encoding="utf-8")
+    with pytest.raises(RuleFileError) as raised:
+        load_library(tmp_path)
+    assert [(p.line, p.code) for p in raised.value.problems] == [(9, "source/text")]
