@@ -86,3 +86,66 @@ def test_load_library_refuses_a_missing_whole_text(tmp_path: Path) -> None:
     with pytest.raises(RuleFileError) as raised:
         load_library(tmp_path)
     assert [(p.line, p.code) for p in raised.value.problems] == [(9, "source/text")]
+
+
+_CLAIM = (
+    "claims:\n  - id: x\n    ruleset: quadrille\n    source: enc-q\n    locator: L\n"
+    "    quote: q\n    statement: {kind: trump-count, colour: red, count: 12}\n"
+)
+
+
+def _claim_problems(text: str, tmp_path: Path) -> list[tuple[int | None, str, str]]:
+    from engine.documents.claims import load_claims
+
+    (tmp_path / "c.yaml").write_text(text, encoding="utf-8")
+    try:
+        load_claims(tmp_path)
+    except RuleFileError as exc:
+        return [(p.line, p.code, p.message) for p in exc.problems]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (("kind: trump-count", "kind: trump-total"), (7, "claim/kind")),
+        (("colour: red", "colour: blue"), (7, "claim/colour")),
+        (("colour: red, ", ""), (7, "claim/missing")),
+        (("count: 12", "count: 12, side: left"), (7, "data/unknown-key")),
+        (("    quote: q\n", ""), (2, "data/missing")),
+        (("locator: L", "locator: [L]"), (5, "data/type")),
+        (
+            ("statement: {kind: trump-count, colour: red, count: 12}", "statement: 3"),
+            (7, "claim/statement"),
+        ),
+        (("ruleset:", "rulset:"), (3, "data/unknown-key")),
+    ],
+)
+def test_a_bad_claim_is_located_with_its_code(
+    edit: tuple[str, str], expected: tuple[int, str], tmp_path: Path
+) -> None:
+    assert _claim_problems(_CLAIM, tmp_path) == []
+    found = _claim_problems(_CLAIM.replace(*edit), tmp_path)
+    assert expected in [(line, code) for line, code, _ in found], found
+
+
+def test_the_claim_messages_are_kept(tmp_path: Path) -> None:
+    def words(edit: tuple[str, str]) -> list[str]:
+        return [m for _, _, m in _claim_problems(_CLAIM.replace(*edit), tmp_path)]
+
+    assert words(("    quote: q\n", "")) == ["'quote' is required"]
+    assert words(("colour: red, ", "")) == ["a trump-count statement needs 'colour'"]
+    assert words(("locator: L", "locator: [L]")) == ["'locator' must be text"]
+    assert words(("kind: trump-count", "kind: trump-total"))[0].startswith(
+        "unknown kind 'trump-total' (one of trump-count, deck-size, "
+    )
+    assert words(("count: 12", "count: 12, side: left")) == [
+        "unknown key 'side' (expected one of colour, count)"
+    ]
+
+
+def test_a_claim_listed_twice(tmp_path: Path) -> None:
+    twice = _CLAIM + _CLAIM.split("\n", 1)[1]
+    assert [(line, code) for line, code, _ in _claim_problems(twice, tmp_path)] == [
+        (8, "claim/duplicate")
+    ]

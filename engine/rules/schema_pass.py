@@ -8,8 +8,8 @@ the value (:class:`engine.rules.reader.Document` keeps every node's position).
 A schema node may name the problems it makes: ``x-code`` (e.g. ``source/type``) replaces the
 default code ``schema/<keyword>`` for every error of the node, ``x-codes`` for one keyword
 (``{"type": "source/shape"}``), and ``x-messages`` the validator's words for one keyword. The
-message for ``additionalProperties`` may mention ``{key}`` (the unknown key) and
-``{allowed}`` (the keys allowed there).
+message may mention ``{value}`` (the value refused), ``{key}`` (for ``additionalProperties``
+the unknown key, for ``required`` the missing one) and ``{allowed}`` (the keys allowed).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
                 sub = (*path, extra)
                 f, line, col = locate(sub)
                 text = (
-                    wording.format(key=repr(extra), allowed=", ".join(allowed)) + more
+                    wording.format(key=repr(extra), allowed=", ".join(allowed), value="") + more
                     if wording
                     else f"unknown key {extra!r} (allowed here: {', '.join(allowed)}){more}"
                 )
@@ -83,7 +83,10 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
                 )
             continue
         if wording:
-            message = wording.format(key="", allowed="")
+            key = ""
+            if kind == "required":
+                key = message.split(" is a required property")[0]
+            message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
             choices = [
                 "/".join(alt.get("required", []))
