@@ -149,3 +149,34 @@ def test_a_claim_listed_twice(tmp_path: Path) -> None:
     assert [(line, code) for line, code, _ in _claim_problems(twice, tmp_path)] == [
         (8, "claim/duplicate")
     ]
+
+
+_DISAGREEMENT = (
+    "disagreements:\n  - id: d\n    topic: T\n    reference: R\n    readings:\n"
+    "      - source: enc-q\n        locator: L\n        reading: r\n"
+    "        home: {kind: canonical, ref: quadrille}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (("kind: canonical", "kind: law"), (9, "data/home-kind")),
+        (("    topic: T\n", ""), (2, "data/missing", "'topic' is required")),
+        (("reading: r", "reading: r\n        page: 3"), (9, "data/unknown-key")),
+        (("home: {kind: canonical, ref: quadrille}", "home: canonical"), (9, "data/type")),
+    ],
+)
+def test_a_bad_disagreement_is_located(
+    edit: tuple[str, str], expected: tuple[object, ...], tmp_path: Path
+) -> None:
+    from engine.documents.disagreements import load_disagreements
+
+    path = tmp_path / "disagreements.yaml"
+    path.write_text(_DISAGREEMENT, encoding="utf-8")
+    assert load_disagreements(path)
+    path.write_text(_DISAGREEMENT.replace(*edit), encoding="utf-8")
+    with pytest.raises(RuleFileError) as raised:
+        load_disagreements(path)
+    found = [(p.line, p.code, p.message)[: len(expected)] for p in raised.value.problems]
+    assert expected in found, found
