@@ -180,3 +180,28 @@ def test_a_bad_disagreement_is_located(
         load_disagreements(path)
     found = [(p.line, p.code, p.message)[: len(expected)] for p in raised.value.problems]
     assert expected in found, found
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ("{term: t, language: fr, gloss: g, model: {kind: law, ref: x}}", "glossary/kind"),
+        ("{term: t, language: fr, gloss: g, model: {kind: contract}}", "glossary/ref"),
+        ("{term: t, language: fr, gloss: g, model: {kind: verb, ref: fly}}", "glossary/verb"),
+        (
+            "{term: t, language: fr, gloss: g, model: {kind: contract, ref: nope}}",
+            "glossary/missing",
+        ),
+        ("{term: t, gloss: g}", "data/missing"),
+        ("{term: t, language: fr, gloss: g, colour: red}", "data/unknown-key"),
+    ],
+)
+def test_a_bad_glossary_term_is_located(entry: str, expected: str, tmp_path: Path) -> None:
+    from engine import load_ruleset
+    from engine.documents.glossary import load_glossary
+
+    path = tmp_path / "glossary.yaml"
+    path.write_text(f"terms:\n  - {{term: t, language: fr, gloss: g}}\n  - {entry}\n", "utf-8")
+    with pytest.raises(RuleFileError) as raised:
+        load_glossary([load_ruleset("quadrille")], path)
+    assert [(p.line, p.code) for p in raised.value.problems] == [(3, expected)]
