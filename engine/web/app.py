@@ -702,14 +702,15 @@ SCORE_FIELDS = {
 }
 
 
-def _stale_evening(ident: str, evening: Evening, fields: Form, count: str) -> Response | None:
+def _stale_evening(ident: str, evening: Evening, fields: Form) -> Response | None:
     """Returns the answer to a change made on a page drawn from another version of the
     evening (None if it is this one)."""
+    count = _int(_one(fields, "count"), "count")
     if _one(fields, "version") == evening.version:
         return None
-    if count != str(len(evening.deals)):
+    if count != len(evening.deals):
         message = "This deal was already entered (a second click?)."
-        if _int(count, "count") < len(evening.deals):
+        if count < len(evening.deals):
             message += " The evening has deals this page did not show."
     else:
         message = "The evening was changed on another page since this one was drawn."
@@ -726,8 +727,7 @@ def score_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
     with state.lock:
         evening = state.evening(ident)
-        count = _one(fields, "count")
-        stale = _stale_evening(ident, evening, fields, count)
+        stale = _stale_evening(ident, evening, fields)
         if stale is not None:
             return stale
         entry_data = _entry_data(evening, fields)
@@ -756,7 +756,7 @@ def undo_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
     with state.lock:
         evening = state.evening(ident)
-        stale = _stale_evening(ident, evening, fields, _one(fields, "count"))
+        stale = _stale_evening(ident, evening, fields)
         if stale is not None:
             return stale
         before = list(evening.deals)

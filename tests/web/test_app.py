@@ -17,7 +17,6 @@ from starlette.testclient import TestClient
 from engine.records import read_record
 from engine.web.app import create_app
 
-
 # What a browser sends with a form from the server's own page (the tests' server is
 # http://testserver).
 SAME_ORIGIN = {"origin": "http://testserver"}
@@ -289,7 +288,9 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
     assert 'players: ["Mr Bennet", "Elizabeth", "Jane", "Mary"]' in saved
     assert client.get(path + "/evening.yaml").text == saved
     # The evening survives a restart of the server.
-    again = TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN).get(path).text
+    again = (
+        TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN).get(path).text
+    )
     assert re.findall(r'data-seat="\d">([^<]+)<', again) == ["-14", "+9", "-4", "+9"]
 
 
