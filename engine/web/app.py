@@ -143,9 +143,17 @@ class WebPolicy:
     """A table whose deal is over, not asked for in this long, is dropped from memory."""
 
 
-class AppState:
-    """The server's state: the store, and the tables and evenings in memory, one lock for all.
+_STRIPES = 64
+"""Locks for tables and evenings: one of these per id (by its hash), so that requests for
+different tables go on at once (each one's save, flushed to the disk, included)."""
 
+
+class AppState:
+    """The server's state: the store, and the tables and evenings in memory.
+
+    A request for a table or an evening holds :meth:`hold` of its id from reading it to saving
+    it: two requests for one table go one after the other, requests for different tables at
+    once. :attr:`lock` guards only the maps of what is in memory, never held for long.
     Every table and evening is saved after each change, so dropping one from memory loses
     nothing: the next request for it reads it back from its files (:meth:`table`,
     :meth:`evening`). A change that cannot be saved is undone in memory (the table or evening
@@ -156,6 +164,7 @@ class AppState:
         self.store = store
         self.policy = policy or WebPolicy()
         self.lock = threading.RLock()
+        self._stripes = [threading.RLock() for _ in range(_STRIPES)]
         self.tables: OrderedDict[str, WebTable] = OrderedDict()
         self.evenings: OrderedDict[str, Evening] = OrderedDict()
         self._seen: dict[str, float] = {}
@@ -180,25 +189,33 @@ class AppState:
             self._books = folder
         return self._books
 
+    def hold(self, ident: str) -> threading.RLock:
+        """Returns the lock to hold while a request reads, changes and saves ``ident``."""
+        return self._stripes[hash(ident) % _STRIPES]
+
     def table(self, ident: str) -> WebTable:
-        """Returns the table ``ident``, read back from its files if it is not in memory.
+        """Returns the table ``ident``, read back from its files if it is not in memory (the
+        caller holds :meth:`hold` of it).
 
         :raises KeyError: if there is none; :raises DamagedFile: if its files are damaged.
         """
         if not ID_PATTERN.match(ident):
             raise KeyError(ident)
-        table = self.tables.get(ident)
+        with self.lock:
+            table = self.tables.get(ident)
         if table is None:
             table = WebTable.load(self.store, ident)
+        with self.lock:
             self.tables[ident] = table
-        self._touch(self.tables, ident)
+            self._touch(self.tables, ident)
         return table
 
     def evening(self, ident: str) -> Evening:
         """Returns the evening ``ident``, read back from its file if it is not in memory."""
         if not ID_PATTERN.match(ident):
             raise KeyError(ident)
-        evening = self.evenings.get(ident)
+        with self.lock:
+            evening = self.evenings.get(ident)
         if evening is None:
             path = self.store.path("evening", ident, ".yaml")
             if not path.is_file():
@@ -211,8 +228,9 @@ class AppState:
                 raise DamagedFile(f"{where}: {first.message if first else exc}") from None
             except (IllegalActionError, NotationError, RuleFileError, RecursionError) as exc:
                 raise DamagedFile(f"{path}: {exc}") from None
+        with self.lock:
             self.evenings[ident] = evening
-        self._touch(self.evenings, ident)
+            self._touch(self.evenings, ident)
         return evening
 
     def add_table(self, table: WebTable) -> None:
@@ -224,8 +242,9 @@ class AppState:
                 with contextlib.suppress(OSError):
                     self.store.path("table", table.ident, suffix).unlink(missing_ok=True)
             raise NotSaved(self.store.path("table", table.ident, ".yaml"), exc) from None
-        self.tables[table.ident] = table
-        self._touch(self.tables, table.ident)
+        with self.lock:
+            self.tables[table.ident] = table
+            self._touch(self.tables, table.ident)
 
     def save_table(self, table: WebTable) -> None:
         """Saves a table after a change; if the disk refuses, the change is forgotten (the
@@ -233,7 +252,8 @@ class AppState:
         try:
             table.save(self.store)
         except OSError as exc:
-            self.tables.pop(table.ident, None)
+            with self.lock:
+                self._drop(self.tables, table.ident)
             raise NotSaved(self.store.path("table", table.ident, ".yaml"), exc) from None
 
     def save_evening(self, ident: str, evening: Evening, before: list[ScoredDeal]) -> None:
@@ -245,16 +265,22 @@ class AppState:
         except OSError as exc:
             evening.deals[:] = before
             raise NotSaved(path, exc) from None
-        self.evenings[ident] = evening
-        self._touch(self.evenings, ident)
+        with self.lock:
+            self.evenings[ident] = evening
+            self._touch(self.evenings, ident)
 
     def _touch(self, kept: OrderedDict[str, Any], ident: str) -> None:
         kept.move_to_end(ident)
         self._seen[ident] = time.monotonic()
-        self.sweep()
+        self._sweep()
 
     def sweep(self) -> None:
-        """Drops from memory what is idle, finished or beyond the bound (all of it is saved)."""
+        """Drops from memory what is idle, finished or beyond the bound (all of it is saved;
+        a request still using what is dropped saves it before the next one reads it back)."""
+        with self.lock:
+            self._sweep()
+
+    def _sweep(self) -> None:
         now = time.monotonic()
         policy = self.policy
         for ident in list(self.tables):
@@ -477,9 +503,8 @@ def _when(t: float) -> str:
 
 
 def home(state: AppState, request: Request, form: Form) -> Response:
-    with state.lock:
-        tables = state.store.listing("table")[:20]
-        evenings = state.store.listing("evening")[:20]
+    tables = state.store.listing("table")[:20]
+    evenings = state.store.listing("evening")[:20]
     return _render(
         "home.j2",
         rulesets=_rulesets(),
@@ -507,6 +532,7 @@ def new_table(state: AppState, request: Request, fields: Form) -> Response:
     seed = _int(seed_text, "seed") if seed_text else int(time.time() * 1000) % 1_000_000
     with state.lock:
         ident = state.store.new_id(rules.id)
+    with state.hold(ident):
         table = WebTable(ident, rules, options, humans, bots, seed)
         table.start()
         state.add_table(table)
@@ -518,7 +544,7 @@ def show_table(state: AppState, request: Request, form: Form) -> Response:
     why = request.query_params.get("why")
     if why is not None and len(why) > 120:
         raise BadRequest("the question is too long")
-    with state.lock:
+    with state.hold(ident):
         table = state.table(ident)
         return _render("table.j2", 200, **_table_context(table, why))
 
@@ -526,7 +552,7 @@ def show_table(state: AppState, request: Request, form: Form) -> Response:
 def act(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
     turn = _one(fields, "turn")
-    with state.lock:
+    with state.hold(ident):
         table = state.table(ident)
         seat = _int(_one(fields, "seat"), "seat")
         if "verb" in fields:
@@ -573,7 +599,7 @@ def _not_saved_table(state: AppState, ident: str, exc: NotSaved, what: str) -> R
 
 def next_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
-    with state.lock:
+    with state.hold(ident):
         table = state.table(ident)
         try:
             table.next_deal(_one(fields, "turn"))
@@ -590,7 +616,7 @@ def next_deal(state: AppState, request: Request, fields: Form) -> Response:
 
 def table_record(state: AppState, request: Request, form: Form) -> Response:
     ident = request.path_params["ident"]
-    with state.lock:
+    with state.hold(ident):
         text = state.table(ident).public_record()
     if text is None:
         return _render(
@@ -643,8 +669,7 @@ def book_page(state: AppState, request: Request, form: Form) -> Response:
 def score_home(
     state: AppState, request: Request, form: Form, *, refused: str | None = None
 ) -> Response:
-    with state.lock:
-        evenings = state.store.listing("evening")
+    evenings = state.store.listing("evening")
     return _render(
         "score_home.j2",
         400 if refused else 200,
@@ -671,6 +696,7 @@ def new_evening(state: AppState, request: Request, fields: Form) -> Response:
         return score_home(state, request, fields, refused=str(exc))
     with state.lock:
         ident = state.store.new_id(rules.id + "-evening")
+    with state.hold(ident):
         try:
             state.save_evening(ident, evening, [])
         except NotSaved as exc:
@@ -680,7 +706,7 @@ def new_evening(state: AppState, request: Request, fields: Form) -> Response:
 
 def show_evening(state: AppState, request: Request, form: Form) -> Response:
     ident = request.path_params["ident"]
-    with state.lock:
+    with state.hold(ident):
         evening = state.evening(ident)
         return _render("evening.j2", **_evening_context(ident, evening))
 
@@ -725,7 +751,7 @@ def _stale_evening(ident: str, evening: Evening, fields: Form) -> Response | Non
 
 def score_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
-    with state.lock:
+    with state.hold(ident):
         evening = state.evening(ident)
         stale = _stale_evening(ident, evening, fields)
         if stale is not None:
@@ -754,7 +780,7 @@ def score_deal(state: AppState, request: Request, fields: Form) -> Response:
 
 def undo_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
-    with state.lock:
+    with state.hold(ident):
         evening = state.evening(ident)
         stale = _stale_evening(ident, evening, fields)
         if stale is not None:
@@ -772,7 +798,7 @@ def undo_deal(state: AppState, request: Request, fields: Form) -> Response:
 
 def evening_record(state: AppState, request: Request, form: Form) -> Response:
     ident = request.path_params["ident"]
-    with state.lock:
+    with state.hold(ident):
         text = write_evening(state.evening(ident))
     return PlainTextResponse(
         text,
@@ -969,17 +995,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
             ],
         }
     # What the others did since this seat last acted, as this seat may see it.
-    mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
-    events = []
-    for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:
-        if s != seat and a.verb == "discard":
-            k = len(a.cards)
-            text = f"discards {k} card{'' if k == 1 else 's'} and draws as many"
-        elif s != seat and a.verb == "give" and view["given"] is None:
-            text = "gives a card in exchange"
-        else:
-            text = str(a)
-        events.append(f"seat {s}: {text}")
+    events = [f"seat {s}: {text}" for s, text in table.events_seen(seat)]
     side = [s for s in (view["declarer"], view["partner"]) if s is not None]
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:

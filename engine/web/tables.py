@@ -197,6 +197,25 @@ class WebTable:
         legal = {str(a) for a in deal.legal_actions()}
         return [a for a in others if a not in legal]
 
+    def events_seen(self, seat: int) -> list[tuple[int, str]]:
+        """Returns what the others did since ``seat`` last acted, as that seat may know it: the
+        cards of another's écart and a card given in exchange stay hidden (their number is told).
+        """
+        deal = self.deal
+        given_known = deal.view(seat)["given"] is not None
+        mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
+        out = []
+        for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:
+            if s != seat and a.verb == "discard":
+                k = len(a.cards)
+                text = f"discards {k} card{'' if k == 1 else 's'} and draws as many"
+            elif s != seat and a.verb == "give" and not given_known:
+                text = "gives a card in exchange"
+            else:
+                text = str(a)
+            out.append((s, text))
+        return out
+
     def viewer(self) -> int:
         """Returns the seat whose cards the page shows: the person to move, else the first."""
         deal = self.deal
