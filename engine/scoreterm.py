@@ -141,6 +141,6 @@ def _save(evening: Evening, path: Path | None, before: list[ScoredDeal], write: 
         write_durably(path, write_evening(evening))
     except OSError as exc:
         evening.deals[:] = before
-        _say(write, "not-saved", path=path, reason=exc.strerror or exc)
+        _say(write, "not-saved", path=path, error=exc.strerror or exc)
         return False
     return True

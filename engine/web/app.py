@@ -35,7 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -477,6 +477,8 @@ def _answer(state: AppState, endpoint: Endpoint) -> Callable[[Request], Any]:
                 form = await _form(request, endpoint.fields())
         except BadRequest as exc:
             return _render("error.j2", 400, title="Not understood", message=str(exc))
+        except ClientDisconnect:
+            return _render("error.j2", 400, title="Not understood", message="The form was cut off.")
         return await run_in_threadpool(_guarded, state, endpoint.handler, request, form)
 
     return run

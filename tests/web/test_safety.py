@@ -598,3 +598,33 @@ def test_serve_prints_the_names_it_answers(tmp_path: Path) -> None:
         proc.wait(20)
     assert any("club.local" in line for line in lines), lines
     assert (tmp_path / ".lock").is_file()
+
+
+def test_the_terminal_scorekeeper_keeps_the_evening_when_the_disk_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.scoreterm
+    from engine import load_ruleset
+    from engine.scoresheet import Evening, load_evening
+    from engine.scoreterm import run_score
+
+    answers = iter(["ask", "1", "clubs", "Kd", "3", "1 3 3 3", "0", "n"] * 2 + ["quit"])
+    out: list[str] = []
+    path = tmp_path / "thursday.yaml"
+    evening = Evening(load_ruleset("quadrille"))
+    real = engine.scoreterm.write_durably
+    calls = {"n": 0}
+
+    def first_refused(target: Path, text: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+        real(target, text)
+
+    monkeypatch.setattr(engine.scoreterm, "write_durably", first_refused)
+    run_score(evening, path, lambda prompt: next(answers) + "\n", out.append)
+    text = "\n".join(out)
+    assert "Not saved" in text and os.strerror(errno.ENOSPC) in text
+    # The refused deal was not scored; the same deal entered again was, and saved.
+    assert len(evening.deals) == 1
+    assert len(load_evening(path, load_ruleset).deals) == 1
