@@ -914,23 +914,49 @@ def serve(
             help="Where tables and evenings are saved (default: $OMBRE_HOME or ~/ombre-workbench).",
         ),
     ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="A name or address the other machines reach this one by (repeatable); "
+            "with --host 0.0.0.0, the server answers requests addressed to these only.",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser, and keep score of evenings with real cards (needs the web extra)."""
     try:
         import uvicorn
 
         from engine.web.app import create_app
+        from engine.web.server import config
     except ImportError:
         raise CliError(_words("serve-needs-web")) from None
-    from engine.web.store import default_folder
+    from engine.web.store import FolderInUse, Store, default_folder
 
     where = (folder or default_folder()).expanduser()
-    hosts = ["127.0.0.1", "localhost", "::1"] if host in ("127.0.0.1", "localhost", "::1") else None
-    application = create_app(
-        where, allowed_hosts=hosts if hosts else [host, "127.0.0.1", "localhost"]
+    local = ["127.0.0.1", "localhost", "::1"]
+    named = [h.strip().strip("[]").lower() for h in allow_host or [] if h.strip()]
+    wildcard = host in ("0.0.0.0", "::", "")
+    if wildcard and not named:
+        raise CliError(_words("serve-needs-names", host=host))
+    hosts = [*local, *named] + ([] if wildcard or host in local else [host.strip("[]")])
+    try:
+        lock = Store(where).lock()  # one server per folder, held until this process ends
+    except FolderInUse as exc:
+        raise CliError(str(exc)) from None
+    application = create_app(where, allowed_hosts=hosts)
+    shown = "localhost" if host in local else (named or [host.strip("[]")])[0]
+    _message(
+        "serve",
+        url=f"http://{shown}:{port}/",
+        folder=where,
+        names=[h for h in hosts if h not in local],
     )
-    _message("serve", url=f"http://{'localhost' if hosts else host}:{port}/", folder=where)
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    try:
+        uvicorn.Server(config(application, host, port)).run()
+    finally:
+        lock.close()
 
 
 @app.command()

@@ -117,6 +117,9 @@ def record_path_problem(path: Path, *, force: bool, continuing: bool = False) ->
         return _message("record-no-directory", path=path, parent=parent)
     if not parent.is_dir():
         return _message("record-parent-not-directory", path=path, parent=parent)
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        # A device, a FIFO, a socket or a link: --force replaces regular files only.
+        return _message("record-not-regular", path=path)
     if path.exists() and not force and not continuing:
         return _message("record-exists", path=path)
     try:
@@ -129,16 +132,9 @@ def record_path_problem(path: Path, *, force: bool, continuing: bool = False) ->
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    parent = path.parent if str(path.parent) else Path(".")
-    handle, temp = tempfile.mkstemp(dir=parent, prefix="." + path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    from engine.files import write_durably
+
+    write_durably(path, text)
 
 
 def _wrapping(write: Write) -> Write:
