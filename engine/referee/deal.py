@@ -23,6 +23,7 @@ from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, declarations, exchange, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
+from engine.referee.seating import Seating, seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
     AUCTION,
@@ -66,12 +67,10 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 
 
-class _Seating(NamedTuple):
-    """Who sits where in a deal by one dealer (the same for every deal he deals)."""
+class _Plan(NamedTuple):
+    """The referee's own use of a dealer's seating: the speakers and the packets of the deal."""
 
-    eldest: int
-    out: int | None
-    active: int
+    seating: Seating
     queue: tuple[int, ...]
     """The speakers after the eldest, last first (popped from the end)."""
     next_seat: list[int]
@@ -81,28 +80,21 @@ class _Seating(NamedTuple):
     the first packet order listed, dealt to the right from the eldest."""
 
 
-def _seating(rules: RuleSet, dealer: int) -> _Seating:
+def _seating(rules: RuleSet, dealer: int) -> _Plan:
     key = ("seating", dealer)
     memo = rules._memo
-    cached: _Seating | None = memo.get(key)
+    cached: _Plan | None = memo.get(key)
     if cached is None:
-        n = rules.players
-        eldest = (dealer + 1) % n
-        out = dealer if rules.value_at(("players", "sits_out")) else None
-        order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
+        public = seating(rules, dealer)
+        order = public.order
         plan = []
         pos = 0
         for size in rules.packets[0]:
             for seat in order:
                 plan.append((seat, pos, pos + size))
                 pos += size
-        cached = memo[key] = _Seating(
-            eldest,
-            out,
-            n - (out is not None),
-            tuple(reversed(order[1:])),
-            [(s + 2) % n if (s + 1) % n == out else (s + 1) % n for s in range(n)],
-            tuple(plan),
+        cached = memo[key] = _Plan(
+            public, tuple(reversed(order[1:])), list(public.right), tuple(plan)
         )
     return cached
 
@@ -163,6 +155,7 @@ class Deal:
         "renonces",
         "result",
         "rules",
+        "seating",
         "setup",
         "start_hands",
         "stopped",
@@ -204,11 +197,13 @@ class Deal:
             raise NotationError(f"seed must be an integer, not {seed!r}")
         self.dealer = dealer
         seating = _seating(rules, dealer)
-        self.eldest = seating.eldest
+        self.seating: Seating = seating.seating
+        """Who sits where in this deal: order of play, the seat out, opponents, partners."""
+        self.eldest = self.seating.eldest
         # A seat that sits the deal out (players.sits_out: the dealer at a table of four) is
         # dealt nothing and never speaks or plays, but is an opponent in the settlement.
-        self.out: int | None = seating.out
-        self.active = seating.active
+        self.out: int | None = self.seating.out
+        self.active = self.seating.active
         self.table = table if table is not None else TableState()
         if hands is None:
             dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed, seating.plan)
@@ -408,13 +403,11 @@ class Deal:
         return self.seat_at(self.leader, self.tr.winning_position(self.trick))
 
     def seat_at(self, leader: int, position: int) -> int:
-        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``."""
+        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``
+        (:meth:`Seating.seat_of`)."""
         if self.out is None:
             return (leader + position) % self.n
-        seat = leader
-        for _ in range(position):
-            seat = self._next_seat[seat]
-        return seat
+        return self.seating.seat_of(leader, position)
 
     # The rules, asked of the phase modules.
 

@@ -23,6 +23,7 @@ from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Suit, ran
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.referee import exchange
+from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
@@ -349,7 +350,7 @@ def _call(d: Deal, card: int) -> None:
     if fee is not None:
         amount = fee.amount_for(ALL_CARDS[card].suit.value, d.options)
         if amount:
-            d.transfers.append((d.declarer, holder, amount, "fee for the demanded card"))
+            d.transfers.append((d.declarer, holder, amount, FEE_DEMANDED))
     d.phase = GIVE_PHASE
 
 
@@ -376,7 +377,7 @@ def _surrender(d: Deal, given: bool) -> None:
     d.partner_seen = True
     fee = d.rules.call.surrender_fee if d.rules.call is not None else None
     if fee:
-        d.transfers.append((d.declarer, holder, fee, "fee for the surrendered card"))
+        d.transfers.append((d.declarer, holder, fee, FEE_SURRENDERED))
     d.phase = GIVE_PHASE
     d.to_move = d.declarer
 

@@ -142,9 +142,7 @@ def begin(d: Deal) -> None:
     kind = d.contract.exchange
     if kind is not Exchange.NONE and d.talon:
         first = 0 if kind is Exchange.DECLARER_FIRST else 1
-        d._exchangers = [
-            (d.declarer + k) % d.n for k in range(first, d.n) if (d.declarer + k) % d.n != d.out
-        ]
+        d._exchangers = list(d.seating.in_turn(d.declarer)[first:])
         d._ex_pos = 0
         d.phase = EXCHANGE
         d.to_move = d._exchangers[0]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
+from engine.referee.settlement import held_label
 from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def transfers_for(
                 continue
             for payer in range(n):
                 if payer != holder:
-                    out.append((payer, holder, amount, f"{rule['name']} ({text})"))
+                    out.append((payer, holder, amount, held_label(str(rule["name"]), str(text))))
     return out
 
 
