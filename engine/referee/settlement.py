@@ -44,6 +44,7 @@ __all__ = [
     "OutcomeKind",
     "Payment",
     "PaymentKind",
+    "Roles",
     "SettlementResult",
     "TableState",
     "codille_remainder_basis",
@@ -425,23 +426,26 @@ def outcome_kind(rules: RuleSet, result: str) -> OutcomeKind:
     return outcome_kinds(rules)[result]
 
 
+class Roles(NamedTuple):
+    """A deal's balances by role: the declarer's, the partner's (None without one) and each
+    defender's (every seat off the side, the one that sits out included)."""
+
+    declarer: int
+    partner: int | None
+    defenders: tuple[int, ...]
+
+
 def role_balances(
     balances: Sequence[int], declarer: int | None, partner: int | None
-) -> dict[str, float]:
-    """Returns each role's balance in a deal: the declarer's, the partner's and the mean of the
-    defenders' (every seat off the side, the one that sits out included); empty when nobody
-    declared."""
+) -> Roles | None:
+    """Returns a deal's balances by role, None when nobody declared."""
     if declarer is None:
-        return {}
-    out: dict[str, float] = {"declarer": balances[declarer]}
-    side = {declarer}
-    if partner is not None:
-        out["partner"] = balances[partner]
-        side.add(partner)
-    defenders = [b for seat, b in enumerate(balances) if seat not in side]
-    if defenders:
-        out["defender"] = sum(defenders) / len(defenders)
-    return out
+        return None
+    return Roles(
+        balances[declarer],
+        None if partner is None else balances[partner],
+        tuple(b for seat, b in enumerate(balances) if seat != declarer and seat != partner),
+    )
 
 
 def _split(total: int, declarer: int, partner: int | None) -> list[tuple[int, int]]:

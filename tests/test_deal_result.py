@@ -1,0 +1,150 @@
+"""The typed deal-result layer: every reader asks the referee's answers, and the copies that
+once worked them out again (and got them wrong) are caught here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import load_ruleset
+from engine.bots import BOTS
+from engine.compare import play as compare_play
+from engine.documents.book import _find_examples, example_partner
+from engine.referee import Deal
+from engine.referee.seating import seating
+from engine.referee.settlement import (
+    Game,
+    Kind,
+    PaymentKind,
+    TableState,
+    outcome_kind,
+    outcome_kinds,
+)
+from engine.simulate import Setup, Tally, parse_bots, play_deal, settled
+
+# Deal 262 of an Ombre party with heuristic bots from seed 1 is a vole made (Ombre's vole
+# sweeps the board: `pot: board`).
+OMBRE_VOLE = 262
+
+
+def test_every_outcome_has_a_kind_read_from_the_rule_file() -> None:
+    ombre = load_ruleset("ombre")
+    kinds = outcome_kinds(ombre)
+    assert set(kinds) == {*ombre.outcomes, "redeal"}
+    assert kinds["vole"].kind is Kind.VOLE_MADE and kinds["vole"].won
+    assert kinds["vole-failed"].kind is Kind.VOLE_FAILED and kinds["vole-failed"].won
+    assert kinds["codille"].game is Game.CODILLE and not kinds["codille"].won
+    assert kinds["remise"].game is Game.REMISE
+    assert kinds["redeal"].game is Game.REDEAL
+    # A remise reached by a failed bola is a remise, and a failed vole.
+    tresillo = outcome_kind(load_ruleset("tresillo"), "bola-puesta")
+    assert tresillo.game is Game.REMISE and tresillo.vole == "failed"
+    # The contre failed, the game won (variants/quadrille-contre.yaml): won, not a remise.
+    assert outcome_kind(load_ruleset("quadrille-contre"), "contre-failed").won
+
+
+def test_an_ombre_vole_is_counted_as_won_by_simulate() -> None:
+    rules = load_ruleset("ombre")
+    setup = Setup(rules, parse_bots("heuristic", 3, BOTS), 1, {})
+    played = play_deal(setup, OMBRE_VOLE)
+    assert played.outcome.result == "vole"
+    tally = Tally(setup, 1)
+    tally.add(0, played, settled(rules, played, TableState()))
+    doc = tally.as_json()
+    assert doc["declarer_won"] == 1
+    assert doc["declarer_codille"] == 0
+
+
+def test_an_ombre_vole_is_counted_as_won_by_compare() -> None:
+    rules = load_ruleset("ombre")
+    deals = compare_play(rules, {}, OMBRE_VOLE + 1, 1, "heuristic")
+    vole = deals[OMBRE_VOLE]
+    assert vole.result == "vole"
+    assert vole.won and vole.vole_made
+
+
+def test_a_board_vole_is_a_won_game_in_the_book(tmp_path: Path) -> None:
+    # A won game is never borne alone: with a vole that sweeps the board, the book must not
+    # show a vole "paid alone" by a declarer with few tricks of his own.
+    variant = tmp_path / "board-vole.yaml"
+    variant.write_text(
+        "id: board-vole\nname: Board vole\nextends: quadrille\nsummary: a test variant\n"
+        "settlement:\n  outcomes:\n    vole:\n      pot: board\n"
+        "      basis: {evidence: conjecture, note: a test}\n",
+        encoding="utf-8",
+    )
+    rules = load_ruleset(str(variant))
+    assert outcome_kind(rules, "vole").won
+    rows = _find_examples(rules, rules.contracts["ask"])
+    vole_rows = [row for row in rows if row[0] == "vole"]
+    assert vole_rows and not any(sole for _r, _won, _vole, sole in vole_rows)
+
+
+def test_seating_with_a_seat_that_sits_out() -> None:
+    rules = load_ruleset("tresillo")
+    seats = seating(rules, 0)
+    assert seats.out == 0 and seats.order == (1, 2, 3)
+    # Tresillo, leader 3: the trick's second card is seat 1's, not seat 0's.
+    assert seats.seat_of(3, 1) == 1
+    assert seats.in_turn(3) == (3, 1, 2)
+    assert seats.partners(1) == (2, 3)
+    assert seats.opponents(1) == (2, 3, 0)
+    assert seats.playing_opponents(1) == (2, 3)
+    assert seats.next_dealer == 1
+
+
+def test_the_referee_and_the_seating_agree_on_every_trick() -> None:
+    rules = load_ruleset("tresillo")
+    for seed in range(6):
+        deal = Deal(rules, dealer=seed % 4, seed=seed)
+        while not deal.is_over:
+            deal.apply(deal.legal_actions()[0])
+        for trick in deal.tricks:
+            plays = deal.seating.plays(trick)
+            # The winner is the seat whose card the referee's own trick rules say won.
+            assert trick.winner in [seat for seat, _ in plays]
+            assert deal.seating.out not in [seat for seat, _ in plays]
+            assert [deal.seat_at(trick.leader, k) for k in range(len(trick.cards))] == [
+                seat for seat, _ in plays
+            ]
+
+
+def test_the_book_partner_is_a_seat_that_may_hold_the_called_card() -> None:
+    for name in ("quadrille", "quintille", "tresillo"):
+        rules = load_ruleset(name)
+        seats = seating(rules, 0)
+        for contract in rules.contracts.values():
+            partner = example_partner(seats, seats.eldest, contract)
+            if partner is not None:
+                assert partner in seats.partners(seats.eldest)
+
+
+def _finished(rules_id: str, seed: int, table: TableState | None = None) -> Deal:
+    deal = Deal(load_ruleset(rules_id), seed=seed, table=table)
+    while not deal.is_over:
+        deal.apply(deal.legal_actions()[-1])
+    return deal
+
+
+@pytest.mark.parametrize("rules_id", ["quadrille", "ombre", "tresillo", "german-solo"])
+def test_every_payment_line_is_typed_with_its_own_basis(rules_id: str) -> None:
+    for seed in range(8):
+        deal = _finished(rules_id, seed)
+        s = deal.settlement
+        assert s is not None
+        for p in s.payments:
+            assert isinstance(p.kind, PaymentKind)
+            assert p.payer_seat is None or 0 <= p.payer_seat < deal.n
+            if p.kind is PaymentKind.ITEMS:
+                assert p.items and "+".join(p.items) == p.item
+                # Each item its own basis, not the first item's for all.
+                assert [b.where for b in p.bases] == [
+                    deal.rules.items[i].basis.where for i in p.items
+                ]
+            if p.kind is PaymentKind.STAKE:
+                # The stake names its stake lines (the dealer's, each player's) with theirs.
+                assert p.bases and len(p.bases) == len(p.items)
+                assert all(b.evidence for b in p.bases)
+                if rules_id == "quadrille":  # the dealer's fiche and the jetons, both quoted
+                    assert p.items == ("dealer", "each") and all(b.cites for b in p.bases)
