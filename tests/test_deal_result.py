@@ -148,3 +148,58 @@ def test_every_payment_line_is_typed_with_its_own_basis(rules_id: str) -> None:
                 assert all(b.evidence for b in p.bases)
                 if rules_id == "quadrille":  # the dealer's fiche and the jetons, both quoted
                     assert p.items == ("dealer", "each") and all(b.cites for b in p.bases)
+
+
+def _to_play(rules_id: str, want: object) -> Deal:
+    """The first seeded deal whose bots reach the play in the state ``want`` accepts."""
+    import random
+
+    rules = load_ruleset(rules_id)
+    for seed in range(400):
+        deal = Deal(rules, seed=seed)
+        rng = random.Random(seed)
+        while not deal.is_over and deal.phase not in ("play", "vole"):
+            deal.apply(rng.choice(deal.legal_actions()))
+        if not deal.is_over and want(deal):  # type: ignore[operator]
+            return deal
+    raise AssertionError("no such deal")
+
+
+def test_the_bots_know_what_the_view_shows_of_a_given_card() -> None:
+    from engine.bots.base import knowledge
+
+    # Quadrille à trois shows the card given for a demanded one to everybody.
+    deal = _to_play("quadrille-a-trois", lambda d: d.given is not None)
+    assert deal.given is not None and deal.demanded_from is not None
+    for seat in range(deal.n):
+        shown = deal.view(seat)["given"] is not None
+        assert shown == deal.given_visible_to(seat)
+        located = knowledge(deal, seat).located[deal.demanded_from] >> deal.given & 1
+        assert bool(located) == shown
+    assert all(deal.view(s)["given"] for s in range(deal.n))
+
+
+@pytest.mark.parametrize("rules_id", ["quadrille", "ombre", "tresillo"])
+def test_refusal_is_the_error_apply_raises_and_changes_nothing(rules_id: str) -> None:
+    from engine.cards import ALL_CARDS
+    from engine.errors import IllegalActionError
+
+    rules = load_ruleset(rules_id)
+    deal = Deal(rules, seed=5)
+    asked = 0
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        for action in legal:
+            assert deal.refusal(action) is None
+        for text in ("pass", "bid ask", "trump hearts", *(f"play {c}" for c in ALL_CARDS[:12])):
+            before = deal.record_actions()
+            why = deal.refusal(text)
+            assert deal.record_actions() == before
+            if why is None:
+                continue
+            asked += 1
+            with pytest.raises(IllegalActionError) as caught:
+                deal.copy().apply(text)
+            assert (caught.value.code, str(caught.value)) == (why.code, str(why))
+        deal.apply(legal[-1])
+    assert asked
