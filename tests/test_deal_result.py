@@ -203,3 +203,22 @@ def test_refusal_is_the_error_apply_raises_and_changes_nothing(rules_id: str) ->
             assert (caught.value.code, str(caught.value)) == (why.code, str(why))
         deal.apply(legal[-1])
     assert asked
+
+
+def test_terminal_trick_labels_skip_the_seat_that_sits_out() -> None:
+    from engine.table import TableGame
+
+    rules = load_ruleset("tresillo")
+    game = TableGame(rules, human=None)
+    led_by_3 = 0
+    for seed in range(8):
+        deal = Deal(rules, dealer=0, seed=seed)
+        while not deal.is_over:
+            deal.apply(deal.legal_actions()[seed % len(deal.legal_actions())])
+        for index, trick in enumerate(deal.tricks):
+            shown = game._trick_view(deal, index)
+            assert [seat for seat, _ in shown.plays] == list(deal.seating.in_turn(trick.leader))
+            assert 0 not in [seat for seat, _ in shown.plays]
+            assert shown.winner == trick.winner
+            led_by_3 += trick.leader == 3
+    assert led_by_3
