@@ -222,3 +222,25 @@ def test_terminal_trick_labels_skip_the_seat_that_sits_out() -> None:
             assert shown.winner == trick.winner
             led_by_3 += trick.leader == 3
     assert led_by_3
+
+
+def test_replay_shows_every_items_own_label() -> None:
+    from engine.documents.deal_page import replay_story
+    from engine.records import record_of
+    from engine.render import render
+
+    rules = load_ruleset("quadrille")
+    deal = _finished("quadrille", 5)
+    story = replay_story(record_of([deal], rules.id), rules, "test.yaml")
+    lines = [p for d in story.deals for p in d.payments if len(p.parts) > 1]
+    assert lines
+    for line in lines:
+        assert [part.basis.evidence for part in line.parts] == [
+            b.evidence
+            for b in next(p.bases for p in deal.settlement.payments if p.item == line.label)  # type: ignore[union-attr]
+        ]
+    text = render("replay.txt.j2", "text", story=story)
+    multi = next(line for line in lines if len({p.basis.evidence for p in line.parts}) > 1)
+    shown = next(t for t in text.splitlines() if " + ".join(p.name for p in multi.parts) in t)
+    for part in multi.parts:
+        assert f"{part.name}: {part.basis.evidence}" in shown
