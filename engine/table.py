@@ -35,6 +35,7 @@ from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
+from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
 from engine.referee.settlement import (
     Payment,
@@ -201,6 +202,18 @@ class ExchangeView:
     discarded: list[Card]
     drawn: list[Card]
     left: int
+    limit: ExchangeLimit | None = None
+    """The referee's limit for this écart and its reason, as it stood when he discarded."""
+
+    @property
+    def exempted(self) -> bool:
+        """Checks if he took more than a middle exchanger may because he holds a matador."""
+        lim = self.limit
+        return (
+            lim is not None
+            and lim.exempt is not None
+            and len(self.discarded) > max(0, lim.talon - lim.leave)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -758,6 +771,7 @@ class TableGame:
         noticed = (
             [r for r in deal.renonces if r[1] < tricks_before] if action.verb == "notice" else []
         )
+        limit = deal.exchange_why()  # the écart's limit and why, before the cards change
         deal.apply(action, seat=seat)
         human = self.human
         if phase == "call":
@@ -771,6 +785,7 @@ class TableGame:
                 [ALL_CARDS[c] for c in discarded],
                 [ALL_CARDS[c] for c in drawn],
                 deal.view(seat)["talon"],
+                limit,
             )
         declarer = None
         if (

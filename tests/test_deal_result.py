@@ -244,3 +244,48 @@ def test_replay_shows_every_items_own_label() -> None:
     shown = next(t for t in text.splitlines() if " + ".join(p.name for p in multi.parts) in t)
     for part in multi.parts:
         assert f"{part.name}: {part.basis.evidence}" in shown
+
+
+def test_the_ecart_says_why_a_middle_player_may_take_more() -> None:
+    # Ombre, seed 1: seat 1, the middle exchanger, holds a matador (Basto, Ac) and discards six
+    # with ten cards in the talon, leaving four for the last: the table says why, where it
+    # happens, and names the matador only to those who may see it.
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    auto = CliRunner().invoke(app, ["play", "ombre", "--auto", "--seed", "1"]).output
+    flat = " ".join(auto.split())
+    assert (
+        "A middle player must leave 5 cards for the last unless he holds a matador: he holds Ac,"
+        " so he may take more." in flat
+    )
+    seat2 = (
+        CliRunner()
+        .invoke(app, ["play", "ombre", "--seat", "2", "--seed", "1"], input="1\n" * 30)
+        .output
+    )
+    flat = " ".join(seat2.split())
+    assert "unless he holds a matador: he holds one, so he may take more." in flat
+    assert "he holds Ac" not in flat
+
+
+def test_a_discard_over_the_limit_is_refused_with_its_reason() -> None:
+    rules = load_ruleset("ombre")
+    for seed in range(40):
+        deal = Deal(rules, seed=seed)
+        while not deal.is_over and deal.phase != "exchange":
+            legal = deal.legal_actions()
+            bids = [a for a in legal if str(a) == "bid entrada"]
+            deal.apply(bids[0] if bids else legal[0])  # an entrada: every seat exchanges
+        while not deal.is_over and deal.phase == "exchange":
+            why = deal.exchange_why()
+            assert why is not None and why.most == deal.exchange_limit()
+            if why.leave and why.exempt is None and why.most < len(deal.hand(deal.to_move)):
+                cards = " ".join(str(c) for c in deal.hand(deal.to_move)[: why.most + 1])
+                error = deal.refusal(f"discard {cards}")
+                assert error is not None and error.code == "discard/too-many"
+                assert f"a middle player leaves {why.leave} for the last" in str(error)
+                return
+            deal.apply(deal.legal_actions()[0])
+    raise AssertionError("no middle exchanger bound to leave cards")

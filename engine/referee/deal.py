@@ -457,6 +457,12 @@ class Deal:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
         return exchange.limit(self) if self.phase is EXCHANGE else 0
 
+    def exchange_why(self) -> exchange.ExchangeLimit | None:
+        """Returns how many cards the player to move may discard now and why: the talon left,
+        the first exchanger's maximum, what a middle one leaves for the last unless he holds a
+        matador (and the matador he holds). None outside the écart."""
+        return exchange.limit_of(self) if self.phase is EXCHANGE else None
+
     def paid_matadors(self) -> int:
         """Returns how many matadors the declaring side is paid for (or pays), 0 if none.
 
