@@ -40,6 +40,7 @@ from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor
 from engine.referee.play import could_undertake_vole
 from engine.referee.result import evaluate_result
+from engine.referee.seating import seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes, settle
 from engine.rules.model import Call, Contract, RuleSet
 from engine.rules.reader import json_path, parse_text
@@ -289,7 +290,7 @@ class Evening:
         """Returns the seat that deals next (the deal passes to the right)."""
         if not self.deals:
             return self.first_dealer
-        return (self.deals[-1].entry.dealer + 1) % self.n
+        return seating(self.rules, self.deals[-1].entry.dealer).next_dealer
 
     @property
     def table(self) -> TableState:
