@@ -122,8 +122,9 @@ class ExchangeLimit:
         return None if self.exempt is None else ALL_CARDS[self.exempt]
 
 
-def limit_of(d: Deal) -> ExchangeLimit:
-    """Returns how many cards the player to move may discard now, and why."""
+def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
+    """The écart's limit for the player to move: (most, talon left, first maximum, cards to
+    leave, the matador that frees him), each rule read once."""
     seat = d.to_move
     left = len(d.talon) - d._talon_pos
     most = min(left, d.hands[seat].bit_count())
@@ -135,19 +136,26 @@ def limit_of(d: Deal) -> ExchangeLimit:
     leave = 0
     exempt = None
     if 0 < d._ex_pos < len(d._exchangers) - 1 and rules.exchange_leave_at_least:
+        leave = rules.exchange_leave_at_least
         if rules.exchange_leave_unless_matador and d.trump is not None:
             exempt = next((c for c in d.t.privileged[d.trump] if d.hands[seat] >> c & 1), None)
         if exempt is None:
-            leave = rules.exchange_leave_at_least
             most = min(most, max(0, left - leave))
-        else:
-            leave = rules.exchange_leave_at_least
-    return ExchangeLimit(most, left, first_max, leave, exempt, rules.basis_at(("exchange",)))
+    return most, left, first_max, leave, exempt
+
+
+def limit_of(d: Deal) -> ExchangeLimit:
+    """Returns how many cards the player to move may discard now, and why."""
+    rules = d.rules
+    basis: Basis | None = rules._memo.get("exchange-basis")
+    if basis is None:
+        basis = rules._memo["exchange-basis"] = rules.basis_at(("exchange",))
+    return ExchangeLimit(*_limit(d), basis)
 
 
 def limit(d: Deal) -> int:
     """Returns how many cards the player to move may discard now (:func:`limit_of`)."""
-    return limit_of(d).most
+    return _limit(d)[0]
 
 
 def legal(d: Deal) -> Sequence[Action]:
@@ -159,9 +167,9 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     for c in action.cards:
         if not d.hands[seat] >> c.index & 1:
             return refuse("discard/not-in-hand", f"seat {seat} does not hold {c}", seat, action)
-    why = limit_of(d)
-    most = why.most
+    most = limit(d)
     if len(action.cards) > most:
+        why = limit_of(d)
         left = why.talon
         reason = f"seat {seat} may discard at most {most} (talon holds {left})"
         if why.first_max is not None and most == why.first_max < left:
