@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.referee.settlement import outcome_kinds, role_balances
+
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
 
@@ -113,17 +115,16 @@ def paired_ci(pairs: Iterable[tuple[float, float]]) -> Estimate:
 
 
 def _roles(deal: DealOutcome) -> dict[str, float]:
-    """Returns each role's balance in a deal: declarer, partner, defender (mean per defender)."""
-    if deal.declarer is None:
+    """Returns each role's balance in a deal: declarer, partner, defender (mean per defender),
+    from the referee's roles (:func:`engine.referee.settlement.role_balances`)."""
+    roles = role_balances(deal.balances, deal.declarer, deal.partner)
+    if roles is None:
         return {}
-    out: dict[str, float] = {"declarer": deal.balances[deal.declarer]}
-    side = {deal.declarer}
-    if deal.partner is not None:
-        out["partner"] = deal.balances[deal.partner]
-        side.add(deal.partner)
-    defenders = [b for seat, b in enumerate(deal.balances) if seat not in side]
-    if defenders:
-        out["defender"] = sum(defenders) / len(defenders)
+    out: dict[str, float] = {"declarer": roles.declarer}
+    if roles.partner is not None:
+        out["partner"] = roles.partner
+    if roles.defenders:
+        out["defender"] = sum(roles.defenders) / len(roles.defenders)
     return out
 
 
@@ -251,8 +252,7 @@ def play(
     from engine.simulate import Setup, parse_bots, settled_deals
 
     setup = Setup(rules, parse_bots(bots, rules.players, BOTS), seed, options)
-    made = {r.result for r in rules.results if r.when.vole == "made"}
-    side = {rid for rid, o in rules.outcomes.items() if o.pot == "side"}
+    kinds = outcome_kinds(rules)  # the referee's reading of each result: won, vole made ...
     out: list[DealOutcome] = []
     for index, played, s in settled_deals(setup, deals, jobs=jobs):
         o = played.outcome
@@ -266,8 +266,8 @@ def play(
                 balances=s.balances,
                 bete=s.bete,
                 vole_undertaken=played.vole_undertaken,
-                won=o.result in side,
-                vole_made=o.result in made,
+                won=kinds[o.result].won,
+                vole_made=kinds[o.result].vole_made,
             )
         )
     return out

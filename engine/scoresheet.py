@@ -33,15 +33,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import Card, Suit
-from engine.enums import AllPass, Help, OwnCard
+from engine.cards import FULL_MASK, Card, Suit
+from engine.enums import AllPass, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.referee.declarations import trump_suits
+from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor
+from engine.referee.play import could_undertake_vole
 from engine.referee.result import evaluate_result
+from engine.referee.seating import seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes, settle
-from engine.rules.model import Call, RuleSet
+from engine.rules.model import Call, Contract, RuleSet
 from engine.rules.reader import json_path, parse_text
 
 __all__ = [
@@ -293,7 +295,7 @@ class Evening:
         """Returns the seat that deals next (the deal passes to the right)."""
         if not self.deals:
             return self.first_dealer
-        return (self.deals[-1].entry.dealer + 1) % self.n
+        return seating(self.rules, self.deals[-1].entry.dealer).next_dealer
 
     @property
     def table(self) -> TableState:
@@ -314,6 +316,39 @@ class Evening:
         if rule is None:  # pragma: no cover - the rule-file checks require one
             raise _refuse("score/no-call-rule", "this ruleset has no rule for calling a card")
         return rule, ("declarations", "call" if help_ is Help.CALL else "demand")
+
+    def _call_refusal(
+        self, entry: Entry, rule: Call, card: Card, suit: Suit, contract: Contract
+    ) -> tuple[str, str] | None:
+        """The first calling rule the entry's call breaks (:func:`stages_for`, the referee's),
+        as a scorekeeper's code wrapping the referee's (``call/trump`` is ``score/call-trump``,
+        ``call/X`` is ``score/X``) and the referee's reason; None if it could have happened."""
+        assert entry.declarer is not None
+        declarer = entry.declarer
+        mine = others = 0
+        for text, seat in (*entry.held, (str(card), entry.holder)):
+            bit = 1 << Card.parse(text).index
+            if seat == declarer:
+                mine |= bit
+            else:
+                others |= bit
+        tables = self.rules.setup(self.options).tables
+        trump = None if _partner_named(contract) else suit.index
+        stages = stages_for(
+            rule,
+            tables,
+            trump,
+            held=mine,
+            may_hold=FULL_MASK & ~others,
+            others_may_hold=FULL_MASK & ~mine,
+        )
+        broken = call_stage_refusal(rule, stages, card, declarer)
+        if broken is None:
+            return None
+        code, reason = broken
+        if code.startswith("call/trump"):
+            return "score/call-trump", reason
+        return "score/" + code.split("/", 1)[1], reason
 
     def check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None]:
         """Checks that ``entry`` could have happened; returns (result, side, partner).
@@ -393,25 +428,13 @@ class Evening:
                 raise _refuse(
                     "score/not-in-pack", rules.not_in_pack(card, self.options), cite(("deck",))
                 )
-            # Under a partner who names trumps, the call came before the trump suit.
-            if card.suit is suit and not rule.trump_suit_allowed and not _partner_named(contract):
-                raise _refuse(
-                    "score/call-trump",
-                    f"{card} is of the trump suit and may not be called",
-                    cite(rule_path),
-                )
-            if card.rank not in (rule.rank, rule.all_held_fallback):
-                raise _refuse(
-                    "score/not-callable",
-                    f"{card} cannot be called (call a {rule.rank.name.lower()})",
-                    cite(rule_path),
-                )
-            if entry.holder == declarer and rule.own_card is OwnCard.FORBIDDEN:
-                raise _refuse(
-                    "score/own-card",
-                    f"seat {declarer} cannot hold the card he demands of another player",
-                    cite(rule_path),
-                )
+            # The referee's own calling rules, asked with what the entry says of the hands:
+            # the called card's holder and the cards held (``held``); every other card may
+            # lie anywhere. Under a partner who names trumps, the call came before trumps.
+            refused = self._call_refusal(entry, rule, card, suit, contract)
+            if refused is not None:
+                code, reason = refused
+                raise _refuse(code, reason, cite(rule_path))
             if contract.help is Help.CALL and entry.holder != declarer:
                 partner = entry.holder
             if entry.surrendered:
@@ -450,7 +473,7 @@ class Evening:
                     f"the vole cannot be undertaken under {contract.name}",
                     cite(path),
                 )
-            if side_tricks < rules.vole_after:
+            if not could_undertake_vole(rules, contract, side_tricks):
                 raise _refuse(
                     "score/vole-too-early",
                     f"the vole is undertaken only after winning the first {rules.vole_after} "

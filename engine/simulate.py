@@ -40,7 +40,14 @@ from engine.bots import Bot, RandomBot, make_bot
 from engine.referee import Deal
 from engine.referee.party import last_tour_factor
 from engine.referee.result import outcome
-from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
+from engine.referee.settlement import (
+    Outcome,
+    SettlementResult,
+    TableState,
+    outcome_kinds,
+    role_balances,
+    settle_outcome,
+)
 from engine.rules.model import RuleSet
 
 __all__ = [
@@ -345,7 +352,8 @@ class Tally:
         self.role_count = dict.fromkeys(ROLES, 0)
         self._digest = hashlib.sha256()
         rules = self.setup.rules
-        self._outcome = {rid: _outcome_class(o.pot) for rid, o in rules.outcomes.items()}
+        # The game of each result, as the referee's settlement reads it (won, remise, codille).
+        self._outcome = {rid: k.game.value for rid, k in outcome_kinds(rules).items()}
         self._outcome["redeal"] = "none"
         names = sorted({*rules.outcomes, "redeal", *rules.contracts})
         self._codes: dict[str | None, int] = {name: i for i, name in enumerate(names)}
@@ -378,17 +386,15 @@ class Tally:
             if played.vole_undertaken:
                 self.vole_undertaken += 1
             self.declared_outcome[self.setup.bots[declarer], self._outcome[o.result]] += 1
-            rest = sum(balances) - balances[declarer]
+            roles = role_balances(balances, declarer, partner)
+            assert roles is not None
             role_count["declarer"] += 1
-            role_balance["declarer"] += balances[declarer]
-            defenders = len(balances) - 1
-            if partner is not None:
+            role_balance["declarer"] += roles.declarer
+            if roles.partner is not None:
                 role_count["partner"] += 1
-                role_balance["partner"] += balances[partner]
-                rest -= balances[partner]
-                defenders -= 1
-            role_count["defender"] += defenders
-            role_balance["defender"] += rest
+                role_balance["partner"] += roles.partner
+            role_count["defender"] += len(roles.defenders)
+            role_balance["defender"] += sum(roles.defenders)
         if s.bete > self.largest_bete:
             self.largest_bete = s.bete
             self.largest_bete_deal = number
@@ -496,16 +502,6 @@ class Tally:
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(deals / self.seconds) if self.seconds else None,
         }
-
-
-def _outcome_class(pot: str | None) -> str:
-    # Read off the rule file's outcome: the side takes the pot (won), it stays (remise), or
-    # the opponents take it (codille).
-    if pot == "side":
-        return "won"
-    if pot == "stays":
-        return "remise"
-    return "codille"
 
 
 TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")

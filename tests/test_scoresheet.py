@@ -203,3 +203,32 @@ def test_an_impossible_evening_file_is_refused_with_its_place(tmp_path: Path) ->
     assert run.returncode == 1
     assert json.loads(run.stdout)["error"]["code"] == "record"
     assert run_score("--report").returncode == 2
+
+
+def test_a_queen_called_without_every_king_is_refused_with_the_referees_reason() -> None:
+    # Quadrille's call falls back to a queen only for a caller holding all four kings. The
+    # entry says seat 2 held the king of spades: the declarer, seat 1, cannot call a queen.
+    from engine.referee import Deal
+
+    rules = load_ruleset("quadrille")
+    evening = Evening(rules)
+    entry = parse_entry(quadrille_entry(called="Qd", held={"Ks": 2}), dealer=0, n=4)
+    with pytest.raises(IllegalActionError) as info:
+        evening.score(entry)
+    assert info.value.code == "score/queen-needs-all-kings"
+    assert not evening.deals
+    # The same reason as the referee's, for a caller at the table without every king.
+    deal = Deal(rules, seed=1)
+    while deal.phase != "call":
+        legal = deal.legal_actions()
+        bids = [a for a in legal if str(a) == "bid ask"]
+        trumps = [a for a in legal if a.verb == "trump"]
+        deal.apply(bids[0] if bids else trumps[0] if trumps else legal[0])
+    kings = sum(1 for c in deal.hand(deal.to_move) if c.rank.name == "KING")
+    assert kings < 4
+    why = deal.refusal("call Qd")
+    assert why is not None and why.code == "call/queen-needs-all-kings"
+    assert info.value.detail == why.detail
+    # With nothing in the entry against it (the kings' holder unknown), the queen stands.
+    fine = parse_entry(quadrille_entry(called="Qd"), dealer=0, n=4)
+    assert evening.score(fine).result

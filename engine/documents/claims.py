@@ -36,6 +36,7 @@ from typing import Any
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
 from engine.errors import Problem
+from engine.referee.seating import seating
 from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
 from engine.rules.reader import json_path, parse_bytes
@@ -241,19 +242,18 @@ def _view(rules: RuleSet) -> Any:
 
 def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:
     """Settles deals lost in a row (results given) on a fresh table; returns each bête."""
-    from engine.documents.book import _examples
+    from engine.documents.book import _examples, example_partner
 
     n = rules.players
     table = TableState()
     betes = []
     c = rules.contracts[contract]
     examples = {(r, sole): won for r, won, _vole, sole in _examples(rules, c)}
-    declarer = 1 % n
-    partner = (declarer + n // 2) % n if c.help == "call" and n >= 4 else None
     for k, result in enumerate(results):
         dealer = k % n
-        declarer = (dealer + 1) % n
-        partner = (declarer + n // 2) % n if c.help == "call" and n >= 4 else None
+        seats = seating(rules, dealer)
+        declarer = seats.eldest
+        partner = example_partner(seats, declarer, c)
         won = examples.get((result, False))
         if won is None:
             raise KeyError(result)
@@ -297,12 +297,14 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
         size = len(rules.deck())
         return _verdict(size == int(s.get("count")), f"the model's pack has {size} cards")
     if k == "result-for":
+        from engine.documents.book import example_partner
         from engine.referee import evaluate_result
 
         n = rules.players
-        declarer = 1 % n
+        seats = seating(rules, 0)
+        declarer = seats.eldest
         calls = [c for c in rules.contracts.values() if c.help == "call" and c.biddable]
-        partner = (declarer + n // 2) % n if calls and n >= 4 else None
+        partner = example_partner(seats, declarer, calls[0]) if calls else None
         side = [declarer] if partner is None else [declarer, partner]
         if s.get("exactly") is not None:
             tricks = [int(s.get("exactly"))]
@@ -317,7 +319,7 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
             if partner is not None:
                 won[partner] = t // 2
             rest = rules.hand_size - t
-            opponents = [x for x in range(n) if x not in side]
+            opponents = seats.playing_opponents(declarer, partner)
             for i, o in enumerate(opponents):
                 won[o] = rest // len(opponents) + (1 if i < rest % len(opponents) else 0)
             results[t] = evaluate_result(rules, won, side)

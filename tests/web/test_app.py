@@ -363,3 +363,32 @@ def test_every_page_links_the_rule_books_and_the_glossary(client: TestClient) ->
         for link in ("/book/index.html", "/book/glossary.html"):
             assert f'href="{link}"' in page
             assert client.get(link).status_code == 200
+
+
+def test_trick_labels_skip_the_seat_that_sits_out() -> None:
+    # Tresillo: the dealer sits the deal out. In a trick led by seat 3 the second card is seat
+    # 1's (the referee's order), not seat 0's, the dealer who sits out.
+    from engine import load_ruleset
+    from engine.web.app import _table_context
+    from engine.web.tables import WebTable
+
+    checked = 0
+    for seed in range(12):
+        table = WebTable("t", load_ruleset("tresillo"), {}, humans=(1, 2, 3))
+        deal = table.party.new_deal(seed=seed)
+        assert deal.out == 0
+        while not deal.is_over:
+            if deal.phase == "play" and len(deal.trick) >= 2:
+                context = _table_context(table, None)
+                seats = [c["seat"] for c in context["trick"]]
+                assert seats == [deal.seat_at(deal.leader, k) for k in range(len(deal.trick))]
+                assert 0 not in seats
+                checked += deal.leader == 3
+            if deal.tricks:
+                context = _table_context(table, None)
+                last = deal.tricks[-1]
+                assert [c["seat"] for c in context["last_trick"]["cards"]] == [
+                    s for s, _ in deal.seating.plays(last)
+                ]
+            deal.apply(deal.legal_actions()[seed % len(deal.legal_actions())])
+    assert checked
