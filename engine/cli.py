@@ -779,7 +779,11 @@ def simulate(
         typer.Option(
             "--bots",
             metavar="KIND[,KIND…]",
-            help="random, heuristic or search: one for every seat, or one per seat.",
+            help=(
+                "random, heuristic or search (or, with the [openspiel] extra, OpenSpiel's "
+                "ismcts:simulations=N:uct_c=C or a bot it registers): one for every seat, "
+                "or one per seat."
+            ),
         ),
     ] = "heuristic",
     jobs: Annotated[

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from engine.bots import Bot, RandomBot, make_bot
+from engine.bots import BOTS, Bot, RandomBot, make_bot
 from engine.referee import Deal
 from engine.referee.party import last_tour_factor
 from engine.referee.result import outcome
@@ -93,11 +93,21 @@ class Setup:
     @property
     def block(self) -> int:
         """Returns the number of deals in a block for these bots."""
-        return SEARCH_BLOCK if "search" in self.bots else BLOCK
+        slow = any(kind == "search" or kind not in BOTS for kind in self.bots)
+        return SEARCH_BLOCK if slow else BLOCK
 
     def make_bots(self) -> list[Bot]:
-        """Returns one bot per seat (given the block's generator by :func:`play_block`)."""
-        return [make_bot(kind, 0) for kind in self.bots]
+        """Returns one bot per seat (given the block's generator by :func:`play_block`): the
+        workbench's by name, OpenSpiel's through :mod:`engine.spiel.bots`."""
+        out: list[Bot] = []
+        for kind in self.bots:
+            if kind in BOTS:
+                out.append(make_bot(kind, 0))
+            else:
+                from engine.spiel.bots import SpielBot
+
+                out.append(SpielBot(kind, 0))
+        return out
 
     @cached_property
     def party(self) -> bool:
@@ -515,18 +525,45 @@ TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")
 def parse_bots(text: str, players: int, known: Iterable[str]) -> tuple[str, ...]:
     """Parses ``--bots``: one kind for every seat, or a comma-separated kind per seat.
 
+    A kind is one of ``known`` or, with the extra ``[openspiel]``, an OpenSpiel player with its
+    settings after colons (``ismcts:simulations=200``, :mod:`engine.spiel.bots`).
+
     :raises ValueError: naming the problem.
     """
     kinds = [k.strip() for k in text.split(",")]
     names = list(known)
     for kind in kinds:
         if kind not in names:
-            raise ValueError(f"--bots must be one of {', '.join(names)}, not {kind!r}")
+            _check_spiel_kind(kind, names)
     if len(kinds) == 1:
         return tuple(kinds * players)
     if len(kinds) != players:
         raise ValueError(f"--bots names {len(kinds)} seats; the game has {players}")
     return tuple(kinds)
+
+
+OPENSPIEL_KINDS = ("ismcts",)
+"""OpenSpiel's players by name (any bot OpenSpiel registers is accepted too)."""
+
+
+def _check_spiel_kind(kind: str, names: Sequence[str]) -> None:
+    """Checks an OpenSpiel player's name and settings; raises ValueError naming the problem."""
+    import importlib.util
+
+    base = kind.split(":")[0]
+    if importlib.util.find_spec("pyspiel") is None:
+        if base in OPENSPIEL_KINDS:
+            raise ValueError(
+                f"--bots {base} is OpenSpiel's player: install the extra "
+                "(pip install 'ombre-workbench[openspiel]')"
+            )
+        raise ValueError(f"--bots must be one of {', '.join(names)}, not {kind!r}")
+    from engine.spiel.bots import is_spiel_bot, parse_kind, spiel_bot_names
+
+    if not is_spiel_bot(base):
+        known = ", ".join([*names, *spiel_bot_names()])
+        raise ValueError(f"--bots must be one of {known}, not {kind!r}")
+    parse_kind(kind)
 
 
 # Presentation helpers for the command line.

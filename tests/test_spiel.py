@@ -214,3 +214,50 @@ def test_golden_playthrough(ruleset: str) -> None:
     assert len(actions) > 40
     again = generate_playthrough.playthrough(game.group(1), actions)
     assert again == original, f"{path.name} is out of date: run `make playthroughs`"
+
+
+# OpenSpiel's players at the workbench's table.
+
+
+def test_simulate_seats_ismcts_the_same_for_any_jobs() -> None:
+    from engine.simulate import Setup, parse_bots, run
+
+    rules = load_ruleset("quadrille")
+    kinds = parse_bots(
+        "ismcts:simulations=4,heuristic,random,heuristic", 4, ["random", "heuristic"]
+    )
+    setup = Setup(rules, kinds, 3)
+    one = run(setup, 10, jobs=1).as_json()
+    two = run(setup, 10, jobs=2).as_json()
+    assert one["digest"] == two["digest"]
+    assert one["by_bot"]["ismcts:simulations=4"]["seats"] == [0]
+
+
+def test_spiel_bot_plays_the_ecart_and_the_registered_bots() -> None:
+    from engine.referee import Deal
+    from engine.spiel.bots import SpielBot
+
+    rules = load_ruleset("ombre")
+    for kind in ("ismcts:simulations=3:worlds=2", "uniform_random"):
+        deal = Deal(rules, seed=4)
+        bots = [SpielBot(kind, k) for k in range(3)]
+        while not deal.is_over:
+            seat = deal.to_move
+            action = bots[seat].choose(deal, seat)
+            deal.apply(action)  # checked: the adapter returns only what the referee accepts
+        assert deal.settlement is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ismcts:sims=4", "no setting 'sims=4'"),
+        ("ismcts:simulations=many", "simulations must be a int"),
+        ("alphazero", "--bots must be one of"),
+    ],
+)
+def test_bad_spiel_bot_kinds_are_refused(text: str, message: str) -> None:
+    from engine.simulate import parse_bots
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_bots(text, 4, ["random", "heuristic", "search"])
