@@ -19,8 +19,6 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 from __future__ import annotations
 
 import functools
-import io
-import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +27,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
 import typer
 
-from engine.cards import Suit
 from engine.errors import (
     IllegalActionError,
     NotationError,
@@ -182,6 +179,8 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
 
 def _emit_json(document: Any) -> None:
     """Prints one JSON document on stdout."""
+    import json
+
     typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
@@ -257,6 +256,8 @@ def list_(json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(rows)
         return
+    import json
+
     from engine.render import render_cached
 
     key = [json.dumps(rows, sort_keys=True).encode()]
@@ -347,6 +348,8 @@ def cards(
 ) -> None:
     """Rank every card, highest first, with SUIT as trumps."""
     r = _load(ruleset)
+    from engine.cards import Suit
+
     trump_suit = Suit.parse(trump)
     options = _parse_options(r, option)
     from engine.referee import trump_suits
@@ -711,6 +714,8 @@ def play(
         if problem:
             raise CliError(problem)
     interactive = sys.stdin.isatty()
+    import io
+
     if isinstance(sys.stdin, io.TextIOWrapper):
         # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
         # the table does not understand), not a UnicodeDecodeError.

@@ -2,8 +2,9 @@
 
 A party is sequential only in its counters: the pot, the bêtes waiting, the odd counters and
 the redeal flag (:class:`TableState`) pass from one deal to the next. The cards and the play do
-not: deal ``i`` is dealt by seat ``i mod n`` from the seed ``S + i`` (as ``ombre play --seed S``
-and a record's ``seed: S`` deal it), and the bots never look at the table. Their random draws
+not: deal ``i`` is dealt by seat ``i mod n`` from the seed :func:`engine.seeds.deal_seed`
+``(S, i)`` (``S`` itself for deal 0, a mix of ``S`` and ``i`` after; as ``ombre play --seed S``
+and a party record's ``seed: S`` deal it), and the bots never look at the table. Their random draws
 come from one generator per *block* of consecutive deals (250, or 8 with a search bot at the
 table), seeded from ``(S, block)``: a block's play depends only on the seed and the block's
 number. So:
@@ -42,6 +43,7 @@ from engine.referee.party import last_tour_factor
 from engine.referee.result import outcome
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.rules.model import RuleSet
+from engine.seeds import deal_seed
 
 __all__ = [
     "BLOCK",
@@ -49,6 +51,7 @@ __all__ = [
     "Setup",
     "Tally",
     "block_seed",
+    "deal_record",
     "deal_seed",
     "default_jobs",
     "parse_bots",
@@ -68,12 +71,6 @@ SEARCH_BLOCK = 8
 """Deals per block when a search bot is seated (slow deals: finer tasks and progress)."""
 
 _EMPTY = TableState()
-
-
-def deal_seed(seed: int, index: int) -> int:
-    """Returns the seed that deals deal ``index`` of a run seeded ``seed``: ``seed + index``, as
-    ``ombre play --seed`` deals deal ``index`` of a game and a party record's ``seed:`` does."""
-    return seed + index
 
 
 def block_seed(seed: int, block: int) -> int:
@@ -167,6 +164,31 @@ def played_deal(
             seat = deal.to_move
             apply(players[seat].choose(deal, seat))
     return deal
+
+
+def deal_record(setup: Setup, index: int) -> dict[str, Any]:
+    """Returns the record of deal ``index`` of the run as its bots played it: the ruleset, its
+    options, the dealer, the deal's seed (:func:`deal_seed`) and the actions, which
+    ``ombre replay`` referees again (:func:`engine.records.parse_record` reads it).
+
+    The bots' draws come from the generator of the deal's block, so the block's deals before it
+    are played again first (at most a block's worth). A deal of a party's last tour pays the
+    tour's multiplier in the run; its record alone, a single deal, pays the ordinary stakes.
+    """
+    size = setup.block
+    first = index - index % size
+    bots = setup.make_bots()
+    rng = random.Random(block_seed(setup.seed, index // size))
+    for i in range(first, index):
+        played_deal(setup, i, bots, rng)
+    deal = played_deal(setup, index, bots, rng)
+    return {
+        "ruleset": setup.rules.id,
+        "options": dict(setup.options),
+        "dealer": deal.dealer,
+        "seed": deal_seed(setup.seed, index),
+        "actions": deal.record_actions(),
+    }
 
 
 def play_deal(

@@ -14,7 +14,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
 
-import engine.spiel  # noqa: E402  (registers the game)
+import engine.spiel  # noqa: E402, F401  (registers the game)
 from engine import load_ruleset  # noqa: E402
 from engine.rules.loader import default_registry  # noqa: E402
 from engine.spiel import game_string  # noqa: E402
