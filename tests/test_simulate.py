@@ -195,9 +195,7 @@ def test_runs_with_different_seeds_share_no_deal() -> None:
 
 def test_different_seeds_give_different_runs() -> None:
     rules = load_ruleset("quadrille")
-    results = [
-        run(Setup(rules, ("random",) * 4, seed=s), 300).as_json()["results"] for s in (1, 2)
-    ]
+    results = [run(Setup(rules, ("random",) * 4, seed=s), 300).as_json()["results"] for s in (1, 2)]
     assert results[0] != results[1]
 
 
