@@ -25,8 +25,9 @@ def path_for(ruleset: str) -> Path:
 
 
 def main() -> int:
-    import engine.spiel  # registers the game
     from open_spiel.python.algorithms import generate_playthrough
+
+    import engine.spiel  # registers the game
 
     OUT.mkdir(parents=True, exist_ok=True)
     for ruleset in CANONICAL:
