@@ -100,9 +100,17 @@ def _problems_text(
     problems: Sequence[Problem], files_checked: int = 0, *, summary: bool = True
 ) -> str:
     """Returns the problems, one ``FILE:LINE:COLUMN: $.path: message [code]`` a line, and
-    (with ``summary``) a line that counts them."""
-    from engine.render import render
+    (with ``summary``) a line that counts them. With none, the text rendered before for the
+    same count is reused (``render_cached``: a valid file costs no jinja2)."""
+    from engine.render import render, render_cached
 
+    if not problems:
+        key = [b"problems", str(files_checked).encode(), bytes([summary])]
+        return render_cached(
+            "cli/problems.txt.j2",
+            key,
+            lambda: {"problems": [], "checked": files_checked, "summary": summary},
+        )
     return render(
         "cli/problems.txt.j2", "text", problems=problems, checked=files_checked, summary=summary
     )
