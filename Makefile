@@ -63,6 +63,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_simulate.py
 	$(BIN)/python benchmarks/bench_docs.py
 	$(BIN)/python benchmarks/bench_web.py
+	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache fuzz-failures
