@@ -19,8 +19,6 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 from __future__ import annotations
 
 import functools
-import io
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -29,7 +27,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
 import typer
 
-from engine.cards import Suit
 from engine.errors import (
     IllegalActionError,
     NotationError,
@@ -103,9 +100,17 @@ def _problems_text(
     problems: Sequence[Problem], files_checked: int = 0, *, summary: bool = True
 ) -> str:
     """Returns the problems, one ``FILE:LINE:COLUMN: $.path: message [code]`` a line, and
-    (with ``summary``) a line that counts them."""
-    from engine.render import render
+    (with ``summary``) a line that counts them. With none, the text rendered before for the
+    same count is reused (``render_cached``: a valid file costs no jinja2)."""
+    from engine.render import render, render_cached
 
+    if not problems:
+        key = [b"problems", str(files_checked).encode(), bytes([summary])]
+        return render_cached(
+            "cli/problems.txt.j2",
+            key,
+            lambda: {"problems": [], "checked": files_checked, "summary": summary},
+        )
     return render(
         "cli/problems.txt.j2", "text", problems=problems, checked=files_checked, summary=summary
     )
@@ -182,6 +187,8 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
 
 def _emit_json(document: Any) -> None:
     """Prints one JSON document on stdout."""
+    import json
+
     typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
@@ -248,6 +255,8 @@ def list_(json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(rows)
         return
+    import json
+
     from engine.render import render_cached
 
     key = [json.dumps(rows, sort_keys=True).encode()]
@@ -338,6 +347,8 @@ def cards(
 ) -> None:
     """Rank every card, highest first, with SUIT as trumps."""
     r = _load(ruleset)
+    from engine.cards import Suit
+
     trump_suit = Suit.parse(trump)
     options = _parse_options(r, option)
     from engine.referee import trump_suits
@@ -702,6 +713,8 @@ def play(
         if problem:
             raise CliError(problem)
     interactive = sys.stdin.isatty()
+    import io
+
     if isinstance(sys.stdin, io.TextIOWrapper):
         # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
         # the table does not understand), not a UnicodeDecodeError.
@@ -770,7 +783,11 @@ def simulate(
         typer.Option(
             "--bots",
             metavar="KIND[,KIND…]",
-            help="random, heuristic or search: one for every seat, or one per seat.",
+            help=(
+                "random, heuristic or search (or, with the [openspiel] extra, OpenSpiel's "
+                "ismcts:simulations=N:uct_c=C or a bot it registers): one for every seat, "
+                "or one per seat."
+            ),
         ),
     ] = "heuristic",
     jobs: Annotated[

@@ -36,6 +36,7 @@ from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules.model import RuleSet
 from engine.rules.reader import Document, Path_, json_path, parse_bytes, parse_text, read_file
+from engine.seeds import deal_seed
 
 __all__ = [
     "DealRecord",
@@ -310,8 +311,8 @@ def _from_document(doc: Document) -> Record:
                     and "hands" not in d
                     and "seed" not in d
                 ):
-                    # A party-wide seed: deal i uses seed + i.
-                    d = {**d, "seed": base_seed + i}
+                    # A party-wide seed: deal i uses deal_seed(seed, i) (engine.seeds).
+                    d = {**d, "seed": deal_seed(base_seed, i)}
                 deals.append(_deal(doc, d, ("deals", i), problems, top=False))
     else:
         deal = _deal(doc, data, (), problems, top=True)

@@ -593,9 +593,11 @@ class TableGame:
         if self.start is not None and i < len(self.start.deals):
             d = self.start.deals[i]
             return party.new_deal(seed=d.seed, hands=d.hands, talon=d.talon)
-        # Deal i of the game is dealt with the seed SEED + i: `--seed 5` deals what a record's
-        # `seed: 5` deals.
-        return party.new_deal(seed=self.seed + i)
+        # Deal i of the game is dealt with the seed deal_seed(SEED, i) (engine.seeds), as a
+        # party record's `seed: SEED` deals it: `--seed 5` first deals what `seed: 5` deals.
+        from engine.seeds import deal_seed
+
+        return party.new_deal(seed=deal_seed(self.seed, i))
 
     def _save(self, write: Write, status: int, *, final: bool) -> int:
         if self.record_path is not None and self.played:

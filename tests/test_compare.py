@@ -135,3 +135,29 @@ def test_cli_against_takes_jobs() -> None:
     two = runner.invoke(app, [*args, "--jobs", "2"])
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_a_second_seed_checks_each_difference() -> None:
+    from engine.compare import _verdicts
+
+    a, b = load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")
+    report = compare(a, b, 200, seed=4, bots="heuristic").as_json()
+    c = report["confirmation"]
+    assert c["seed"] == 5 and c["deals"] == 200
+    for f in c["differences"]:
+        first = f["first"]
+        assert not first["low"] <= 0 <= first["high"]  # only differences the first run found
+        second = f["second"]
+        same_side = second["low"] > 0 if first["low"] > 0 else second["high"] < 0
+        assert f["confirmed"] == same_side
+    assert "checked on a second run of 200 other deals (seed 5)" in render_text(report)
+    assert "confirmation" not in compare(a, b, 50, confirm=False).as_json()
+
+    est = {"value": 1.0, "low": 0.5, "high": 1.5, "n": 9}
+    found = list(
+        _verdicts(
+            {"x": est, "y": {"z": {**est, "low": -1.0}}, "w": est},
+            {"x": {**est, "low": -0.1}, "y": {"z": est}, "w": est},
+        )
+    )
+    assert [(f["path"], f["confirmed"]) for f in found] == [("x", False), ("w", True)]

@@ -29,6 +29,7 @@ from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules.model import RuleSet
+from engine.seeds import deal_seed
 from engine.web.store import Store
 
 __all__ = ["DamagedFile", "Refusal", "StaleError", "WebTable", "matador_names"]
@@ -116,7 +117,8 @@ class WebTable:
 
     def start(self) -> None:
         """Deals the first deal (or the next one) and lets the bots play up to a person."""
-        self.party.new_deal(seed=self.seed * 1000 + len(self.party.deals))
+        # Deal i from deal_seed(seed, i), as `ombre play --seed` and a party record deal it.
+        self.party.new_deal(seed=deal_seed(self.seed, len(self.party.deals)))
         self.run_bots()
 
     def run_bots(self) -> None:
