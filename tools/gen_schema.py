@@ -351,7 +351,7 @@ SCHEMA = {
                         ["name", "cards", "amount", "from"],
                     )
                 ),
-                "codille_remainder": {"enum": ["next-spadille", "stays"]},
+                "codille_remainder": {"enum": ["next-spadille", "stays", "highest-trumps"]},
                 "codille_remainder_basis": BASIS,
             },
             ["unit", "fiche", "stakes", "items", "outcomes", "sharing", "bete"],
