@@ -72,7 +72,7 @@ def test_filters_are_registered_once_for_every_format() -> None:
 def test_mediateur_payments_come_from_the_settlement() -> None:
     view = rule_view(load_ruleset("mediateur"))
     each = {(w.contract.id, w.result): w.uniform for w in view.worked if not w.sole and w.uniform}
-    # ENC-Q: 13 / 12 / 13 with the médiateur, 17 / 16 / 17 sans prendre (rules-reference §4.39).
+    # ENC-Q: 13 / 12 / 13 with the médiateur, 17 / 16 / 17 sans prendre (sources/enc-q.yaml, the médiateur paragraph).
     assert each[("mediateur", "win")] == 13
     assert each[("mediateur", "remise")] == -12
     assert each[("mediateur", "codille")] == -13

@@ -1,4 +1,4 @@
-"""Trick play, deal and auction: rules-reference §4 items 12-33, each with its source."""
+"""Trick play, deal and auction: acceptance items 12-33 of the project's research, each with its source."""
 
 from __future__ import annotations
 
