@@ -374,6 +374,7 @@ SCHEMA = {
                             "source": ID,
                             "locator": {"type": "string", "minLength": 1},
                             "quote": {"type": "string", "minLength": 1, "maxLength": 320},
+                            "against": {"type": "boolean"},
                         },
                     }
                 ),
