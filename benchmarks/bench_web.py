@@ -1,31 +1,54 @@
-"""How long the server takes to answer a move in the browser, the bots' replies included.
+"""How the web table holds up: one move server-side, then a real server under load.
 
-For each ruleset, plays deals at a web table (one person, heuristic bots, the default) and times
-what the server does for each click: the referee's checked apply, the bots playing up to the
-person's next turn, the record and settings written to disk, and the next page rendered. Prints
-the median, the 95th percentile and the slowest, in milliseconds (the target: under 50 ms).
+1. For each ruleset, plays deals at a web table (one person, heuristic bots, the default) and
+   times what the server does for each click: the referee's checked apply, the bots playing up
+   to the person's next turn, the record and settings written to disk, and the next page
+   rendered. Prints the median, the 95th percentile and the slowest, in milliseconds.
+2. Starts ``ombre serve`` on the loopback address (a temporary folder) and lets 1, 8 and 32
+   players play at once, each at a table of their own over a kept-alive connection, clicking
+   the first choice offered as fast as the server answers. Prints requests per second and the
+   50th, 95th and 99th percentile of the answer time at each level.
+3. Opens 2,000 tables and abandons them, and prints the server's resident memory before and
+   after.
+
+``--quick`` shortens every part (for a smoke run); ``--only load`` skips part 1.
 """
 
 from __future__ import annotations
 
+import argparse
+import http.client
+import os
+import re
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import load_ruleset
-from engine.render import render
-from engine.web.app import _table_context
-from engine.web.store import Store
-from engine.web.tables import WebTable
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 DEALS = 12
+LEVELS = (1, 8, 32)
+ABANDONED = 2000
+
+_TURN = re.compile(r'name="turn" value="([^"]+)"')
+_SEAT = re.compile(r'name="seat" value="(\d)"')
+_ACTION = re.compile(r'name="action" value="([^"]+)"')
 
 
-def main() -> None:
+def server_side() -> None:
+    from engine import load_ruleset
+    from engine.render import render
+    from engine.web.app import _table_context
+    from engine.web.store import Store
+    from engine.web.tables import WebTable
+
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp))
         store.ensure()
@@ -59,6 +82,186 @@ def main() -> None:
             f"  all                {len(every):4} moves: median {statistics.median(every):5.1f} ms,"
             f" 95th percentile {every[int(len(every) * 0.95)]:5.1f} ms"
         )
+
+
+# The server under load.
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0  # pragma: no cover - not Linux
+
+
+class Player:
+    """One person at a table of their own, on one kept-alive connection."""
+
+    def __init__(self, port: int, seed: int) -> None:
+        self.port = port
+        self.seed = seed
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = {"Origin": f"http://127.0.0.1:{port}", "Host": f"127.0.0.1:{port}"}
+        self.path = ""
+        self.page = ""
+        self.times: list[float] = []
+        self.errors = 0
+
+    def request(self, method: str, path: str, fields: dict[str, str] | None = None) -> str:
+        """Sends one request (a redirect followed as a second request); returns the page."""
+        headers = dict(self.headers)
+        body = None
+        if fields is not None:
+            body = urlencode(fields, doseq=True)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        start = time.perf_counter()
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        self.times.append((time.perf_counter() - start) * 1000)
+        if response.status in (301, 302, 303):
+            location = response.getheader("location") or "/"
+            return self.request("GET", location.split("#")[0])
+        if response.status >= 400:  # counted, and shown beside the figures
+            self.errors += 1
+        self.last_location = path
+        return text
+
+    def sit_down(self) -> None:
+        self.page = self.request(
+            "POST",
+            "/tables",
+            {"ruleset": "quadrille", "mode": "bots", "seat": "0", "seed": str(self.seed)},
+        )
+        self.path = self.last_location
+
+    def click(self) -> None:
+        page = self.page
+        turn = _TURN.search(page)
+        if turn is None:
+            self.page = self.request("GET", self.path)
+            return
+        if 'id="next-deal"' in page or 'id="result"' in page:
+            self.page = self.request("POST", self.path + "/next", {"turn": turn[1]})
+            return
+        seat = _SEAT.search(page)
+        seat_value = seat[1] if seat else "0"
+        if 'name="verb" value="discard"' in page:
+            fields = {"seat": seat_value, "turn": turn[1], "verb": "discard"}
+        else:
+            action = _ACTION.search(page)
+            if action is None:
+                self.page = self.request("GET", self.path)
+                return
+            fields = {"seat": seat_value, "turn": turn[1], "action": action[1]}
+        self.page = self.request("POST", self.path + "/act", fields)
+
+
+def _level(port: int, players: int, seconds: float) -> tuple[int, list[float], int]:
+    crowd = [Player(port, 100 * players + k) for k in range(players)]
+    stop = time.monotonic() + seconds
+    ready = threading.Barrier(players + 1)
+
+    def run(player: Player) -> None:
+        player.sit_down()
+        player.times.clear()
+        ready.wait()
+        while time.monotonic() < stop:
+            player.click()
+
+    threads = [threading.Thread(target=run, args=(p,), daemon=True) for p in crowd]
+    for t in threads:
+        t.start()
+    ready.wait()
+    began = time.monotonic()
+    stop = began + seconds
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - began
+    times = sorted(t for p in crowd for t in p.times)
+    for p in crowd:
+        p.conn.close()
+    return int(len(times) / elapsed), times, sum(p.errors for p in crowd)
+
+
+def under_load(seconds: float, abandoned: int) -> None:
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "engine.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--folder",
+                str(Path(tmp) / "home"),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+            # Warm up: the first page of a ruleset loads it.
+            Player(port, 1).sit_down()
+            print(
+                f"\nombre serve on 127.0.0.1 under load: players clicking for {seconds:g} s "
+                "each at a table of their own"
+            )
+            for players in LEVELS:
+                rate, times, errors = _level(port, players, seconds)
+
+                def pct(q: float, times: list[float] = times) -> float:
+                    return times[min(len(times) - 1, int(len(times) * q))]
+
+                print(
+                    f"  {players:2} player{'s' if players > 1 else ' '}: {rate:5d} requests/s, "
+                    f"p50 {pct(0.50):6.1f} ms, p95 {pct(0.95):6.1f} ms, p99 {pct(0.99):6.1f} ms"
+                    + (f"  ({errors} answered 4xx/5xx)" if errors else "")
+                )
+            before = _rss_kib(server.pid)
+            opener = Player(port, 7)
+            for k in range(abandoned):
+                opener.seed = 5000 + k % 5000
+                opener.sit_down()
+            opener.conn.close()
+            time.sleep(1.0)
+            after = _rss_kib(server.pid)
+            print(
+                f"  server memory: {before / 1024:.0f} MiB, after {abandoned} abandoned tables "
+                f"{after / 1024:.0f} MiB ({(after - before) / 1024:+.0f} MiB)"
+            )
+        finally:
+            server.terminate()
+            server.wait(20)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short smoke run")
+    parser.add_argument("--only", choices=("move", "load"), help="run one part only")
+    args = parser.parse_args()
+    if args.only != "load":
+        server_side()
+    if args.only != "move":
+        under_load(2.0 if args.quick else 10.0, 100 if args.quick else ABANDONED)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
@@ -185,15 +185,6 @@ def _emit_json(document: Any) -> None:
     typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
-def _plain(value: Any) -> Any:
-    """Returns a JSON-ready copy of a (possibly read-only) mapping/list tree."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _shown(path: Path | str) -> str:
     """Returns a path relative to the working directory when it is below it, else absolute."""
     p = Path(path).resolve()
@@ -301,7 +292,7 @@ def validate(
 def _show_json(r: RuleSet) -> dict[str, Any]:
     from engine.rules.reader import json_path
 
-    data: dict[str, Any] = _plain(r.data)
+    data: dict[str, Any] = r.plain()
     document: dict[str, Any] = {
         "id": r.id,
         "name": r.name,
@@ -951,23 +942,49 @@ def serve(
             help="Where tables and evenings are saved (default: $OMBRE_HOME or ~/ombre-workbench).",
         ),
     ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="A name or address the other machines reach this one by (repeatable); "
+            "with --host 0.0.0.0, the server answers requests addressed to these only.",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser, and keep score of evenings with real cards (needs the web extra)."""
     try:
         import uvicorn
 
         from engine.web.app import create_app
+        from engine.web.server import config
     except ImportError:
         raise CliError(_words("serve-needs-web")) from None
-    from engine.web.store import default_folder
+    from engine.web.store import FolderInUse, Store, default_folder
 
     where = (folder or default_folder()).expanduser()
-    hosts = ["127.0.0.1", "localhost", "::1"] if host in ("127.0.0.1", "localhost", "::1") else None
-    application = create_app(
-        where, allowed_hosts=hosts if hosts else [host, "127.0.0.1", "localhost"]
+    local = ["127.0.0.1", "localhost", "::1"]
+    named = [h.strip().strip("[]").lower() for h in allow_host or [] if h.strip()]
+    wildcard = host in ("0.0.0.0", "::", "")
+    if wildcard and not named:
+        raise CliError(_words("serve-needs-names", host=host))
+    hosts = [*local, *named] + ([] if wildcard or host in local else [host.strip("[]")])
+    try:
+        lock = Store(where).lock()  # one server per folder, held until this process ends
+    except FolderInUse as exc:
+        raise CliError(str(exc)) from None
+    application = create_app(where, allowed_hosts=hosts)
+    shown = "localhost" if host in local else (named or [host.strip("[]")])[0]
+    _message(
+        "serve",
+        url=f"http://{shown}:{port}/",
+        folder=where,
+        names=[h for h in hosts if h not in local],
     )
-    _message("serve", url=f"http://{'localhost' if hosts else host}:{port}/", folder=where)
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    try:
+        uvicorn.Server(config(application, host, port)).run()
+    finally:
+        lock.close()
 
 
 @app.command()

@@ -432,32 +432,20 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _environment() -> Any:
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
-    from engine.rules.loader import _data_dir
-
-    return Environment(
-        loader=FileSystemLoader(str(_data_dir("templates"))),
-        autoescape=select_autoescape(["svg", "html"], default_for_string=False),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=False,
-    )
-
-
 def render_text(report: Mapping[str, Any]) -> str:
     """Returns the comparison as a text table (``templates/compare/simulate.txt.j2``)."""
+    from engine.render import render
+
     contracts = sorted({c for s in report["rulesets"] for c in s["contracts"]})
     empty = {"value": 0.0, "low": 0.0, "high": 0.0, "n": 0}
-    template = _environment().get_template("compare/simulate.txt.j2")
-    return str(template.render(r=report, contracts=contracts, none_est=empty))
+    return render("compare/simulate.txt.j2", "text", r=report, contracts=contracts, none_est=empty)
 
 
 def render_svg(report: Mapping[str, Any]) -> str:
     """Returns the comparison as an SVG chart (``templates/compare/chart.svg.j2``)."""
-    template = _environment().get_template("compare/chart.svg.j2")
-    return str(template.render(c=chart_data(report)))
+    from engine.render import render
+
+    return render("compare/chart.svg.j2", "svg", c=chart_data(report))
 
 
 def _fmt(e: Mapping[str, Any] | None, percent: bool, signed: bool = True) -> str:

@@ -47,6 +47,7 @@ __all__ = [
     "resolve_ruleset",
     "ruleset_sha256",
     "write_record",
+    "yaml_scalar",
 ]
 
 _TOP_KEYS = {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions", "deals"}
@@ -383,12 +384,16 @@ _ESCAPE = re.compile(
 )
 
 
+def yaml_scalar(text: str) -> str:
+    """Returns text as a double-quoted YAML scalar that reads back exactly (escapes as needed)."""
+    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
 def _scalar(text: str) -> str:
     """Returns text as a YAML scalar: bare when that reads back the same, else quoted."""
     if _PLAIN.match(text) and text not in ("true", "false", "null", "yes", "no", "on", "off"):
         return text
-    quoted = json.dumps(text, ensure_ascii=False)
-    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+    return yaml_scalar(text)
 
 
 def write_record(record: Record) -> str:
@@ -579,14 +584,6 @@ def record_of(
     )
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def ruleset_sha256(rules: RuleSet) -> str:
     """Returns the SHA-256 of the resolved rules (the file with all it extends), as hex.
 
@@ -595,7 +592,7 @@ def ruleset_sha256(rules: RuleSet) -> str:
     """
     import hashlib
 
-    text = json.dumps(_plain(rules.data), sort_keys=True, ensure_ascii=False)
+    text = json.dumps(rules.plain(), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -26,6 +26,7 @@ actions (``docs/records.md``, "Deals without card play")::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -279,6 +280,10 @@ class Evening:
 
     def __post_init__(self) -> None:
         self.rules.resolve_options(self.options)  # an unknown option is refused at once
+        if self.title is not None:
+            check_name(self.title, "the title")
+        for seat, name in enumerate(self.players):
+            check_name(name, f"the name of seat {seat}")
         if self.players and len(self.players) != self.rules.players:
             raise NotationError(
                 f"{self.rules.id} has {self.rules.players} players, not {len(self.players)} names"
@@ -551,6 +556,35 @@ class Evening:
         """Removes the last deal scored and returns its entry (None if there is none)."""
         return self.deals.pop().entry if self.deals else None
 
+    @property
+    def version(self) -> str:
+        """Returns a token of the evening as it stands (its deals and setup): a change made on a
+        page drawn from another version (a stale tab) is refused, not applied."""
+        import hashlib
+
+        return hashlib.sha256(write_evening(self).encode("utf-8")).hexdigest()[:16]
+
+    def running_totals(self) -> list[list[int]]:
+        """Returns each seat's running balance after each deal (the last row is the totals)."""
+        running = [0] * self.n
+        out = []
+        for d in self.deals:
+            running = [a + b for a, b in zip(running, d.settlement.balances, strict=True)]
+            out.append(list(running))
+        return out
+
+    def callable_cards(self) -> list[str]:
+        """Returns the cards an entry may name as called or demanded (the rank the rules call,
+        and the fallback rank for a declarer who holds every card of it)."""
+        ranks = {
+            rank
+            for rule in (self.rules.call, self.rules.demand)
+            if rule is not None
+            for rank in (rule.rank, rule.all_held_fallback)
+            if rank is not None
+        }
+        return [str(c) for c in self.rules.deck(self.options) if c.rank in ranks]
+
     def as_json(self) -> dict[str, Any]:
         """Returns the evening as in ``ombre score --json``."""
         return {
@@ -565,12 +599,42 @@ class Evening:
         }
 
 
+# What a name or title may hold: what YAML reads back as written, on one line (no C0 or C1
+# control character but U+0085, no DEL, no lone surrogate, no U+FFFE or U+FFFF).
+_UNSAVEABLE = re.compile("[^\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+MAX_NAME = 80
+"""The longest title or player's name kept (characters)."""
+
+
+def check_name(text: str, what: str) -> str:
+    """Returns ``text`` if it can be saved and read back; else refuses it, saying why.
+
+    :raises NotationError: for a character the evening's file cannot hold, or a text too long.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"{what} must be text")
+    bad = _UNSAVEABLE.search(text)
+    if bad is not None:
+        raise NotationError(
+            f"{what} holds the character U+{ord(bad.group()):04X} (a control character or a "
+            "non-character) at position "
+            f"{bad.start() + 1}, which cannot be saved and read back: remove it"
+        )
+    if len(text) > MAX_NAME:
+        raise NotationError(f"{what} is longer than {MAX_NAME} characters")
+    return text
+
+
 def write_evening(evening: Evening) -> str:
     """Returns the evening as a party record of deals without card play (YAML)."""
     import json
 
+    from engine.records import yaml_scalar
+
     def scalar(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
+        # Text as the records write it (escapes for what YAML reads otherwise); numbers and
+        # flags as JSON.
+        return yaml_scalar(value) if isinstance(value, str) else json.dumps(value)
 
     lines = []
     if evening.title:

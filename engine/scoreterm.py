@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import IllegalActionError, NotationError
+from engine.files import write_durably
 from engine.scoresheet import Evening, ScoredDeal, parse_entry, write_evening
 
 __all__ = ["describe_deal", "run_score"]
@@ -67,7 +68,7 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             text = _ask(read, prompt)
             if optional and not text:
                 return None
-            if text.isdigit() and int(text) < n:
+            if text.isascii() and text.isdigit() and int(text) < n:
                 return int(text)
             _say(write, "seat", n=n)
 
@@ -80,13 +81,13 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     while True:
         text = _ask(read, str(ask("tricks", n=n)))
         parts = text.replace(",", " ").split()
-        if len(parts) == n and all(p.isdigit() for p in parts):
+        if len(parts) == n and all(p.isascii() and p.isdigit() for p in parts):
             data["tricks"] = [int(p) for p in parts]
             break
         _say(write, "numbers", n=n)
     while True:
         text = _ask(read, str(ask("matadors"))) or "0"
-        if text.isdigit():
+        if text.isascii() and text.isdigit() and len(text) < 5:
             data["matadors"] = int(text)
             break
         _say(write, "number")
@@ -108,10 +109,11 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
             answer = _read_entry(evening, read, write)
         except _Stop:
             break
+        before = list(evening.deals)
         if answer == "undo":
             gone = evening.undo()
-            _say(write, "undone", number=None if gone is None else number - 1)
-            _save(evening, path)
+            if _save(evening, path, before, write):
+                _say(write, "undone", number=None if gone is None else number - 1)
             continue
         data = {"passed": True} if answer == "passed" else answer
         assert isinstance(data, dict)
@@ -124,14 +126,21 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
         except NotationError as exc:
             _say(write, "not-understood", error=exc)
             continue
+        if not _save(evening, path, before, write):
+            continue
         for line in describe_deal(number, scored, evening.totals):
             write(line)
-        _save(evening, path)
     _say(write, "totals", evening=evening)
 
 
-def _save(evening: Evening, path: Path | None) -> None:
-    if path is not None:
-        tmp = path.with_name("." + path.name + ".tmp")
-        tmp.write_text(write_evening(evening), encoding="utf-8")
-        tmp.replace(path)
+def _save(evening: Evening, path: Path | None, before: list[ScoredDeal], write: Write) -> bool:
+    """Saves the evening; if the disk refuses, puts the deals back as they were and says so."""
+    if path is None:
+        return True
+    try:
+        write_durably(path, write_evening(evening))
+    except OSError as exc:
+        evening.deals[:] = before
+        _say(write, "not-saved", path=path, error=exc.strerror or exc)
+        return False
+    return True

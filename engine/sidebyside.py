@@ -93,7 +93,6 @@ def replay_against(record: Record, own: RuleSet, other: RuleSet) -> SideBySide:
 
 def render_text(report: dict[str, Any]) -> str:
     """Returns the side-by-side text (``templates/compare/replay.txt.j2``)."""
-    from engine.compare import _environment
+    from engine.render import render
 
-    template = _environment().get_template("compare/replay.txt.j2")
-    return str(template.render(r=report))
+    return render("compare/replay.txt.j2", "text", r=report)

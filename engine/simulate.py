@@ -102,7 +102,7 @@ class Setup:
     @cached_property
     def party(self) -> bool:
         """The rule file plays parties of some tours, the last paying more (the deal's factor)."""
-        return bool(self.rules.value_at(("party",)))
+        return self.rules.party is not None
 
 
 class Played(NamedTuple):

@@ -81,13 +81,13 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
     parent_file = "/".join(Path(parent.file).parts[-2:])
     sources = textwrap.wrap(
         "Sources you cite that the parent's table lacks (its own are inherited: "
-        + ", ".join(sorted((parent.value_at(("sources",)) or {}).keys()))
+        + ", ".join(sorted((parent.plain(("sources",)) or {}).keys()))
         + ").",
         width=94,
     )
-    contracts = parent.value_at(("auction", "contracts")) or {}
-    sharing = parent.value_at(("settlement", "sharing")) or {}
-    stakes = _strip_bases(parent.value_at(("settlement", "stakes")) or [])
+    contracts = parent.plain(("auction", "contracts")) or {}
+    sharing = parent.plain(("settlement", "sharing")) or {}
+    stakes = _strip_bases(parent.plain(("settlement", "stakes")) or [])
     first_contract = next(iter(contracts), "ask")
     lines = [
         f"# yaml-language-server: $schema={schema_ref}",
@@ -123,7 +123,7 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
             f"#     sole_liability_below: {int(sharing['sole_liability_below']) + 1}",
         ]
     else:
-        vole = _strip_bases(parent.value_at(("vole",)) or {})
+        vole = _strip_bases(parent.plain(("vole",)) or {})
         lines.append("# Example: a threshold. The parent's vole:")
         lines += _commented({"vole": vole})
         head = ["# vole:", f"#   after_tricks: {int(vole.get('after_tricks', 1)) + 1}"]

@@ -215,7 +215,7 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     sole_below = rules.sole_liability_below
     can_be_sole = partner is not None and sole_below is not None and not contract.shared_liability
     chosen: dict[tuple[str, bool], tuple[tuple[int, ...], bool, tuple[Any, ...]]] = {}
-    out = 0 if rules.value_at(("players", "sits_out")) else None
+    out = 0 if rules.sits_out is not None else None
     playing = n - (out is not None)
     for shared in _distributions(rules.hand_size, playing):
         won = (0, *shared) if out is not None else shared
@@ -329,11 +329,10 @@ def show_text(rules: RuleSet) -> str:
     """Returns ``ombre show``'s text for a ruleset (rendered once per distinct input)."""
     import json
 
-    from engine.documents.diff import plain
     from engine.render import render_cached
 
     key = (
-        json.dumps(plain(rules.data), sort_keys=True, ensure_ascii=False).encode(),
+        json.dumps(rules.plain(), sort_keys=True, ensure_ascii=False).encode(),
         f"{rules.kind}\0{repo_path(rules.file)}\0{rules.chain}".encode(),
         repr([(p, (repo_path(f), line)) for p, (f, line, _c) in rules.overrides]).encode(),
     )
@@ -353,12 +352,7 @@ def rule_view(rules: RuleSet, *, worked: bool = True) -> RuleView:
 
 
 def _rule_view(rules: RuleSet, *, worked: bool) -> RuleView:
-    raw = rules.value_at(("settlement", "codille_remainder_basis"))
-    remainder_basis = (
-        Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))
-        if raw is not None
-        else None
-    )
+    remainder_basis = rules.codille_remainder_basis
     example = max(rules.paid_minimum, 1)
     return RuleView(
         rules=rules,

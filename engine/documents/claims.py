@@ -49,39 +49,34 @@ from typing import Any
 
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
-from engine.documents._data import Reader
+from engine.errors import Problem
 from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
+from engine.rules.reader import json_path, parse_bytes
+from engine.rules.schema_pass import document_problems
 
 __all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
 
 STATUSES = ("confirmed", "contradicted", "unverifiable")
 
-KINDS: dict[str, tuple[str, ...]] = {
-    "trump-count": ("colour", "count"),
-    "deck-size": ("count",),
-    "result-for": ("result", "exactly", "at_most", "at_least", "also"),
-    "first-bete": ("amount", "on_table", "result", "contract"),
-    "bete-chain": ("results", "amounts", "contract"),
-    "payment": ("contract", "result", "each"),
-    "payment-ratio": ("result", "relative_to", "factor", "contract", "at_least"),
-    "pot-after": ("result", "factor", "contract"),
-    "eldest": ("side",),
-    "named-trump": ("name", "colour", "position"),
-    "plain-order": ("colour", "order"),
-    "packets": ("orders",),
-    "stakes": ("dealer", "each"),
-    "sole-liability": ("below",),
-    "contract": ("contract", "shared_liability", "vole_allowed", "trump_named_by"),
-    "leftover": ("to",),
-    "bete-going": ("going",),
-    "leader": ("leader",),
-    "call-fallback": ("rank",),
-    "item": ("item", "contract", "amount", "paid"),
-    "pays-more": ("result", "contract", "than"),
-    "historical": ("about",),
-}
-"""The statement kinds and the fields each may take."""
+
+def _kinds() -> dict[str, tuple[str, ...]]:
+    import json
+
+    from engine.rules.schema_pass import schema_file
+
+    schema = json.loads(schema_file("claims").read_text(encoding="utf-8"))
+    return {
+        branch["if"]["properties"]["kind"]["const"]: tuple(
+            k for k in branch["then"]["properties"] if k != "kind"
+        )
+        for branch in schema["$defs"]["statement"]["allOf"]
+    }
+
+
+KINDS: dict[str, tuple[str, ...]] = _kinds()
+"""The statement kinds and the fields each may take (read from
+``engine/schema/claims.schema.json``, the one definition of a claim file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,54 +203,6 @@ def _tricks_words(s: Statement) -> str:
 # Loading.
 
 
-def _check_statement(reader: Reader, raw: Any, path: tuple[Any, ...]) -> Statement | None:
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("kind"), str):
-        reader.problem(path, "claim/statement", "a statement is a mapping with a kind")
-        return None
-    kind = raw["kind"]
-    if kind not in KINDS:
-        reader.problem(
-            (*path, "kind"), "claim/kind", f"unknown kind {kind!r} (one of {', '.join(KINDS)})"
-        )
-        return None
-    fields = {k: v for k, v in raw.items() if k != "kind"}
-    reader.check_keys(fields, path, KINDS[kind])
-    required = {
-        "trump-count": ("colour", "count"),
-        "deck-size": ("count",),
-        "result-for": ("result",),
-        "first-bete": ("amount",),
-        "bete-chain": ("results", "amounts"),
-        "payment": ("contract", "result", "each"),
-        "payment-ratio": ("result", "factor"),
-        "pot-after": ("result", "factor"),
-        "eldest": ("side",),
-        "named-trump": ("name", "colour", "position"),
-        "plain-order": ("colour", "order"),
-        "packets": ("orders",),
-        "stakes": ("dealer", "each"),
-        "sole-liability": ("below",),
-        "contract": ("contract",),
-        "leftover": ("to",),
-        "bete-going": ("going",),
-        "leader": ("leader",),
-        "call-fallback": ("rank",),
-        "item": ("item", "contract"),
-        "pays-more": ("result", "contract", "than"),
-        "historical": (),
-    }[kind]
-    for key in required:
-        if key not in fields:
-            reader.problem(path, "claim/missing", f"a {kind} statement needs {key!r}")
-    if kind == "result-for" and not any(k in fields for k in ("exactly", "at_most", "at_least")):
-        reader.problem(path, "claim/missing", "result-for needs exactly, at_most or at_least")
-    if "colour" in fields and fields["colour"] not in ("red", "black"):
-        reader.problem((*path, "colour"), "claim/colour", "colour is red or black")
-    if "side" in fields and fields["side"] not in ("left", "right"):
-        reader.problem((*path, "side"), "claim/side", "side is left or right")
-    return Statement(kind, fields)
-
-
 def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
     """Reads every ``*.yaml`` of ``claims/`` (except the disagreements register).
 
@@ -269,32 +216,45 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
         if path.name == "disagreements.yaml":
             continue
         shown = repo_path(path)
-        reader = Reader(path, shown)
-        keys = ("id", "ruleset", "source", "locator", "quote", "statement", "note")
-        for where, entry in reader.entries("claims"):
-            reader.check_keys(entry, where, keys)
-            cid = reader.text(entry, where, "id")
-            if cid is not None and cid in seen:
-                reader.problem((*where, "id"), "claim/duplicate", f"claim {cid!r} is listed twice")
-            values = {k: reader.text(entry, where, k) for k in keys[1:5]}
-            statement = _check_statement(reader, entry.get("statement"), (*where, "statement"))
-            note = reader.text(entry, where, "note", required=False)
-            if cid is None or statement is None or None in values.values():
+        doc, found = parse_bytes(shown, path.read_bytes())
+        if doc is not None:
+            # Checked as rule files are: the schema (engine/schema/claims.schema.json), every
+            # problem located; then what a schema cannot say (an id listed twice).
+            found = document_problems("claims", doc)
+        if doc is None or found:
+            problems.extend(found)
+            continue
+        for i, entry in enumerate(doc.data["claims"]):
+            where = ("claims", i)
+            cid = str(entry["id"])
+            if cid in seen:
+                line, column = doc.where((*where, "id"))
+                problems.append(
+                    Problem(
+                        doc.file,
+                        line,
+                        column,
+                        json_path((*where, "id")),
+                        "claim/duplicate",
+                        f"claim {cid!r} is listed twice",
+                    )
+                )
                 continue
             seen.add(cid)
+            raw = entry["statement"]
+            note = entry.get("note")
             out.append(
                 Claim(
                     cid,
-                    str(values["ruleset"]),
-                    str(values["source"]),
-                    str(values["locator"]),
-                    str(values["quote"]),
-                    statement,
-                    note,
-                    f"{shown}:{reader.where(where)}",
+                    str(entry["ruleset"]),
+                    str(entry["source"]),
+                    str(entry["locator"]),
+                    str(entry["quote"]),
+                    Statement(raw["kind"], {k: v for k, v in raw.items() if k != "kind"}),
+                    str(note) if note is not None else None,
+                    f"{shown}:{doc.where(where)[0]}",
                 )
             )
-        problems.extend(reader.problems)
     if problems:
         from engine.errors import RuleFileError
 

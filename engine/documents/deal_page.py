@@ -131,10 +131,9 @@ def _part(rules: RuleSet, item: str, result: str | None) -> PaymentPart:
     for call in (rules.demand, rules.call):
         if "fee" in item and call is not None and call.fee is not None:
             return PaymentPart(item, item, call.fee.basis)
-    raw = rules.value_at(("settlement", "codille_remainder_basis"))
-    if item.startswith("odd counters") and raw is not None:
-        basis = Basis.from_data(raw, rules.locate(("settlement", "codille_remainder_basis")))
-        return PaymentPart(item, item, basis)
+    remainder = rules.codille_remainder_basis
+    if item.startswith("odd counters") and remainder is not None:
+        return PaymentPart(item, item, remainder)
     return PaymentPart(item, item, rules.basis_at(("settlement",)))
 
 

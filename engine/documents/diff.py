@@ -161,7 +161,7 @@ def diff_rulesets(a: RuleSet, b: RuleSet) -> RuleDiff:
         if plain(x) != plain(y):
             add(path, x, y)
 
-    walk(a.data, b.data, ())
+    walk(a.plain(), b.plain(), ())
     return RuleDiff(a, b, tuple(out))
 
 

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.documents import data_dir, repo_path
-from engine.documents._data import Reader
+from engine.errors import Problem, RuleFileError
+from engine.rules.reader import json_path, parse_bytes
+from engine.rules.schema_pass import document_problems
 
 __all__ = ["HOME_KINDS", "Disagreement", "Home", "Reading", "load_disagreements"]
 
@@ -73,57 +75,52 @@ def load_disagreements(path: Path | None = None) -> tuple[Disagreement, ...] | N
     if not path.is_file():
         return None
     shown = repo_path(path)
-    reader = Reader(path, shown)
+    doc, problems = parse_bytes(shown, path.read_bytes())
+    if doc is not None:
+        # Checked as rule files are: the schema (engine/schema/disagreements.schema.json),
+        # every problem located; then what a schema cannot say (an id listed twice).
+        problems = document_problems("disagreements", doc)
+    if doc is None or problems:
+        raise RuleFileError(problems)
     out: list[Disagreement] = []
     seen: set[str] = set()
-    for where, entry in reader.entries("disagreements"):
-        reader.check_keys(entry, where, ("id", "topic", "reference", "readings", "note"))
-        did = reader.text(entry, where, "id")
-        topic = reader.text(entry, where, "topic")
-        reference = reader.text(entry, where, "reference")
-        note = reader.text(entry, where, "note", required=False)
-        if did is not None and did in seen:
-            reader.problem((*where, "id"), "data/duplicate", f"{did!r} is listed twice")
-        readings = []
-        raw = entry.get("readings")
-        if not isinstance(raw, list) or not raw:
-            reader.problem((*where, "readings"), "data/type", "readings must be a non-empty list")
-            raw = []
-        for i, item in enumerate(raw):
-            at = (*where, "readings", i)
-            if not isinstance(item, dict):
-                reader.problem(at, "data/type", "a reading is a mapping")
-                continue
-            reader.check_keys(item, at, ("source", "locator", "reading", "home"))
-            source = reader.text(item, at, "source")
-            locator = reader.text(item, at, "locator")
-            text = reader.text(item, at, "reading")
-            home = item.get("home")
-            if not isinstance(home, dict):
-                reader.problem((*at, "home"), "data/type", "home is {kind: ..., ref: ...}")
-                continue
-            reader.check_keys(home, (*at, "home"), ("kind", "ref"))
-            kind = reader.text(home, (*at, "home"), "kind")
-            ref = reader.text(home, (*at, "home"), "ref")
-            if kind is not None and kind not in HOME_KINDS:
-                reader.problem(
-                    (*at, "home", "kind"),
-                    "data/home-kind",
-                    f"home kind {kind!r} is not one of {', '.join(HOME_KINDS)}",
+    for i, entry in enumerate(doc.data["disagreements"]):
+        where = ("disagreements", i)
+        did = str(entry["id"])
+        if did in seen:
+            line, column = doc.where((*where, "id"))
+            problems.append(
+                Problem(
+                    doc.file,
+                    line,
+                    column,
+                    json_path((*where, "id")),
+                    "data/duplicate",
+                    f"{did!r} is listed twice",
                 )
-                continue
-            if None in (source, locator, text, kind, ref):
-                continue
-            readings.append(
-                Reading(str(source), str(locator), str(text), Home(str(kind), str(ref)))
             )
-        if did is None or topic is None or reference is None:
             continue
         seen.add(did)
+        readings = tuple(
+            Reading(
+                str(r["source"]),
+                str(r["locator"]),
+                str(r["reading"]),
+                Home(str(r["home"]["kind"]), str(r["home"]["ref"])),
+            )
+            for r in entry["readings"]
+        )
+        note = entry.get("note")
         out.append(
             Disagreement(
-                did, topic, reference, tuple(readings), note, f"{shown}:{reader.where(where)}"
+                did,
+                str(entry["topic"]),
+                str(entry["reference"]),
+                readings,
+                str(note) if note is not None else None,
+                f"{shown}:{doc.where(where)[0]}",
             )
         )
-    reader.done()
+    if problems:
+        raise RuleFileError(problems)
     return tuple(out)

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.documents import data_dir, repo_path
-from engine.documents._data import Reader
+from engine.errors import Problem, RuleFileError
 from engine.rules.model import RuleSet
+from engine.rules.reader import json_path, parse_bytes
+from engine.rules.schema_pass import document_problems
 
 __all__ = ["LANGUAGES", "MODEL_KINDS", "Term", "load_glossary"]
 
@@ -62,7 +64,7 @@ def _where(kind: str, ref: str, rules: RuleSet) -> str | None:
         return i.name if i is not None else None
     if kind == "path":
         path = tuple(ref.split("."))
-        value = rules.value_at(path)
+        value = rules.setting(path)
         if value is None or value is False or value == 0:
             return None  # a setting of 0 or false: the game does not have the thing
         return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
@@ -94,26 +96,27 @@ def load_glossary(rulesets: Sequence[RuleSet], path: Path | None = None) -> tupl
     :raises RuleFileError: with every located problem of the file.
     """
     path = path if path is not None else data_dir("sources") / "glossary.yaml"
-    reader = Reader(path, repo_path(path))
+    doc, problems = parse_bytes(repo_path(path), path.read_bytes())
+    if doc is not None:
+        # Checked as rule files are: the schema (engine/schema/glossary.schema.json), every
+        # problem located; then each model object is looked for in the rule files.
+        problems = document_problems("glossary", doc)
+    if doc is None or problems:
+        raise RuleFileError(problems)
+
+    def problem(path: tuple[str | int, ...], code: str, message: str) -> None:
+        line, column = doc.where(path)
+        problems.append(Problem(doc.file, line, column, json_path(path), code, message))
+
     out = []
-    for where, entry in reader.entries("terms"):
-        reader.check_keys(entry, where, ("term", "language", "also", "gloss", "model", "sources"))
-        term = reader.text(entry, where, "term")
-        language = reader.text(entry, where, "language")
-        gloss = reader.text(entry, where, "gloss")
+    for i, entry in enumerate(doc.data["terms"]):
+        where = ("terms", i)
+        term, language, gloss = str(entry["term"]), str(entry["language"]), str(entry["gloss"])
         model = entry.get("model") or {}
-        kind = str(model.get("kind", "none")) if isinstance(model, dict) else "none"
-        ref = model.get("ref") if isinstance(model, dict) else None
-        if kind not in MODEL_KINDS:
-            reader.problem((*where, "model", "kind"), "glossary/kind", f"unknown kind {kind!r}")
-            continue
-        if kind not in ("none",) and not isinstance(ref, str):
-            reader.problem((*where, "model"), "glossary/ref", "the model object needs a ref")
-            continue
+        kind = str(model.get("kind", "none"))
+        ref = model.get("ref")
         if kind == "verb" and ref not in VERBS:
-            reader.problem((*where, "model", "ref"), "glossary/verb", f"no record verb {ref!r}")
-            continue
-        if term is None or language is None or gloss is None:
+            problem((*where, "model", "ref"), "glossary/verb", f"no record verb {ref!r}")
             continue
         present: list[str] = []
         detail = None
@@ -129,7 +132,7 @@ def load_glossary(rulesets: Sequence[RuleSet], path: Path | None = None) -> tupl
                         details.setdefault(found, []).append(r.id)
             detail = _detail(details)
             if not present:
-                reader.problem(
+                problem(
                     (*where, "model", "ref"),
                     "glossary/missing",
                     f"no ruleset has the {kind} {ref!r}",
@@ -147,5 +150,6 @@ def load_glossary(rulesets: Sequence[RuleSet], path: Path | None = None) -> tupl
                 detail,
             )
         )
-    reader.done()
+    if problems:
+        raise RuleFileError(problems)
     return tuple(sorted(out, key=lambda t: (t.term.casefold(), t.language)))

@@ -14,8 +14,9 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.documents import data_dir, repo_path
-from engine.errors import RuleFileError
+from engine.errors import Problem, RuleFileError
 from engine.rules.reader import parse_bytes
+from engine.rules.schema_pass import document_problems
 
 __all__ = ["Library", "Passage", "Source", "load_library", "normalise", "pieces"]
 
@@ -101,13 +102,26 @@ def load_library(folder: Path | None = None) -> Library:
         if path.name in ("glossary.yaml", "concordance.yaml"):
             continue  # the glossary and the concordance data are not sources
         doc, problems = parse_bytes(repo_path(path), path.read_bytes())
-        if doc is None or not isinstance(doc.data, dict) or "id" not in doc.data:
-            from engine.errors import Problem
-
-            raise RuleFileError(
-                problems
-                or [Problem(repo_path(path), 1, 1, "$", "source/shape", "not a source file")]
-            )
+        if doc is not None:
+            # Checked as rule files are: the schema (engine/schema/source.schema.json), every
+            # problem located at its line and column.
+            problems = document_problems("source", doc)
+            if not problems and "text" in doc.data:
+                whole_text = folder / str(doc.data["text"])
+                if not whole_text.is_file():
+                    line, column = doc.where(("text",))
+                    problems = [
+                        Problem(
+                            doc.file,
+                            line,
+                            column,
+                            "$.text",
+                            "source/text",
+                            f"no such text: {repo_path(whole_text)}",
+                        )
+                    ]
+        if doc is None or problems:
+            raise RuleFileError(problems)
         d = doc.data
         sid = str(d["id"])
         passages: list[Passage] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.actions import PASS, Action
+from engine.actions import Action
 from engine.enums import AllPass
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
@@ -22,27 +22,13 @@ __all__ = ["apply", "legal", "refusal"]
 
 
 def legal(d: Deal) -> Sequence[Action]:
-    memo = d.rules._memo
+    compiled = d.rules.compiled
     if d.phase is MATCH:
         assert d._holder_contract is not None
-        key: tuple[str, str | int] = ("match", d._holder_contract.id)
-        match = memo.get(key)
-        if match is None:
-            match = memo[key] = [PASS, Action("bid", contract=d._holder_contract.id)]
-        return list(match)
+        return list(compiled.match[d._holder_contract.id])
     floor = d._holder_contract.rank if d._holder_contract is not None else -1
-    key = ("bids", floor)
-    bids = memo.get(key)
-    if bids is None:
-        bids = memo[key] = [PASS] + [
-            Action("bid", contract=c.id)
-            for c in sorted(d.rules.contracts.values(), key=lambda c: c.rank)
-            if c.biddable and c.rank > floor
-        ]
-    needs = memo.get("bids-need-cards")
-    if needs is None:
-        needs = memo["bids-need-cards"] = any(c.requires_cards for c in d.rules.contracts.values())
-    if needs:
+    bids = compiled.bids[floor]
+    if compiled.bids_need_cards:
         return [b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None]
     return list(bids)
 

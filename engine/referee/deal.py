@@ -15,7 +15,7 @@ import random
 import struct
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
@@ -45,7 +45,7 @@ from engine.referee.state import (
     refuse,
 )
 from engine.referee.tricks import TrickRules
-from engine.rules.model import Contract, RuleSet
+from engine.rules.model import Contract, DealerPlan, RuleSet
 
 __all__ = ["Deal"]
 
@@ -66,45 +66,9 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 
 
-class _Seating(NamedTuple):
-    """Who sits where in a deal by one dealer (the same for every deal he deals)."""
-
-    eldest: int
-    out: int | None
-    active: int
-    queue: tuple[int, ...]
-    """The speakers after the eldest, last first (popped from the end)."""
-    next_seat: list[int]
-    """The seat on each seat's right among those who play (never written to)."""
-    plan: tuple[tuple[int, int, int], ...]
-    """The packets of the deal in order, each as (seat, first card, end) of the shuffled pack:
-    the first packet order listed, dealt to the right from the eldest."""
-
-
-def _seating(rules: RuleSet, dealer: int) -> _Seating:
-    key = ("seating", dealer)
-    memo = rules._memo
-    cached: _Seating | None = memo.get(key)
-    if cached is None:
-        n = rules.players
-        eldest = (dealer + 1) % n
-        out = dealer if rules.value_at(("players", "sits_out")) else None
-        order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
-        plan = []
-        pos = 0
-        for size in rules.packets[0]:
-            for seat in order:
-                plan.append((seat, pos, pos + size))
-                pos += size
-        cached = memo[key] = _Seating(
-            eldest,
-            out,
-            n - (out is not None),
-            tuple(reversed(order[1:])),
-            [(s + 2) % n if (s + 1) % n == out else (s + 1) % n for s in range(n)],
-            tuple(plan),
-        )
-    return cached
+def _seating(rules: RuleSet, dealer: int) -> DealerPlan:
+    """The seating of a deal dealt by ``dealer``, compiled once with the ruleset."""
+    return rules.compiled.dealers[dealer]
 
 
 class Deal:
@@ -208,7 +172,7 @@ class Deal:
         # A seat that sits the deal out (players.sits_out: the dealer at a table of four) is
         # dealt nothing and never speaks or plays, but is an opponent in the settlement.
         self.out: int | None = seating.out
-        self.active = seating.active
+        self.active = seating.playing
         self.table = table if table is not None else TableState()
         if hands is None:
             dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed, seating.plan)
@@ -447,18 +411,11 @@ class Deal:
         """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
         contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""
         contract = contract if contract is not None else self.contract
-        # Computed once per contract and setup, then read from the ruleset's memo.
-        key = ("trumps", contract.id if contract is not None else None, id(self.setup))
-        memo = self.rules._memo
-        cached = memo.get(key)
-        if cached is None or cached[0] is not self.setup:
-            suits = [
-                s
-                for s in self.t.trump_suits
-                if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
-            ]
-            cached = memo[key] = (self.setup, suits)
-        return list(cached[1])
+        return [
+            s
+            for s in self.t.trump_suits
+            if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
+        ]
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""

@@ -23,11 +23,7 @@ __all__ = ["held_card_transfers", "paid_cards", "transfers_for"]
 
 def paid_cards(rules: RuleSet) -> list[str]:
     """Returns the cards some ``held_cards`` rule pays for, in the rule file's order."""
-    return [
-        text
-        for rule in rules.value_at(("settlement", "held_cards")) or ()
-        for text in rule["cards"]
-    ]
+    return [text for rule in rules.held_cards for text in rule.cards]
 
 
 def transfers_for(
@@ -35,17 +31,17 @@ def transfers_for(
 ) -> list[tuple[int, int, int, str]]:
     """Returns ``(payer, payee, amount, item)`` for every paid card, given who held it."""
     out: list[tuple[int, int, int, str]] = []
-    for rule in rules.value_at(("settlement", "held_cards")) or ():
-        amount = int(rule["amount"])
+    for rule in rules.held_cards:
+        amount = rule.amount
         if not amount:
             continue
-        for text in rule["cards"]:
+        for text in rule.cards:
             holder = holder_of(text)
             if holder is None:
                 continue
             for payer in range(n):
                 if payer != holder:
-                    out.append((payer, holder, amount, f"{rule['name']} ({text})"))
+                    out.append((payer, holder, amount, f"{rule.name} ({text})"))
     return out
 
 
@@ -53,11 +49,7 @@ def held_card_transfers(d: Deal) -> list[tuple[int, int, int, str]]:
     """Returns the payments for the cards held at the start of play of a deal."""
     if not d.start_hands:
         return []
-    memo = d.rules._memo
-    pays = memo.get("held-cards")
-    if pays is None:
-        pays = memo["held-cards"] = bool(paid_cards(d.rules))
-    if not pays:
+    if not d.rules.held_cards:
         return []
 
     def holder_of(text: str) -> int | None:

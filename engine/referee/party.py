@@ -24,12 +24,12 @@ __all__ = ["Party"]
 def last_tour_factor(rules: RuleSet, index: int) -> int:
     """Returns the multiplier of deal ``index`` (from 0) of a party: the rule file's ``party``
     makes the last tour of each party of ``tours`` tours (a deal by each player) pay more."""
-    party = rules.value_at(("party",))
-    if not party:
+    party = rules.party
+    if party is None:
         return 1
-    per_party = int(party["tours"]) * rules.players
+    per_party = party.tours * rules.players
     last = index % per_party >= per_party - rules.players
-    return int(party["last_tour_factor"]) if last else 1
+    return party.last_tour_factor if last else 1
 
 
 class Party:

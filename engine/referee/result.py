@@ -35,15 +35,9 @@ def evaluate_result(
     """Returns the result the rule file's table gives for these tricks (first rule that holds).
 
     ``won`` is the tricks each seat took, ``side`` the declaring side. ``played`` is how many
-    tricks were played (fewer than a full hand when the side laid down). Read from the
-    ruleset's memo after the first time.
+    tricks were played (fewer than a full hand when the side laid down).
     """
-    key = ("result", tuple(won), tuple(side), vole_undertaken, played, contract)
-    memo = rules._memo
-    found: str | None = memo.get(key)
-    if found is None:
-        found = memo[key] = _evaluate(rules, won, side, vole_undertaken, played, contract)
-    return found
+    return _evaluate(rules, won, side, vole_undertaken, played, contract)
 
 
 def _evaluate(

@@ -26,7 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
-from engine.rules.model import RuleSet
+from engine.rules.model import OutcomeItems, RuleSet, opponents_of, stakes_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -196,39 +196,16 @@ def _flow(
 
 
 def _opponents(rules: RuleSet, n: int, declarer: int, partner: int | None) -> tuple[int, ...]:
-    """The seats not on the declaring side, from the declarer's right (memoised)."""
-    key = ("opponents", n, declarer, partner)
-    memo = rules._memo
-    cached: tuple[int, ...] | None = memo.get(key)
-    if cached is None:
-        side = (declarer, partner)
-        cached = memo[key] = tuple(
-            s for s in ((declarer + k) % n for k in range(1, n)) if s not in side
-        )
-    return cached
+    """The seats not on the declaring side, from the declarer's right (compiled once)."""
+    if n == rules.players:
+        return rules.compiled.opponents[(declarer, partner)]
+    return opponents_of(n, declarer, partner)
 
 
-def _items(rules: RuleSet, result: str, contract: str) -> tuple[tuple[str, list[Any]], ...]:
+def _items(rules: RuleSet, result: str, contract: str) -> OutcomeItems:
     """The items of a result each opponent pays the side (``receive``) and the side pays each
-    opponent (``pay``) under a contract, in the rule file's order (memoised)."""
-    key = ("items", result, contract)
-    memo = rules._memo
-    cached: tuple[tuple[str, list[Any]], ...] | None = memo.get(key)
-    if cached is None:
-        outcome = rules.outcomes[result]
-        cached = memo[key] = tuple(
-            (
-                direction,
-                [
-                    (item_id, rules.items[item_id])
-                    for item_id in names
-                    if rules.items[item_id].contracts is None
-                    or contract in (rules.items[item_id].contracts or ())
-                ],
-            )
-            for direction, names in (("receive", outcome.receive), ("pay", outcome.pay))
-        )
-    return cached
+    opponent (``pay``) under a contract, in the rule file's order (compiled once)."""
+    return rules.compiled.outcome_items[(result, contract)]
 
 
 def pays_alone(
@@ -248,14 +225,7 @@ def pays_alone(
 
 def stakes_for(rules: RuleSet, dealer: int, n: int, stakes: Sequence[tuple[str, int]]) -> list[int]:
     """Returns what each seat puts on the table for the given stake lines."""
-    out = [0] * n
-    for who, amount in stakes:
-        if who == "dealer":
-            out[dealer] += amount
-        else:
-            for seat in range(n):
-                out[seat] += amount
-    return out
+    return stakes_of(tuple(stakes), dealer, n)
 
 
 def deal_stakes(rules: RuleSet, dealer: int, table: TableState, factor: int = 1) -> tuple[int, ...]:
@@ -264,17 +234,14 @@ def deal_stakes(rules: RuleSet, dealer: int, table: TableState, factor: int = 1)
     A redeal after all passed is staked by the all-pass rule instead (Ombre: two more jetons
     each on top of what lies there, ENC-HOM "en ajoûtant encore deux autres"); in the last
     tour of a party the dealer's stake is multiplied by ``factor`` ("le devant double", ACAD
-    PA25). Read from the ruleset's memo after the first time.
+    PA25). Compiled once with the ruleset (:attr:`engine.rules.model.Compiled.deal_stakes`).
     """
-    key = ("deal-stakes", dealer, table.redeal, factor)
-    memo = rules._memo
-    cached: tuple[int, ...] | None = memo.get(key)
-    if cached is None:
-        lines = rules.all_pass_stakes if table.redeal else rules.stakes
-        if factor != 1:
-            lines = tuple((w, a * factor if w == "dealer" else a) for w, a in lines)
-        cached = memo[key] = tuple(stakes_for(rules, dealer, rules.players, lines))
-    return cached
+    found = rules.compiled.deal_stakes.get((dealer, bool(table.redeal), factor))
+    if found is not None:
+        return found
+    lines = rules.all_pass_stakes if table.redeal else rules.stakes
+    lines = tuple((w, a * factor if w == "dealer" else a) for w, a in lines)
+    return tuple(stakes_of(lines, dealer, rules.players))
 
 
 class Outcome(NamedTuple):

@@ -50,19 +50,13 @@ class TrickRules:
         self.must_trump = rules.must_trump
         self.must_overtake = rules.must_overtake
         self.strict = rules.must_trump or rules.must_overtake
-        m = 0
-        for c in tables.privileged[trump]:
-            m |= 1 << c
-        self.privileged_mask = m
+        self.privileged_mask = tables.privileged_mask[trump]
 
     @staticmethod
     def of(rules: RuleSet, tables: Tables, trump: int) -> TrickRules:
-        """Returns the (cached) play rules of a ruleset's setup under a trump suit."""
-        key = ("trick-rules", id(tables), trump)
-        cached: TrickRules | None = rules._memo.get(key)
-        if cached is None or cached._tables is not tables:
-            cached = rules._memo[key] = TrickRules(rules, tables, trump)
-        return cached
+        """Returns the play rules of a ruleset's setup under a trump suit (a few look-ups into
+        the compiled tables, once per deal)."""
+        return TrickRules(rules, tables, trump)
 
     def winning_position(self, trick: Sequence[int]) -> int:
         """Returns the position in ``trick`` of the card winning it so far: the highest trump,

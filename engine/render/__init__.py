@@ -5,13 +5,16 @@ registered here; templates live in ``templates/`` (installed as ``engine.templat
 are fed typed objects (:class:`engine.rules.model.RuleSet`, the document views of
 :mod:`engine.documents`), never raw YAML.
 
-Three formats share the templates' wording (``_phrases.j2``):
+Three document formats share the templates' wording (``_phrases.j2``):
 
 * ``text`` -- terminal output (``ombre show``, ``cards``, ``replay``): nothing escaped;
 * ``md`` -- Markdown: every value printed is escaped so that it reads as text (``|``, ``*``,
   ``[``, ``]``, ``<`` and ``>`` behind a backslash) and marked safe, through
   jinja2's autoescape machinery, so that the Markdown a macro writes is not escaped again;
 * ``html`` -- HTML5 with jinja2's autoescape.
+
+A fourth, ``svg``, draws charts (``ombre simulate --against --svg``, the effects pages): XML
+with jinja2's autoescape, escaping what XML needs (``&``, ``<``, ``>`` and ``"``).
 
 Undefined names fail loudly (:class:`jinja2.StrictUndefined`): a typo in a template is an error,
 not an empty string.
@@ -36,10 +39,13 @@ __all__ = [
     "render",
     "render_cached",
     "templates_dir",
+    "xml_escape",
 ]
 
-Format = Literal["text", "md", "html"]
+Format = Literal["text", "md", "html", "svg"]
 FORMATS: tuple[Format, ...] = ("text", "md", "html")
+"""The formats documents are written in (``ombre docs --format``)."""
+_ENVIRONMENTS: tuple[Format, ...] = (*FORMATS, "svg")
 
 _MD_SPECIAL = re.compile(r"(?<!\\)([|*\[\]<>])")
 
@@ -62,6 +68,26 @@ def _md_finalize(value: Any) -> Any:
     if hasattr(value, "__html__"):
         return value
     return Markup(md_escape(value))
+
+
+def xml_escape(value: Any) -> str:
+    """Returns ``value`` as XML text or a double-quoted attribute value.
+
+    >>> print(xml_escape('a < b & "c" l’Hombre'))
+    a &lt; b &amp; &quot;c&quot; l’Hombre
+    """
+    text = "" if value is None else str(value)
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+def _svg_finalize(value: Any) -> Any:
+    from markupsafe import Markup
+
+    if hasattr(value, "__html__"):
+        return value
+    return Markup(xml_escape(value))
 
 
 def templates_dir() -> str:
@@ -312,19 +338,21 @@ def environment(fmt: Format) -> jinja2.Environment:
     """
     import jinja2
 
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    if fmt not in _ENVIRONMENTS:
+        raise ValueError(f"unknown format {fmt!r} (one of {', '.join(_ENVIRONMENTS)})")
     options: dict[str, Any] = {}
     if fmt == "md":
         # Markdown escapes like HTML does, through jinja2's autoescape: a value printed is
         # escaped as Markdown text and marked safe, so macro output (already Markdown) is not
         # escaped again.
         options["finalize"] = _md_finalize
+    elif fmt == "svg":
+        options["finalize"] = _svg_finalize
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         bytecode_cache=_bytecode_cache(fmt),
         undefined=jinja2.StrictUndefined,
-        autoescape=fmt in ("html", "md"),
+        autoescape=fmt in ("html", "md", "svg"),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -338,6 +366,7 @@ def environment(fmt: Format) -> jinja2.Environment:
         "text": str,
         "md": _card_unicode,
         "html": _card_html,
+        "svg": str,
     }
     filters["card"] = card_filters[fmt]
     env.filters.update(filters)
@@ -369,35 +398,24 @@ _MD_ENTITIES = (
 
 
 def _inputs_hash(parts: Iterable[bytes]) -> str:
+    """The key of a rendered text: every file the package ships (its modules and every
+    template, nested ones included: :func:`engine.rules.cache.package_hash`, found rather than
+    listed, hashed once per process) and the text's own inputs (the rule files' bytes)."""
     import hashlib
-    from pathlib import Path
 
-    digest = hashlib.sha256(b"render-cache 1\0")
-    for path in sorted(Path(templates_dir()).glob("*.j2")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    engine = Path(__file__).resolve().parent.parent
-    for name in _ENGINE_SOURCES:
-        digest.update((engine / name).read_bytes())
+    from engine.rules import cache as _cache
+
+    digest = hashlib.sha256(b"render-cache 2\0" + _cache.package_hash().encode() + b"\0")
     for part in parts:
         digest.update(part + b"\0")
     return digest.hexdigest()
 
 
-_ENGINE_SOURCES = (
-    "cards.py",
-    "rules/model.py",
-    "render/__init__.py",
-    "documents/__init__.py",
-    "documents/book.py",
-)
-"""The engine code a cached text depends on besides its templates and its own inputs."""
-
-
 def render_cached(name: str, key: Iterable[bytes], context: Callable[[], dict[str, Any]]) -> str:
     """Renders a text template, or returns the text rendered before from the same inputs.
 
-    ``key`` is the bytes the output depends on besides the templates (every ``*.j2``) and the
-    engine code that builds the views; ``context`` builds the template's context on a miss.
+    ``key`` is the bytes the output depends on besides the package's own files (every module
+    and template); ``context`` builds the template's context on a miss.
     A hit needs neither jinja2 nor the view, so ``ombre show`` costs no more than it did when it
     printed from f-strings. The texts live in the workbench's cache folder (``engine.rules.cache``;
     ``OMBRE_NO_CACHE=1`` turns it off); any failure to read or write it is a miss.

@@ -5,8 +5,9 @@ milliseconds a file; a rule file that has not changed since it was last found va
 pay them again. An entry stores the resolved document and its provenance, and is used only if
 
 * the file's bytes, and the bytes of every file of its ``extends`` chain, hash as they did;
-* the schema and the loader's own source files hash as they did (so a change to the checks
-  invalidates every entry);
+* every file the package ships hashes as it did: each module and data file found below the
+  ``engine`` package (the schema included) and each template (:func:`package_hash`; found,
+  not listed, so a change to any check, or to code a new check calls, invalidates every entry);
 * each ``extends:`` of the chain still names the same parent file (the loader checks this with
   its own registry, so a new file that an id or a relative path would now find is noticed);
 * the registry's folders (``rules/``, ``variants/``) are the ones of the entry: they are part
@@ -31,13 +32,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-FORMAT = 2
+FORMAT = 3
 MAX_ENTRIES = 256
 """At most this many entries are kept (one per rule file and setup of folders)."""
 MAX_TOTAL = 32 * 1024 * 1024
 """At most this many bytes of entries are kept (an entry is about 100 kB)."""
 _STALE_TMP = 3600.0
-_ENGINE_FILES = ("rules/reader.py", "rules/checks.py", "rules/loader.py", "rules/cache.py")
+_SKIPPED_DIRS = frozenset({"__pycache__"})
+_SKIPPED_SUFFIXES = (".pyc", ".pyo")
 
 
 def enabled() -> bool:
@@ -54,13 +56,65 @@ def cache_dir() -> Path:
     return Path(base) / "ombre-workbench"
 
 
+def package_root() -> Path:
+    """Returns the folder of the ``engine`` package."""
+    return Path(__file__).resolve().parent.parent
+
+
+def package_folders() -> tuple[Path, ...]:
+    """Returns the folders whose files the package ships: ``engine/`` itself (its modules, the
+    schema and, in an installed wheel, its data packages) and, in a source checkout, the
+    top-level ``templates/`` that a wheel carries as ``engine.templates_data``."""
+    root = package_root()
+    folders = [root]
+    checkout = root.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "templates").is_dir():
+        folders.append(checkout / "templates")
+    return tuple(folders)
+
+
+def package_files() -> list[Path]:
+    """Returns every file the package ships (found by walking :func:`package_folders`, never
+    listed by hand), in a stable order; compiled bytecode and hidden files are left out."""
+    return [Path(path) for folder in package_folders() for _, path in _walk(str(folder), "")]
+
+
+def _walk(top: str, prefix: str) -> list[tuple[str, str]]:
+    """Returns (name relative to the folder walked, path) of each file below ``top``."""
+    out: list[tuple[str, str]] = []
+    with os.scandir(top) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or name in _SKIPPED_DIRS:
+            continue
+        if entry.is_dir():
+            out += _walk(entry.path, f"{prefix}{name}/")
+        elif not name.endswith(_SKIPPED_SUFFIXES):
+            out.append((prefix + name, entry.path))
+    return out
+
+
 @lru_cache(maxsize=1)
-def _engine_hash() -> str:
-    here = Path(__file__).resolve().parent.parent
+def package_hash() -> str:
+    """Returns the hash of every file the package ships, names and bytes (computed once per
+    process, a few milliseconds): the part of every cache key that stands for the code and the
+    templates. A file that cannot be read counts as empty."""
     digest = hashlib.sha256(f"format {FORMAT}".encode())
-    for name in _ENGINE_FILES:
-        digest.update((here / name).read_bytes())
-    digest.update((here / "schema" / "ruleset.schema.json").read_bytes())
+    for folder in package_folders():
+        digest.update(b"\0folder\0")
+        try:
+            files = _walk(str(folder), "")
+        except OSError:
+            continue
+        for name, path in files:
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                data = b""
+            digest.update(b"%s\0%d\0" % (name.encode("utf-8", "surrogateescape"), len(data)))
+            digest.update(data)
     return digest.hexdigest()
 
 
@@ -71,7 +125,7 @@ def content_hash(raw: bytes) -> str:
 
 def _entry_path(path: Path, raw_hash: str, context: str) -> Path:
     key = hashlib.sha256(
-        f"{_engine_hash()}\0{context}\0{path}\0{raw_hash}".encode("utf-8", "surrogateescape")
+        f"{package_hash()}\0{context}\0{path}\0{raw_hash}".encode("utf-8", "surrogateescape")
     ).hexdigest()
     return cache_dir() / f"{key[:40]}.json"
 

@@ -698,47 +698,9 @@ def _validator() -> Any:
 
 
 def _schema_problems(resolved: Resolved) -> list[Problem]:
-    problems = []
-    validator = _validator()
-    for error in validator.iter_errors(resolved.data):
-        path: Path_ = tuple(error.absolute_path)
-        message = error.message
-        target = path
-        kind = str(error.validator)
-        if kind == "additionalProperties" and isinstance(error.instance, dict):
-            allowed = list((error.schema.get("properties") or {}).keys())
-            extras = [k for k in error.instance if k not in allowed]
-            for extra in extras:
-                hint = difflib.get_close_matches(str(extra), allowed, n=1)
-                more = f"; did you mean {hint[0]!r}?" if hint else ""
-                sub = (*path, extra)
-                f, line, col = resolved.locate(sub)
-                problems.append(
-                    Problem(
-                        f,
-                        line,
-                        col,
-                        json_path(sub),
-                        "schema/unknown-key",
-                        f"unknown key {extra!r} (allowed here: {', '.join(allowed)}){more}",
-                    )
-                )
-            continue
-        if kind == "oneOf" and isinstance(error.schema.get("oneOf"), list):
-            choices = [
-                "/".join(alt.get("required", []))
-                for alt in error.schema["oneOf"]
-                if isinstance(alt, dict)
-            ]
-            message = "needs exactly one of: " + ", ".join(choices)
-        elif kind == "required":
-            message = message.replace("is a required property", "is required here")
-        elif kind == "enum":
-            message = f"{error.instance!r} is not one of {error.validator_value}"
-        f, line, col = resolved.locate(target)
-        problems.append(Problem(f, line, col, json_path(path), f"schema/{kind}", message))
-    problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))
-    return problems
+    from engine.rules.schema_pass import schema_problems
+
+    return schema_problems(_validator(), resolved.data, resolved.locate)
 
 
 _DEFAULT: Registry | None = None

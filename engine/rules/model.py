@@ -3,15 +3,18 @@
 Every reader (referee, bots, documents, the command line) works from this model, never from raw
 YAML. It knows mechanisms only: which cards are trumps and in what order, which contracts can be
 bid, what must be followed, which results exist and who pays what. The per-trump integer tables
-the referee runs on are compiled from it once (:meth:`RuleSet.tables`).
+the referee runs on are compiled from it once (:meth:`RuleSet.tables`), and so are the tables
+the referee looks up in every deal (:attr:`RuleSet.compiled`): both are part of the frozen value,
+built by this module only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
@@ -38,17 +41,23 @@ __all__ = [
     "Basis",
     "Call",
     "Cite",
+    "Compiled",
     "Condition",
     "Contract",
+    "DealerPlan",
     "DemandFee",
+    "HeldCards",
     "Item",
     "Option",
     "OutcomeRule",
+    "PartyRule",
     "ResultRule",
     "RuleSet",
     "Setup",
     "Tables",
     "TopTrump",
+    "opponents_of",
+    "stakes_of",
 ]
 
 Where = tuple[str, int | None, int | None]
@@ -298,6 +307,27 @@ class OutcomeRule:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldCards:
+    """A payment for cards held, whatever the result (``settlement.held_cards``): each other
+    player pays the holder of each of :attr:`cards` the :attr:`amount` (Hoyle's red aces)."""
+
+    name: str
+    cards: tuple[str, ...]
+    amount: int
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class PartyRule:
+    """A party of :attr:`tours` tours (a deal by each player), its last tour paying
+    :attr:`last_tour_factor` times the stake (``party``)."""
+
+    tours: int
+    last_tour_factor: int
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
 class Tables:
     """The compiled form of a ruleset for one setup: small integer tables per trump suit.
 
@@ -327,6 +357,83 @@ class Tables:
     """``privileged[t]``: the privileged matadors in the deck."""
     rank_mask: tuple[int, ...]
     """``rank_mask[r]``: the mask of the cards of rank index ``r`` in the deck."""
+    privileged_mask: tuple[int, ...] = ()
+    """``privileged_mask[t]``: :attr:`privileged` as a mask."""
+
+
+class DealerPlan(NamedTuple):
+    """Who sits where in a deal dealt by one seat: compiled once per dealer
+    (:attr:`Compiled.dealers`) for the referee to start a deal with."""
+
+    eldest: int
+    out: int | None
+    """The seat that sits out (the dealer, where the rule file says so), else None."""
+    playing: int
+    """How many seats play."""
+    queue: tuple[int, ...]
+    """The speakers after the eldest, last first (popped from the end)."""
+    next_seat: tuple[int, ...]
+    """The seat on each seat's right among those who play."""
+    plan: tuple[tuple[int, int, int], ...]
+    """The packets of the deal in order, each as (seat, first card, end) of the shuffled pack:
+    the first packet order listed, dealt to the right from the eldest."""
+
+
+OutcomeItems = tuple[tuple[str, tuple[tuple[str, "Item"], ...]], ...]
+"""The items of an outcome under a contract: ``(("receive", ((id, item), ...)), ("pay", ...))``."""
+
+
+def opponents_of(n: int, declarer: int, partner: int | None) -> tuple[int, ...]:
+    """Returns the seats of ``n`` not on the declaring side, from the declarer's right.
+
+    >>> opponents_of(4, 1, 3)
+    (2, 0)
+    """
+    side = (declarer, partner)
+    return tuple(s for s in ((declarer + k) % n for k in range(1, n)) if s not in side)
+
+
+def stakes_of(lines: tuple[tuple[str, int], ...], dealer: int, n: int) -> list[int]:
+    """Returns what each of ``n`` seats puts on the table for stake lines ``(who, amount)``
+    (``who`` is ``dealer`` or ``each``).
+
+    >>> stakes_of((("dealer", 2), ("each", 1)), 1, 3)
+    [1, 3, 1]
+    """
+    out = [0] * n
+    for who, amount in lines:
+        if who == "dealer":
+            out[dealer] += amount
+        else:
+            for seat in range(n):
+                out[seat] += amount
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Compiled:
+    """The tables the referee looks up in every deal, compiled once from a ruleset (part of
+    the frozen value: :attr:`RuleSet.compiled`; never written after it is built)."""
+
+    contract_names: Mapping[str, str]
+    """Each contract's id and aliases, in the form :meth:`RuleSet.contract_id` looks up."""
+    bids: Mapping[int, tuple[Action, ...]]
+    """For the rank of the contract held (-1: none yet), pass and every higher biddable
+    contract, lowest first."""
+    match: Mapping[str, tuple[Action, Action]]
+    """For a contract held, what the holder may answer an overcall with: pass, or match it."""
+    bids_need_cards: bool
+    """Some contract may be bid only by a player holding certain cards."""
+    dealers: tuple[DealerPlan, ...]
+    """The seating of a deal dealt by each seat."""
+    opponents: Mapping[tuple[int, int | None], tuple[int, ...]]
+    """For (declarer, partner or None), the seats not on his side (:func:`opponents_of`)."""
+    outcome_items: Mapping[tuple[str, str], OutcomeItems]
+    """For (result, contract), the items each opponent pays the side (``receive``) and the
+    side pays each opponent (``pay``), in the rule file's order."""
+    deal_stakes: Mapping[tuple[int, bool, int], tuple[int, ...]]
+    """For (dealer, redeal, factor), what each seat stakes at the start of a deal; factor is
+    1 and, where the rule file plays parties, its last tour's factor."""
 
 
 def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
@@ -460,17 +567,52 @@ class RuleSet:
     bete_going: BeteGoing
     """Which waiting bêtes go into a deal: the largest (with those made with it), or all."""
     codille_remainder: CodilleRemainder
+    codille_remainder_basis: Basis | None
+    """The basis of :attr:`codille_remainder` where the file gives one of its own."""
+    sits_out: str | None
+    """Who sits out of each deal (``dealer``), or None when every seat plays."""
+    held_cards: tuple[HeldCards, ...]
+    """Payments for cards held, whatever the result (``settlement.held_cards``)."""
+    party: PartyRule | None
+    """The party of some tours, its last tour paying more, where the file plays one."""
     data: Mapping[str, Any] = field(repr=False)
     """The resolved document (read-only view)."""
     where: Mapping[Path_, Where] = field(repr=False)
     """Provenance: the file, line and column that set each value."""
     overrides: tuple[tuple[Path_, Where], ...] = field(repr=False)
     """What this file itself changes relative to its parent (empty for a root ruleset)."""
-    _tables: dict[tuple[tuple[str, str], ...], Tables] = field(
-        default_factory=dict, repr=False, compare=False
-    )
-    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
-    """Derived values the referee asks for often (bid lists), computed once."""
+    _setups: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The setups, their compiled tables and packs, each built once the first time it is asked
+    for (written by this class's own methods only: setups are a finite set of choices)."""
+
+    @cached_property
+    def compiled(self) -> Compiled:
+        """The tables the referee looks up in every deal (built once, then read only)."""
+        return _compile_tables(self)
+
+    def plain(self, path: Path_ = ()) -> Any:
+        """Returns a plain copy (dicts, lists and scalars, ready for JSON or YAML) of the
+        resolved document at ``path`` (all of it by default; None where it has nothing).
+
+        For the readers that are about the document itself rather than a rule: its hash in a
+        record, ``ombre show --json``, the diff of two files, the starter's excerpts. A rule
+        is read from the typed fields.
+        """
+        return _plain(self.value_at(path))
+
+    def states(self, path: Path_) -> bool:
+        """Checks if the rule file states a rule at ``path`` (a section, a setting), as a
+        citation names it: what the rules of a phase are, for the table's help."""
+        return self.value_at(path) is not None
+
+    def setting(self, path: Path_) -> str | int | bool | None:
+        """Returns the plain setting at ``path`` (a word, a number, a flag), ``""`` for a
+        section that is there, or None where the file has nothing (the glossary's test of
+        whether a game has the thing a term names)."""
+        value = self.value_at(path)
+        if value is None or isinstance(value, str | int | bool):
+            return value
+        return ""
 
     # Provenance and citations.
 
@@ -603,9 +745,9 @@ class RuleSet:
 
     def _deck_set(self, options: Mapping[str, Any] | None) -> frozenset[Card]:
         key = ("deck-set", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
-        found: frozenset[Card] | None = self._memo.get(key)
+        found: frozenset[Card] | None = self._setups.get(key)
         if found is None:
-            found = self._memo[key] = frozenset(self.deck(options))
+            found = self._setups[key] = frozenset(self.deck(options))
         return found
 
     def setup(self, options: Mapping[str, Any] | None = None) -> Setup:
@@ -616,25 +758,25 @@ class RuleSet:
         key: Any = "setup"
         if options:
             key = ("setup", tuple(sorted((str(k), str(v)) for k, v in options.items())))
-        cached: Setup | None = self._memo.get(key)
+        cached: Setup | None = self._setups.get(key)
         if cached is None:
             chosen = self.resolve_options(options)
             values = _freeze({k: v.value for k, v in chosen.items()})
-            cached = self._memo[key] = Setup(_freeze(dict(chosen)), self.tables(options), values)
+            cached = self._setups[key] = Setup(_freeze(dict(chosen)), self.tables(options), values)
         return cached
 
     def tables(self, options: Mapping[str, Any] | None = None) -> Tables:
         """Returns the compiled tables for this setup (compiled once, then cached)."""
-        if not options and () in self._tables:
-            return self._tables[()]
+        if not options and ("tables",) in self._setups:
+            return self._setups[("tables",)]  # type: ignore[no-any-return]
         chosen = self.resolve_options(options)
-        key = tuple(sorted((k, v.value) for k, v in chosen.items()))
-        cached = self._tables.get(key)
+        key = ("tables", *sorted((k, v.value) for k, v in chosen.items()))
+        cached: Tables | None = self._setups.get(key)
         if cached is None:
             cached = self._compile(chosen)
-            self._tables[key] = cached
+            self._setups[key] = cached
             if not options:
-                self._tables[()] = cached
+                self._setups[("tables",)] = cached
         return cached
 
     # Card orders.
@@ -766,6 +908,7 @@ class RuleSet:
             plain_order=tuple(plain_t),
             paid_run=tuple(paid_t),
             privileged=tuple(priv_t),
+            privileged_mask=tuple(sum(1 << c for c in cards) for cards in priv_t),
             rank_mask=tuple(
                 sum(1 << i for i in deck_idx if rank_of(i) == r) for r in range(RANKS_PER_SUIT)
             ),
@@ -780,15 +923,7 @@ class RuleSet:
         'sans-prendre'
         """
         key = "-".join(name.lower().replace("_", " ").replace("-", " ").split())
-        table = self._memo.get("contract-names")
-        if table is None:
-            table = {}
-            for c in self.contracts.values():
-                for alias in (c.id, *c.aliases):
-                    table.setdefault("-".join(alias.lower().replace("-", " ").split()), c.id)
-            self._memo["contract-names"] = table
-        found: str | None = table.get(key)
-        return found
+        return self.compiled.contract_names.get(key)
 
     def canonical(self, action: Action) -> Action:
         """Returns ``action`` with a contract alias replaced by the contract's id."""
@@ -805,6 +940,93 @@ class RuleSet:
 
 def _index(card: Card) -> int:
     return card.index
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _compile_tables(rules: RuleSet) -> Compiled:
+    """Builds :attr:`RuleSet.compiled` (once per ruleset)."""
+    names: dict[str, str] = {}
+    for c in rules.contracts.values():
+        for alias in (c.id, *c.aliases):
+            names.setdefault("-".join(alias.lower().replace("-", " ").split()), c.id)
+    by_rank = sorted(rules.contracts.values(), key=lambda c: c.rank)
+    pass_ = Action("pass")
+    bids = {
+        floor: (
+            pass_,
+            *(Action("bid", contract=c.id) for c in by_rank if c.biddable and c.rank > floor),
+        )
+        for floor in sorted({-1, *(c.rank for c in by_rank)})
+    }
+    match = {c.id: (pass_, Action("bid", contract=c.id)) for c in by_rank}
+    n = rules.players
+    dealers = []
+    for dealer in range(n):
+        eldest = (dealer + 1) % n
+        out = dealer if rules.sits_out == "dealer" else None
+        order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
+        plan = []
+        pos = 0
+        for size in rules.packets[0]:
+            for seat in order:
+                plan.append((seat, pos, pos + size))
+                pos += size
+        dealers.append(
+            DealerPlan(
+                eldest,
+                out,
+                n - (out is not None),
+                tuple(reversed(order[1:])),
+                tuple((s + 2) % n if (s + 1) % n == out else (s + 1) % n for s in range(n)),
+                tuple(plan),
+            )
+        )
+    opponents = {
+        (declarer, partner): opponents_of(n, declarer, partner)
+        for declarer in range(n)
+        for partner in (None, *(p for p in range(n) if p != declarer))
+    }
+    items: dict[tuple[str, str], OutcomeItems] = {}
+    for result, outcome in rules.outcomes.items():
+        for contract in rules.contracts:
+            items[(result, contract)] = tuple(
+                (
+                    direction,
+                    tuple(
+                        (item_id, rules.items[item_id])
+                        for item_id in ids
+                        if rules.items[item_id].contracts is None
+                        or contract in (rules.items[item_id].contracts or ())
+                    ),
+                )
+                for direction, ids in (("receive", outcome.receive), ("pay", outcome.pay))
+            )
+    factors = sorted({1, rules.party.last_tour_factor if rules.party else 1})
+    stakes: dict[tuple[int, bool, int], tuple[int, ...]] = {}
+    for dealer in range(n):
+        for redeal in (False, True):
+            for factor in factors:
+                lines = rules.all_pass_stakes if redeal else rules.stakes
+                if factor != 1:
+                    lines = tuple((w, a * factor if w == "dealer" else a) for w, a in lines)
+                stakes[(dealer, redeal, factor)] = tuple(stakes_of(lines, dealer, n))
+    return Compiled(
+        contract_names=_freeze(names),
+        bids=MappingProxyType(bids),
+        match=_freeze(match),
+        bids_need_cards=any(c.requires_cards for c in rules.contracts.values()),
+        dealers=tuple(dealers),
+        opponents=MappingProxyType(opponents),
+        outcome_items=MappingProxyType(items),
+        deal_stakes=MappingProxyType(stakes),
+    )
 
 
 def build_ruleset(resolved: Any) -> RuleSet:
@@ -998,6 +1220,28 @@ def build_ruleset(resolved: Any) -> RuleSet:
         bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
         bete_going=BeteGoing(bete.get("going", "all")),
         codille_remainder=CodilleRemainder(s.get("codille_remainder", "stays")),
+        codille_remainder_basis=Basis.from_data(
+            s["codille_remainder_basis"], where("settlement", "codille_remainder_basis")
+        )
+        if s.get("codille_remainder_basis") is not None
+        else None,
+        sits_out=d["players"].get("sits_out"),
+        held_cards=tuple(
+            HeldCards(
+                name=h["name"],
+                cards=tuple(h["cards"]),
+                amount=int(h["amount"]),
+                basis=basis("settlement", "held_cards", i),
+            )
+            for i, h in enumerate(s.get("held_cards") or ())
+        ),
+        party=PartyRule(
+            tours=int(d["party"]["tours"]),
+            last_tour_factor=int(d["party"]["last_tour_factor"]),
+            basis=basis("party"),
+        )
+        if d.get("party")
+        else None,
         data=_deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),

@@ -2,41 +2,54 @@
 
 Pages are drawn on the server from the templates in ``templates/web/`` and every choice is a
 plain HTML form, so the page works without scripts, on a phone, and after a reload. Each
-request is checked before anything is done: the host must be the one served (no other site can
-drive the table through the browser), a form must be URL-encoded, small, with only the fields
-expected, and every action goes through the referee. Tables and evenings are saved after every
-change (:mod:`engine.web.store`) and resumed from their files after a restart.
+request is checked before anything is done: the host must be one the server was started for,
+a form must come from the server's own pages (``Sec-Fetch-Site``/``Origin``: no other site can
+drive the table through the browser), be URL-encoded, small (bounded while it is read), with
+only the fields expected, and every action goes through the referee. No page may be framed.
+
+The layers: :class:`AppState` holds the tables and evenings in memory (a bounded number, the
+idle and finished dropped and read back on demand) over the :class:`~engine.web.store.Store`;
+the table (:class:`~engine.web.tables.WebTable`) and the scorekeeper
+(:class:`~engine.scoresheet.Evening`) own what may be done and when (turns, versions, what a
+seat may see); each handler is an ordinary function of the state, the request and its form,
+run in a worker thread, that feeds their answers to a template. Tables and evenings are saved
+durably after every change, and a change the disk refuses is undone and reported.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine import load_ruleset
 from engine.bots import BOTS
 from engine.cards import Card
-from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.rules.model import RuleSet
-from engine.scoresheet import Evening, load_evening, parse_entry, write_evening
+from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
 from engine.web.store import ID_PATTERN, Store
-from engine.web.tables import Refusal, StaleError, WebTable, matador_names
+from engine.web.tables import DamagedFile, Refusal, StaleError, WebTable, matador_names
 
-__all__ = ["create_app"]
+__all__ = ["ROUTES", "AppState", "WebPolicy", "create_app"]
 
 MAX_BODY = 8192
 """The largest form accepted, in bytes (a whole écart is some forty characters)."""
@@ -111,24 +124,62 @@ def card_face(text: str, names: Mapping[str, str], trump: str | None = None) -> 
     }
 
 
-# The state of the server.
+# The state of the server, below the pages: tables and evenings, kept in memory while in use.
 
 
-class Site:
-    """The tables and evenings in memory, backed by the store; one lock for all."""
+@dataclass
+class WebPolicy:
+    """What the server accepts and keeps: its names, and how many tables stay in memory."""
 
-    def __init__(self, store: Store) -> None:
+    hosts: frozenset[str] = frozenset({"127.0.0.1", "localhost", "::1", "testserver"})
+    """The names (and addresses) a request may be addressed to (the Host header)."""
+    max_tables: int = 64
+    """Tables kept in memory at most; the least recently used beyond it are dropped."""
+    max_evenings: int = 32
+    """Evenings kept in memory at most."""
+    idle_seconds: float = 600.0
+    """A table or evening not asked for in this long is dropped from memory."""
+    finished_seconds: float = 60.0
+    """A table whose deal is over, not asked for in this long, is dropped from memory."""
+
+
+_STRIPES = 64
+"""Locks for tables and evenings: one of these per id (by its hash), so that requests for
+different tables go on at once (each one's save, flushed to the disk, included)."""
+
+
+class AppState:
+    """The server's state: the store, and the tables and evenings in memory.
+
+    A request for a table or an evening holds :meth:`hold` of its id from reading it to saving
+    it: two requests for one table go one after the other, requests for different tables at
+    once. :attr:`lock` guards only the maps of what is in memory, never held for long.
+    Every table and evening is saved after each change, so dropping one from memory loses
+    nothing: the next request for it reads it back from its files (:meth:`table`,
+    :meth:`evening`). A change that cannot be saved is undone in memory (the table or evening
+    is dropped and read back from the files as they were) and reported as :class:`NotSaved`.
+    """
+
+    def __init__(self, store: Store, policy: WebPolicy | None = None) -> None:
         self.store = store
+        self.policy = policy or WebPolicy()
         self.lock = threading.RLock()
-        self.tables: dict[str, WebTable] = {}
-        self.evenings: dict[str, Evening] = {}
+        self._stripes = [threading.RLock() for _ in range(_STRIPES)]
+        self.tables: OrderedDict[str, WebTable] = OrderedDict()
+        self.evenings: OrderedDict[str, Evening] = OrderedDict()
+        self._seen: dict[str, float] = {}
         self._books: Path | None = None
+        self._books_lock = threading.Lock()
 
     def books(self) -> Path:
         """Returns the folder of the rule books (``ombre docs`` in HTML), written when first asked.
 
         They are the documents' own pages, written once per server into a temporary folder.
         """
+        with self._books_lock:  # not the tables' lock: writing the books takes a while
+            return self._write_books()
+
+    def _write_books(self) -> Path:
         if self._books is None:
             from engine.documents.site import write_docs
 
@@ -138,29 +189,133 @@ class Site:
             self._books = folder
         return self._books
 
+    def hold(self, ident: str) -> threading.RLock:
+        """Returns the lock to hold while a request reads, changes and saves ``ident``."""
+        return self._stripes[hash(ident) % _STRIPES]
+
     def table(self, ident: str) -> WebTable:
+        """Returns the table ``ident``, read back from its files if it is not in memory (the
+        caller holds :meth:`hold` of it).
+
+        :raises KeyError: if there is none; :raises DamagedFile: if its files are damaged.
+        """
         if not ID_PATTERN.match(ident):
             raise KeyError(ident)
-        table = self.tables.get(ident)
+        with self.lock:
+            table = self.tables.get(ident)
         if table is None:
             table = WebTable.load(self.store, ident)
+        with self.lock:
             self.tables[ident] = table
+            self._touch(self.tables, ident)
         return table
 
     def evening(self, ident: str) -> Evening:
+        """Returns the evening ``ident``, read back from its file if it is not in memory."""
         if not ID_PATTERN.match(ident):
             raise KeyError(ident)
-        evening = self.evenings.get(ident)
+        with self.lock:
+            evening = self.evenings.get(ident)
         if evening is None:
             path = self.store.path("evening", ident, ".yaml")
             if not path.is_file():
                 raise KeyError(ident)
-            evening = load_evening(path, load_ruleset)
+            try:
+                evening = load_evening(path, load_ruleset)
+            except RecordError as exc:
+                first = exc.problems[0] if exc.problems else None
+                where = f"{path}:{first.line}" if first and first.line else str(path)
+                raise DamagedFile(f"{where}: {first.message if first else exc}") from None
+            except (IllegalActionError, NotationError, RuleFileError, RecursionError) as exc:
+                raise DamagedFile(f"{path}: {exc}") from None
+        with self.lock:
             self.evenings[ident] = evening
+            self._touch(self.evenings, ident)
         return evening
 
-    def save_evening(self, ident: str, evening: Evening) -> None:
-        self.store.write(self.store.path("evening", ident, ".yaml"), write_evening(evening))
+    def add_table(self, table: WebTable) -> None:
+        """Saves a new table (settings and record) and keeps it; :raises NotSaved: if refused."""
+        try:
+            table.save(self.store, settings=True)
+        except OSError as exc:
+            for suffix in (".json", ".yaml"):
+                with contextlib.suppress(OSError):
+                    self.store.path("table", table.ident, suffix).unlink(missing_ok=True)
+            raise NotSaved(self.store.path("table", table.ident, ".yaml"), exc) from None
+        with self.lock:
+            self.tables[table.ident] = table
+            self._touch(self.tables, table.ident)
+
+    def save_table(self, table: WebTable) -> None:
+        """Saves a table after a change; if the disk refuses, the change is forgotten (the
+        table is read back from its files as they were) and :class:`NotSaved` raised."""
+        try:
+            table.save(self.store)
+        except OSError as exc:
+            with self.lock:
+                self._drop(self.tables, table.ident)
+            raise NotSaved(self.store.path("table", table.ident, ".yaml"), exc) from None
+
+    def save_evening(self, ident: str, evening: Evening, before: list[ScoredDeal]) -> None:
+        """Saves an evening after a change; if the disk refuses, its deals are put back as they
+        were (``before``) and :class:`NotSaved` raised."""
+        path = self.store.path("evening", ident, ".yaml")
+        try:
+            self.store.write(path, write_evening(evening))
+        except OSError as exc:
+            evening.deals[:] = before
+            raise NotSaved(path, exc) from None
+        with self.lock:
+            self.evenings[ident] = evening
+            self._touch(self.evenings, ident)
+
+    def _touch(self, kept: OrderedDict[str, Any], ident: str) -> None:
+        kept.move_to_end(ident)
+        self._seen[ident] = time.monotonic()
+        self._sweep()
+
+    def sweep(self) -> None:
+        """Drops from memory what is idle, finished or beyond the bound (all of it is saved;
+        a request still using what is dropped saves it before the next one reads it back)."""
+        with self.lock:
+            self._sweep()
+
+    def _sweep(self) -> None:
+        now = time.monotonic()
+        policy = self.policy
+        for ident in list(self.tables):
+            age = now - self._seen.get(ident, now)
+            if age > policy.idle_seconds or (
+                age > policy.finished_seconds and self.tables[ident].deal.is_over
+            ):
+                self._drop(self.tables, ident)
+        for ident in list(self.evenings):
+            if now - self._seen.get(ident, now) > policy.idle_seconds:
+                self._drop(self.evenings, ident)
+        while len(self.tables) > policy.max_tables:
+            self._drop(self.tables, next(iter(self.tables)))
+        while len(self.evenings) > policy.max_evenings:
+            self._drop(self.evenings, next(iter(self.evenings)))
+
+    def _drop(self, kept: OrderedDict[str, Any], ident: str) -> None:
+        kept.pop(ident, None)
+        self._seen.pop(ident, None)
+
+
+class NotSaved(Exception):
+    """A change the disk refused (full, read-only): nothing was changed."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        self.path = path
+        self.reason = error.strerror or str(error)
+        super().__init__(f"{path}: {self.reason}")
+
+    @property
+    def message(self) -> str:
+        return (
+            f"The server could not save {self.path} ({self.reason}), so nothing was changed. "
+            "Free some space or make the folder writable, then send it again."
+        )
 
 
 @cache
@@ -183,20 +338,70 @@ def _ruleset(name: str) -> RuleSet:
     raise BadRequest(f"no ruleset {name!r}")
 
 
-# Requests.
+# Requests: where they come from, what they carry.
+
+
+def _same_origin(request: Request) -> str | None:
+    """Returns why a state-changing request is refused as not coming from this site's own
+    pages (None when it does).
+
+    A browser says where a form comes from: ``Sec-Fetch-Site`` (every current browser) must be
+    ``same-origin``; without it, ``Origin`` must be this very server (scheme, name and port);
+    a request with neither, or with ``Origin: null`` (a sandboxed frame, a local file), is
+    refused. Scripts and tools send ``Origin`` themselves (``curl -H 'Origin: http://…'``).
+    """
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return None if site == "same-origin" else f"a form sent from {site!r} is refused"
+    origin = request.headers.get("origin")
+    if origin is None:
+        return "a form must come from this site's own pages (the browser sends no Origin)"
+    if origin == "null":
+        return "a form from an anonymous page (Origin: null) is refused"
+    try:
+        theirs = urlsplit(origin)
+        their_port = theirs.port or (443 if theirs.scheme == "https" else 80)
+    except ValueError:
+        return "the Origin is not well formed"
+    host = request.headers.get("host") or ""
+    try:
+        ours = urlsplit(f"{request.url.scheme}://{host}")
+        our_port = ours.port or (443 if request.url.scheme == "https" else 80)
+    except ValueError:
+        return "the Host is not well formed"
+    if (theirs.scheme, theirs.hostname, their_port) != (
+        request.url.scheme,
+        ours.hostname,
+        our_port,
+    ):
+        return "a form from another site is refused"
+    return None
+
+
+def _host_name(request: Request) -> str:
+    host = request.headers.get("host") or ""
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0].lower()
+    return host.rsplit(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
 
 
 async def _form(request: Request, allowed: set[str]) -> dict[str, list[str]]:
-    """Returns the fields of a URL-encoded form, refusing anything else."""
+    """Returns the fields of a URL-encoded form, refusing anything else.
+
+    The body is read in pieces and refused as soon as it is larger than :data:`MAX_BODY`,
+    whatever the Content-Length said (or did not: a chunked body).
+    """
     ctype = request.headers.get("content-type", "").split(";")[0].strip()
     if ctype != "application/x-www-form-urlencoded":
         raise BadRequest("a form must be sent URL-encoded")
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (not _is_number(length, 12) or int(length) > MAX_BODY):
         raise BadRequest("the form is too large")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise BadRequest("the form is too large")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest("the form is too large")
     try:
         fields = parse_qs(
             body.decode("ascii"),
@@ -226,10 +431,503 @@ def _one(fields: Mapping[str, list[str]], key: str, default: str | None = None) 
     return value
 
 
+def _is_number(value: str, digits: int) -> bool:
+    # isdigit() alone accepts superscripts and other scripts' digits ("²", "٣"): int() does not.
+    return value.isascii() and value.isdigit() and len(value) <= digits
+
+
 def _int(value: str, what: str) -> int:
-    if not value.isdigit() or len(value) > 4:
-        raise BadRequest(f"{what} must be a number")
+    if not _is_number(value, 4):
+        raise BadRequest(f"{what} must be a number (0 to 9999, in the digits 0-9)")
     return int(value)
+
+
+Form = dict[str, list[str]]
+Handler = Callable[[AppState, Request, Form], Response]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A page or an action: the function that answers it, and the form fields it accepts
+    (None: a page, asked with GET)."""
+
+    handler: Handler
+    fields: Callable[[], set[str]] | None = None
+
+
+def _answer(state: AppState, endpoint: Endpoint) -> Callable[[Request], Any]:
+    """Returns the Starlette endpoint: checks, the form read on the event loop, then the
+    handler in a worker thread (the referee, the bots, the disk: never on the loop)."""
+
+    async def run(request: Request) -> Response:
+        if _host_name(request) not in state.policy.hosts:
+            return _render(
+                "error.j2",
+                421,
+                title="Wrong address",
+                message="This server answers only on the names it was started for "
+                "(ombre serve --allow-host NAME).",
+            )
+        form: Form = {}
+        try:
+            if endpoint.fields is not None:
+                refused = _same_origin(request)
+                if refused is not None:
+                    return _render("error.j2", 403, title="Refused", message=refused + ".")
+                form = await _form(request, endpoint.fields())
+        except BadRequest as exc:
+            return _render("error.j2", 400, title="Not understood", message=str(exc))
+        except ClientDisconnect:
+            return _render("error.j2", 400, title="Not understood", message="The form was cut off.")
+        return await run_in_threadpool(_guarded, state, endpoint.handler, request, form)
+
+    return run
+
+
+def _guarded(state: AppState, handler: Handler, request: Request, form: Form) -> Response:
+    try:
+        return handler(state, request, form)
+    except BadRequest as exc:
+        return _render("error.j2", 400, title="Not understood", message=str(exc))
+    except KeyError:
+        return _render("error.j2", 404, title="Not found", message="No such table or evening.")
+    except DamagedFile as exc:
+        return _render("error.j2", 409, title="A saved file is damaged", message=str(exc))
+    except NotSaved as exc:
+        return _render("error.j2", 503, title="Not saved", message=exc.message)
+
+
+# The handlers: one function each, over the app's state and the form already read.
+
+
+def _when(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+
+
+def home(state: AppState, request: Request, form: Form) -> Response:
+    tables = state.store.listing("table")[:20]
+    evenings = state.store.listing("evening")[:20]
+    return _render(
+        "home.j2",
+        rulesets=_rulesets(),
+        bots=list(BOTS),
+        tables=[(i, _when(t)) for i, t in tables],
+        evenings=[(i, _when(t)) for i, t in evenings],
+        folder=str(state.store.folder),
+    )
+
+
+def new_table(state: AppState, request: Request, fields: Form) -> Response:
+    rules = _ruleset(_one(fields, "ruleset"))
+    options = _options(rules, fields)
+    mode = _one(fields, "mode", "bots")
+    if mode not in ("bots", "hotseat"):
+        raise BadRequest("mode is bots or hotseat")
+    seat = _int(_one(fields, "seat", "0"), "seat")
+    if seat >= rules.players:
+        raise BadRequest(f"{rules.name} has seats 0 to {rules.players - 1}")
+    humans = tuple(range(rules.players)) if mode == "hotseat" else (seat,)
+    bots = _one(fields, "bots", "heuristic")
+    if bots not in BOTS:
+        raise BadRequest(f"bots are {', '.join(BOTS)}")
+    seed_text = _one(fields, "seed", "")
+    seed = _int(seed_text, "seed") if seed_text else int(time.time() * 1000) % 1_000_000
+    with state.lock:
+        ident = state.store.new_id(rules.id)
+    with state.hold(ident):
+        table = WebTable(ident, rules, options, humans, bots, seed)
+        table.start()
+        state.add_table(table)
+    return RedirectResponse(f"/tables/{ident}", 303)
+
+
+def show_table(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    why = request.query_params.get("why")
+    if why is not None and len(why) > 120:
+        raise BadRequest("the question is too long")
+    with state.hold(ident):
+        table = state.table(ident)
+        return _render("table.j2", 200, **_table_context(table, why))
+
+
+def act(state: AppState, request: Request, fields: Form) -> Response:
+    ident = request.path_params["ident"]
+    turn = _one(fields, "turn")
+    with state.hold(ident):
+        table = state.table(ident)
+        seat = _int(_one(fields, "seat"), "seat")
+        if "verb" in fields:
+            # The écart: the cards ticked, in the order of the hand.
+            if _one(fields, "verb") != "discard":
+                raise BadRequest("verb is discard")
+            cards = fields.get("card", [])
+            if len(cards) > 13 or any(len(c) > 3 for c in cards):
+                raise BadRequest("too many cards")
+            action = " ".join(["discard", *cards])
+        else:
+            action = _one(fields, "action")
+        try:
+            table.act(seat, action, turn)
+        except StaleError as exc:
+            return _render(
+                "error.j2",
+                409,
+                title="The table has moved on",
+                message=str(exc),
+                back=f"/tables/{ident}",
+            )
+        except (IllegalActionError, NotationError) as exc:
+            context = _table_context(table, None)
+            context["refusal"] = Refusal.of(action, exc)
+            context["refusal_section"] = _SECTION.get(context["refusal"].code.split("/")[0], "")
+            return _render(
+                "table.j2", 409 if isinstance(exc, IllegalActionError) else 400, **context
+            )
+        try:
+            state.save_table(table)
+        except NotSaved as exc:
+            return _not_saved_table(state, ident, exc, f"your {action!r} was not played")
+    return RedirectResponse(f"/tables/{ident}", 303)
+
+
+def _not_saved_table(state: AppState, ident: str, exc: NotSaved, what: str) -> Response:
+    """The table as it was (read back from its files), with what could not be saved."""
+    table = state.table(ident)
+    context = _table_context(table, None)
+    context["unsaved"] = f"{exc.message} ({what}.)"
+    return _render("table.j2", 503, **context)
+
+
+def next_deal(state: AppState, request: Request, fields: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        table = state.table(ident)
+        try:
+            table.next_deal(_one(fields, "turn"))
+        except StaleError:
+            return RedirectResponse(f"/tables/{ident}", 303)  # a second click: already dealt
+        except NotationError as exc:
+            raise BadRequest(str(exc)) from None
+        try:
+            state.save_table(table)
+        except NotSaved as exc:
+            return _not_saved_table(state, ident, exc, "the next deal was not dealt")
+    return RedirectResponse(f"/tables/{ident}", 303)
+
+
+def table_record(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        text = state.table(ident).public_record()
+    if text is None:
+        return _render(
+            "error.j2",
+            409,
+            title="No deal is over yet",
+            message="The record holds every hand and the talon: it is given out once the deal "
+            "is over, so that no seat sees what it may not.",
+            back=f"/tables/{ident}",
+        )
+    return PlainTextResponse(
+        text,
+        media_type="application/yaml",
+        headers={"content-disposition": f'attachment; filename="{ident}.yaml"'},
+    )
+
+
+def rules_page(state: AppState, request: Request, form: Form) -> Response:
+    # The rule book of the documents; the browser keeps the #section of the link.
+    rules = _ruleset(request.path_params["ruleset"])
+    return RedirectResponse(f"/book/books/{rules.id}.html", 302)
+
+
+def book_page(state: AppState, request: Request, form: Form) -> Response:
+    asked = request.path_params["path"]
+    if not asked.isprintable() or len(asked) > 200:
+        raise KeyError(asked)
+    root = state.books().resolve()
+    try:
+        target = (root / asked).resolve()
+    except (OSError, ValueError):
+        raise KeyError(asked) from None
+    if (
+        not target.is_relative_to(root)
+        or not target.is_file()
+        or target.suffix
+        not in (
+            ".html",
+            ".css",
+        )
+    ):
+        raise KeyError(asked)
+    kind = "text/css" if target.suffix == ".css" else "text/html"
+    return Response(target.read_bytes(), media_type=kind)
+
+
+# The scorekeeper.
+
+
+def score_home(
+    state: AppState, request: Request, form: Form, *, refused: str | None = None
+) -> Response:
+    evenings = state.store.listing("evening")
+    return _render(
+        "score_home.j2",
+        400 if refused else 200,
+        rulesets=_rulesets(),
+        evenings=[(i, _when(t)) for i, t in evenings],
+        folder=str(state.store.evenings),
+        refused=refused,
+        entered={k: v[0] for k, v in form.items() if v} if refused else {},
+    )
+
+
+def new_evening(state: AppState, request: Request, fields: Form) -> Response:
+    rules = _ruleset(_one(fields, "ruleset"))
+    options = _options(rules, fields)
+    dealer = _int(_one(fields, "dealer", "0"), "dealer")
+    if dealer >= rules.players:
+        raise BadRequest(f"{rules.name} has seats 0 to {rules.players - 1}")
+    title = _one(fields, "title", "").strip() or None
+    names = tuple(_one(fields, f"player{k}", "").strip() for k in range(rules.players))
+    try:
+        evening = Evening(rules, options, dealer, title, players=names if any(names) else ())
+    except NotationError as exc:
+        # What cannot be saved is refused now, the form given back as it was typed.
+        return score_home(state, request, fields, refused=str(exc))
+    with state.lock:
+        ident = state.store.new_id(rules.id + "-evening")
+    with state.hold(ident):
+        try:
+            state.save_evening(ident, evening, [])
+        except NotSaved as exc:
+            return score_home(state, request, fields, refused=exc.message)
+    return RedirectResponse(f"/evenings/{ident}", 303)
+
+
+def show_evening(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        evening = state.evening(ident)
+        return _render("evening.j2", **_evening_context(ident, evening))
+
+
+SCORE_FIELDS = {
+    "version",
+    "dealer",
+    "passed",
+    "contract",
+    "declarer",
+    "trump",
+    "called",
+    "holder",
+    "matadors",
+    "vole",
+    "highest_trump",
+    "count",
+    *(f"tricks{k}" for k in range(6)),
+}
+
+
+def _stale_evening(ident: str, evening: Evening, fields: Form) -> Response | None:
+    """Returns the answer to a change made on a page drawn from another version of the
+    evening (None if it is this one)."""
+    count = _int(_one(fields, "count"), "count")
+    if _one(fields, "version") == evening.version:
+        return None
+    if count != len(evening.deals):
+        message = "This deal was already entered (a second click?)."
+        if count < len(evening.deals):
+            message += " The evening has deals this page did not show."
+    else:
+        message = "The evening was changed on another page since this one was drawn."
+    return _render(
+        "error.j2",
+        409,
+        title="The evening has moved on",
+        message=message + " Nothing was changed: look again.",
+        back=f"/evenings/{ident}",
+    )
+
+
+def score_deal(state: AppState, request: Request, fields: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        evening = state.evening(ident)
+        stale = _stale_evening(ident, evening, fields)
+        if stale is not None:
+            return stale
+        entry_data = _entry_data(evening, fields)
+        dealer = _int(_one(fields, "dealer"), "dealer")
+        entered = {k: v[0] for k, v in fields.items() if v}
+        before = list(evening.deals)
+        try:
+            entry = parse_entry(entry_data, dealer=dealer, n=evening.n)
+            evening.score(entry)
+        except (IllegalActionError, NotationError) as exc:
+            context = _evening_context(ident, evening)
+            context["refusal"] = Refusal.of("score", exc)
+            context["entered"] = entered
+            return _render("evening.j2", 409, **context)
+        try:
+            state.save_evening(ident, evening, before)
+        except NotSaved as exc:
+            context = _evening_context(ident, evening)
+            context["unsaved"] = exc.message
+            context["entered"] = entered
+            return _render("evening.j2", 503, **context)
+    return RedirectResponse(f"/evenings/{ident}#deal-{len(evening.deals)}", 303)
+
+
+def undo_deal(state: AppState, request: Request, fields: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        evening = state.evening(ident)
+        stale = _stale_evening(ident, evening, fields)
+        if stale is not None:
+            return stale
+        before = list(evening.deals)
+        evening.undo()
+        try:
+            state.save_evening(ident, evening, before)
+        except NotSaved as exc:
+            context = _evening_context(ident, evening)
+            context["unsaved"] = exc.message + " (The last deal was not taken back.)"
+            return _render("evening.j2", 503, **context)
+    return RedirectResponse(f"/evenings/{ident}", 303)
+
+
+def evening_record(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        text = write_evening(state.evening(ident))
+    return PlainTextResponse(
+        text,
+        media_type="application/yaml",
+        headers={"content-disposition": f'attachment; filename="{ident}.yaml"'},
+    )
+
+
+def stylesheet(state: AppState, request: Request, form: Form) -> Response:
+    # The workbench's one stylesheet (templates/style.css), then the table's own rules.
+    name = "style.css" if request.url.path == "/style.css" else "web/style.css"
+    return Response(
+        (templates_folder().parent / name).read_text(encoding="utf-8"),
+        media_type="text/css",
+        headers={"cache-control": "no-cache"},
+    )
+
+
+# The application.
+
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"same-origin"),
+)
+"""Sent with every answer: no sniffing of types, no page inside another site's frame."""
+
+
+class _SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every response, errors included."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *(h for h in SECURITY_HEADERS if h[0] not in present),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+ROUTES: list[tuple[str, Endpoint]] = [
+    ("/", Endpoint(home)),
+    (
+        "/tables",
+        Endpoint(new_table, lambda: {"ruleset", "mode", "seat", "bots", "seed", *_option_fields()}),
+    ),
+    ("/tables/{ident}", Endpoint(show_table)),
+    ("/tables/{ident}/act", Endpoint(act, lambda: {"seat", "action", "turn", "card", "verb"})),
+    ("/tables/{ident}/next", Endpoint(next_deal, lambda: {"turn"})),
+    ("/tables/{ident}/record.yaml", Endpoint(table_record)),
+    ("/rules/{ruleset}", Endpoint(rules_page)),
+    ("/book/{path:path}", Endpoint(book_page)),
+    ("/score", Endpoint(score_home)),
+    (
+        "/evenings",
+        Endpoint(
+            new_evening,
+            lambda: {
+                "ruleset",
+                "dealer",
+                "title",
+                *_option_fields(),
+                *(f"player{k}" for k in range(6)),
+            },
+        ),
+    ),
+    ("/evenings/{ident}", Endpoint(show_evening)),
+    ("/evenings/{ident}/deals", Endpoint(score_deal, lambda: SCORE_FIELDS)),
+    ("/evenings/{ident}/undo", Endpoint(undo_deal, lambda: {"count", "version"})),
+    ("/evenings/{ident}/evening.yaml", Endpoint(evening_record)),
+    ("/style.css", Endpoint(stylesheet)),
+    ("/web.css", Endpoint(stylesheet)),
+]
+"""Every address the server answers: GET for a page, POST (with its form's fields) for an action."""
+
+
+def create_app(
+    folder: Path,
+    *,
+    allowed_hosts: Iterable[str] | None = None,
+    policy: WebPolicy | None = None,
+) -> Starlette:
+    """Returns the application, keeping its tables and evenings in ``folder``.
+
+    ``allowed_hosts``: the names and addresses requests may be addressed to (default: this
+    machine's: ``127.0.0.1``, ``localhost``, ``::1``, and ``testserver`` for the tests).
+    """
+    store = Store(folder)
+    store.ensure()
+    chosen = policy or WebPolicy()
+    if allowed_hosts is not None:
+        chosen = replace(chosen, hosts=frozenset(h.lower().strip("[]") for h in allowed_hosts))
+    state = AppState(store, chosen)
+    routes = [
+        Route(
+            path,
+            _answer(state, endpoint),
+            methods=["GET", "HEAD"] if endpoint.fields is None else ["POST"],
+        )
+        for path, endpoint in ROUTES
+    ]
+
+    def missing(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        if status == 405:
+            return _render("error.j2", 405, title="Not allowed", message="Not with this method.")
+        return _render("error.j2", 404, title="Not found", message="No such page.")
+
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(_SecurityHeaders)],
+        exception_handlers={404: missing, 405: missing},
+    )
+    app.state.web = state
+    return app
 
 
 # The pages.
@@ -257,16 +955,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         face["legal"] = bool(action and action in legal_set)
         hand.append(face)
     # The choices of this phase the referee does not list: each may be asked "why not?".
-    others: list[str] = []
-    if my_turn and phase in ("auction", "match"):
-        others = [f"bid {c.id}" for c in rules.contracts.values() if c.biddable]
-    elif my_turn and phase == "trump":
-        others = [f"trump {name}" for name in ("spades", "clubs", "hearts", "diamonds")]
-    elif my_turn and phase == "call":
-        rule = rules.call if deal.contract and deal.contract.help is Help.CALL else rules.demand
-        if rule is not None:
-            others = [f"call {c}" for c in rules.deck(table.options) if c.rank == rule.rank]
-    others = [a for a in others if a not in legal_set]
+    others = table.askable()
     buttons = [a for a in legal if not (card_verb and a.split()[0] == card_verb)]
     if phase == "exchange":
         # The écart is one form of tick boxes, not a button per set of cards.
@@ -308,17 +997,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
             ],
         }
     # What the others did since this seat last acted, as this seat may see it.
-    mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
-    events = []
-    for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:
-        if s != seat and a.verb == "discard":
-            k = len(a.cards)
-            text = f"discards {k} card{'' if k == 1 else 's'} and draws as many"
-        elif s != seat and a.verb == "give" and view["given"] is None:
-            text = "gives a card in exchange"
-        else:
-            text = str(a)
-        events.append(f"seat {s}: {text}")
+    events = [f"seat {s}: {text}" for s, text in table.events_seen(seat)]
     side = [s for s in (view["declarer"], view["partner"]) if s is not None]
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
@@ -355,6 +1034,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "totals": table.party.totals,
         "matadors": names,
         "turn": table.turn,
+        "unsaved": None,
     }
 
 
@@ -363,308 +1043,6 @@ def _position(offset: int, n: int) -> str:
     if n == 3:
         return ("bottom", "right", "left")[offset]
     return ("bottom", "right", "top", "left")[offset % 4]
-
-
-def create_app(folder: Path, *, allowed_hosts: list[str] | None = None) -> Starlette:
-    """Returns the application, keeping its tables and evenings in ``folder``."""
-    store = Store(folder)
-    store.ensure()
-    site = Site(store)
-    hosts = set(allowed_hosts or ["127.0.0.1", "localhost", "testserver"])
-
-    def guarded(
-        handler: Callable[[Request], Any],
-    ) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
-            if host not in hosts:
-                return PlainTextResponse("this server answers only on its own address", 421)
-            if request.method == "POST":
-                origin = request.headers.get("origin")
-                if origin and origin != "null" and urlsplit(origin).hostname not in hosts:
-                    return PlainTextResponse("a form from another site is refused", 403)
-            try:
-                result = handler(request)
-                if hasattr(result, "__await__"):
-                    result = await result
-                assert isinstance(result, Response)
-                return result
-            except BadRequest as exc:
-                return _render("error.j2", 400, title="Not understood", message=str(exc))
-            except KeyError:
-                return _render(
-                    "error.j2", 404, title="Not found", message="No such table or evening."
-                )
-            except (RecordError, RuleFileError) as exc:
-                return _render("error.j2", 500, title="A saved file is damaged", message=str(exc))
-            except (IllegalActionError, NotationError) as exc:
-                # Only a saved file edited by hand gets here: the handlers answer the rest.
-                return _render(
-                    "error.j2", 500, title="A saved game cannot be resumed", message=str(exc)
-                )
-
-        return endpoint
-
-    def home(request: Request) -> Response:
-        with site.lock:
-            tables = store.listing("table")[:20]
-            evenings = store.listing("evening")[:20]
-        return _render(
-            "home.j2",
-            rulesets=_rulesets(),
-            bots=list(BOTS),
-            tables=[(i, time.strftime("%Y-%m-%d %H:%M", time.localtime(t))) for i, t in tables],
-            evenings=[(i, time.strftime("%Y-%m-%d %H:%M", time.localtime(t))) for i, t in evenings],
-            folder=str(store.folder),
-        )
-
-    async def new_table(request: Request) -> Response:
-        fields = await _form(
-            request, {"ruleset", "mode", "seat", "bots", "seed", *_option_fields()}
-        )
-        rules = _ruleset(_one(fields, "ruleset"))
-        options = _options(rules, fields)
-        mode = _one(fields, "mode", "bots")
-        if mode not in ("bots", "hotseat"):
-            raise BadRequest("mode is bots or hotseat")
-        seat = _int(_one(fields, "seat", "0"), "seat")
-        if seat >= rules.players:
-            raise BadRequest(f"{rules.name} has seats 0 to {rules.players - 1}")
-        humans = tuple(range(rules.players)) if mode == "hotseat" else (seat,)
-        bots = _one(fields, "bots", "heuristic")
-        if bots not in BOTS:
-            raise BadRequest(f"bots are {', '.join(BOTS)}")
-        seed_text = _one(fields, "seed", "")
-        seed = _int(seed_text, "seed") if seed_text else int(time.time() * 1000) % 1_000_000
-        with site.lock:
-            ident = store.new_id(rules.id)
-            table = WebTable(ident, rules, options, humans, bots, seed)
-            table.start()
-            table.save(store, settings=True)
-            site.tables[ident] = table
-        return RedirectResponse(f"/tables/{ident}", 303)
-
-    def show_table(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        why = request.query_params.get("why")
-        if why is not None and len(why) > 120:
-            raise BadRequest("the question is too long")
-        with site.lock:
-            table = site.table(ident)
-            context = _table_context(table, why)
-            return _render("table.j2", 200, **context)
-
-    async def act(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        fields = await _form(request, {"seat", "action", "turn", "card", "verb"})
-        turn = _one(fields, "turn")
-        with site.lock:
-            table = site.table(ident)
-            seat = _int(_one(fields, "seat"), "seat")
-            if "verb" in fields:
-                # The écart: the cards ticked, in the order of the hand.
-                if _one(fields, "verb") != "discard":
-                    raise BadRequest("verb is discard")
-                cards = fields.get("card", [])
-                if len(cards) > 13 or any(len(c) > 3 for c in cards):
-                    raise BadRequest("too many cards")
-                action = " ".join(["discard", *cards])
-            else:
-                action = _one(fields, "action")
-            try:
-                table.act(seat, action, turn)
-            except StaleError as exc:
-                return _render(
-                    "error.j2",
-                    409,
-                    title="The table has moved on",
-                    message=str(exc),
-                    back=f"/tables/{ident}",
-                )
-            except (IllegalActionError, NotationError) as exc:
-                context = _table_context(table, None)
-                context["refusal"] = Refusal.of(action, exc)
-                context["refusal_section"] = _SECTION.get(context["refusal"].code.split("/")[0], "")
-                return _render(
-                    "table.j2", 409 if isinstance(exc, IllegalActionError) else 400, **context
-                )
-            table.save(store)
-        return RedirectResponse(f"/tables/{ident}", 303)
-
-    async def next_deal(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        fields = await _form(request, {"turn"})
-        with site.lock:
-            table = site.table(ident)
-            try:
-                table.next_deal(_one(fields, "turn"))
-            except StaleError:
-                pass  # a second click: the next deal has already started
-            except NotationError as exc:
-                raise BadRequest(str(exc)) from None
-            table.save(store)
-        return RedirectResponse(f"/tables/{ident}", 303)
-
-    def table_record(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        with site.lock:
-            text = site.table(ident).record_text()
-        return PlainTextResponse(
-            text,
-            media_type="application/yaml",
-            headers={"content-disposition": f'attachment; filename="{ident}.yaml"'},
-        )
-
-    def rules_page(request: Request) -> Response:
-        # The rule book of the documents; the browser keeps the #section of the link.
-        rules = _ruleset(request.path_params["ruleset"])
-        return RedirectResponse(f"/book/books/{rules.id}.html", 302)
-
-    def book_page(request: Request) -> Response:
-        with site.lock:
-            root = site.books().resolve()
-        target = (root / request.path_params["path"]).resolve()
-        if (
-            not target.is_relative_to(root)
-            or not target.is_file()
-            or target.suffix
-            not in (
-                ".html",
-                ".css",
-            )
-        ):
-            raise KeyError(request.path_params["path"])
-        kind = "text/css" if target.suffix == ".css" else "text/html"
-        return Response(target.read_bytes(), media_type=kind)
-
-    # The scorekeeper.
-
-    def score_home(request: Request) -> Response:
-        with site.lock:
-            evenings = store.listing("evening")
-        return _render(
-            "score_home.j2",
-            rulesets=_rulesets(),
-            evenings=[(i, time.strftime("%Y-%m-%d %H:%M", time.localtime(t))) for i, t in evenings],
-            folder=str(store.evenings),
-        )
-
-    async def new_evening(request: Request) -> Response:
-        fields = await _form(
-            request,
-            {"ruleset", "dealer", "title", *_option_fields(), *(f"player{k}" for k in range(6))},
-        )
-        rules = _ruleset(_one(fields, "ruleset"))
-        options = _options(rules, fields)
-        dealer = _int(_one(fields, "dealer", "0"), "dealer")
-        if dealer >= rules.players:
-            raise BadRequest(f"{rules.name} has seats 0 to {rules.players - 1}")
-        title = _one(fields, "title", "").strip() or None
-        names = tuple(_one(fields, f"player{k}", "").strip()[:40] for k in range(rules.players))
-        with site.lock:
-            ident = store.new_id(rules.id + "-evening")
-            evening = Evening(rules, options, dealer, title, players=names if any(names) else ())
-            site.evenings[ident] = evening
-            site.save_evening(ident, evening)
-        return RedirectResponse(f"/evenings/{ident}", 303)
-
-    def show_evening(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        with site.lock:
-            evening = site.evening(ident)
-            return _render("evening.j2", **_evening_context(ident, evening))
-
-    score_fields = {
-        "dealer",
-        "passed",
-        "contract",
-        "declarer",
-        "trump",
-        "called",
-        "holder",
-        "matadors",
-        "vole",
-        "highest_trump",
-        "count",
-        *(f"tricks{k}" for k in range(6)),
-    }
-
-    async def score_deal(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        fields = await _form(request, score_fields)
-        with site.lock:
-            evening = site.evening(ident)
-            if _int(_one(fields, "count"), "count") != len(evening.deals):
-                return _render(
-                    "error.j2",
-                    409,
-                    title="The evening has moved on",
-                    message="This deal was already entered (a second click?).",
-                    back=f"/evenings/{ident}",
-                )
-            entry_data = _entry_data(evening, fields)
-            dealer = _int(_one(fields, "dealer"), "dealer")
-            try:
-                entry = parse_entry(entry_data, dealer=dealer, n=evening.n)
-                evening.score(entry)
-            except (IllegalActionError, NotationError) as exc:
-                context = _evening_context(ident, evening)
-                context["refusal"] = Refusal.of("score", exc)
-                context["entered"] = {k: v[0] for k, v in fields.items() if v}
-                return _render("evening.j2", 409, **context)
-            site.save_evening(ident, evening)
-        return RedirectResponse(f"/evenings/{ident}#deal-{len(evening.deals)}", 303)
-
-    async def undo_deal(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        fields = await _form(request, {"count"})
-        with site.lock:
-            evening = site.evening(ident)
-            if _int(_one(fields, "count"), "count") == len(evening.deals):
-                evening.undo()
-                site.save_evening(ident, evening)
-        return RedirectResponse(f"/evenings/{ident}", 303)
-
-    def evening_record(request: Request) -> Response:
-        ident = request.path_params["ident"]
-        with site.lock:
-            text = write_evening(site.evening(ident))
-        return PlainTextResponse(
-            text,
-            media_type="application/yaml",
-            headers={"content-disposition": f'attachment; filename="{ident}.yaml"'},
-        )
-
-    def stylesheet(request: Request) -> Response:
-        # The workbench's one stylesheet (templates/style.css), then the table's own rules.
-        name = "style.css" if request.url.path == "/style.css" else "web/style.css"
-        return Response(
-            (templates_folder().parent / name).read_text(encoding="utf-8"),
-            media_type="text/css",
-            headers={"cache-control": "no-cache"},
-        )
-
-    routes = [
-        Route("/", guarded(home)),
-        Route("/tables", guarded(new_table), methods=["POST"]),
-        Route("/tables/{ident}", guarded(show_table)),
-        Route("/tables/{ident}/act", guarded(act), methods=["POST"]),
-        Route("/tables/{ident}/next", guarded(next_deal), methods=["POST"]),
-        Route("/tables/{ident}/record.yaml", guarded(table_record)),
-        Route("/rules/{ruleset}", guarded(rules_page)),
-        Route("/book/{path:path}", guarded(book_page)),
-        Route("/score", guarded(score_home)),
-        Route("/evenings", guarded(new_evening), methods=["POST"]),
-        Route("/evenings/{ident}", guarded(show_evening)),
-        Route("/evenings/{ident}/deals", guarded(score_deal), methods=["POST"]),
-        Route("/evenings/{ident}/undo", guarded(undo_deal), methods=["POST"]),
-        Route("/evenings/{ident}/evening.yaml", guarded(evening_record)),
-        Route("/style.css", guarded(stylesheet)),
-        Route("/web.css", guarded(stylesheet)),
-    ]
-    app = Starlette(routes=routes)
-    app.state.site = site
-    return app
 
 
 def _option_fields() -> set[str]:
@@ -719,18 +1097,9 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
 def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
     rules = evening.rules
     table = evening.table
-    running = [0] * evening.n
-    rows = []
-    for k, d in enumerate(evening.deals):
-        running = [a + b for a, b in zip(running, d.settlement.balances, strict=True)]
-        rows.append({"number": k + 1, "deal": d, "running": list(running)})
-    callable_cards = [
-        str(c)
-        for c in rules.deck(evening.options)
-        if any(
-            r is not None and c.rank in (r.rank, r.all_held_fallback)
-            for r in (rules.call, rules.demand)
-        )
+    rows = [
+        {"number": k + 1, "deal": d, "running": running}
+        for k, (d, running) in enumerate(zip(evening.deals, evening.running_totals(), strict=True))
     ]
     return {
         "ident": ident,
@@ -745,7 +1114,9 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "next_dealer": evening.next_dealer,
         "contracts": list(rules.contracts.values()),
         "suits": ["spades", "clubs", "hearts", "diamonds"],
-        "callable": callable_cards,
+        "callable": evening.callable_cards(),
+        "version": evening.version,
+        "unsaved": None,
         "refusal": None,
         "refusal_section": "settlement",
         "entered": {},

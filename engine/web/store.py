@@ -3,8 +3,10 @@
 ``FOLDER/tables/ID.yaml`` is the party record of a table (``ombre replay`` reads it) and
 ``FOLDER/tables/ID.json`` who sits where (which seats are people, which kind of bot, the seed);
 ``FOLDER/evenings/ID.yaml`` is a scorekeeper's evening (deals without card play). Every file is
-written whole to a temporary file and then renamed over the old one, after every move, so a
-reload, a closed browser or a stopped server loses nothing.
+written whole and durably (:func:`engine.files.write_durably`: temporary file, fsync, rename,
+fsync of the folder) after every move, so a reload, a closed browser, a stopped server or a
+power cut loses nothing; a write the disk refuses raises, and leaves the old file as it was.
+``FOLDER/.lock`` is held by the one server that uses the folder (:meth:`Store.lock`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,16 @@ import os
 import re
 import secrets
 from pathlib import Path
+from typing import IO
 
-__all__ = ["ID_PATTERN", "Store", "default_folder"]
+from engine.files import write_durably
+
+__all__ = ["ID_PATTERN", "FolderInUse", "Store", "default_folder"]
+
+
+class FolderInUse(OSError):
+    """Another server holds the folder's lock."""
+
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 """An id is lower-case letters, digits and dashes: never a path."""
@@ -59,11 +69,38 @@ class Store:
 
     @staticmethod
     def write(path: Path, text: str) -> None:
-        """Writes a file whole (temporary file, then rename)."""
+        """Writes a file whole and durably; raises :class:`OSError` if the disk refuses."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        write_durably(path, text)
+
+    def lock(self) -> IO[str]:
+        """Takes the folder for this server: ``FOLDER/.lock``, held until the process ends.
+
+        Two servers on one folder would each keep their own copy of a table or an evening
+        and overwrite each other's saves; the second is refused instead.
+
+        :raises FolderInUse: if another server holds it (its process id in the message).
+        """
+        import fcntl
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / ".lock"
+        handle = path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip()[:20] or "unknown"
+            handle.close()
+            raise FolderInUse(
+                f"{self.folder} is used by another ombre serve (process {holder}): stop it, "
+                "or give this one another --folder"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        return handle
 
     def listing(self, kind: str) -> list[tuple[str, float]]:
         """Returns (id, modified time) of the saved tables or evenings, newest first."""

@@ -7,6 +7,8 @@ game itself is never touched by a question. Bots choose only among the legal act
 
 A table is saved after every move as a party record (``ombre replay`` reads it) beside a small
 JSON file saying who sits where; :meth:`WebTable.load` plays the record again to resume it.
+The saved record holds every hand; what the table hands out (:meth:`WebTable.public_record`)
+holds only the deals that are over, so that no seat learns a hidden hand or talon from it.
 """
 
 from __future__ import annotations
@@ -14,20 +16,26 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine import load_ruleset
 from engine.actions import Action
 from engine.bots import BOTS, Bot, make_bot
-from engine.cards import ALL_CARDS, Card
-from engine.errors import IllegalActionError, NotationError
+from engine.cards import ALL_CARDS, Card, Suit
+from engine.enums import Help
+from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules.model import RuleSet
 from engine.web.store import Store
 
-__all__ = ["Refusal", "StaleError", "WebTable", "matador_names"]
+__all__ = ["DamagedFile", "Refusal", "StaleError", "WebTable", "matador_names"]
+
+
+class DamagedFile(Exception):
+    """A saved table's files cannot be read or played again: the message names the file."""
 
 
 class StaleError(ValueError):
@@ -55,8 +63,6 @@ def matador_names(rules: RuleSet, trump: int | None) -> dict[str, str]:
 
     Before trumps are named only the cards that are always trumps (the black aces) are known.
     """
-    from engine.cards import Suit
-
     out: dict[str, str] = {}
     for top in rules.top_trumps:
         card = top.card if trump is None else top.card_for(list(Suit)[trump])
@@ -172,6 +178,44 @@ class WebTable:
             copy.apply_unchecked(action)
         return copy
 
+    def askable(self) -> list[str]:
+        """Returns the choices of this phase that the referee does not offer now, each of which
+        the page may ask "why not?" about: the bids, the suits, the cards of the called rank."""
+        deal, rules = self.deal, self.rules
+        if deal.is_over or deal.to_move not in self.humans:
+            return []
+        phase = deal.phase
+        others: list[str] = []
+        if phase in ("auction", "match"):
+            others = [f"bid {c.id}" for c in rules.contracts.values() if c.biddable]
+        elif phase == "trump":
+            others = [f"trump {suit.value}" for suit in Suit]
+        elif phase == "call":
+            rule = rules.call if deal.contract and deal.contract.help is Help.CALL else rules.demand
+            if rule is not None:
+                others = [f"call {c}" for c in rules.deck(self.options) if c.rank == rule.rank]
+        legal = {str(a) for a in deal.legal_actions()}
+        return [a for a in others if a not in legal]
+
+    def events_seen(self, seat: int) -> list[tuple[int, str]]:
+        """Returns what the others did since ``seat`` last acted, as that seat may know it: the
+        cards of another's écart and a card given in exchange stay hidden (their number is told).
+        """
+        deal = self.deal
+        given_known = deal.view(seat)["given"] is not None
+        mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
+        out = []
+        for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:
+            if s != seat and a.verb == "discard":
+                k = len(a.cards)
+                text = f"discards {k} card{'' if k == 1 else 's'} and draws as many"
+            elif s != seat and a.verb == "give" and not given_known:
+                text = "gives a card in exchange"
+            else:
+                text = str(a)
+            out.append((s, text))
+        return out
+
     def viewer(self) -> int:
         """Returns the seat whose cards the page shows: the person to move, else the first."""
         deal = self.deal
@@ -193,8 +237,24 @@ class WebTable:
         }
 
     def record_text(self) -> str:
-        """Returns the party record of the table so far (the YAML ``ombre replay`` reads)."""
+        """Returns the party record of the table so far (the YAML ``ombre replay`` reads).
+
+        Every hand is in it, the deal in progress too: it is the file the server keeps, never
+        what it shows (see :meth:`public_record`).
+        """
         return write_record(record_of(self.party.deals, self.rules.id, party=True))
+
+    def public_record(self) -> str | None:
+        """Returns the record anyone at the table may have: the deals that are over, hands and
+        talon included (None while the first deal is still being played).
+
+        A deal in progress is left out whole: its hands and talon are what the seats may not
+        see before it ends.
+        """
+        finished = [d for d in self.party.deals if d.is_over]
+        if not finished:
+            return None
+        return write_record(record_of(finished, self.rules.id, party=True))
 
     def save(self, store: Store, *, settings: bool = False) -> None:
         """Writes the record (after every move) and, when asked, the settings (once)."""
@@ -210,35 +270,71 @@ class WebTable:
         """Resumes a saved table: its settings, and its record played again by the referee.
 
         :raises KeyError: if there is no such table;
-        :raises NotationError: if the files are not a table (malformed, or an illegal action).
+        :raises DamagedFile: if the files are not a table (malformed, or an illegal action),
+            naming the file.
         """
         settings_path = store.path("table", ident, ".json")
         record_path = store.path("table", ident, ".yaml")
         if not settings_path.is_file() or not record_path.is_file():
             raise KeyError(ident)
+        table = WebTable._settings(ident, settings_path)
         try:
-            settings = json.loads(settings_path.read_text(encoding="utf-8"))
+            record = read_record(record_path)
+            for deal_record in record.deals:
+                deal = table.party.new_deal(
+                    hands=[[Card.parse(c) for c in h] for h in deal_record.hands or ()],
+                    talon=[Card.parse(c) for c in deal_record.talon or ()],
+                )
+                for line in deal_record.actions:
+                    deal.apply(line)
+        except RecordError as exc:
+            first = exc.problems[0] if exc.problems else None
+            where = f"{record_path}:{first.line}" if first and first.line else str(record_path)
+            raise DamagedFile(f"{where}: {first.message if first else exc}") from None
+        except (IllegalActionError, NotationError, RuleFileError, ValueError) as exc:
+            raise DamagedFile(f"{record_path}: the record cannot be played again ({exc})") from None
+        if not table.party.deals:
+            table.start()
+        else:
+            table.run_bots()
+        return table
+
+    @staticmethod
+    def _settings(ident: str, settings_path: Path) -> WebTable:
+        try:
+            if settings_path.stat().st_size > 64 * 1024:
+                raise ValueError("larger than a table's settings can be")
+            settings = json.loads(
+                settings_path.read_text(encoding="utf-8"),
+                parse_constant=_no_constant,
+            )
+            if not isinstance(settings, dict):
+                raise ValueError("not a JSON object")
+            seed = settings.get("seed", 1)
+            if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 10**12:
+                raise ValueError(f"the seed {str(seed)[:40]} is not a whole number")
+            created = settings.get("created", time.time())
+            if not isinstance(created, int | float) or created != created:
+                raise ValueError("created is not a time")
             table = WebTable(
                 ident,
                 load_ruleset(str(settings["ruleset"])),
                 {str(k): str(v) for k, v in dict(settings.get("options") or {}).items()},
                 tuple(int(s) for s in settings["humans"]),
                 str(settings.get("bots", "heuristic")),
-                int(settings.get("seed", 1)),
-                float(settings.get("created", time.time())),
+                seed,
+                float(created),
             )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise NotationError(f"{settings_path}: not a table's settings ({exc})") from None
-        record = read_record(record_path)
-        for deal_record in record.deals:
-            deal = table.party.new_deal(
-                hands=[[Card.parse(c) for c in h] for h in deal_record.hands or ()],
-                talon=[Card.parse(c) for c in deal_record.talon or ()],
-            )
-            for line in deal_record.actions:
-                deal.apply(line)
-        if not table.party.deals:
-            table.start()
-        else:
-            table.run_bots()
+        except RecursionError:
+            raise DamagedFile(
+                f"{settings_path}: not a table's settings (nested too deep)"
+            ) from None
+        except (ValueError, KeyError, TypeError, OverflowError, OSError) as exc:
+            raise DamagedFile(f"{settings_path}: not a table's settings ({exc})") from None
+        except (NotationError, RuleFileError) as exc:
+            raise DamagedFile(f"{settings_path}: {exc}") from None
         return table
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a table's settings can hold")

@@ -24,6 +24,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 import uvicorn
 
 from engine.web.app import create_app
+from engine.web.server import config as server_config
 
 CHROMIUM = os.environ.get("OMBRE_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("OMBRE_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -43,6 +44,7 @@ class LiveServer:
     port: int = 0
     server: Any = None
     thread: threading.Thread | None = None
+    request_seconds: float = 10.0
 
     @property
     def url(self) -> str:
@@ -50,8 +52,9 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.port = _free_port()
-        config = uvicorn.Config(
-            create_app(self.folder), host="127.0.0.1", port=self.port, log_level="warning"
+        # The configuration `ombre serve` runs (its deadline for slow clients included).
+        config = server_config(
+            create_app(self.folder), "127.0.0.1", self.port, request_seconds=self.request_seconds
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -17,10 +17,14 @@ from starlette.testclient import TestClient
 from engine.records import read_record
 from engine.web.app import create_app
 
+# What a browser sends with a form from the server's own page (the tests' server is
+# http://testserver).
+SAME_ORIGIN = {"origin": "http://testserver"}
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path), follow_redirects=True)
+    return TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN)
 
 
 def new_table(client: TestClient, seed: int = 4) -> tuple[str, str]:
@@ -29,6 +33,12 @@ def new_table(client: TestClient, seed: int = 4) -> tuple[str, str]:
     )
     assert r.status_code == 200
     return str(r.url.path), r.text
+
+
+def version_of(page: str) -> str:
+    match = re.search(r'name="version" value="([^"]+)"', page)
+    assert match
+    return match.group(1)
 
 
 def turn_of(page: str) -> str:
@@ -48,6 +58,8 @@ def test_a_table_is_saved_as_a_record_after_every_move(client: TestClient, tmp_p
     assert r.status_code == 200
     after = read_record(tmp_path / "tables" / f"{ident}.yaml")
     assert len(after.deals[0].actions) > before
+    # The saved record holds every hand; it is handed out once the deal is over.
+    page = play_out(client, path, r.text, {"0"})
     assert (
         client.get(path + "/record.yaml").text
         == (tmp_path / "tables" / f"{ident}.yaml").read_text()
@@ -117,10 +129,10 @@ def test_unknown_or_malformed_ids_are_not_found(client: TestClient) -> None:
 
 
 def test_a_restarted_server_resumes_the_table(tmp_path: Path) -> None:
-    first = TestClient(create_app(tmp_path), follow_redirects=True)
+    first = TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN)
     path, page = new_table(first, seed=9)
     hand = re.findall(r'data-card="(\w\w)"', page.split('id="hand"')[1])
-    second = TestClient(create_app(tmp_path), follow_redirects=True)
+    second = TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN)
     again = second.get(path).text
     assert re.findall(r'data-card="(\w\w)"', again.split('id="hand"')[1]) == hand
     assert turn_of(again) == turn_of(page)
@@ -267,6 +279,7 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
         "tricks2": "3",
         "tricks3": "3",
     }
+    data["version"] = version_of(r.text)
     page = client.post(path + "/deals", data=data).text
     assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["-14", "+9", "-4", "+9"]
     # The same form sent twice (a second click) is not scored twice.
@@ -275,7 +288,9 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
     assert 'players: ["Mr Bennet", "Elizabeth", "Jane", "Mary"]' in saved
     assert client.get(path + "/evening.yaml").text == saved
     # The evening survives a restart of the server.
-    again = TestClient(create_app(tmp_path), follow_redirects=True).get(path).text
+    again = (
+        TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN).get(path).text
+    )
     assert re.findall(r'data-seat="\d">([^<]+)<', again) == ["-14", "+9", "-4", "+9"]
 
 
@@ -297,14 +312,14 @@ def test_hot_seat_cards_are_covered_until_opened(client: TestClient) -> None:
 
 
 def test_a_damaged_saved_table_is_reported_not_crashed(tmp_path: Path) -> None:
-    client = TestClient(create_app(tmp_path), follow_redirects=True)
+    client = TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN)
     path, _ = new_table(client)
     record = next((tmp_path / "tables").glob("*.yaml"))
     record.write_text(record.read_text() + "      - 0 play Zz\n")
-    fresh = TestClient(create_app(tmp_path), follow_redirects=True)
+    fresh = TestClient(create_app(tmp_path), follow_redirects=True, headers=SAME_ORIGIN)
     r = fresh.get(path)
-    assert r.status_code == 500
-    assert "damaged" in r.text or "cannot be resumed" in r.text
+    assert r.status_code == 409
+    assert "A saved file is damaged" in r.text and f"{record}" in r.text
 
 
 def test_the_ecart_is_one_form_of_tick_boxes(client: TestClient) -> None:

@@ -288,3 +288,88 @@ def test_a_scorekeeper_evening_matches_the_referee(browser: Any, live_server: Li
     for deal in party.deals:
         evening.score(parse_entry(entry_of(deal).as_score(), dealer=deal.dealer, n=4))
     assert evening.totals == party.totals
+
+
+def test_the_record_is_offered_only_once_the_deal_is_over(
+    browser: Any, live_server: LiveServer
+) -> None:
+    url = new_table(browser, live_server, "ombre", seed=7, seat=0)
+    ident = url.rsplit("/", 1)[1]
+    saved = live_server.folder / "tables" / f"{ident}.yaml"
+    from engine.records import read_record
+
+    hidden = {c for h in read_record(saved).deals[0].hands[1:] for c in h}
+    # In the middle of the deal: no link, and the address itself gives no hand away.
+    assert not css(browser, "#record")
+    assert "once the deal is over" in browser.find_element(_by("CSS_SELECTOR"), ".links").text
+    status, text = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        fetch(location.pathname + '/record.yaml').then(r => r.text().then(t => done([r.status, t])));"""
+    )
+    assert status == 409 and not any(c in text.split() for c in hidden)
+    assert not any(f'data-card="{c}"' in browser.page_source for c in hidden)
+    while step(browser):
+        pass
+    link = browser.find_element(_by("ID"), "record")
+    status, text = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        fetch(arguments[0]).then(r => r.text().then(t => done([r.status, t])));""",
+        link.get_attribute("href"),
+    )
+    assert status == 200 and text == saved.read_text()
+
+
+def test_a_failed_save_is_told_in_the_page_and_nothing_is_lost(
+    browser: Any, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    from selenium.webdriver.support.ui import Select
+
+    import engine.web.store
+
+    browser.get(live_server.url + "/score")
+    form = next(
+        f
+        for f in css(browser, "form.ruleset")
+        if f.find_element(_by("NAME"), "ruleset").get_attribute("value") == "quadrille"
+    )
+    click(browser, form.find_element(_by("TAG_NAME"), "button"))
+    evening_url = browser.current_url
+
+    def fill() -> Any:
+        form = browser.find_element(_by("ID"), "entry")
+        Select(form.find_element(_by("NAME"), "contract")).select_by_value("ask")
+        Select(form.find_element(_by("NAME"), "declarer")).select_by_value("1")
+        Select(form.find_element(_by("NAME"), "trump")).select_by_visible_text("clubs")
+        Select(form.find_element(_by("NAME"), "called")).select_by_visible_text("Kd")
+        Select(form.find_element(_by("NAME"), "holder")).select_by_value("3")
+        for k, t in enumerate((1, 3, 3, 3)):
+            box = form.find_element(_by("NAME"), f"tricks{k}")
+            box.clear()
+            box.send_keys(str(t))
+        return form
+
+    def full(path: Any, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(engine.web.store, "write_durably", full)
+        click(browser, fill().find_element(_by("ID"), "score-deal"))
+        notice = browser.find_element(_by("ID"), "not-saved").text
+        assert "Not saved" in notice and os.strerror(errno.ENOSPC) in notice
+        assert "nothing was changed" in notice
+        # What was typed is still there, and nothing was scored.
+        form = browser.find_element(_by("ID"), "entry")
+        assert [
+            form.find_element(_by("NAME"), f"tricks{k}").get_attribute("value") for k in range(4)
+        ] == ["1", "3", "3", "3"]
+        assert Select(form.find_element(_by("NAME"), "holder")).first_selected_option.text
+        assert [c.text for c in css(browser, "#totals td[data-seat]")] == ["0"] * 4
+    # The disk has room again: the same form, sent again, is scored and saved.
+    click(browser, browser.find_element(_by("ID"), "score-deal"))
+    assert not css(browser, "#not-saved") and not css(browser, "#refusal")
+    assert [c.text for c in css(browser, "#totals td[data-seat]")] == ["-14", "+9", "-4", "+9"]
+    browser.get(evening_url)
+    assert [c.text for c in css(browser, "#totals td[data-seat]")] == ["-14", "+9", "-4", "+9"]

@@ -1,0 +1,86 @@
+"""Writing the project's own files so that a save either lands whole or changes nothing.
+
+Every record, evening and table the workbench writes goes through :func:`write_durably`: the
+text goes to a temporary file beside the target, which is flushed to the disk, renamed over the
+target, and the folder flushed too, so that a crash or a power cut leaves the old file or the
+new one, never half of one. If any step fails (a full disk, a read-only folder) the temporary
+file is removed and the error raised: the caller keeps its state as it was and says so. Only a
+regular file (or nothing) is ever replaced: a device, a FIFO or a socket at the path is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+__all__ = ["NotARegularFile", "write_durably"]
+
+
+class NotARegularFile(OSError):
+    """The path names something other than a regular file (a device, a FIFO, a socket)."""
+
+
+def write_durably(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` whole: temporary file, fsync, rename, fsync of the folder.
+
+    :raises NotARegularFile: if ``path`` exists and is not a regular file (nothing is written);
+    :raises OSError: if the disk refuses (no temporary file is left behind, ``path`` unchanged).
+    """
+    parent = path.parent if str(path.parent) else Path(".")
+    _check_regular(path)
+    data = text.encode("utf-8")
+    handle, temp = tempfile.mkstemp(dir=parent, prefix="." + path.name + ".", suffix=".tmp")
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(handle, view)
+                view = view[written:]
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+        _check_regular(path)  # again: something may have been put there meanwhile
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
+    _fsync_folder(parent)
+
+
+def _check_regular(path: Path) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a symbolic link"
+            if stat.S_ISLNK(mode)
+            else "a directory"
+            if stat.S_ISDIR(mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(mode)
+            else "a device"
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket"
+            if stat.S_ISSOCK(mode)
+            else "not a regular file"
+        )
+        raise NotARegularFile(f"{path} is {kind}, not a regular file: it is not replaced")
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - a platform whose folders cannot be opened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - a file system that cannot sync folders
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,113 @@
+"""The schema pass: a document checked against a JSON Schema, each problem located.
+
+Rule files, and the project's own data files (``sources/``), go through the same pass: the
+document is validated (``engine/schema/NAME.schema.json``, whole numbers written as such), and
+every error becomes a :class:`Problem` at the ``FILE:LINE:COLUMN`` the reader recorded for
+the value (:class:`engine.rules.reader.Document` keeps every node's position).
+
+A schema node may name the problems it makes: ``x-code`` (e.g. ``source/type``) replaces the
+default code ``schema/<keyword>`` for every error of the node, ``x-codes`` for one keyword
+(``{"type": "source/shape"}``), and ``x-messages`` the validator's words for one keyword. The
+message may mention ``{value}`` (the value refused), ``{key}`` (for ``additionalProperties``
+the unknown key, for ``required`` the missing one) and ``{allowed}`` (the keys allowed).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine.errors import Problem
+from engine.rules.reader import Document, Path_, json_path
+
+__all__ = ["Locate", "document_problems", "schema_file", "schema_problems", "validator"]
+
+Locate = Callable[[Path_], tuple[str, int | None, int | None]]
+"""Returns the file, line and column of the value at a path (or of its nearest ancestor)."""
+
+
+def schema_file(name: str) -> Path:
+    """Returns the path of the packaged schema ``name`` (``ruleset``, ``source`` ...)."""
+    return Path(__file__).resolve().parent.parent / "schema" / f"{name}.schema.json"
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """A whole number written as one: ``3``, never ``3.0`` (nor ``true``)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@lru_cache(maxsize=8)
+def validator(name: str) -> Any:
+    """Returns the validator of schema ``name`` (built once per process).
+
+    JSON Schema counts 3.0 as an integer; the project's counts and amounts must be written as
+    whole numbers, or counters become floats downstream.
+    """
+    from jsonschema import Draft202012Validator, validators
+
+    schema = json.loads(schema_file(name).read_text(encoding="utf-8"))
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
+    strict = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+    return strict(schema)
+
+
+def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
+    """Returns every problem ``check`` (a validator) finds in ``data``, located and sorted."""
+    problems = []
+    for error in check.iter_errors(data):
+        path: Path_ = tuple(error.absolute_path)
+        message = error.message
+        kind = str(error.validator)
+        schema = error.schema if isinstance(error.schema, dict) else {}
+        code = (schema.get("x-codes") or {}).get(kind) or schema.get("x-code")
+        wording = (schema.get("x-messages") or {}).get(kind)
+        if kind == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = list((schema.get("properties") or {}).keys())
+            extras = [k for k in error.instance if k not in allowed]
+            for extra in extras:
+                hint = difflib.get_close_matches(str(extra), allowed, n=1)
+                more = f"; did you mean {hint[0]!r}?" if hint else ""
+                sub = (*path, extra)
+                f, line, col = locate(sub)
+                text = (
+                    wording.format(key=repr(extra), allowed=", ".join(allowed), value="") + more
+                    if wording
+                    else f"unknown key {extra!r} (allowed here: {', '.join(allowed)}){more}"
+                )
+                problems.append(
+                    Problem(f, line, col, json_path(sub), code or "schema/unknown-key", text)
+                )
+            continue
+        if wording:
+            key = ""
+            if kind == "required":
+                key = message.split(" is a required property")[0]
+            message = wording.format(key=key, allowed="", value=repr(error.instance))
+        elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
+            choices = [
+                "/".join(alt.get("required", []))
+                for alt in schema["oneOf"]
+                if isinstance(alt, dict)
+            ]
+            message = "needs exactly one of: " + ", ".join(choices)
+        elif kind == "required":
+            message = message.replace("is a required property", "is required here")
+        elif kind == "enum":
+            message = f"{error.instance!r} is not one of {error.validator_value}"
+        f, line, col = locate(path)
+        problems.append(Problem(f, line, col, json_path(path), code or f"schema/{kind}", message))
+    problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))
+    return problems
+
+
+def document_problems(name: str, doc: Document) -> list[Problem]:
+    """Returns the problems of a document read with positions against schema ``name``."""
+
+    def locate(path: Path_) -> tuple[str, int | None, int | None]:
+        return (doc.file, *doc.where(path))
+
+    return schema_problems(validator(name), doc.data, locate)
