@@ -593,6 +593,34 @@ def claims(
     typer.echo(render("claims.txt.j2", "text", evaluations=evaluations), nl=False)
 
 
+@app.command("sources")
+@_boundary
+def sources_(
+    source: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[SOURCE]",
+            help="A stored source (enc-q, enc-qui, cg-en, acad, acad-2, hoyle-ie, hoyle-gb).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Read a stored source sentence by sentence: what the model encodes, and why not."""
+    from engine.documents.concordance import SOURCES, build_concordance
+    from engine.render import render
+
+    if source is not None and source.lower() not in SOURCES:
+        raise CliError(_words("no-such-source", name=source, known=SOURCES), EXIT_USAGE)
+    chosen = [source.lower()] if source is not None else list(SOURCES)
+    found = [build_concordance(s) for s in chosen]
+    if json_out:
+        _emit_json(found[0].as_json() if source is not None else [c.as_json() for c in found])
+        return
+    context = {"concordance": found[0]} if source is not None else {"concordances": found}
+    typer.echo(render("concordance.txt.j2", "text", **context), nl=False)
+
+
 # ombre play
 
 

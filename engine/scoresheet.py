@@ -67,6 +67,7 @@ _SCORE_KEYS = (
     "matadors",
     "vole",
     "highest_trump",
+    "trump_holders",
     "renonces",
     "surrendered",
     "held",
@@ -95,6 +96,10 @@ class Entry:
     """The side undertook the vole."""
     highest_trump: int | None = None
     """Who held the highest trump, asked only while odd counters from a codille wait."""
+    trump_holders: tuple[int, ...] = ()
+    """The seats that held a trump, the holder of the highest first, where the rules give a
+    codille's odd counters to the highest trumps (``codille_remainder: highest-trumps``);
+    left out, the odd counters stay on the table."""
     renonces: tuple[int, ...] = ()
     """The offender of each renonce pointed out (each makes a bête)."""
     note: str | None = None
@@ -117,6 +122,8 @@ class Entry:
         out["vole"] = self.vole
         if self.highest_trump is not None:
             out["highest_trump"] = self.highest_trump
+        if self.trump_holders:
+            out["trump_holders"] = list(self.trump_holders)
         if self.renonces:
             out["renonces"] = list(self.renonces)
         if self.surrendered:
@@ -217,6 +224,10 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     highest = data.get("highest_trump")
     if highest is not None:
         highest = _seat(highest, n, "highest_trump")
+    raw_holders = data.get("trump_holders", [])
+    if not isinstance(raw_holders, list | tuple):
+        raise NotationError("trump_holders lists the seats that held a trump, the highest first")
+    trump_holders = tuple(_seat(s, n, "a trump's holder") for s in raw_holders)
     raw_renonces = data.get("renonces", [])
     if not isinstance(raw_renonces, list | tuple):
         raise NotationError("renonces must list the offending seats")
@@ -242,6 +253,7 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         matadors=matadors,
         vole=vole,
         highest_trump=highest,
+        trump_holders=trump_holders,
         renonces=renonces,
         surrendered=surrendered,
         held=held,
@@ -526,6 +538,7 @@ class Evening:
                 tricks=entry.tricks,
                 matadors=entry.matadors,
                 spadille_holder=entry.highest_trump,
+                trump_holders=entry.trump_holders,
                 transfers=transfers,
                 renonces=entry.renonces,
                 factor=factor,

@@ -40,6 +40,9 @@ def entry_of(deal: Deal) -> Entry:
             if highest is not None:
                 break
     report = deal.report()
+    from engine.referee.result import trump_holders
+
+    holders = trump_holders(deal) if deal.rules.codille_remainder == "highest-trumps" else ()
     return Entry(
         dealer=deal.dealer,
         contract=deal.contract.id,
@@ -51,6 +54,7 @@ def entry_of(deal: Deal) -> Entry:
         matadors=deal.paid_matadors(),
         vole=deal.vole_undertaken and not deal.contract.announces_vole,
         highest_trump=highest,
+        trump_holders=holders,
         renonces=tuple(deal.penalties),
         # Roi rendu: the called card went to the declarer, who played alone.
         surrendered=deal.contract.help == "call" and deal.demanded_from is not None,

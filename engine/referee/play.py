@@ -74,7 +74,10 @@ def begin(d: Deal) -> None:
     if d.rules.leader is Leader.DECLARER and d.declarer is not None:
         d.leader = d.declarer
     d.to_move = d.leader
-    if d.partner is None:
+    if d.partner is None and (d.called is None or d.demanded_from is not None):
+        # No called card, or it was handed over at the table. A declarer who called a card he
+        # holds himself is alone, but that card has not "appeared" until he plays it: "La vole
+        # ne sauroit être entreprise que le roi appellé n'ait paru" (ENC-Q).
         d.partner_seen = True
     if d.contract is not None and d.contract.announces_vole:
         d.vole_undertaken = True  # the contre: the vole was announced with the bid

@@ -20,6 +20,7 @@ __all__ = ["evaluate_result", "finish", "outcome", "paid_matadors", "settlement"
 _MADE = VoleWhen.MADE
 _SIDE = HeldBy.SIDE
 _NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
+_HIGHEST_TRUMPS = CodilleRemainder.HIGHEST_TRUMPS
 
 
 def evaluate_result(
@@ -128,6 +129,19 @@ def top_trump_holder(d: Deal) -> int | None:
     return None
 
 
+def trump_holders(d: Deal) -> tuple[int, ...]:
+    """Returns the seats that held a trump when play began, the holder of the highest first."""
+    if d.trump is None or not d.start_hands:
+        return ()
+    hands = d.start_hands
+    out: list[int] = []
+    for c in d.t.trump_order[d.trump]:
+        for seat, hand in enumerate(hands):
+            if hand >> c & 1 and seat not in out:
+                out.append(seat)
+    return tuple(out)
+
+
 def outcome(d: Deal, table: TableState | None = None) -> Outcome:
     """Returns what the finished deal leaves to settle, whatever lies on the table.
 
@@ -155,6 +169,7 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         top_trump_holder(d) if wanted and played else None,
         transfers,
         tuple(d.penalties),
+        trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
     )
 
 

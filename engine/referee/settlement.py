@@ -63,6 +63,7 @@ _ALL = BeteGoing.ALL
 _CAP_STAKES = BeteCap.STAKES
 _LARGEST_FIRST = BeteGoing.LARGEST_FIRST
 _NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
+_HIGHEST_TRUMPS = CodilleRemainder.HIGHEST_TRUMPS
 _SIDE, _OPPONENTS, _CODILLE_WINNER, _STAYS, _BOARD = (
     Pot.SIDE,
     Pot.OPPONENTS,
@@ -538,6 +539,9 @@ class Outcome(NamedTuple):
     go to it), None where the rules keep none or it was not asked for."""
     transfers: tuple[tuple[int, int, int, str], ...]
     renonces: tuple[int, ...]
+    trump_holders: tuple[int, ...] = ()
+    """The seats that held a trump when play began, the holder of the highest first (asked for
+    where the rules give a codille's odd counters to the highest trumps)."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -558,6 +562,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.transfers,
         outcome.renonces,
         outcome.factor,
+        outcome.trump_holders,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -578,6 +583,7 @@ def settle(
     transfers: Sequence[tuple[int, int, int, str]] = (),
     renonces: Sequence[int] = (),
     factor: int = 1,
+    trump_holders: Sequence[int] = (),
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -585,7 +591,8 @@ def settle(
     ``"redeal"`` settles a deal that was not played (only the stakes move, and the next deal is
     a redeal). ``tricks`` are the tricks each seat took. ``transfers`` are payments made during
     the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
-    the offender of each renonce noticed: each makes a bête.
+    the offender of each renonce noticed: each makes a bête. ``trump_holders`` are the seats that
+    held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -604,6 +611,7 @@ def settle(
         tuple(transfers),
         tuple(renonces),
         factor,
+        tuple(trump_holders),
     )
     return _settle(rules, args, None)
 
@@ -628,6 +636,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         transfers,
         renonces,
         factor,
+        trump_holders,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
@@ -713,6 +722,12 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
             ledger.from_pot(seat, each, pot_line)
         if left and rules.codille_remainder is _NEXT_SPADILLE:
             remainder += left
+        elif left and rules.codille_remainder is _HIGHEST_TRUMPS:
+            # "He of the four, who had the highest Trump takes up one, the second is for Him of
+            # the three others, who had the next best Trump ... in Case they had neither of them
+            # any Trump at all, it is let alone till the next Deal" (CG-EN PA56).
+            for seat in [s for s in trump_holders if s in opponents][:left]:
+                ledger.from_pot(seat, 1, "odd counter (highest trump)")
     elif outcome.pot is _CODILLE_WINNER:
         best = max(opponents, key=lambda s: tricks[s])
         ledger.from_pot(best, in_play, pot_line)

@@ -70,6 +70,9 @@ class Cite:
     source: str
     locator: str
     quote: str | None = None
+    against: bool = False
+    """The passage says otherwise than the rule: the source's contrary reading, shown as such
+    in the rule books, never as support."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +86,23 @@ class Basis:
     where: Where = ("", None, None)
     """The file, line and column that set this rule."""
 
+    @property
+    def supporting(self) -> tuple[Cite, ...]:
+        """Returns the citations that support the rule (the contrary readings left out)."""
+        return tuple(c for c in self.cites if not c.against)
+
+    @property
+    def contrary(self) -> tuple[Cite, ...]:
+        """Returns the citations of passages that read otherwise than the rule."""
+        return tuple(c for c in self.cites if c.against)
+
     @staticmethod
     def from_data(data: Mapping[str, Any] | None, where: Where) -> Basis:
         if not data:
             return Basis("conjecture", (), "no basis given", where)
         cites = tuple(
-            Cite(str(c["source"]), str(c["locator"]), c.get("quote")) for c in data.get("cite", [])
+            Cite(str(c["source"]), str(c["locator"]), c.get("quote"), bool(c.get("against", False)))
+            for c in data.get("cite", [])
         )
         return Basis(str(data["evidence"]), cites, data.get("note"), where)
 
