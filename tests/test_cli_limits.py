@@ -1,0 +1,99 @@
+"""The command line against inputs built to break it (issue 20): a deep ``extends:`` chain, a
+symbolic-link loop, a record far larger than any game, and a number too long for ``int()``.
+Each is refused with a located message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+from engine.cli import app
+from engine.rules.loader import MAX_CHAIN
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    result = runner.invoke(app, list(args), input=stdin)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    return result
+
+
+def _chain(folder: Path, length: int) -> Path:
+    """Writes c0 ... c{length-1}, each extending the one before (c0 extends Quadrille)."""
+    for i in range(length):
+        parent = ROOT / "rules" / "quadrille.yaml" if i == 0 else f"c{i - 1}.yaml"
+        (folder / f"c{i}.yaml").write_text(
+            f"id: c{i}\nname: Chain {i}\nextends: {parent}\nsummary: Link {i}.\n",
+            encoding="utf-8",
+        )
+    return folder / f"c{length - 1}.yaml"
+
+
+def test_a_500_deep_extends_chain_is_refused_at_its_extends(tmp_path: Path) -> None:
+    # It ran into a RecursionError from about 450 deep (OMBRE_NO_CACHE=1 ombre validate).
+    last = _chain(tmp_path, 500)
+    env = {**os.environ, "OMBRE_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "validate", "--json", str(last)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.returncode == 1
+    (error,) = json.loads(done.stdout)["errors"]
+    assert error["code"] == "extends/too-deep"
+    assert error["file"].endswith("c499.yaml")
+    assert (error["line"], error["column"]) == (3, 1)
+    assert f"more than {MAX_CHAIN} files" in error["message"]
+
+
+def test_a_chain_at_the_limit_is_resolved(tmp_path: Path) -> None:
+    # quadrille.yaml and c0 ... c30: MAX_CHAIN files in all.
+    last = _chain(tmp_path, MAX_CHAIN - 1)
+    assert invoke("validate", str(last)).exit_code == 0
+    longer = _chain(tmp_path, MAX_CHAIN)
+    result = invoke("validate", "--json", str(longer))
+    assert result.exit_code == 1
+    assert [e["code"] for e in json.loads(result.stdout)["errors"]] == ["extends/too-deep"]
+
+
+def test_a_symbolic_link_loop_in_a_folder_is_located(tmp_path: Path) -> None:
+    # ombre validate DIR ended in "RuntimeError: Symlink loop".
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    (tmp_path / "ok.yaml").write_bytes((ROOT / "rules" / "quadrille.yaml").read_bytes())
+    result = invoke("validate", "--json", str(tmp_path))
+    assert result.exit_code == 1
+    errors = json.loads(result.stdout)["errors"]
+    assert sorted(Path(e["file"]).name for e in errors) == ["a.yaml", "b.yaml"]
+    assert all(e["code"] == "io/read" and "symbolic links" in e["message"] for e in errors)
+    # Named on its own, the loop is refused the same way (not "no such file").
+    result = invoke("validate", "--json", str(tmp_path / "a.yaml"))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["errors"][0]["code"] == "io/read"
+
+
+def test_a_loop_among_the_rule_files_does_not_break_the_registry(tmp_path: Path) -> None:
+    from engine.rules.loader import Registry
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "quadrille.yaml").write_bytes((ROOT / "rules" / "quadrille.yaml").read_bytes())
+    (rules / "loop.yaml").symlink_to(rules / "loop.yaml")
+    registry = Registry(rules, tmp_path / "variants")
+    assert registry.find("quadrille") is not None
+    assert registry.find("loop") is None
+    problems = registry.validate(registry.known_entries())
+    assert [p.code for p in problems] == ["io/read"]
