@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.actions import small_number
 from engine.errors import IllegalActionError, NotationError
 from engine.scoresheet import Evening, ScoredDeal, parse_entry, write_evening
 
@@ -67,8 +68,9 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             text = _ask(read, prompt)
             if optional and not text:
                 return None
-            if text.isdigit() and int(text) < n:
-                return int(text)
+            k = small_number(text)
+            if k is not None and k < n:
+                return k
             _say(write, "seat", n=n)
 
     data["declarer"] = seat(str(ask("declarer")))
@@ -80,14 +82,16 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     while True:
         text = _ask(read, str(ask("tricks", n=n)))
         parts = text.replace(",", " ").split()
-        if len(parts) == n and all(p.isdigit() for p in parts):
-            data["tricks"] = [int(p) for p in parts]
+        counts = [small_number(p) for p in parts]
+        if len(parts) == n and all(c is not None for c in counts):
+            data["tricks"] = counts
             break
         _say(write, "numbers", n=n)
     while True:
         text = _ask(read, str(ask("matadors"))) or "0"
-        if text.isdigit():
-            data["matadors"] = int(text)
+        matadors = small_number(text)
+        if matadors is not None:
+            data["matadors"] = matadors
             break
         _say(write, "number")
     data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")

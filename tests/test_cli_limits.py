@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from engine.cli import app
@@ -97,3 +98,54 @@ def test_a_loop_among_the_rule_files_does_not_break_the_registry(tmp_path: Path)
     assert registry.find("loop") is None
     problems = registry.validate(registry.known_entries())
     assert [p.code for p in problems] == ["io/read"]
+
+
+# Numbers typed at the table and to the scorekeeper.
+
+HUGE = "9" * 5000  # int() refuses more than 4,300 digits with a ValueError
+
+
+@pytest.mark.parametrize("answer", [HUGE, "0" * 5000 + "99", "1" + "0" * 40])
+def test_a_huge_number_at_the_table_is_answered_with_a_hint(answer: str) -> None:
+    from engine.table import EXIT_UNFINISHED
+
+    result = invoke("play", "quadrille", "--seed", "1", stdin=f"{answer}\n")
+    assert result.exit_code == EXIT_UNFINISHED  # the input ended, with the answer refused
+    assert "Choose 1 to" in result.stdout
+
+
+def test_small_number_reads_only_ascii_digits_of_a_sensible_length() -> None:
+    from engine.actions import SMALL_DIGITS, small_number
+
+    assert small_number("0") == 0 and small_number("007") == 7
+    assert small_number("9" * SMALL_DIGITS) == int("9" * SMALL_DIGITS)
+    for text in ("", "-1", "+1", " 1", "1.0", "²", "⁵", "٣", "１", "9" * (SMALL_DIGITS + 1), HUGE):
+        assert small_number(text) is None, text
+
+
+@pytest.mark.parametrize("line", [f"{HUGE} pass", "² pass", "⁵ play Kd"])
+def test_a_record_action_with_a_hostile_seat_is_a_notation_error(line: str) -> None:
+    from engine.actions import parse_line
+    from engine.errors import NotationError
+
+    with pytest.raises(NotationError):
+        parse_line(line)
+
+
+@pytest.mark.parametrize("bad", ["²", "⁵", HUGE])
+def test_the_scorekeeper_asks_again_for_a_hostile_number(bad: str) -> None:
+    # isdigit() accepts "²" and int() then fails; 5,000 digits fail int() too.
+    from engine import load_ruleset
+    from engine.scoresheet import Evening
+    from engine.scoreterm import run_score
+
+    evening = Evening(load_ruleset("quadrille"), {}, 0)
+    said: list[str] = []
+    answers = iter(
+        # contract, declarer (hostile, then 1), trumps, called, holder (hostile, then 3),
+        # tricks (hostile, then good), matadors (hostile, then 0), vole
+        ["ask", bad, "1", "clubs", "Kd", bad, "3", f"{bad} 3 3 3", "0 3 3 4", bad, "0", "n"]
+    )
+    run_score(evening, None, lambda prompt: next(answers, None), said.append)
+    assert len(evening.deals) == 1
+    assert evening.deals[0].result == "win"
