@@ -149,3 +149,84 @@ def test_the_scorekeeper_asks_again_for_a_hostile_number(bad: str) -> None:
     run_score(evening, None, lambda prompt: next(answers, None), said.append)
     assert len(evening.deals) == 1
     assert evening.deals[0].result == "win"
+
+
+# Records bounded by what a game can hold.
+
+
+def _record_with_hand(cards: int) -> str:
+    hand = ",".join(["As", "Kh", "Qd", "Jc"][i % 4] for i in range(cards))
+    return f"ruleset: quadrille\ndealer: 0\nhands:\n- [{hand}]\n- []\n- []\n- []\ntalon: []\n"
+
+
+def _refusal(text: str) -> tuple[str, int | None, int | None, str]:
+    from engine.errors import RecordError
+    from engine.records import parse_record
+
+    with pytest.raises(RecordError) as caught:
+        parse_record(text, "r.yaml")
+    (p,) = caught.value.problems
+    return p.code, p.line, p.column, p.message
+
+
+def test_a_hand_longer_than_any_pack_is_refused_as_it_is_read() -> None:
+    from engine.cards import PACK_SIZE
+
+    code, line, column, message = _refusal(_record_with_hand(PACK_SIZE + 1))
+    assert code == "yaml/too-many"
+    assert (line, column) == (4, 4 + 3 * PACK_SIZE)  # the 53rd card
+    assert f"at most {PACK_SIZE} cards" in message
+
+
+def test_a_four_mebibyte_hand_is_refused_without_building_it() -> None:
+    # 1.39 million cards: it took 967 MiB and 8.8 s to refuse (at the deal's setup).
+    import tracemalloc
+
+    text = _record_with_hand(1_390_000)
+    tracemalloc.start()
+    try:
+        code, _, _, _ = _refusal(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert code == "yaml/too-many"
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MiB"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (
+            "ruleset: quadrille\nseed: 1\nactions: [" + ",".join(["'1 pass'"] * 2001) + "]\n",
+            "2000 actions",
+        ),
+        (
+            "ruleset: quadrille\ndeals:\n" + "- {seed: 1}\n" * 10_001,
+            "10000 deals",
+        ),
+        ("ruleset: quadrille\ndealer: 0\nhands: [" + ",".join(["[]"] * 7) + "]\n", "6 hands"),
+        (
+            "ruleset: quadrille\ndealer: 0\ntalon: [" + ",".join(["As"] * 53) + "]\nseed: 1\n",
+            "52 cards",
+        ),
+        ("ruleset: quadrille\nseed: 1\nextra: [" + ",".join(["1"] * 65) + "]\n", "64 items"),
+        (
+            "ruleset: quadrille\ndeals:\n- seed: 1\n  actions: ["
+            + ",".join(["'1 pass'"] * 2001)
+            + "]\n",
+            "2000 actions",
+        ),
+    ],
+)
+def test_record_limits(text: str, where: str) -> None:
+    code, line, _, message = _refusal(text)
+    assert code == "yaml/too-many" and line is not None
+    assert where in message
+
+
+def test_records_at_the_limits_are_read() -> None:
+    from engine.records import MAX_ACTIONS, parse_record
+
+    actions = ",".join(["'1 pass'"] * MAX_ACTIONS)
+    record = parse_record(f"ruleset: quadrille\nseed: 1\nactions: [{actions}]\n")
+    assert len(record.deals[0].actions) == MAX_ACTIONS
