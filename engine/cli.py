@@ -283,7 +283,7 @@ def validate(
     from engine.rules.loader import default_registry, validate_paths
 
     names = list(paths or [])
-    missing = [n for n in names if not Path(n).exists() and default_registry().find(n) is None]
+    missing = [n for n in names if not os.path.lexists(n) and default_registry().find(n) is None]
     if missing:
         raise CliError(_words("no-such-input", names=missing), EXIT_USAGE)
     problems, checked = validate_paths(names)

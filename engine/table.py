@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, parse_line
+from engine.actions import Action, parse_line, small_number
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError
@@ -1002,8 +1002,10 @@ class TableGame:
                 raise _Quit
             try:
                 if answer.isascii() and answer.isdigit() and deal.phase != "exchange":
-                    k = int(answer)
-                    if not 1 <= k <= len(legal):
+                    # A number of any length is a choice from the list: one too long to read
+                    # (5,000 digits) is simply out of range.
+                    k = small_number(answer)
+                    if k is None or not 1 <= k <= len(legal):
                         write(_message("out-of-range", count=len(legal)))
                         continue
                     action = legal[k - 1]

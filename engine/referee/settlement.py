@@ -729,9 +729,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
             # "He of the four, who had the highest Trump takes up one, the second is for Him of
             # the three others, who had the next best Trump ... in Case they had neither of them
             # any Trump at all, it is let alone till the next Deal" (CG-EN PA56).
-            odd_line = (
-                _NO_LINE if kinds is None else (ODD_COUNTER, PaymentKind.ODD, *kinds.odd[2:])
-            )
+            odd_line = _NO_LINE if kinds is None else (ODD_COUNTER, PaymentKind.ODD, *kinds.odd[2:])
             for seat in [s for s in trump_holders if s in opponents][:left]:
                 ledger.from_pot(seat, 1, odd_line)
     elif outcome.pot is _CODILLE_WINNER:
