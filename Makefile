@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play lint typecheck pytest bench docs clean serve browser fuzz sweep test-network
+.PHONY: test play lint typecheck pytest bench docs playthroughs clean serve browser fuzz sweep test-network
 
 SEED  ?= 1
 JOBS  ?= 0
@@ -12,7 +12,7 @@ JOBS  ?= 0
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web]'
+	$(BIN)/python -m pip install --quiet -e '.[test,web,openspiel]'
 	touch $(STAMP)
 
 test: $(STAMP) lint typecheck pytest
@@ -51,6 +51,9 @@ browser:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "make browser: run as root on Debian (apt-get install chromium chromium-driver); the browser tests will be skipped"; fi
+playthroughs: $(STAMP)
+	$(BIN)/python tools/gen_playthroughs.py
+
 docs: $(STAMP)
 	$(BIN)/python tools/gen_docs.py
 
@@ -60,6 +63,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_simulate.py
 	$(BIN)/python benchmarks/bench_docs.py
 	$(BIN)/python benchmarks/bench_web.py
+	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache fuzz-failures

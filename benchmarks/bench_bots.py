@@ -8,6 +8,15 @@ nothing. The search bot is slow: it plays ``--search-deals`` deals (``--all-sear
 search bots in every seat; 0 skips): say so when quoting.
 
     python benchmarks/bench_bots.py [-n 2000] [--search-deals 300] [--jobs K] [RULESET …]
+    python benchmarks/bench_bots.py --paired [--ismcts-deals 40] [--ismcts ismcts:simulations=50]
+
+``--paired`` measures strength instead: for each pair of kinds (X against Y) on Quadrille and
+Ombre, the same seeded deals are played twice, once with X in seat 0 and Y elsewhere, once with
+Y everywhere; the difference of seat 0's counters deal by deal, each deal settled on an empty
+table so that the pot a run carries does not swamp it (the same cards, the deal passing
+to the right so that seat 0 holds every position) is X's gain over Y, with its 95 % interval
+(:func:`engine.compare.paired_ci`); and the cost: seconds per deal of each run. The IS-MCTS
+player is OpenSpiel's (the extra ``[openspiel]``), with its settings as ``--ismcts`` gives them.
 """
 
 from __future__ import annotations
@@ -16,7 +25,9 @@ import argparse
 import time
 
 from engine import load_ruleset
-from engine.simulate import Setup, default_jobs, run
+from engine.compare import paired_ci
+from engine.referee.settlement import TableState, settle_outcome
+from engine.simulate import Setup, default_jobs, run, settled_deals
 
 PAIRS = [
     ("random", None),
@@ -25,6 +36,50 @@ PAIRS = [
     ("heuristic", "random"),
     ("search", "heuristic"),
 ]
+
+
+def _seat0(
+    rules_name: str, kinds: tuple[str, ...], deals: int, seed: int, jobs: int
+) -> tuple[list[int], float]:
+    rules = load_ruleset(rules_name)
+    start = time.perf_counter()
+    # Each deal settled on an empty table: its own counters, not the pot the run carried.
+    balances = [
+        settle_outcome(rules, played.outcome, TableState()).balances[0]
+        for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=jobs)
+    ]
+    return balances, time.perf_counter() - start
+
+
+def paired(args: argparse.Namespace) -> None:
+    """X in seat 0 against Y elsewhere, and Y everywhere, on the same deals: X's gain over Y."""
+    ismcts = args.ismcts
+    pairs = [
+        ("heuristic", "random", args.deals),
+        ("search", "random", args.search_deals),
+        ("search", "heuristic", args.search_deals),
+        (ismcts, "random", args.ismcts_deals),
+        (ismcts, "heuristic", args.ismcts_deals),
+        (ismcts, "search", args.ismcts_deals),
+    ]
+    print(
+        "| ruleset | X v Y | deals | X's gain over Y, counters per deal [95 %] "
+        "| s per deal: X + Ys | s per deal: all Y |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name in args.rulesets:
+        n = load_ruleset(name).players
+        for x, y, deals in pairs:
+            if deals <= 0:
+                continue
+            with_x, tx = _seat0(name, (x,) + (y,) * (n - 1), deals, args.seed, args.jobs)
+            all_y, ty = _seat0(name, (y,) * n, deals, args.seed, args.jobs)
+            e = paired_ci(zip(map(float, all_y), map(float, with_x), strict=True))
+            print(
+                f"| {name} | {x} v {y} | {deals} | {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
+                f"| {tx / deals:.4f} | {ty / deals:.4f} |",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -37,7 +92,15 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--paired", action="store_true", help="paired strength and cost")
+    parser.add_argument("--ismcts-deals", type=int, default=40)
+    parser.add_argument("--ismcts", default="ismcts:simulations=50")
     args = parser.parse_args()
+    if args.paired:
+        if args.rulesets == ["quadrille", "ombre", "mediateur"]:
+            args.rulesets = ["quadrille", "ombre"]
+        paired(args)
+        return
     print(
         "| ruleset | seats | deals | declarer wins | codille | all pass (forced) "
         "| counters per seat-deal | declaring: won / codille | s |"

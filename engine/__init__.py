@@ -17,12 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import ALL_CARDS as ALL_CARDS
-from engine.cards import Card as Card
-from engine.cards import Colour as Colour
-from engine.cards import Rank as Rank
-from engine.cards import Suit as Suit
-from engine.cards import parse_cards as parse_cards
 from engine.errors import IllegalActionError as IllegalActionError
 from engine.errors import NotationError as NotationError
 from engine.errors import Problem as Problem
@@ -31,13 +25,25 @@ from engine.errors import RuleFileError as RuleFileError
 
 if TYPE_CHECKING:
     from engine.actions import Action as Action
+    from engine.cards import ALL_CARDS as ALL_CARDS
+    from engine.cards import Card as Card
+    from engine.cards import Colour as Colour
+    from engine.cards import Rank as Rank
+    from engine.cards import Suit as Suit
+    from engine.cards import parse_cards as parse_cards
     from engine.referee import Deal as Deal
     from engine.referee.party import Party as Party
     from engine.rules.model import RuleSet as RuleSet
 
-# The model and the referee are imported when first asked for, so that a command that needs
-# neither (``ombre --help``) does not pay for them.
+# The cards, the model and the referee are imported when first asked for, so that a command
+# that needs none of them (``ombre --help``) does not pay for them.
 _LAZY = {
+    "ALL_CARDS": "engine.cards",
+    "Card": "engine.cards",
+    "Colour": "engine.cards",
+    "Rank": "engine.cards",
+    "Suit": "engine.cards",
+    "parse_cards": "engine.cards",
     "Action": "engine.actions",
     "Deal": "engine.referee",
     "Party": "engine.referee.party",

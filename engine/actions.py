@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import NotationError
 
-__all__ = ["VERBS", "Action", "parse_line"]
+__all__ = ["VERBS", "Action", "parse_line", "small_number"]
 
 VERBS = (
     "pass",
@@ -169,8 +169,31 @@ def parse_line(text: str) -> tuple[int, Action]:
     """
     words = str(text).split(maxsplit=1)
     seat = words[0].removeprefix("-") if words else ""
-    if len(words) < 2 or not (seat.isascii() and seat.isdigit()):
+    number = small_number(seat)
+    if len(words) < 2 or number is None:
         raise NotationError(
-            f"not a record action {text!r} (expected 'SEAT VERB ...', e.g. '1 play Kd')"
+            f"not a record action {text[:80]!r} (expected 'SEAT VERB ...', e.g. '1 play Kd')"
         )
-    return int(words[0]), Action.parse(words[1])
+    return (-number if words[0].startswith("-") else number), Action.parse(words[1])
+
+
+SMALL_DIGITS = 9
+"""The most digits :func:`small_number` reads (no count, seat or seed typed at a table needs
+more; Python's ``int()`` refuses text of more than 4,300 digits with a ValueError)."""
+
+
+def small_number(text: str) -> int | None:
+    """Returns the whole number written in ASCII digits (``0``-``9``, at most
+    :data:`SMALL_DIGITS` of them after leading zeros), or None for anything else: a sign, a
+    space, a superscript ``²`` or another script's digits (which ``str.isdigit`` accepts and
+    ``int`` refuses or reads), or a number too long to be one a person means.
+
+    >>> small_number("12"), small_number("²"), small_number("9" * 5000), small_number("-1")
+    (12, None, None, None)
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0")
+    if len(digits) > SMALL_DIGITS:
+        return None
+    return int(digits or "0")

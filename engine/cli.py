@@ -19,8 +19,6 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 from __future__ import annotations
 
 import functools
-import io
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -29,7 +27,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
 import typer
 
-from engine.cards import Suit
 from engine.errors import (
     IllegalActionError,
     NotationError,
@@ -156,9 +153,17 @@ def _problems_text(
     warnings: Sequence[Problem] = (),
 ) -> str:
     """Returns the problems, one ``FILE:LINE:COLUMN: $.path: message [code]`` a line, the
-    warnings likewise, and (with ``summary``) a line that counts them."""
-    from engine.render import render
+    warnings likewise, and (with ``summary``) a line that counts them. With no problem and no
+    warning, the text rendered before for the same count is reused (``render_cached``)."""
+    from engine.render import render, render_cached
 
+    if not problems and not warnings:
+        key = [b"problems", str(files_checked).encode(), bytes([summary])]
+        return render_cached(
+            "cli/problems.txt.j2",
+            key,
+            lambda: {"problems": [], "checked": files_checked, "summary": summary},
+        )
     return render(
         "cli/problems.txt.j2",
         "text",
@@ -240,6 +245,8 @@ def _boundary(func: Callable[P, None]) -> Callable[P, None]:
 
 def _emit_json(document: Any) -> None:
     """Prints one JSON document on stdout."""
+    import json
+
     typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
@@ -312,6 +319,8 @@ def list_(json_out: JsonFlag = False) -> None:
     if json_out:
         _emit_json(rows)
         return
+    import json
+
     from engine.render import render_cached
 
     key = [json.dumps(rows, sort_keys=True).encode()]
@@ -338,7 +347,7 @@ def validate(
     from engine.rules.loader import default_registry, validate_paths
 
     names = list(paths or [])
-    missing = [n for n in names if not Path(n).exists() and default_registry().find(n) is None]
+    missing = [n for n in names if not os.path.lexists(n) and default_registry().find(n) is None]
     if missing:
         raise CliError(_words("no-such-input", names=missing), EXIT_USAGE)
     warnings: list[Problem] = []
@@ -414,6 +423,8 @@ def cards(
 ) -> None:
     """Rank every card, highest first, with SUIT as trumps."""
     r = _load(ruleset)
+    from engine.cards import Suit
+
     trump_suit = Suit.parse(trump)
     options = _parse_options(r, option)
     from engine.referee import trump_suits
@@ -660,6 +671,34 @@ def claims(
     typer.echo(render("claims.txt.j2", "text", evaluations=evaluations), nl=False)
 
 
+@app.command("sources")
+@_boundary
+def sources_(
+    source: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[SOURCE]",
+            help="A stored source (enc-q, enc-qui, cg-en, acad, acad-2, hoyle-ie, hoyle-gb).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Read a stored source sentence by sentence: what the model encodes, and why not."""
+    from engine.documents.concordance import SOURCES, build_concordance
+    from engine.render import render
+
+    if source is not None and source.lower() not in SOURCES:
+        raise CliError(_words("no-such-source", name=source, known=SOURCES), EXIT_USAGE)
+    chosen = [source.lower()] if source is not None else list(SOURCES)
+    found = [build_concordance(s) for s in chosen]
+    if json_out:
+        _emit_json(found[0].as_json() if source is not None else [c.as_json() for c in found])
+        return
+    context = {"concordance": found[0]} if source is not None else {"concordances": found}
+    typer.echo(render("concordance.txt.j2", "text", **context), nl=False)
+
+
 # ombre play
 
 
@@ -748,6 +787,8 @@ def play(
     from engine.table import PlayRequest, open_table
 
     interactive = sys.stdin.isatty()
+    import io
+
     request = PlayRequest(
         ruleset=ruleset,
         seat=seat,
@@ -830,7 +871,11 @@ def simulate(
         typer.Option(
             "--bots",
             metavar="KIND[,KIND…]",
-            help="random, heuristic or search: one for every seat, or one per seat.",
+            help=(
+                "random, heuristic or search (or, with the [openspiel] extra, OpenSpiel's "
+                "ismcts:simulations=N:uct_c=C or a bot it registers): one for every seat, "
+                "or one per seat."
+            ),
         ),
     ] = "heuristic",
     jobs: Annotated[

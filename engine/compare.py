@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.referee.settlement import outcome_kinds, role_balances
+
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
 
@@ -113,17 +115,16 @@ def paired_ci(pairs: Iterable[tuple[float, float]]) -> Estimate:
 
 
 def _roles(deal: DealOutcome) -> dict[str, float]:
-    """Returns each role's balance in a deal: declarer, partner, defender (mean per defender)."""
-    if deal.declarer is None:
+    """Returns each role's balance in a deal: declarer, partner, defender (mean per defender),
+    from the referee's roles (:func:`engine.referee.settlement.role_balances`)."""
+    roles = role_balances(deal.balances, deal.declarer, deal.partner)
+    if roles is None:
         return {}
-    out: dict[str, float] = {"declarer": deal.balances[deal.declarer]}
-    side = {deal.declarer}
-    if deal.partner is not None:
-        out["partner"] = deal.balances[deal.partner]
-        side.add(deal.partner)
-    defenders = [b for seat, b in enumerate(deal.balances) if seat not in side]
-    if defenders:
-        out["defender"] = sum(defenders) / len(defenders)
+    out: dict[str, float] = {"declarer": roles.declarer}
+    if roles.partner is not None:
+        out["partner"] = roles.partner
+    if roles.defenders:
+        out["defender"] = sum(roles.defenders) / len(roles.defenders)
     return out
 
 
@@ -138,6 +139,8 @@ class Comparison:
     seed: int
     bots: str
     outcomes: tuple[tuple[DealOutcome, ...], tuple[DealOutcome, ...]]
+    check: Comparison | None = None
+    """The same comparison on a second, independent run (another seed): what it confirms."""
 
     def _side(self, which: int) -> dict[str, Any]:
         deals = self.outcomes[which]
@@ -213,8 +216,11 @@ class Comparison:
         }
 
     def as_json(self) -> dict[str, Any]:
-        """Returns the report: each rule set's figures and the paired differences (B - A)."""
-        return {
+        """Returns the report: each rule set's figures and the paired differences (B - A); with
+        a second run, ``confirmation``: each difference whose interval excludes 0, and whether
+        the second run's interval excludes 0 on the same side."""
+        difference = self._differences()
+        out = {
             "a": self.a,
             "b": self.b,
             "deals": self.deals,
@@ -223,8 +229,45 @@ class Comparison:
             "paired": True,
             "confidence": 0.95,
             "rulesets": [self._side(0), self._side(1)],
-            "difference": self._differences(),
+            "difference": difference,
         }
+        if self.check is not None:
+            again = self.check._differences()
+            found = list(_verdicts(difference, again))
+            out["confirmation"] = {
+                "seed": self.check.seed,
+                "deals": self.check.deals,
+                "differences": found,
+                "confirmed": sum(1 for f in found if f["confirmed"]),
+            }
+        return out
+
+
+_NOT_DIFFERENCES = frozenset({"same_contract", "same_result"})
+
+
+def _verdicts(
+    first: Mapping[str, Any], second: Mapping[str, Any], path: str = ""
+) -> Iterable[dict[str, Any]]:
+    """Yields each paired difference of ``first`` whose interval excludes 0, with the second
+    run's estimate and whether it excludes 0 on the same side."""
+    for key, value in first.items():
+        if key in _NOT_DIFFERENCES or not isinstance(value, Mapping):
+            continue
+        where = f"{path}.{key}" if path else key
+        other = second.get(key) if isinstance(second, Mapping) else None
+        if "value" in value and "low" in value:
+            if not value.get("n") or value["low"] <= 0 <= value["high"]:
+                continue
+            up = value["low"] > 0
+            ok = (
+                isinstance(other, Mapping)
+                and bool(other.get("n"))
+                and (other["low"] > 0 if up else other["high"] < 0)
+            )
+            yield {"path": where, "first": dict(value), "second": other, "confirmed": ok}
+        else:
+            yield from _verdicts(value, other or {}, where)
 
 
 PlayFn = Callable[..., list[DealOutcome]]
@@ -242,7 +285,8 @@ def play(
     """Plays ``deals`` deals as one party with bots in every seat (the pot carrying over), on
     ``jobs`` processes: :func:`engine.simulate.settled_deals`, the driver of ``ombre simulate``.
 
-    Deal ``i`` is shuffled from the seed ``seed + i`` and the bots draw from the same generators,
+    Deal ``i`` is shuffled from the seed :func:`engine.seeds.deal_seed` ``(seed, i)`` and the
+    bots draw from the same generators,
     as ``ombre simulate --seed`` plays them, so two rule sets with the same pack get the same
     hands, and the result is the same for any ``jobs``. ``bots``: one kind for every seat, or
     one per seat (``random,heuristic,…``).
@@ -251,8 +295,7 @@ def play(
     from engine.simulate import Setup, parse_bots, settled_deals
 
     setup = Setup(rules, parse_bots(bots, rules.players, BOTS), seed, options)
-    made = {r.result for r in rules.results if r.when.vole == "made"}
-    side = {rid for rid, o in rules.outcomes.items() if o.pot == "side"}
+    kinds = outcome_kinds(rules)  # the referee's reading of each result: won, vole made ...
     out: list[DealOutcome] = []
     for index, played, s in settled_deals(setup, deals, jobs=jobs):
         o = played.outcome
@@ -266,8 +309,8 @@ def play(
                 balances=s.balances,
                 bete=s.bete,
                 vole_undertaken=played.vole_undertaken,
-                won=o.result in side,
-                vole_made=o.result in made,
+                won=kinds[o.result].won,
+                vole_made=kinds[o.result].vole_made,
             )
         )
     return out
@@ -284,14 +327,37 @@ def compare(
     options_b: Mapping[str, str] | None = None,
     player: PlayFn | None = None,
     jobs: int = 1,
+    confirm: bool = True,
+    confirm_seed: int | None = None,
 ) -> Comparison:
     """Plays the same ``deals`` deals under ``a`` and ``b`` and returns the comparison (the same
-    for any number of worker processes ``jobs``)."""
+    for any number of worker processes ``jobs``).
+
+    :param confirm: also play a second run of ``deals`` other deals that checks each
+        difference found (:attr:`Comparison.check`).
+    :param confirm_seed: its seed (default ``seed + 1``: deal seeds are mixed, so the two runs
+        share no deal, :mod:`engine.seeds`).
+    """
     run = player or play
     first = run(a, options_a or {}, deals, seed, bots, jobs=jobs)
     second = run(b, options_b or {}, deals, seed, bots, jobs=jobs)
+    check = None
+    if confirm:
+        other = seed + 1 if confirm_seed is None else confirm_seed
+        check = compare(
+            a,
+            b,
+            deals,
+            seed=other,
+            bots=bots,
+            options_a=options_a,
+            options_b=options_b,
+            player=player,
+            jobs=jobs,
+            confirm=False,
+        )
     return Comparison(
-        a.id, b.id, (a.name, b.name), deals, seed, bots, (tuple(first), tuple(second))
+        a.id, b.id, (a.name, b.name), deals, seed, bots, (tuple(first), tuple(second)), check
     )
 
 

@@ -146,6 +146,7 @@ class CodilleRemainder(StrEnum):
 
     NEXT_SPADILLE = "next-spadille"
     STAYS = "stays"
+    HIGHEST_TRUMPS = "highest-trumps"
 
 
 class TrumpNamedBy(StrEnum):

@@ -30,12 +30,21 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import parse_line
-from engine.cards import Card
+from engine.cards import PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules.model import RuleSet
-from engine.rules.reader import Document, Path_, json_path, parse_bytes, parse_text, read_file
+from engine.rules.reader import (
+    Document,
+    Limits,
+    Path_,
+    json_path,
+    parse_bytes,
+    parse_text,
+    read_file,
+)
+from engine.seeds import deal_seed
 
 __all__ = [
     "DealRecord",
@@ -55,6 +64,47 @@ _META_KEYS = {"title", "source", "note", "ruleset_file", "ruleset_sha256", "tabl
 _TABLE_KEYS = {"seat": int, "seed": int, "bots": str, "deals": int}
 _DEAL_KEYS = {"dealer", "hands", "talon", "seed", "actions", "note"}
 _SEAT = re.compile(r"^[0-9]{1,3}$")
+
+MAX_SEATS = 6
+"""The most hands a deal has: no rule file seats more than 6 players (the schema's bound)."""
+MAX_ACTIONS = 2000
+"""The most actions a deal of a record holds. A deal of the largest pack has 52 plays; the
+auction, the exchange, the calls and the vole add a few dozen; each renonce noticed replays a
+trick or more. Two thousand is far past any deal, and bounds the work a record can ask for."""
+MAX_DEALS = 10000
+"""The most deals in a party record (an evening is a few dozen; ``ombre simulate`` keeps no
+record)."""
+MAX_VALUES = 500_000
+"""The most values (cards, actions, keys ...) in one record: more than 4 MiB of ordinary deals
+hold, and a bound on the memory reading one takes."""
+
+
+def _deal_limits(*at: str | int | None) -> dict[tuple[str | int | None, ...], tuple[int, str]]:
+    pack = f"at most {PACK_SIZE} cards (no pack has more)"
+    return {
+        (*at, "hands"): (
+            MAX_SEATS,
+            f"a deal has at most {MAX_SEATS} hands (no game seats more players)",
+        ),
+        (*at, "hands", None): (PACK_SIZE, f"a hand holds {pack}"),
+        (*at, "talon"): (PACK_SIZE, f"a talon holds {pack}"),
+        (*at, "actions"): (MAX_ACTIONS, f"a deal has at most {MAX_ACTIONS} actions"),
+    }
+
+
+LIMITS = Limits(
+    items={
+        **_deal_limits(),
+        ("deals",): (MAX_DEALS, f"a party record holds at most {MAX_DEALS} deals"),
+        **_deal_limits("deals", None),
+    },
+    others=64,
+    nodes=MAX_VALUES,
+)
+"""What a record can hold, checked as it is read, before anything is built: no hand or talon
+longer than the largest pack, no more hands than seats, no more actions than a deal can have
+(``docs/records.md``, "Limits"). The ruleset's own pack and seats are checked when the deal is
+set up."""
 
 
 @dataclass(frozen=True)
@@ -310,8 +360,8 @@ def _from_document(doc: Document) -> Record:
                     and "hands" not in d
                     and "seed" not in d
                 ):
-                    # A party-wide seed: deal i uses seed + i.
-                    d = {**d, "seed": base_seed + i}
+                    # A party-wide seed: deal i uses deal_seed(seed, i) (engine.seeds).
+                    d = {**d, "seed": deal_seed(base_seed, i)}
                 deals.append(_deal(doc, d, ("deals", i), problems, top=False))
     else:
         deal = _deal(doc, data, (), problems, top=True)
@@ -345,7 +395,7 @@ def parse_record(text: str, file: str = "<record>") -> Record:
 
     :raises RecordError: with every located problem (syntax, unknown keys, bad cards ...).
     """
-    doc, problems = parse_text(file, text)
+    doc, problems = parse_text(file, text, LIMITS)
     if doc is None:
         raise RecordError(problems)
     return _from_document(doc)
@@ -363,7 +413,7 @@ def read_record(path: str | Path) -> Record:
     raw, refused = read_file(p, str(path))
     if raw is None:
         raise RecordError([refused] if refused is not None else [])
-    doc, problems = parse_bytes(str(path), raw)
+    doc, problems = parse_bytes(str(path), raw, LIMITS)
     if doc is None:
         raise RecordError(problems)
     return _from_document(doc)

@@ -33,13 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import Card, Suit
-from engine.enums import AllPass, Help, OwnCard
+from engine.cards import FULL_MASK, Card, Suit
+from engine.enums import AllPass, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.referee.declarations import trump_suits
+from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor
+from engine.referee.play import could_undertake_vole
 from engine.referee.result import evaluate_result
+from engine.referee.seating import seating
 from engine.referee.settlement import (
     SettlementResult,
     TableState,
@@ -47,7 +49,7 @@ from engine.referee.settlement import (
     pays_alone,
     settle,
 )
-from engine.rules.model import Call, RuleSet
+from engine.rules.model import Call, Contract, RuleSet
 from engine.rules.reader import json_path, parse_text
 
 __all__ = [
@@ -71,6 +73,7 @@ _SCORE_KEYS = (
     "matadors",
     "vole",
     "highest_trump",
+    "trump_holders",
     "renonces",
     "surrendered",
     "held",
@@ -99,6 +102,10 @@ class Entry:
     """The side undertook the vole."""
     highest_trump: int | None = None
     """Who held the highest trump, asked only while odd counters from a codille wait."""
+    trump_holders: tuple[int, ...] = ()
+    """The seats that held a trump, the holder of the highest first, where the rules give a
+    codille's odd counters to the highest trumps (``codille_remainder: highest-trumps``);
+    left out, the odd counters stay on the table."""
     renonces: tuple[int, ...] = ()
     """The offender of each renonce pointed out (each makes a bête)."""
     note: str | None = None
@@ -121,6 +128,8 @@ class Entry:
         out["vole"] = self.vole
         if self.highest_trump is not None:
             out["highest_trump"] = self.highest_trump
+        if self.trump_holders:
+            out["trump_holders"] = list(self.trump_holders)
         if self.renonces:
             out["renonces"] = list(self.renonces)
         if self.surrendered:
@@ -221,6 +230,10 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     highest = data.get("highest_trump")
     if highest is not None:
         highest = _seat(highest, n, "highest_trump")
+    raw_holders = data.get("trump_holders", [])
+    if not isinstance(raw_holders, list | tuple):
+        raise NotationError("trump_holders lists the seats that held a trump, the highest first")
+    trump_holders = tuple(_seat(s, n, "a trump's holder") for s in raw_holders)
     raw_renonces = data.get("renonces", [])
     if not isinstance(raw_renonces, list | tuple):
         raise NotationError("renonces must list the offending seats")
@@ -246,6 +259,7 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         matadors=matadors,
         vole=vole,
         highest_trump=highest,
+        trump_holders=trump_holders,
         renonces=renonces,
         surrendered=surrendered,
         held=held,
@@ -299,7 +313,7 @@ class Evening:
         """Returns the seat that deals next (the deal passes to the right)."""
         if not self.deals:
             return self.first_dealer
-        return (self.deals[-1].entry.dealer + 1) % self.n
+        return seating(self.rules, self.deals[-1].entry.dealer).next_dealer
 
     @property
     def table(self) -> TableState:
@@ -339,6 +353,39 @@ class Evening:
         if rule is None:  # pragma: no cover - the rule-file checks require one
             raise _refuse("score/no-call-rule", "this ruleset has no rule for calling a card")
         return rule, ("declarations", "call" if help_ is Help.CALL else "demand")
+
+    def _call_refusal(
+        self, entry: Entry, rule: Call, card: Card, suit: Suit, contract: Contract
+    ) -> tuple[str, str] | None:
+        """The first calling rule the entry's call breaks (:func:`stages_for`, the referee's),
+        as a scorekeeper's code wrapping the referee's (``call/trump`` is ``score/call-trump``,
+        ``call/X`` is ``score/X``) and the referee's reason; None if it could have happened."""
+        assert entry.declarer is not None
+        declarer = entry.declarer
+        mine = others = 0
+        for text, seat in (*entry.held, (str(card), entry.holder)):
+            bit = 1 << Card.parse(text).index
+            if seat == declarer:
+                mine |= bit
+            else:
+                others |= bit
+        tables = self.rules.setup(self.options).tables
+        trump = None if _partner_named(contract) else suit.index
+        stages = stages_for(
+            rule,
+            tables,
+            trump,
+            held=mine,
+            may_hold=FULL_MASK & ~others,
+            others_may_hold=FULL_MASK & ~mine,
+        )
+        broken = call_stage_refusal(rule, stages, card, declarer)
+        if broken is None:
+            return None
+        code, reason = broken
+        if code.startswith("call/trump"):
+            return "score/call-trump", reason
+        return "score/" + code.split("/", 1)[1], reason
 
     def check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None]:
         """Checks that ``entry`` could have happened; returns (result, side, partner).
@@ -418,25 +465,13 @@ class Evening:
                 raise _refuse(
                     "score/not-in-pack", rules.not_in_pack(card, self.options), cite(("deck",))
                 )
-            # Under a partner who names trumps, the call came before the trump suit.
-            if card.suit is suit and not rule.trump_suit_allowed and not _partner_named(contract):
-                raise _refuse(
-                    "score/call-trump",
-                    f"{card} is of the trump suit and may not be called",
-                    cite(rule_path),
-                )
-            if card.rank not in (rule.rank, rule.all_held_fallback):
-                raise _refuse(
-                    "score/not-callable",
-                    f"{card} cannot be called (call a {rule.rank.name.lower()})",
-                    cite(rule_path),
-                )
-            if entry.holder == declarer and rule.own_card is OwnCard.FORBIDDEN:
-                raise _refuse(
-                    "score/own-card",
-                    f"seat {declarer} cannot hold the card he demands of another player",
-                    cite(rule_path),
-                )
+            # The referee's own calling rules, asked with what the entry says of the hands:
+            # the called card's holder and the cards held (``held``); every other card may
+            # lie anywhere. Under a partner who names trumps, the call came before trumps.
+            refused = self._call_refusal(entry, rule, card, suit, contract)
+            if refused is not None:
+                code, reason = refused
+                raise _refuse(code, reason, cite(rule_path))
             if contract.help is Help.CALL and entry.holder != declarer:
                 partner = entry.holder
             if entry.surrendered:
@@ -475,7 +510,7 @@ class Evening:
                     f"the vole cannot be undertaken under {contract.name}",
                     cite(path),
                 )
-            if side_tricks < rules.vole_after:
+            if not could_undertake_vole(rules, contract, side_tricks):
                 raise _refuse(
                     "score/vole-too-early",
                     f"the vole is undertaken only after winning the first {rules.vole_after} "
@@ -528,6 +563,7 @@ class Evening:
                 tricks=entry.tricks,
                 matadors=entry.matadors,
                 spadille_holder=entry.highest_trump,
+                trump_holders=entry.trump_holders,
                 transfers=transfers,
                 renonces=entry.renonces,
                 factor=factor,

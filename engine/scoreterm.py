@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.actions import small_number
 from engine.errors import IllegalActionError, NotationError
 from engine.files import write_durably
 from engine.scoresheet import Evening, ScoredDeal, parse_entry, write_evening
@@ -85,8 +86,9 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             text = _ask(read, prompt)
             if optional and not text:
                 return None
-            if text.isascii() and text.isdigit() and int(text) < n:
-                return int(text)
+            k = small_number(text)
+            if k is not None and k < n:
+                return k
             _say(write, "seat", n=n)
 
     data["declarer"] = seat(str(ask("declarer")))
@@ -98,14 +100,16 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     while True:
         text = _ask(read, str(ask("tricks", n=n)))
         parts = text.replace(",", " ").split()
-        if len(parts) == n and all(p.isascii() and p.isdigit() for p in parts):
-            data["tricks"] = [int(p) for p in parts]
+        counts = [small_number(p) for p in parts]
+        if len(parts) == n and all(c is not None for c in counts):
+            data["tricks"] = counts
             break
         _say(write, "numbers", n=n)
     while True:
         text = _ask(read, str(ask("matadors"))) or "0"
-        if text.isascii() and text.isdigit() and len(text) < 5:
-            data["matadors"] = int(text)
+        matadors = small_number(text)
+        if matadors is not None:
+            data["matadors"] = matadors
             break
         _say(write, "number")
     data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")

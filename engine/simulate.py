@@ -2,8 +2,9 @@
 
 A party is sequential only in its counters: the pot, the bêtes waiting, the odd counters and
 the redeal flag (:class:`TableState`) pass from one deal to the next. The cards and the play do
-not: deal ``i`` is dealt by seat ``i mod n`` from the seed ``S + i`` (as ``ombre play --seed S``
-and a record's ``seed: S`` deal it), and the bots never look at the table. Their random draws
+not: deal ``i`` is dealt by seat ``i mod n`` from the seed :func:`engine.seeds.deal_seed`
+``(S, i)`` (``S`` itself for deal 0, a mix of ``S`` and ``i`` after; as ``ombre play --seed S``
+and a party record's ``seed: S`` deal it), and the bots never look at the table. Their random draws
 come from one generator per *block* of consecutive deals (250, or 8 with a search bot at the
 table), seeded from ``(S, block)``: a block's play depends only on the seed and the block's
 number. So:
@@ -36,12 +37,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
-from engine.bots import Bot, RandomBot, make_bot
+from engine.bots import BOTS, Bot, RandomBot, make_bot
 from engine.referee import Deal
 from engine.referee.party import last_tour_factor
 from engine.referee.result import outcome
-from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
+from engine.referee.settlement import (
+    Outcome,
+    SettlementResult,
+    TableState,
+    outcome_kinds,
+    role_balances,
+    settle_outcome,
+)
 from engine.rules.model import RuleSet
+from engine.seeds import deal_seed
 
 __all__ = [
     "BLOCK",
@@ -49,6 +58,7 @@ __all__ = [
     "Setup",
     "Tally",
     "block_seed",
+    "deal_record",
     "deal_seed",
     "default_jobs",
     "parse_bots",
@@ -70,12 +80,6 @@ SEARCH_BLOCK = 8
 _EMPTY = TableState()
 
 
-def deal_seed(seed: int, index: int) -> int:
-    """Returns the seed that deals deal ``index`` of a run seeded ``seed``: ``seed + index``, as
-    ``ombre play --seed`` deals deal ``index`` of a game and a party record's ``seed:`` does."""
-    return seed + index
-
-
 def block_seed(seed: int, block: int) -> int:
     """Returns the seed of the bots' random generator for a block of deals (shared by the seats)."""
     return (seed * 1_000_003 + block) * 7919 + 1
@@ -93,11 +97,21 @@ class Setup:
     @property
     def block(self) -> int:
         """Returns the number of deals in a block for these bots."""
-        return SEARCH_BLOCK if "search" in self.bots else BLOCK
+        slow = any(kind == "search" or kind not in BOTS for kind in self.bots)
+        return SEARCH_BLOCK if slow else BLOCK
 
     def make_bots(self) -> list[Bot]:
-        """Returns one bot per seat (given the block's generator by :func:`play_block`)."""
-        return [make_bot(kind, 0) for kind in self.bots]
+        """Returns one bot per seat (given the block's generator by :func:`play_block`): the
+        workbench's by name, OpenSpiel's through :mod:`engine.spiel.bots`."""
+        out: list[Bot] = []
+        for kind in self.bots:
+            if kind in BOTS:
+                out.append(make_bot(kind, 0))
+            else:
+                from engine.spiel.bots import SpielBot
+
+                out.append(SpielBot(kind, 0))
+        return out
 
     @cached_property
     def party(self) -> bool:
@@ -157,6 +171,31 @@ def played_deal(
             seat = deal.to_move
             apply(players[seat].choose(deal, seat))
     return deal
+
+
+def deal_record(setup: Setup, index: int) -> dict[str, Any]:
+    """Returns the record of deal ``index`` of the run as its bots played it: the ruleset, its
+    options, the dealer, the deal's seed (:func:`deal_seed`) and the actions, which
+    ``ombre replay`` referees again (:func:`engine.records.parse_record` reads it).
+
+    The bots' draws come from the generator of the deal's block, so the block's deals before it
+    are played again first (at most a block's worth). A deal of a party's last tour pays the
+    tour's multiplier in the run; its record alone, a single deal, pays the ordinary stakes.
+    """
+    size = setup.block
+    first = index - index % size
+    bots = setup.make_bots()
+    rng = random.Random(block_seed(setup.seed, index // size))
+    for i in range(first, index):
+        played_deal(setup, i, bots, rng)
+    deal = played_deal(setup, index, bots, rng)
+    return {
+        "ruleset": setup.rules.id,
+        "options": dict(setup.options),
+        "dealer": deal.dealer,
+        "seed": deal_seed(setup.seed, index),
+        "actions": deal.record_actions(),
+    }
 
 
 def play_deal(
@@ -345,7 +384,8 @@ class Tally:
         self.role_count = dict.fromkeys(ROLES, 0)
         self._digest = hashlib.sha256()
         rules = self.setup.rules
-        self._outcome = {rid: _outcome_class(o.pot) for rid, o in rules.outcomes.items()}
+        # The game of each result, as the referee's settlement reads it (won, remise, codille).
+        self._outcome = {rid: k.game.value for rid, k in outcome_kinds(rules).items()}
         self._outcome["redeal"] = "none"
         names = sorted({*rules.outcomes, "redeal", *rules.contracts})
         self._codes: dict[str | None, int] = {name: i for i, name in enumerate(names)}
@@ -378,17 +418,15 @@ class Tally:
             if played.vole_undertaken:
                 self.vole_undertaken += 1
             self.declared_outcome[self.setup.bots[declarer], self._outcome[o.result]] += 1
-            rest = sum(balances) - balances[declarer]
+            roles = role_balances(balances, declarer, partner)
+            assert roles is not None
             role_count["declarer"] += 1
-            role_balance["declarer"] += balances[declarer]
-            defenders = len(balances) - 1
-            if partner is not None:
+            role_balance["declarer"] += roles.declarer
+            if roles.partner is not None:
                 role_count["partner"] += 1
-                role_balance["partner"] += balances[partner]
-                rest -= balances[partner]
-                defenders -= 1
-            role_count["defender"] += defenders
-            role_balance["defender"] += rest
+                role_balance["partner"] += roles.partner
+            role_count["defender"] += len(roles.defenders)
+            role_balance["defender"] += sum(roles.defenders)
         if s.bete > self.largest_bete:
             self.largest_bete = s.bete
             self.largest_bete_deal = number
@@ -498,16 +536,6 @@ class Tally:
         }
 
 
-def _outcome_class(pot: str | None) -> str:
-    # Read off the rule file's outcome: the side takes the pot (won), it stays (remise), or
-    # the opponents take it (codille).
-    if pot == "side":
-        return "won"
-    if pot == "stays":
-        return "remise"
-    return "codille"
-
-
 TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")
 """The JSON fields that vary from run to run; every other field depends only on the input."""
 
@@ -515,18 +543,45 @@ TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")
 def parse_bots(text: str, players: int, known: Iterable[str]) -> tuple[str, ...]:
     """Parses ``--bots``: one kind for every seat, or a comma-separated kind per seat.
 
+    A kind is one of ``known`` or, with the extra ``[openspiel]``, an OpenSpiel player with its
+    settings after colons (``ismcts:simulations=200``, :mod:`engine.spiel.bots`).
+
     :raises ValueError: naming the problem.
     """
     kinds = [k.strip() for k in text.split(",")]
     names = list(known)
     for kind in kinds:
         if kind not in names:
-            raise ValueError(f"--bots must be one of {', '.join(names)}, not {kind!r}")
+            _check_spiel_kind(kind, names)
     if len(kinds) == 1:
         return tuple(kinds * players)
     if len(kinds) != players:
         raise ValueError(f"--bots names {len(kinds)} seats; the game has {players}")
     return tuple(kinds)
+
+
+OPENSPIEL_KINDS = ("ismcts",)
+"""OpenSpiel's players by name (any bot OpenSpiel registers is accepted too)."""
+
+
+def _check_spiel_kind(kind: str, names: Sequence[str]) -> None:
+    """Checks an OpenSpiel player's name and settings; raises ValueError naming the problem."""
+    import importlib.util
+
+    base = kind.split(":")[0]
+    if importlib.util.find_spec("pyspiel") is None:
+        if base in OPENSPIEL_KINDS:
+            raise ValueError(
+                f"--bots {base} is OpenSpiel's player: install the extra "
+                "(pip install 'ombre-workbench[openspiel]')"
+            )
+        raise ValueError(f"--bots must be one of {', '.join(names)}, not {kind!r}")
+    from engine.spiel.bots import is_spiel_bot, parse_kind, spiel_bot_names
+
+    if not is_spiel_bot(base):
+        known = ", ".join([*names, *spiel_bot_names()])
+        raise ValueError(f"--bots must be one of {known}, not {kind!r}")
+    parse_kind(kind)
 
 
 # Presentation helpers for the command line.

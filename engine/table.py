@@ -29,14 +29,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, parse_line
+from engine.actions import Action, parse_line, small_number
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError, RequestError
 from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
 from engine.referee import Deal
+from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
-from engine.referee.settlement import pays_alone
+from engine.referee.settlement import (
+    Payment,
+    PaymentKind,
+    outcome_kind,
+)
 from engine.render import environment, render
 from engine.rules.model import Basis, Contract, ResultRule, RuleSet
 
@@ -158,10 +163,9 @@ def _wrapping(write: Write) -> Write:
 
 
 def _in_turn(deal: Deal, first: int) -> list[int]:
-    """Returns the seats that play, in turn from ``first`` (a seat that sits the deal out, as
-    the dealer at a table of four in some games, is left out)."""
-    out = getattr(deal, "out", None)
-    return [s for s in ((first + k) % deal.n for k in range(deal.n)) if s != out]
+    """Returns the seats that play, in turn from ``first`` (the referee's seating: a seat that
+    sits the deal out, as the dealer at a table of four in some games, is left out)."""
+    return list(deal.seating.in_turn(first))
 
 
 # What the templates are given.
@@ -196,6 +200,18 @@ class ExchangeView:
     discarded: list[Card]
     drawn: list[Card]
     left: int
+    limit: ExchangeLimit | None = None
+    """The referee's limit for this écart and its reason, as it stood when he discarded."""
+
+    @property
+    def exempted(self) -> bool:
+        """Checks if he took more than a middle exchanger may because he holds a matador."""
+        lim = self.limit
+        return (
+            lim is not None
+            and lim.exempt is not None
+            and len(self.discarded) > max(0, lim.talon - lim.leave)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +333,10 @@ class PaymentGroup:
     kept_basis: Basis | None = None
     parts: list[tuple[str, int, bool]] = field(default_factory=list)
     """For items: each item's name, value and whether it is in play."""
+    item_bases: list[tuple[str, Basis]] = field(default_factory=list)
+    """For items: each item's name and its own basis (evidence and citation)."""
+    stake_lines: list[tuple[str, Basis]] = field(default_factory=list)
+    """For stakes: whose stake line (``dealer``, ``each``) and its basis."""
     paying_side: bool = False
 
 
@@ -388,21 +408,7 @@ def _result_view(deal: Deal) -> ResultView:
     )
     if s is None:
         return view
-    alone = (
-        deal.contract is not None
-        and deal.declarer is not None
-        and deal.partner is not None
-        and any(p.payer == str(deal.declarer) for p in s.payments if p.item not in ("stake",))
-        and pays_alone(
-            rules,
-            deal.contract.id,
-            deal.partner,
-            deal.won[deal.declarer],
-            lost=bool(rules.outcomes[deal.result or ""].bete)
-            if deal.result in rules.outcomes
-            else False,
-        )
-    )
+    alone = s.alone is not None  # the settlement says who pays alone, and why
     return dataclasses.replace(
         view,
         matadors=s.matadors,
@@ -416,66 +422,53 @@ def _result_view(deal: Deal) -> ResultView:
     )
 
 
-def _party(x: str) -> int | str | None:
-    return None if x == "pot" else int(x) if x.isdigit() else x
-
-
 def _payment_groups(deal: Deal) -> list[PaymentGroup]:
-    """Returns the settlement's payments grouped by item, each with what explains it."""
+    """Returns the settlement's payments grouped by line, each with what explains it (the
+    referee's typed lines: their kind, items and bases)."""
     rules = deal.rules
     s = deal.settlement
     assert s is not None
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[Payment]] = {}
     for p in s.payments:
         groups.setdefault(p.item, []).append(p)
     contract = deal.contract.id if deal.contract else ""
-    outcome = rules.outcomes.get(deal.result or "")
+    result = deal.result or ""
+    kind = outcome_kind(rules, result) if result in rules.outcomes else None
+    side = set(deal.side)
     out = []
     for item, payments in groups.items():
-        moves = [Move(_party(p.payer), _party(p.payee), p.amount) for p in payments]
-        group = PaymentGroup(item, "other", moves, sum(p.amount for p in payments))
-        if item == "stake":
-            path = ("auction", "all_pass") if deal.table.redeal else ("settlement", "stakes")
-            group = dataclasses.replace(
-                group, kind="stake", redeal=bool(deal.table.redeal), basis=rules.basis_at(path)
-            )
-        elif item == "pot":
-            kept = s.table.remainder if outcome is not None and outcome.pot == "opponents" else 0
-            kept_basis = rules.codille_remainder_basis if kept else None
+        first = payments[0]
+        moves = [Move(p.payer_seat, p.payee_seat, p.amount) for p in payments]
+        group = PaymentGroup(
+            item, first.kind.value, moves, sum(p.amount for p in payments), basis=first.basis
+        )
+        if first.kind is PaymentKind.STAKE:
             group = dataclasses.replace(
                 group,
-                kind="pot",
-                pot=outcome.pot if outcome else "",
-                basis=outcome.basis if outcome else None,
-                kept=kept,
-                kept_basis=kept_basis,
+                redeal=bool(deal.table.redeal),
+                stake_lines=list(zip(first.items, first.bases, strict=True)),
             )
-        elif item == "board":
+        elif first.kind is PaymentKind.POT:
+            kept = s.table.remainder if kind is not None and kind.pot == "opponents" else 0
             group = dataclasses.replace(
-                group, kind="board", basis=outcome.basis if outcome else None
+                group,
+                pot=kind.pot.value if kind is not None and kind.pot is not None else "",
+                kept=kept,
+                kept_basis=rules.codille_remainder_basis if kept else None,
             )
-        elif item == "bête (renonce)":
-            group = dataclasses.replace(group, kind="renonce")
-        elif item.startswith("fee for"):
-            group = dataclasses.replace(group, kind="fee")
-        elif item.startswith("odd counters"):
-            group = dataclasses.replace(group, kind="odd")
-        elif item == "bête":
-            group = dataclasses.replace(group, kind="bete")
-        elif all(part in rules.items for part in item.split("+")):
+        elif first.kind is PaymentKind.HELD:
+            group = dataclasses.replace(group, kind="other")
+        elif first.kind is PaymentKind.ITEMS:
             parts = []
-            for part in item.split("+"):
+            for part, basis in zip(first.items, first.bases, strict=True):
                 it = rules.items[part]
                 parts.append((it.name, it.value(contract, s.matadors), bool(it.in_play)))
-            side = set(deal.side)
+                group.item_bases.append((it.name, basis))
             group = dataclasses.replace(
                 group,
-                kind="items",
                 parts=parts,
-                paying_side=any(p.payer.isdigit() and int(p.payer) in side for p in payments),
-                basis=outcome.basis
-                if outcome is not None
-                else rules.items[item.split("+")[0]].basis,
+                paying_side=any(p.payer_seat in side for p in payments),
+                basis=kind.basis if kind is not None else first.basis,
             )
         out.append(group)
     return out
@@ -669,9 +662,11 @@ class TableGame:
         if self.start is not None and i < len(self.start.deals):
             d = self.start.deals[i]
             return party.new_deal(seed=d.seed, hands=d.hands, talon=d.talon)
-        # Deal i of the game is dealt with the seed SEED + i: `--seed 5` deals what a record's
-        # `seed: 5` deals.
-        return party.new_deal(seed=self.seed + i)
+        # Deal i of the game is dealt with the seed deal_seed(SEED, i) (engine.seeds), as a
+        # party record's `seed: SEED` deals it: `--seed 5` first deals what `seed: 5` deals.
+        from engine.seeds import deal_seed
+
+        return party.new_deal(seed=deal_seed(self.seed, i))
 
     def _save(self, write: Write, status: int, *, final: bool) -> int:
         if self.record_path is not None and self.played:
@@ -810,27 +805,15 @@ class TableGame:
         if deal.contract.help != "call":
             return [deal.declarer]
         viewer = self.human
-        if viewer is None:
+        # What the player may know is the referee's answer (Deal.view's): the partner, once
+        # the called card is played, or at once to the partner himself.
+        if viewer is None or deal.partner_known_to(viewer):
             return deal.side
-        view = deal.view(viewer)
-        if view["partner"] is not None:
-            return [deal.declarer, view["partner"]]
-        called = view["called"]
-        played = [c for t in view["tricks"] for c in t["cards"]] + list(view["trick"])
-        if called is not None and called in played:
-            return deal.side
-        if (
-            viewer == deal.declarer
-            and deal.phase in ("play", "vole", "over")
-            and deal.partner is None
-        ):
-            # He knows whether he called a card of his own.
-            return [deal.declarer]
         return None
 
     def _tricks_view(self, deal: Deal) -> TricksView:
         side = self._side_known(deal)
-        out = getattr(deal, "out", None)
+        out = deal.seating.out
         return TricksView(
             won=deal.won,
             declarer=deal.declarer,
@@ -858,6 +841,7 @@ class TableGame:
         noticed = (
             [r for r in deal.renonces if r[1] < tricks_before] if action.verb == "notice" else []
         )
+        limit = deal.exchange_why()  # the écart's limit and why, before the cards change
         deal.apply(action, seat=seat)
         human = self.human
         if phase == "call":
@@ -871,6 +855,7 @@ class TableGame:
                 [ALL_CARDS[c] for c in discarded],
                 [ALL_CARDS[c] for c in drawn],
                 deal.view(seat)["talon"],
+                limit,
             )
         declarer = None
         if (
@@ -1090,8 +1075,10 @@ class TableGame:
                 raise _Quit
             try:
                 if answer.isascii() and answer.isdigit() and deal.phase != "exchange":
-                    k = int(answer)
-                    if not 1 <= k <= len(legal):
+                    # A number of any length is a choice from the list: one too long to read
+                    # (5,000 digits) is simply out of range.
+                    k = small_number(answer)
+                    if k is None or not 1 <= k <= len(legal):
                         write(_message("out-of-range", count=len(legal)))
                         continue
                     action = legal[k - 1]

@@ -8,7 +8,12 @@ oracles:
 * a rule file is refused with a :class:`RuleFileError` of located problems, or it is accepted
   and then, for every combination of its setup options, deals play to the end with random
   legal actions (a legal action in every open state) and settle in integers that add up, and
-  ``ombre show`` renders it;
+  ``ombre show`` renders it. On the way, the cards offered keep the play duties (follow suit,
+  trump when void, overtake when able, as the file sets them, whether or not it follows), and
+  each result is the first rule of the results table that holds, read here on its own: a deal
+  no rule covers is a failure. The semantic mutations recombine the results tables (rules
+  dropped, moved, rebounded, restricted to a contract) and the play duties, so that validation's
+  promise is tested where it is hardest to keep;
 * a record is refused with a :class:`RecordError` (or the ruleset it names with a
   :class:`NotationError`/:class:`RuleFileError`), or it is read, written back identically,
   and refereed to a report that renders.
@@ -325,7 +330,7 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
         return d
     contracts = d.get("auction", {}).get("contracts", {})
     for _ in range(count):
-        what = rng.randrange(14)
+        what = rng.randrange(17)
         cid = rng.choice(list(contracts)) if contracts else None
         c = contracts.get(cid) if cid else None
         if what == 0:
@@ -392,6 +397,12 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
         elif what == 12:
             d["matadors"]["payment"]["minimum"] = rng.randint(1, 5)
             d["matadors"]["privilege"]["higher_led_forces_lower"] = rng.random() < 0.5
+        elif what in (14, 15):
+            _mutate_results(rng, d, list(contracts))
+        elif what == 16:
+            # The play duties in every combination, following or not.
+            for flag in ("follow_suit", "must_trump", "must_overtake"):
+                d["play"][flag] = rng.random() < 0.5
         else:
             suits = d["deck"]["suits"]
             if len(suits) > 1 and rng.random() < 0.5:
@@ -404,6 +415,38 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
             d["deal"]["talon"] = _deck_size(d) - hand * d["players"]["count"]
             d["deal"]["packets"] = [[hand]]
     return d
+
+
+def _mutate_results(rng: random.Random, d: dict[str, Any], contracts: list[str]) -> None:
+    """Changes the results table: a rule dropped, moved, bounded anew, restricted to a contract
+    or given another result; gaps are what the checks must find."""
+    rules = d.get("results", {}).get("rules")
+    if not isinstance(rules, list) or not rules:
+        return
+    hand = d["deal"]["hand_size"]
+    outcomes = list(d["settlement"]["outcomes"]) or ["win"]
+    k = rng.randrange(len(rules))
+    rule = rules[k]
+    when = rule.setdefault("when", {})
+    roll = rng.randrange(7)
+    if roll == 0 and len(rules) > 1:
+        del rules[k]
+    elif roll == 1 and len(rules) > 1:
+        rules.insert(rng.randrange(len(rules)), rules.pop(k))
+    elif roll == 2:
+        bound = rng.choice(["at_least", "at_most", "exactly"])
+        when.pop("otherwise", None)
+        when.setdefault("side_tricks", {})[bound] = rng.randint(0, hand)
+    elif roll == 3 and contracts:
+        when["contract"] = rng.sample(contracts, rng.randint(1, min(2, len(contracts))))
+    elif roll == 4:
+        rule["result"] = rng.choice(outcomes)
+    elif roll == 5:
+        rules[:] = [r for r in rules if not r.get("when", {}).get("otherwise")] or rules
+    else:
+        key = rng.choice(["more_than_each_opponent", "single_opponent_most", "laid_down"])
+        when.pop("otherwise", None)
+        when[key] = True
 
 
 @dataclass
@@ -514,10 +557,12 @@ def play_out(rules: Any, options: dict[str, str], seed: int) -> None:
             # for ever; past a long deal, take only the moves that make progress.
             plain = [a for a in legal if a.verb not in ("renonce", "notice")]
             legal = plain or legal
+        _check_duties(rules, deal, legal)
         deal.apply(legal[int(rng.random() * len(legal))], seat=deal.to_move)
         steps += 1
         if steps > 5000:
             raise Failure(f"the deal does not end (options {options}, seed {seed})")
+    _check_result(rules, deal)
     s = deal.settlement
     if s is None:
         raise Failure("a finished deal has no settlement")
@@ -527,6 +572,83 @@ def play_out(rules: Any, options: dict[str, str], seed: int) -> None:
     if sum(s.balances) + s.pot_after - s.pot_before != 0:
         raise Failure(f"counters not conserved: {s.balances}, pot {s.pot_before}->{s.pot_after}")
     json.dumps(deal.report())
+
+
+def _check_duties(rules: Any, deal: Any, legal: list[Any]) -> None:
+    """The duties to trump and to overtake, checked on the cards offered (read independently of
+    the referee's staged filter): a player void in a plain suit led who holds a trump is offered
+    only trumps; a player offered a card that beats the best on the table is offered only such
+    cards (to a plain suit led: the matadors' privilege concerns trump leads)."""
+    if deal.phase != "play" or not deal.trick or deal.tr is None:
+        return
+    plays = [a.card.index for a in legal if a.verb == "play"]
+    if not plays:
+        return
+    tr = deal.tr
+    follow, strength = tr.follow, tr.strength
+    led = follow[deal.trick[0]]
+    if led == 4:
+        return
+    hand = [c for c in range(64) if deal.hands[deal.to_move] >> c & 1]
+    holds_led = any(follow[c] == led for c in hand)
+    if rules.follow_suit and holds_led and any(follow[c] != led for c in plays):
+        raise Failure(f"a card off the suit led is offered to a player who can follow: {legal}")
+    trumps_held = any(follow[c] == 4 for c in hand)
+    if rules.must_trump and not holds_led and trumps_held and any(follow[c] != 4 for c in plays):
+        raise Failure(f"must_trump: a void player holding trumps is offered others: {legal}")
+    if rules.must_overtake:
+        scoring = [c for c in deal.trick if follow[c] in (4, led)]
+        best = max(strength[c] for c in scoring)
+
+        def beats(c: int) -> bool:
+            return follow[c] in (4, led) and strength[c] > best
+
+        if any(beats(c) for c in plays) and not all(beats(c) for c in plays):
+            raise Failure(f"must_overtake: a card that does not beat is offered too: {legal}")
+
+
+def _check_result(rules: Any, deal: Any) -> None:
+    """The result is the first rule of the table whose condition holds, read here on its own
+    (not with the referee's predicate); a deal no rule covers is a failure, not a fallback."""
+    if deal.result in (None, "redeal"):
+        return
+    side = deal.side
+    won = deal.won
+    side_tricks = sum(won[s] for s in side)
+    opponents = [won[s] for s in range(len(won)) if s not in side]
+    played = len(deal.tricks)
+    contract = deal.contract.id if deal.contract is not None else None
+    hand = rules.hand_size
+    for rule in rules.results:
+        w = rule.when
+        checks = [
+            w.contracts is None or contract in w.contracts,
+            not w.laid_down or played < hand,
+            w.vole is None
+            or (
+                deal.vole_undertaken
+                and (w.vole.value == "made") == (side_tricks == hand and played == hand)
+            ),
+            w.side_exactly is None or side_tricks == w.side_exactly,
+            w.side_at_least is None or side_tricks >= w.side_at_least,
+            w.side_at_most is None or side_tricks <= w.side_at_most,
+            not w.more_than_each_opponent or all(side_tricks > o for o in opponents),
+            not w.single_opponent_most
+            or (
+                max(opponents, default=0) > side_tricks
+                and opponents.count(max(opponents, default=0)) == 1
+            ),
+        ]
+        if all(checks):
+            if deal.result != rule.result:
+                raise Failure(
+                    f"result {deal.result!r}, but the first rule that holds is {rule.result!r}"
+                )
+            return
+    raise Failure(
+        f"no rule of the results table holds for tricks {won} (side {side}, {played} played,"
+        f" contract {contract}), yet the deal was settled as {deal.result!r}"
+    )
 
 
 _REGISTRY: Any = None

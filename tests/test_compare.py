@@ -152,3 +152,29 @@ def test_the_table_shows_each_figures_count_and_the_paired_difference() -> None:
     # ... and each column shows its own count; the difference's is the deals both count.
     assert counts == [a["declarer_won"]["n"], b["declarer_won"]["n"], d["n"]]
     assert d["n"] <= min(a["declarer_won"]["n"], b["declarer_won"]["n"])
+
+
+def test_a_second_seed_checks_each_difference() -> None:
+    from engine.compare import _verdicts
+
+    a, b = load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")
+    report = compare(a, b, 200, seed=4, bots="heuristic").as_json()
+    c = report["confirmation"]
+    assert c["seed"] == 5 and c["deals"] == 200
+    for f in c["differences"]:
+        first = f["first"]
+        assert not first["low"] <= 0 <= first["high"]  # only differences the first run found
+        second = f["second"]
+        same_side = second["low"] > 0 if first["low"] > 0 else second["high"] < 0
+        assert f["confirmed"] == same_side
+    assert "checked on a second run of 200 other deals (seed 5)" in render_text(report)
+    assert "confirmation" not in compare(a, b, 50, confirm=False).as_json()
+
+    est = {"value": 1.0, "low": 0.5, "high": 1.5, "n": 9}
+    found = list(
+        _verdicts(
+            {"x": est, "y": {"z": {**est, "low": -1.0}}, "w": est},
+            {"x": {**est, "low": -0.1}, "y": {"z": est}, "w": est},
+        )
+    )
+    assert [(f["path"], f["confirmed"]) for f in found] == [("x", False), ("w", True)]

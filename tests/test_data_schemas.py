@@ -34,8 +34,8 @@ def _problems(text: str) -> list[tuple[int | None, int | None, str, str]]:
 
 def test_every_source_of_the_checkout_is_valid() -> None:
     for path in sorted((ROOT / "sources").glob("*.yaml")):
-        if path.name == "glossary.yaml":
-            continue
+        if path.name in ("glossary.yaml", "concordance.yaml"):
+            continue  # data files of their own, not sources
         doc, _ = parse_text(path.name, path.read_text(encoding="utf-8"))
         assert doc is not None and document_problems("source", doc) == [], path
 

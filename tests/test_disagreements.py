@@ -1,4 +1,4 @@
-"""Every disagreement of the rules reference §3 has a home, and every home exists.
+"""Every disagreement between the sources has a home, and every home exists.
 
 The register is ``claims/disagreements.yaml`` (see :mod:`engine.disagreements`). A home is a
 canonical rule file, a variant, a setup option, a claim or a heading of docs/decisions.md. Claim
@@ -70,7 +70,16 @@ def check(
 
 
 REGISTER = ROOT / "claims" / "disagreements.yaml"
-REFERENCE = ROOT.parent / "shared" / "rules-reference.md"
+CITING = sorted(
+    [
+        *ROOT.glob("rules/*.yaml"),
+        *ROOT.glob("variants/*.yaml"),
+        *ROOT.glob("claims/*.yaml"),
+        *ROOT.glob("docs/*.md"),
+        *ROOT.glob("sources/*.yaml"),
+        *ROOT.glob("templates/**/*.j2"),
+    ]
+)
 
 
 def _ids(folder: str) -> set[str]:
@@ -138,16 +147,41 @@ def test_homes_load() -> None:
                 assert ruleset.kind == want, f"{d.id}: {r.home.ref} is a {ruleset.kind}"
 
 
-def test_every_reference_entry_has_one_home() -> None:
-    if not REFERENCE.is_file():
-        pytest.skip(f"the rules reference {REFERENCE} is missing")
-    text = REFERENCE.read_text(encoding="utf-8")
-    section = text.split("\n## 3.", 1)[1].split("\n## 4.", 1)[0]
-    listed = [int(n) for n in re.findall(r"^(\d+)\. \*\*", section, re.M)]
-    assert len(listed) == 30
-    numbers = [number(d) for d in load(REGISTER)]
-    assert sorted(n for n in numbers if n is not None) == sorted(listed)
+def test_the_register_is_numbered_without_gaps() -> None:
+    """The register numbers its disagreements §3.1, §3.2, ... in order, each once, each with at
+    least two readings (a disagreement needs two sides)."""
+    register = load(REGISTER)
+    numbers = [number(d) for d in register]
     assert None not in numbers
+    assert numbers == list(range(1, len(register) + 1))
+    assert all(len(d.readings) >= 2 for d in register), [
+        d.id for d in register if len(d.readings) < 2
+    ]
+
+
+def test_every_cited_disagreement_exists() -> None:
+    """A rule file, claim, source or document citing "docs/disagreements.md §3.N" (or a range
+    §3.N-M) names an entry of the register."""
+    known = {number(d) for d in load(REGISTER)}
+    problems = []
+    for path in CITING:
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"disagreements\.md[^§\n]{0,3}((?:,? ?§3\.\d+(?:-\d+)?)+)", text):
+            for first, last in re.findall(r"§3\.(\d+)(?:-(\d+))?", found.group(1)):
+                for n in range(int(first), int(last or first) + 1):
+                    if n not in known:
+                        problems.append(f"{path.relative_to(ROOT)}: §3.{n} is not in the register")
+    assert problems == []
+
+
+def test_no_citation_of_a_document_the_repository_does_not_hold() -> None:
+    """The research's rules reference is not shipped: nothing cites it."""
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in [*CITING, *ROOT.glob("tests/*.py"), *ROOT.glob("engine/**/*.py")]
+        if "rules" + "-reference" in path.read_text(encoding="utf-8")
+    ]
+    assert offenders == []
 
 
 def test_a_missing_home_is_reported(tmp_path: Path) -> None:

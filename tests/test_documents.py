@@ -73,7 +73,7 @@ def test_filters_are_registered_once_for_every_format() -> None:
 def test_mediateur_payments_come_from_the_settlement() -> None:
     view = rule_view(load_ruleset("mediateur"))
     each = {(w.contract.id, w.result): w.uniform for w in view.worked if not w.sole and w.uniform}
-    # ENC-Q: 13 / 12 / 13 with the médiateur, 17 / 16 / 17 sans prendre (rules-reference §4.39).
+    # ENC-Q: 13 / 12 / 13 with the médiateur, 17 / 16 / 17 sans prendre (sources/enc-q.yaml, the médiateur paragraph).
     assert each[("mediateur", "win")] == 13
     assert each[("mediateur", "remise")] == -12
     assert each[("mediateur", "codille")] == -13
@@ -237,9 +237,34 @@ def test_encyclopedie_black_trumps_are_contradicted_with_eleven() -> None:
     assert result["zh-eldest-left"].status == "contradicted"
     assert result["zh-black-king-ponto"].status == "contradicted"
     assert result["zh-codille-fourfold"].status == "contradicted"
-    assert result["zh-vole-triple"].status == "contradicted"
+    # "Three times, plus an extra bonus": at least three times a win (13 against 3).
+    assert result["zh-vole-triple"].status == "confirmed"
+    assert result["zh-vole-triple"].claim.statement.get("at_least") is True
     assert result["zh-black-trumps"].status == "confirmed"
     assert result["zh-whist-boston"].status == "unverifiable"
+
+
+def test_the_seed_texts_checkable_statements() -> None:
+    """The statements of the two seed texts (the Encyclopédie, the Chinese summary) that issue
+    15 added, each with its verdict against the model."""
+    result = {e.claim.id: e.status for e in evaluate(load_claims())}
+    confirmed = [
+        "enc-win-six", "enc-a-trois-win-six", "enc-a-trois-remise-five", "enc-spadille-first",
+        "enc-manille-black", "enc-basto-third", "enc-manille-red", "enc-ponto-red",
+        "enc-plain-black", "enc-plain-red", "enc-packets", "enc-stakes",
+        "enc-first-bete-fourteen", "enc-alone-below-three", "enc-four-trick-houses",
+        "enc-forced-shares", "enc-forced-no-vole", "enc-self-caller-no-premium",
+        "enc-codille-pays-as-win", "enc-sans-prendre-codille-as-win",
+        "enc-leftover-next-spadille", "enc-mediateur-vole-one-fiche", "enc-largest-bete-first",
+        "enc-double-game", "enc-queen-with-four-kings", "qui-packets", "qui-win-five",
+        "qui-remise-four", "qui-never-alone", "qui-no-jeu", "cg-quintille-first-bete",
+        "cg-quintille-bete-chain", "cg-quintille-odd-counters", "zh-win-six", "zh-remise-five",
+        "zh-codille-four", "zh-forced-no-vole", "zh-queen-with-four-kings", "zh-eldest-leads",
+        "zh-solo-pays-more",
+    ]  # fmt: skip
+    assert {c: result[c] for c in confirmed} == dict.fromkeys(confirmed, "confirmed")
+    contradicted = ["zh-packets-any-order", "zh-stakes-one-each", "zh-forced-partner-names-trumps"]
+    assert {c: result[c] for c in contradicted} == dict.fromkeys(contradicted, "contradicted")
 
 
 def test_claims_json_has_the_spec_fields() -> None:

@@ -348,14 +348,14 @@ def test_enums_are_generated_from_the_schema() -> None:
 
 
 _LAYERS = [
-    {"cards", "errors", "_yaml", "enums"},
+    {"cards", "errors", "_yaml", "enums", "seeds"},
     {"actions", "_cache", "_checks", "_authoring"},
     {"loader", "model"},
     {"render"},
     {"settlement"},
     {"referee"},
     {"party"},
-    {"records", "bots", "scoresheet"},
+    {"records", "bots", "scoresheet", "spiel"},  # spiel: the rules as an OpenSpiel game
     {"simulate", "compare"},  # bots playing deals; the documents show their figures
     {"documents"},
     {"table", "scoreterm", "web", "sidebyside", "starter"},

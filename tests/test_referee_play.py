@@ -1,4 +1,4 @@
-"""Trick play, deal and auction: rules-reference §4 items 12-33, each with its source."""
+"""Trick play, deal and auction: acceptance items 12-33 of the project's research, each with its source."""
 
 from __future__ import annotations
 
@@ -548,3 +548,41 @@ def test_referee_counts_paid_matadors(declarer: str, partner: str, expected: int
     into_play(deal, "ask", "spades", call="Kc")
     assert deal.partner == 3
     assert deal.paid_matadors() == expected
+
+
+def _self_caller_six_tricks(leads: str) -> Deal:
+    """Quadrille: seat 1 (hearts) calls the Kc he holds himself and takes the first six tricks,
+    leading ``leads`` in turn (with ``Kc`` among them the called king has appeared)."""
+    deal = deal_with(
+        "quadrille",
+        {
+            1: "As 7h Ac Ah Kh Qh Jh 2h 3h Kc",
+            3: "Qc Jc 7c 6c 5c 4c Qs Js 7s 6s",
+            2: "4h 5h 6h Kd Qd Jd Ad 2d 3d 4d",
+        },
+    )
+    into_play(deal, "ask", "hearts", call="Kc")
+    assert deal.partner is None and deal.declarer == 1  # he plays alone
+    for lead in leads.split():
+        run(deal, [f"1 play {lead}"])
+        for seat in (2, 3, 0):
+            deal.apply(deal.legal_actions()[0], seat=seat)
+    return deal
+
+
+def test_self_caller_undertakes_no_vole_before_his_king_appeared() -> None:
+    """The self-caller may not undertake the vole before the king he called has been played, and a vole made so is not paid. [ENC-Q "La vole ne sauroit être entreprise que le roi appellé n'ait paru"; ACAD-2 Zs4D laws LI, LIII]"""
+    hidden = _self_caller_six_tricks("As 7h Ac Ah Kh Qh")
+    assert sum(hidden.won[s] for s in hidden.side) == 6
+    assert not hidden.partner_seen
+    assert hidden.phase == "play"  # the called king has not appeared: no vole
+    with pytest.raises(IllegalActionError) as refused:
+        hidden.apply("vole", seat=1)
+    assert refused.value.code == "vole/not-now"
+    # He takes every trick: a win, not a vole ("n'en feroient point payez", ACAD-2 law LIII).
+    while not hidden.is_over:
+        hidden.apply(hidden.legal_actions()[0], seat=hidden.to_move)
+    assert hidden.won[1] == 10 and hidden.result == "win"
+
+    shown = _self_caller_six_tricks("As 7h Ac Kc Ah Kh")
+    assert shown.partner_seen and shown.phase == "vole" and shown.to_move == 1

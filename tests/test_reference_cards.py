@@ -1,4 +1,4 @@
-"""The reference's acceptance facts about cards and ranks (rules-reference §4, items 1-11).
+"""The acceptance facts about cards and ranks (items 1-11 of the project's research).
 
 Every fact is checked for every ruleset it applies to: Ombre, Quadrille, Médiateur, and
 Quadrille à trois with either red suit removed. Each test's docstring cites its sources as the

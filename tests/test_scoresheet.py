@@ -40,6 +40,9 @@ def entry_of(deal: Deal) -> Entry:
             if highest is not None:
                 break
     report = deal.report()
+    from engine.referee.result import trump_holders
+
+    holders = trump_holders(deal) if deal.rules.codille_remainder == "highest-trumps" else ()
     return Entry(
         dealer=deal.dealer,
         contract=deal.contract.id,
@@ -51,6 +54,7 @@ def entry_of(deal: Deal) -> Entry:
         matadors=deal.paid_matadors(),
         vole=deal.vole_undertaken and not deal.contract.announces_vole,
         highest_trump=highest,
+        trump_holders=holders,
         renonces=tuple(deal.penalties),
         # Roi rendu: the called card went to the declarer, who played alone.
         surrendered=deal.contract.help == "call" and deal.demanded_from is not None,
@@ -233,3 +237,32 @@ def test_the_report_names_the_players_and_says_why_one_pays_alone(tmp_path: Path
     evening = load_evening(path, load_ruleset)
     assert table[3].split()[1:] == [f"{v:+d}" for v in evening.totals]
     assert evening.running_totals()[-1] == evening.totals
+
+
+def test_a_queen_called_without_every_king_is_refused_with_the_referees_reason() -> None:
+    # Quadrille's call falls back to a queen only for a caller holding all four kings. The
+    # entry says seat 2 held the king of spades: the declarer, seat 1, cannot call a queen.
+    from engine.referee import Deal
+
+    rules = load_ruleset("quadrille")
+    evening = Evening(rules)
+    entry = parse_entry(quadrille_entry(called="Qd", held={"Ks": 2}), dealer=0, n=4)
+    with pytest.raises(IllegalActionError) as info:
+        evening.score(entry)
+    assert info.value.code == "score/queen-needs-all-kings"
+    assert not evening.deals
+    # The same reason as the referee's, for a caller at the table without every king.
+    deal = Deal(rules, seed=1)
+    while deal.phase != "call":
+        legal = deal.legal_actions()
+        bids = [a for a in legal if str(a) == "bid ask"]
+        trumps = [a for a in legal if a.verb == "trump"]
+        deal.apply(bids[0] if bids else trumps[0] if trumps else legal[0])
+    kings = sum(1 for c in deal.hand(deal.to_move) if c.rank.name == "KING")
+    assert kings < 4
+    why = deal.refusal("call Qd")
+    assert why is not None and why.code == "call/queen-needs-all-kings"
+    assert info.value.detail == why.detail
+    # With nothing in the entry against it (the kings' holder unknown), the queen stands.
+    fine = parse_entry(quadrille_entry(called="Qd"), dealer=0, n=4)
+    assert evening.score(fine).result

@@ -1,4 +1,4 @@
-"""Results and settlement: rules-reference §4 items 34-43 and the worked settlements of §4.1.
+"""Results and settlement: acceptance items 34-43 of the project's research and its worked settlements.
 
 Seats: P1 deals (seat 0), so P2 (seat 1) is eldest, P3 is seat 2 and P4 seat 3. Amounts that
 rest on the *inferred* jeu (1), consolation (2) and sans-prendre (4) are marked "inferred".

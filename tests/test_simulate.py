@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import load_ruleset
+from engine.referee import Deal
 from engine.referee.settlement import TableState
 from engine.simulate import (
     TIMING_FIELDS,
@@ -177,3 +178,44 @@ def test_simulate_deals_what_play_deals_for_a_seed() -> None:
             at_table.dealt_talon,
         )
         party.deals[-1] = simulated  # finished, so the party deals on
+
+
+def test_runs_with_different_seeds_share_no_deal() -> None:
+    # Deal i of a run seeded S was dealt from S + i: a run seeded 2 replayed all but one of the
+    # deals of a run seeded 1. Mixed seeds share nothing (but by a 2**-63 chance).
+    rules = load_ruleset("quadrille")
+    hands = {}
+    for seed in (1, 2, 77):
+        hands[seed] = {Deal(rules, seed=deal_seed(seed, i)).dealt for i in range(400)}
+        assert len(hands[seed]) == 400
+    assert not hands[1] & hands[2] and not hands[1] & hands[77] and not hands[2] & hands[77]
+    assert all(deal_seed(2, i) != deal_seed(1, i + 1) for i in range(10_000))
+    assert deal_seed(5, 0) == 5  # the first deal is dealt from the seed itself
+
+
+def test_different_seeds_give_different_runs() -> None:
+    rules = load_ruleset("quadrille")
+    results = [run(Setup(rules, ("random",) * 4, seed=s), 300).as_json()["results"] for s in (1, 2)]
+    assert results[0] != results[1]
+
+
+def test_any_deal_of_a_run_replays_from_its_record() -> None:
+    import yaml
+
+    from engine.records import parse_record, replay
+    from engine.simulate import deal_record, settled_deals
+
+    rules = load_ruleset("ombre")
+    setup = Setup(rules, ("heuristic", "random", "heuristic"), seed=9)
+    played = {i: p for i, p, _ in settled_deals(setup, 260)}
+    for index in (0, 7, 251):
+        record = deal_record(setup, index)
+        report = replay(parse_record(yaml.safe_dump(record)), rules).as_json()
+        assert report["complete"] and report["error"] is None
+        deal = report["deals"][0]
+        o = played[index].outcome
+        assert (deal["result"], deal["declarer"], deal["tricks_won"]) == (
+            o.result,
+            o.declarer,
+            list(o.tricks),
+        )

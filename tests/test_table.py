@@ -219,7 +219,7 @@ def test_a_declarer_paying_alone_is_told_why() -> None:
 
 
 def test_odd_counters_kept_on_the_table_are_shown() -> None:
-    out = flat(play("quadrille", "--auto", "--seed", "98", "--deals", "3").output)
+    out = flat(play("quadrille", "--auto", "--seed", "21", "--deals", "3").output)
     assert "2 odd counters that cannot be shared equally stay on the table" in out
     assert "(2 odd counters of it kept for whoever holds the highest" in out
 

@@ -351,7 +351,7 @@ SCHEMA = {
                         ["name", "cards", "amount", "from"],
                     )
                 ),
-                "codille_remainder": {"enum": ["next-spadille", "stays"]},
+                "codille_remainder": {"enum": ["next-spadille", "stays", "highest-trumps"]},
                 "codille_remainder_basis": BASIS,
             },
             ["unit", "fiche", "stakes", "items", "outcomes", "sharing", "bete"],
@@ -374,6 +374,7 @@ SCHEMA = {
                             "source": ID,
                             "locator": {"type": "string", "minLength": 1},
                             "quote": {"type": "string", "minLength": 1, "maxLength": 320},
+                            "against": {"type": "boolean"},
                         },
                     }
                 ),

@@ -163,9 +163,9 @@ def main() -> int:
             doc["passages"] = []
         else:
             doc["provenance"] = old.get("provenance") or (
-                "Passages as transcribed by the project's research in its rules reference "
-                "(rules-reference.md §1.1 and the sections quoting this source) from the "
-                "address given; only the passages the rule files and claims quote are kept."
+                "Passages as transcribed by the project's research (its research notes, not "
+                "shipped) from the address given; only the passages the rule files and claims "
+                "quote are kept."
                 if sid != "zh"
                 else "Sentences of the seed document ../shared/seeds/000_22da23224b53a882.txt "
                 "(a modern summary; only the sentences the workbench quotes are kept)."

@@ -110,7 +110,7 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
     for leader, cards in tricks:
         led = cards[0]
         for k, card in enumerate(cards):
-            who = deal.seat_at(leader, k)
+            who = deal.seat_at(leader, k)  # the referee's seating
             played |= 1 << card
             played_by[who] |= 1 << card
             if k and infer and follow is not None and class_mask is not None:
@@ -124,9 +124,8 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
         if action.verb == "discard" and who == seat:
             for c in action.cards:
                 out |= 1 << c.index
-    # The partner is public once the called card is played (or at once when the declarer
-    # called his own card: he plays alone); the partner knows himself.
-    partner_known = deal.partner_seen or seat == deal.partner
+    # What the seat may know is the referee's answer (what Deal.view shows it).
+    partner_known = deal.partner_known_to(seat)
     called = deal.called
     if called is not None and not played >> called & 1:
         if deal.contract is not None and deal.contract.help == "demand":
@@ -140,7 +139,7 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
         given is not None
         and not played >> given & 1
         and deal.demanded_from is not None
-        and seat in (deal.declarer, deal.demanded_from)
+        and deal.given_visible_to(seat)
     ):
         located[deal.demanded_from] |= 1 << given
     located[seat] = deal.hands[seat]

@@ -18,7 +18,19 @@ from typing import Any
 
 from engine.cards import Card, Suit
 from engine.documents import repo_path
-from engine.referee.settlement import SettlementResult, TableState, settle, stakes_for
+from engine.enums import Help
+from engine.referee.play import could_undertake_vole
+from engine.referee.seating import Seating, seating
+from engine.referee.settlement import (
+    FEE_DEMANDED,
+    POT,
+    PaymentKind,
+    SettlementResult,
+    TableState,
+    outcome_kind,
+    settle,
+    stakes_for,
+)
 from engine.rules.model import Basis, Contract, RuleSet
 from engine.rules.reader import json_path
 
@@ -83,13 +95,13 @@ class Worked:
     """What each opponent paid the declaring side in items (negative: was paid), by opponent."""
     sole: bool
     """The declarer took too few tricks to share the loss with his partner."""
+    seats: Seating
+    """The deal's seating (the referee's)."""
 
     @property
     def opponents(self) -> tuple[int, ...]:
         """Returns the defenders' seats in order of play from the declarer."""
-        side = {self.declarer, self.partner}
-        n = len(self.tricks)
-        return tuple(s for s in ((self.declarer + k) % n for k in range(1, n)) if s not in side)
+        return self.seats.opponents(self.declarer, self.partner)
 
     @property
     def side_tricks(self) -> int:
@@ -184,7 +196,27 @@ def _evaluate(
 
 
 _Example = tuple[str, tuple[int, ...], bool, bool]
-FEE = "fee for the demanded card"
+FEE = FEE_DEMANDED
+_NOT_ITEMS = (
+    PaymentKind.STAKE,
+    PaymentKind.POT,
+    PaymentKind.BOARD,
+    PaymentKind.BETE,
+    PaymentKind.FEE,
+)
+
+
+def example_partner(seats: Seating, declarer: int, contract: Contract) -> int | None:
+    """Returns the partner a worked example gives the declarer of ``contract``: under a called
+    card, one of the seats the referee lets hold it (:meth:`Seating.partners`), the middle one in
+    turn from his right; None when he plays alone (no call, or too few players for a side of
+    two against two)."""
+    if contract.help is not Help.CALL or seats.active < 4:
+        return None
+    candidates = seats.partners(declarer)
+    return candidates[(len(candidates) - 1) // 2]
+
+
 _EXAMPLES: dict[tuple[int, str], tuple[RuleSet, list[_Example]]] = {}
 _VIEWS: dict[tuple[int, bool], RuleView] = {}
 
@@ -208,38 +240,31 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     the vole always plays for it; a seat that sits the deal out (the dealer, seat 0) takes no
     trick.
     """
-    n = rules.players
-    declarer = 1 % n
-    partner = (declarer + n // 2) % n if contract.help == "call" and n >= 4 else None
+    seats = seating(rules, 0)
+    declarer = seats.eldest
+    partner = example_partner(seats, declarer, contract)
     side = [declarer] if partner is None else [declarer, partner]
     sole_below = rules.sole_liability_below
     can_be_sole = partner is not None and sole_below is not None and not contract.shared_liability
     chosen: dict[tuple[str, bool], tuple[tuple[int, ...], bool, tuple[Any, ...]]] = {}
-    out = 0 if rules.sits_out is not None else None
-    playing = n - (out is not None)
+    out = seats.out
+    playing = seats.active
     for shared in _distributions(rules.hand_size, playing):
         won = (0, *shared) if out is not None else shared
         side_tricks = sum(won[s] for s in side)
-        opponents = [won[s] for s in range(n) if s not in side and s != out]
+        opponents = [won[s] for s in seats.playing_opponents(declarer, partner)]
         spread = max(opponents) - min(opponents) if opponents else 0
         if contract.announces_vole:
             voles: tuple[bool, ...] = (True,)
         else:
             voles = (False, True) if contract.vole_allowed else (False,)
         for vole in voles:
-            if (
-                vole
-                and not contract.announces_vole
-                and not (
-                    won[declarer] + (won[partner] if partner is not None else 0) >= rules.vole_after
-                )
-            ):
+            if vole and not could_undertake_vole(rules, contract, side_tricks):
                 continue
             result = _evaluate(rules, won, side, vole, contract.id)
-            outcome = rules.outcomes.get(result)
-            if outcome is None:
+            if result not in rules.outcomes:
                 continue
-            wins = outcome.pot == "side"
+            wins = outcome_kind(rules, result).won
             sole = bool(can_be_sole and sole_below is not None and won[declarer] < sole_below)
             if sole and wins:
                 continue
@@ -267,14 +292,14 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
 def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
     n = rules.players
     dealer = 0
-    declarer = 1 % n
+    seats = seating(rules, dealer)
+    declarer = seats.eldest
     stakes = stakes_for(rules, dealer, n, rules.stakes)
     out = []
     for contract in sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id)):
-        partner = (declarer + n // 2) % n if contract.help == "call" and n >= 4 else None
+        partner = example_partner(seats, declarer, contract)
         for result, won, vole, sole in _examples(rules, contract):
-            side = {declarer, partner}
-            opponents = [x for x in ((declarer + k) % n for k in range(1, n)) if x not in side]
+            opponents = seats.opponents(declarer, partner)
             # A demanded card's fee is paid during the deal, here to the first opponent.
             fee = rules.demand.fee if contract.help == "demand" and rules.demand else None
             transfers = (
@@ -300,7 +325,7 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
             for o in opponents:
                 net = 0
                 for p in s.payments:
-                    if p.item in ("stake", "pot", "bête", FEE) or "pot" in (p.payer, p.payee):
+                    if p.kind in _NOT_ITEMS or POT in (p.payer, p.payee):
                         continue
                     if p.payer == str(o):
                         net += p.amount
@@ -320,6 +345,7 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
                     s,
                     tuple(each),
                     sole,
+                    seats,
                 )
             )
     return tuple(out)

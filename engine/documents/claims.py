@@ -18,6 +18,20 @@ kind                      says
 ``pot-after``             after a first ``result`` the table holds ``factor`` times the stakes
 ``eldest``                the eldest hand sits at the dealer's ``side`` (left or right)
 ``named-trump``           the trump at ``position`` in ``colour`` is named ``name``
+``plain-order``           the plain cards of a ``colour`` rank ``order`` (highest first)
+``packets``               the deal may be made in each of ``orders`` (packet sizes)
+``stakes``                the dealer stakes ``dealer`` and each player ``each``
+``sole-liability``        a caller with fewer than ``below`` tricks pays a loss alone
+                          (``below: 0``: never alone)
+``contract``              ``contract`` (or the all-pass contract, ``forced``) has
+                          ``shared_liability``, ``vole_allowed`` or ``trump_named_by`` so
+``leftover``              a shared pot's odd counters go ``to`` (a ``codille_remainder``)
+``bete-going``            the waiting bêtes go ``going`` (``largest-first`` or ``all``)
+``leader``                the first trick is led by the ``leader`` (eldest or declarer)
+``call-fallback``         a caller holding every callable card calls a ``rank`` instead
+``item``                  ``item`` is worth ``amount`` per opponent under ``contract``
+                          (``paid: false``: not paid under it)
+``pays-more``             ``result`` under ``contract`` moves more than under ``than``
 ``historical``            a statement about history, not rules: always unverifiable
 ========================  ==========================================================
 
@@ -36,6 +50,7 @@ from typing import Any
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
 from engine.errors import Problem
+from engine.referee.seating import seating
 from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
 from engine.rules.reader import json_path, parse_bytes
@@ -97,13 +112,43 @@ class Statement:
             verb = f"each opponent pays {each}" if each >= 0 else f"each opponent is paid {-each}"
             return f"{f['contract']} {f['result']}: {verb}"
         if self.kind == "payment-ratio":
-            return f"{f['result']} pays {f['factor']} times what {f.get('relative_to', 'win')} pays"
+            times = f"at least {f['factor']}" if f.get("at_least") else f"{f['factor']}"
+            return f"{f['result']} pays {times} times what {f.get('relative_to', 'win')} pays"
         if self.kind == "pot-after":
             return f"a {f['result']} makes the table {f['factor']} times the stakes"
         if self.kind == "eldest":
             return f"the eldest hand sits at the dealer's {f['side']}"
         if self.kind == "named-trump":
             return f"trump {f['position']} in {f['colour']} is called {f['name']}"
+        if self.kind == "plain-order":
+            return f"the plain {f['colour']} cards rank {' '.join(map(str, f['order']))}"
+        if self.kind == "packets":
+            shown = " or ".join("-".join(map(str, o)) for o in f["orders"])
+            return f"the cards are dealt {shown}"
+        if self.kind == "stakes":
+            return f"the dealer stakes {f['dealer']} and each player {f['each']}"
+        if self.kind == "sole-liability":
+            below = int(f["below"])
+            if not below:
+                return "a caller never pays a loss alone"
+            return f"a caller who takes fewer than {below} tricks pays a loss alone"
+        if self.kind == "contract":
+            said = [f"{k.replace('_', ' ')}: {f[k]}" for k in KINDS["contract"][1:] if k in f]
+            return f"{f['contract']}: {', '.join(said)}"
+        if self.kind == "leftover":
+            return f"a shared pot's odd counters go {f['to']}"
+        if self.kind == "bete-going":
+            return f"the waiting bêtes go {f['going']}"
+        if self.kind == "leader":
+            return f"the {f['leader']} leads the first trick"
+        if self.kind == "call-fallback":
+            return f"one who holds every king calls a {f['rank']}"
+        if self.kind == "item":
+            if f.get("paid") is False:
+                return f"{f['item']} is not paid under {f['contract']}"
+            return f"{f['item']} is worth {f['amount']} per opponent under {f['contract']}"
+        if self.kind == "pays-more":
+            return f"{f['contract']} {f['result']} moves more than {f['than']} {f['result']}"
         return str(f.get("about", "a statement about history"))
 
 
@@ -241,19 +286,18 @@ def _view(rules: RuleSet) -> Any:
 
 def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:
     """Settles deals lost in a row (results given) on a fresh table; returns each bête."""
-    from engine.documents.book import _examples
+    from engine.documents.book import _examples, example_partner
 
     n = rules.players
     table = TableState()
     betes = []
     c = rules.contracts[contract]
     examples = {(r, sole): won for r, won, _vole, sole in _examples(rules, c)}
-    declarer = 1 % n
-    partner = (declarer + n // 2) % n if c.help == "call" and n >= 4 else None
     for k, result in enumerate(results):
         dealer = k % n
-        declarer = (dealer + 1) % n
-        partner = (declarer + n // 2) % n if c.help == "call" and n >= 4 else None
+        seats = seating(rules, dealer)
+        declarer = seats.eldest
+        partner = example_partner(seats, declarer, c)
         won = examples.get((result, False))
         if won is None:
             raise KeyError(result)
@@ -297,12 +341,14 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
         size = len(rules.deck())
         return _verdict(size == int(s.get("count")), f"the model's pack has {size} cards")
     if k == "result-for":
+        from engine.documents.book import example_partner
         from engine.referee import evaluate_result
 
         n = rules.players
-        declarer = 1 % n
+        seats = seating(rules, 0)
+        declarer = seats.eldest
         calls = [c for c in rules.contracts.values() if c.help == "call" and c.biddable]
-        partner = (declarer + n // 2) % n if calls and n >= 4 else None
+        partner = example_partner(seats, declarer, calls[0]) if calls else None
         side = [declarer] if partner is None else [declarer, partner]
         if s.get("exactly") is not None:
             tricks = [int(s.get("exactly"))]
@@ -317,7 +363,7 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
             if partner is not None:
                 won[partner] = t // 2
             rest = rules.hand_size - t
-            opponents = [x for x in range(n) if x not in side]
+            opponents = seats.playing_opponents(declarer, partner)
             for i, o in enumerate(opponents):
                 won[o] = rest // len(opponents) + (1 if i < rest % len(opponents) else 0)
             results[t] = evaluate_result(rules, won, side)
@@ -367,6 +413,8 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
         )
         if found[1].settlement.bete:
             detail += f", and a bête of {found[1].settlement.bete} is made"
+        if s.get("at_least"):
+            return _verdict(ratio >= float(s.get("factor")) - 1e-9, detail)
         return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
     if k == "pot-after":
         contract = s.get("contract", _default_contract(rules))
@@ -411,6 +459,89 @@ def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
         if holders and name != s.get("name"):
             detail += f"; {s.get('name')} is {', '.join(sorted(set(holders)))}"
         return _verdict(name == s.get("name"), detail)
+    return _evaluate_rule(s, rules)
+
+
+def _evaluate_rule(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """The kinds that ask the model for one of its rules."""
+    k = s.kind
+    if k == "plain-order":
+        order = rules.plain_black if s.get("colour") == "black" else rules.plain_red
+        shown = " ".join(r.value for r in order)
+        return _verdict(
+            [r.value for r in order] == [str(r) for r in s.get("order")], f"the model: {shown}"
+        )
+    if k == "packets":
+        dealt = {tuple(p) for p in rules.packets}
+        want = {tuple(int(x) for x in o) for o in s.get("orders")}
+        shown = ", ".join("-".join(map(str, p)) for p in rules.packets)
+        return _verdict(want <= dealt, f"the model deals {shown}")
+    if k == "stakes":
+        dealer = sum(a for w, a in rules.stakes if w == "dealer")
+        each = sum(a for w, a in rules.stakes if w == "each")
+        detail = f"the dealer stakes {dealer} and each player {each}"
+        return _verdict((dealer, each) == (int(s.get("dealer")), int(s.get("each"))), detail)
+    if k == "sole-liability":
+        below = rules.sole_liability_below or 0
+        detail = (
+            f"a caller with fewer than {below} tricks pays a loss alone"
+            if below
+            else "a caller always shares with his partner"
+        )
+        return _verdict(below == int(s.get("below")), detail)
+    if k == "contract":
+        cid = s.get("contract")
+        if cid == "forced":
+            cid = rules.all_pass_contract
+        contract = rules.contracts.get(cid) if cid is not None else None
+        if contract is None:
+            return "unverifiable", f"{rules.id} has no contract {s.get('contract')!r}"
+        said = {key: s.get(key) for key in KINDS["contract"][1:] if s.get(key) is not None}
+        have = {
+            "shared_liability": contract.shared_liability,
+            "vole_allowed": contract.vole_allowed,
+            "trump_named_by": str(contract.trump_named_by),
+        }
+        detail = f"{contract.id}: " + ", ".join(f"{key} {have[key]}" for key in said)
+        return _verdict(all(have[key] == value for key, value in said.items()), detail)
+    if k == "leftover":
+        return _verdict(
+            str(rules.codille_remainder) == s.get("to"),
+            f"the model's codille_remainder is {rules.codille_remainder}",
+        )
+    if k == "bete-going":
+        return _verdict(
+            str(rules.bete_going) == s.get("going"), f"the model's bêtes go {rules.bete_going}"
+        )
+    if k == "leader":
+        return _verdict(
+            str(rules.leader) == s.get("leader"), f"the {rules.leader} leads the first trick"
+        )
+    if k == "call-fallback":
+        fallback = rules.call.all_held_fallback if rules.call is not None else None
+        rank = fallback.value if fallback is not None else None
+        return _verdict(rank == str(s.get("rank")), f"the model's fallback is {rank}")
+    if k == "item":
+        item = rules.items.get(s.get("item"))
+        contract = s.get("contract")
+        if item is None or contract not in rules.contracts:
+            return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
+        value = item.value(contract, 1 if item.per_matador is not None else 0)
+        if s.get("paid") is False:
+            return _verdict(value == 0, f"{s.get('item')} is worth {value} under {contract}")
+        return _verdict(
+            value == int(s.get("amount", -1)), f"{s.get('item')} is worth {value} under {contract}"
+        )
+    if k == "pays-more":
+        mine = _worked_each(rules, s.get("contract"), s.get("result"))
+        other = _worked_each(rules, s.get("than"), s.get("result"))
+        if mine is None or other is None:
+            return "unverifiable", f"{rules.id} cannot compare these contracts"
+        detail = (
+            f"{s.get('contract')} {s.get('result')} moves {abs(mine[0])} per opponent, "
+            f"{s.get('than')} {abs(other[0])}"
+        )
+        return _verdict(abs(mine[0]) > abs(other[0]), detail)
     return "unverifiable", f"no evaluation for {k}"  # pragma: no cover - checked on load
 
 

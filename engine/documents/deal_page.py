@@ -9,7 +9,7 @@ count from 0, as the ``error`` object does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from engine.actions import parse_line
 from engine.errors import IllegalActionError, NotationError
 from engine.records import Record, ReplayReport, record_of, replay
 from engine.referee.party import Party
+from engine.referee.settlement import Payment, PaymentKind
 from engine.rules.model import Basis, RuleSet
 
 __all__ = ["ActionLine", "DealStory", "PaymentLine", "PaymentPart", "ReplayStory", "replay_story"]
@@ -111,51 +112,31 @@ class ReplayStory:
         return range(self.rules.players)
 
 
-def _part(rules: RuleSet, item: str, result: str | None) -> PaymentPart:
-    if item in rules.items:
-        i = rules.items[item]
-        return PaymentPart(item, i.name, i.basis)
-    if item == "stake":
-        return PaymentPart(item, "stake", rules.basis_at(("settlement", "stakes", 0)))
-    if item == "pot":
-        basis = (
-            rules.outcomes[result].basis
-            if result is not None and result in rules.outcomes
-            else rules.basis_at(("settlement",))
+_NAMES = {
+    PaymentKind.STAKE: "stake",
+    PaymentKind.POT: "the pot",
+    PaymentKind.BETE: "bête",
+}
+_STAKE_NAMES = {"dealer": "the dealer's stake", "each": "each player's stake"}
+
+
+def _line(rules: RuleSet, p: Payment) -> PaymentLine:
+    """A settlement line as the page shows it: its parts, each with its own basis (the
+    referee's typed line: nothing is read back from its label)."""
+    parts: tuple[PaymentPart, ...]
+    if p.kind is PaymentKind.ITEMS:
+        parts = tuple(
+            PaymentPart(i, rules.items[i].name, b) for i, b in zip(p.items, p.bases, strict=True)
         )
-        return PaymentPart(item, "the pot", basis)
-    if item == "bête":
-        return PaymentPart(item, "bête", rules.basis_at(("settlement", "bete")))
-    if "renonce" in item:
-        return PaymentPart(item, item, rules.basis_at(("play", "renonce")))
-    for call in (rules.demand, rules.call):
-        if "fee" in item and call is not None and call.fee is not None:
-            return PaymentPart(item, item, call.fee.basis)
-    remainder = rules.codille_remainder_basis
-    if item.startswith("odd counters") and remainder is not None:
-        return PaymentPart(item, item, remainder)
-    return PaymentPart(item, item, rules.basis_at(("settlement",)))
-
-
-def _payments(rules: RuleSet, report: Mapping[str, Any]) -> tuple[PaymentLine, ...]:
-    out = []
-    for p in report.get("payments") or []:
-        label = str(p["item"])
-        ids = label.split("+") if all(x in rules.items for x in label.split("+")) else [label]
-        parts = tuple(_part(rules, x, report.get("result")) for x in ids)
-        out.append(PaymentLine(label, parts, str(p["from"]), str(p["to"]), int(p["amount"])))
-    return tuple(out)
-
-
-def _alone(report: Mapping[str, Any], payments: Sequence[PaymentLine]) -> bool:
-    partners = report.get("partners") or []
-    if not partners or report.get("declarer") is None:
-        return False
-    partner = str(partners[0])
-    declarer = str(report["declarer"])
-    losing = [p for p in payments if p.label == "bête" or (p.payer in (declarer, partner))]
-    losing = [p for p in losing if p.label != "stake"]
-    return bool(losing) and all(p.payer != partner for p in losing)
+    elif p.kind is PaymentKind.STAKE and p.bases:
+        parts = tuple(
+            PaymentPart("stake", _STAKE_NAMES.get(who, who), b)
+            for who, b in zip(p.items, p.bases, strict=True)
+        )
+    else:
+        basis = p.basis if p.basis is not None else rules.basis_at(("settlement",))
+        parts = (PaymentPart(p.item, _NAMES.get(p.kind, p.item), basis),)
+    return PaymentLine(p.item, parts, p.payer, p.payee, p.amount)
 
 
 def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStory:
@@ -185,7 +166,8 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
             words = str(action).split()
             lines.append(ActionLine(index, seat, words[0], str(action)))
         view = deal.view(0)
-        payments = _payments(rules, entry)
+        settled = deal.settlement
+        payments = tuple(_line(rules, p) for p in settled.payments) if settled else ()
         stories.append(
             DealStory(
                 index=d_index,
@@ -197,7 +179,7 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 partial_leader=view["trick_leader"] if view["trick"] else None,
                 error=error,
                 payments=payments,
-                alone=_alone(entry, payments),
+                alone=settled is not None and settled.alone is not None,
                 note=deal_rec.note,
             )
         )

@@ -1,6 +1,6 @@
 """The register of the sources' disagreements (``claims/disagreements.yaml``), typed.
 
-Each disagreement of the rules reference (§3) lists the readings side by side, each with the
+Each disagreement between the sources (numbered §3.N) lists the readings side by side, each with the
 source that gives it and where that reading lives in the workbench: the canonical rule file, a
 variant, a setup option, a claim, or a decision of ``docs/decisions.md``::
 

@@ -109,6 +109,7 @@ def write_docs(
     from engine.documents import repo_path, repo_root
     from engine.documents.book import rule_view
     from engine.documents.claims import evaluate, load_claims
+    from engine.documents.concordance import SOURCES, build_concordance
     from engine.documents.diff import diff_rulesets
     from engine.documents.disagreements import load_disagreements
     from engine.documents.effects import BOTS, DEALS, SEED, effects
@@ -216,6 +217,15 @@ def write_docs(
     )
     for source in lib.sources.values():
         page(f"sources/{source.id}", "source.j2", "../", title=source.title, source=source)
+    read = [build_concordance(s, library=lib) for s in SOURCES if s in lib.sources]
+    for c in read:
+        page(
+            f"concordance/{c.source.id}",
+            "concordance.j2",
+            "../",
+            title=f"{c.source.id}, sentence by sentence",
+            concordance=c,
+        )
     examples = []
     folder = repo_root() / "docs" / "examples"
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
@@ -236,6 +246,7 @@ def write_docs(
         rulesets=chosen,
         counts=counts,
         sources=list(lib.sources.values()),
+        concordances=read,
         examples=examples,
         measured=bool(measured),
     )

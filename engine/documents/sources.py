@@ -92,15 +92,15 @@ class Library:
 
 
 def load_library(folder: Path | None = None) -> Library:
-    """Reads ``sources/*.yaml`` (the glossary aside).
+    """Reads ``sources/*.yaml`` (the glossary and the concordance data aside).
 
     :raises RuleFileError: if a file is not a well-formed source.
     """
     folder = folder if folder is not None else data_dir("sources")
     out: dict[str, Source] = {}
     for path in sorted(folder.glob("*.yaml")):
-        if path.name == "glossary.yaml":
-            continue
+        if path.name in ("glossary.yaml", "concordance.yaml"):
+            continue  # the glossary and the concordance data are not sources
         doc, problems = parse_bytes(repo_path(path), path.read_bytes())
         if doc is not None:
             # Checked as rule files are: the schema (engine/schema/source.schema.json), every

@@ -12,7 +12,14 @@ The house has one module per phase around a small state (:mod:`engine.referee.de
 * :mod:`~engine.referee.exchange` -- the écart;
 * :mod:`~engine.referee.play` -- tricks, the vole, the renonce;
 * :mod:`~engine.referee.result` -- the result table and the settlement;
-* :mod:`~engine.referee.tricks` -- following and winning a trick, shared with the bots.
+* :mod:`~engine.referee.tricks` -- following and winning a trick, shared with the bots;
+* :mod:`~engine.referee.seating` -- who sits where: order of play, the seat out, opponents;
+* :mod:`~engine.referee.settlement` -- the counters, the outcome's kind and the typed payment
+  lines every reader shows.
+
+Past the referee nobody works a rule out again: the deal's answers are typed values
+(:class:`Seating`, :class:`OutcomeKind`, :class:`Payment` with its kind, items and bases,
+:meth:`Deal.refusal`, :meth:`Deal.view` and its parts, :meth:`Deal.exchange_why`).
 
 Each rule that constrains a decision is a staged filter written once: the legal actions are
 what passes every stage, and anything else is refused by the first stage it fails, with a
@@ -23,17 +30,40 @@ from __future__ import annotations
 
 from engine.referee.deal import Deal
 from engine.referee.declarations import trump_suits
+from engine.referee.exchange import ExchangeLimit
 from engine.referee.result import evaluate_result
+from engine.referee.seating import Seating, seating
+from engine.referee.settlement import (
+    Alone,
+    Game,
+    Kind,
+    OutcomeKind,
+    Payment,
+    PaymentKind,
+    outcome_kind,
+    outcome_kinds,
+)
 from engine.referee.state import PHASES, Phase, Trick, View
 from engine.referee.tricks import TrickRules
 
 __all__ = [
     "PHASES",
+    "Alone",
     "Deal",
+    "ExchangeLimit",
+    "Game",
+    "Kind",
+    "OutcomeKind",
+    "Payment",
+    "PaymentKind",
     "Phase",
+    "Seating",
     "Trick",
     "TrickRules",
     "View",
     "evaluate_result",
+    "outcome_kind",
+    "outcome_kinds",
+    "seating",
     "trump_suits",
 ]

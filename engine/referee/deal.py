@@ -23,6 +23,8 @@ from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, declarations, exchange, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
+from engine.referee.seating import Seating
+from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
     AUCTION,
@@ -127,6 +129,7 @@ class Deal:
         "renonces",
         "result",
         "rules",
+        "seating",
         "setup",
         "start_hands",
         "stopped",
@@ -168,11 +171,13 @@ class Deal:
             raise NotationError(f"seed must be an integer, not {seed!r}")
         self.dealer = dealer
         seating = _seating(rules, dealer)
-        self.eldest = seating.eldest
+        self.seating: Seating = public_seating(rules, dealer)
+        """Who sits where in this deal: order of play, the seat out, opponents, partners."""
+        self.eldest = self.seating.eldest
         # A seat that sits the deal out (players.sits_out: the dealer at a table of four) is
         # dealt nothing and never speaks or plays, but is an opponent in the settlement.
-        self.out: int | None = seating.out
-        self.active = seating.playing
+        self.out: int | None = self.seating.out
+        self.active = self.seating.active
         self.table = table if table is not None else TableState()
         if hands is None:
             dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed, seating.plan)
@@ -372,13 +377,11 @@ class Deal:
         return self.seat_at(self.leader, self.tr.winning_position(self.trick))
 
     def seat_at(self, leader: int, position: int) -> int:
-        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``."""
+        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``
+        (:meth:`Seating.seat_of`)."""
         if self.out is None:
             return (leader + position) % self.n
-        seat = leader
-        for _ in range(position):
-            seat = self._next_seat[seat]
-        return seat
+        return self.seating.seat_of(leader, position)
 
     # The rules, asked of the phase modules.
 
@@ -421,6 +424,12 @@ class Deal:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
         return exchange.limit(self) if self.phase is EXCHANGE else 0
 
+    def exchange_why(self) -> exchange.ExchangeLimit | None:
+        """Returns how many cards the player to move may discard now and why: the talon left,
+        the first exchanger's maximum, what a middle one leaves for the last unless he holds a
+        matador (and the matador he holds). None outside the écart."""
+        return exchange.limit_of(self) if self.phase is EXCHANGE else None
+
     def paid_matadors(self) -> int:
         """Returns how many matadors the declaring side is paid for (or pays), 0 if none.
 
@@ -462,6 +471,34 @@ class Deal:
                 self._play_mask = -1
                 _play_card(self, seat, card)
                 return
+        action, seat = self._parse(action, seat)
+        if phase is PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
+            card = action.cards[0].index
+            if play.play_mask(self) >> card & 1:
+                self._apply(play, action)
+                return
+        error = self._refusal(action, seat)
+        if error is not None:
+            raise error
+        seat = self.to_move
+        self.history.append((seat, action))
+        self._legal = None
+        self._play_mask = -1
+        _APPLY[phase](self, seat, action)
+
+    def refusal(self, action: Action | str, seat: int | None = None) -> IllegalActionError | None:
+        """Returns why ``action`` would be refused now, None if it is legal: the public "why
+        not?", asked of the same rules as :meth:`apply` (which raises this very error), without
+        applying anything.
+
+        :param action: as for :meth:`apply`.
+        :param seat: if given, the seat that would act.
+        :raises NotationError: if the text does not parse, or ``seat`` is not a seat.
+        """
+        action, seat = self._parse(action, seat)
+        return self._refusal(action, seat)
+
+    def _parse(self, action: Action | str, seat: int | None) -> tuple[Action, int | None]:
         if isinstance(action, str):
             words = action.split(maxsplit=1)
             if len(words) == 2 and words[0].isdigit():
@@ -478,17 +515,16 @@ class Deal:
             raise NotationError(f"not an action: {action!r} (an Action or its notation)")
         if seat is not None:
             self._seat(seat)
-        if phase is PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
-            card = action.cards[0].index
-            if play.play_mask(self) >> card & 1:
-                self._apply(play, action)
-                return
+        return action, seat
+
+    def _refusal(self, action: Action, seat: int | None) -> IllegalActionError | None:
+        phase = self.phase
         if phase is OVER:
-            raise refuse("deal/over", "the deal is over", self.to_move, action)
+            return refuse("deal/over", "the deal is over", self.to_move, action)
         deck_mask = self.t.deck_mask
         for named in action.cards:
             if not deck_mask >> named.index & 1:
-                raise refuse(
+                return refuse(
                     f"{action.verb}/not-in-pack",
                     self.rules.not_in_pack(named, self.options),
                     self.to_move,
@@ -496,14 +532,14 @@ class Deal:
                     rule=self.rules.cite(("deck",)),
                 )
         if seat is not None and seat != self.to_move:
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"{action.verb}/not-your-turn",
                 f"it is seat {self.to_move}'s turn, not seat {seat}'s",
                 action=f"{seat} {action}",
                 rule="speech and play go in turn to the right",
             )
         if phase not in VERB_PHASES[action.verb]:
-            raise refuse(
+            return refuse(
                 f"{action.verb}/not-now",
                 f"it is the {phase} phase: expected {EXPECTED[phase]}",
                 self.to_move,
@@ -513,14 +549,9 @@ class Deal:
         # An action just listed by legal_actions() (which lists exactly what the phase's rules
         # accept) needs no second look; any other is asked of the rules, which say why not.
         if type(listed) is not list or action not in listed:
-            error = _REFUSAL[phase](self, action)
-            if error is not None:
-                raise error
-        seat = self.to_move
-        self.history.append((seat, action))
-        self._legal = None
-        self._play_mask = -1
-        _APPLY[phase](self, seat, action)
+            result: IllegalActionError | None = _REFUSAL[phase](self, action)
+            return result
+        return None
 
     def apply_unchecked(self, action: Action) -> None:
         """Applies an action taken from :meth:`legal_actions` without checking it again.
@@ -539,22 +570,33 @@ class Deal:
 
     # Views and reports.
 
-    def view(self, seat: int) -> View:
-        """Returns what ``seat`` may see now: its hand, the public play, its choices.
+    def partner_known_to(self, seat: int) -> bool:
+        """Checks if ``seat`` knows who the partner is (or that there is none): the called
+        card's holder knows he is the friend; everyone else, the declarer included, learns it
+        only when the called card is played (at once when he called his own). Part of
+        :meth:`view`."""
+        return self.partner_seen or (self.partner is not None and seat == self.partner)
 
-        :raises NotationError: if ``seat`` is not a seat of this deal.
-        """
-        seat = self._seat(seat)
-        # The called king's holder knows he is the friend; everyone else, the declarer
-        # included, learns it only when the called card is played.
-        partner_known = self.partner_seen or (self.partner is not None and seat == self.partner)
-        given_visible = self.given is not None and (
+    def given_visible_to(self, seat: int) -> bool:
+        """Checks if ``seat`` may see the card given back for a demanded one: the two who
+        exchanged it, everybody where the rules show it (``given_card_visible: public``). Part
+        of :meth:`view`."""
+        return self.given is not None and (
             seat in (self.declarer, self.demanded_from)
             or (
                 self.rules.demand is not None
                 and self.rules.demand.given_card_visible is Visibility.PUBLIC
             )
         )
+
+    def view(self, seat: int) -> View:
+        """Returns what ``seat`` may see now: its hand, the public play, its choices.
+
+        :raises NotationError: if ``seat`` is not a seat of this deal.
+        """
+        seat = self._seat(seat)
+        partner_known = self.partner_known_to(seat)
+        given_visible = self.given_visible_to(seat)
         return {
             "seat": seat,
             "dealer": self.dealer,

@@ -19,10 +19,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import CALL, GIVE, PASS, TRUMP, Action
-from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Suit, rank_of
+from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Card, Suit, rank_of
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.referee import exchange
+from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
@@ -33,7 +34,15 @@ from engine.rules.model import Call, Contract, RuleSet, Tables
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
-__all__ = ["call_choices", "declare", "trump_stages", "trump_suits", "turned_card"]
+__all__ = [
+    "call_choices",
+    "call_stage_refusal",
+    "declare",
+    "stages_for",
+    "trump_stages",
+    "trump_suits",
+    "turned_card",
+]
 
 SUITS = tuple(Suit)
 _NONE = Help.NONE
@@ -143,6 +152,20 @@ def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
 
 
 def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
+    """The calling rules in order, each as (refusal code, the cards it still allows), for the
+    deal's declarer (:func:`stages_for`, knowing every hand)."""
+    assert d.declarer is not None
+    hand = d.hands[d.declarer]
+    others = 0
+    for seat, other in enumerate(d.hands):
+        if seat != d.declarer:
+            others |= other
+    return stages_for(rule, d.t, d.trump, held=hand, may_hold=hand, others_may_hold=others)
+
+
+def stages_for(
+    rule: Call, t: Tables, trump: int | None, *, held: int, may_hold: int, others_may_hold: int
+) -> list[tuple[str, int]]:
     """The calling rules in order, each as (refusal code, the cards it still allows).
 
     The trump suit (unless ``trump_suit_allowed``), the caller's own cards (when ``own_card``
@@ -150,18 +173,19 @@ def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
     card of the rank, the pack, and for a demand a card in another player's hand. The legal
     calls are the cards of the last mask; a refused card is refused by the first stage that
     drops it.
+
+    ``held`` are the cards the caller surely holds, ``may_hold`` those he may hold, and
+    ``others_may_hold`` those another player may hold: the referee knows every hand (the three
+    are exact), the scorekeeper only what the entry says (:mod:`engine.scoresheet`).
     """
-    assert d.declarer is not None
-    hand = d.hands[d.declarer]
-    t = d.t
     mask = FULL_MASK
     stages: list[tuple[str, int]] = []
     # Under a contract whose partner names trumps, the call comes first: no trump suit yet.
-    if not rule.trump_suit_allowed and d.trump is not None:
-        mask &= ~SUIT_MASKS[d.trump]
+    if not rule.trump_suit_allowed and trump is not None:
+        mask &= ~SUIT_MASKS[trump]
         stages.append(("call/trump", mask))
     if rule.own_card is _FORBIDDEN:
-        mask &= ~hand
+        mask &= ~held
         stages.append(("call/own-card", mask))
     kings = t.rank_mask[rule.rank.index]
     fallback = 0
@@ -169,19 +193,45 @@ def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
         fallback = RANK_MASKS[rule.all_held_fallback.index]
     mask &= RANK_MASKS[rule.rank.index] | fallback
     stages.append(("call/not-callable", mask))
-    if fallback and hand & kings != kings:
+    if fallback and may_hold & kings != kings:
         mask &= ~fallback
         stages.append(("call/queen-needs-all-kings", mask))
     mask &= t.deck_mask
     stages.append(("call/not-in-pack", mask))
     if rule.own_card is _FORBIDDEN:
-        others = 0
-        for seat, other in enumerate(d.hands):
-            if seat != d.declarer:
-                others |= other
-        mask &= others
+        mask &= others_may_hold
         stages.append(("call/not-held-by-another", mask))
     return stages
+
+
+def call_stage_refusal(
+    rule: Call, stages: list[tuple[str, int]], card: Card, caller: int | None
+) -> tuple[str, str] | None:
+    """Returns the first calling rule ``card`` breaks as (code, reason), None if it may be
+    called: the one wording of the calling rules' refusals, for the referee and the
+    scorekeeper."""
+    code = ""
+    for stage, allowed in stages:
+        if not allowed >> card.index & 1:
+            code = stage
+            break
+    if not code:
+        return None
+    rank = rule.rank.name.lower()
+    if code == "call/trump":
+        code = f"call/trump-{'king' if card.rank == rule.rank else 'card'}"
+        reason = f"{card} is of the trump suit and may not be called"
+    elif code == "call/own-card":
+        reason = f"seat {caller} holds {card}: a card is demanded of another player"
+    elif code == "call/not-callable":
+        reason = f"{card} cannot be called (call a {rank})"
+    elif code == "call/queen-needs-all-kings":
+        reason = f"a {card.rank.name.lower()} may be called only by a player holding every {rank}"
+    elif code == "call/not-in-pack":
+        reason = f"{card} is not in the pack"
+    else:
+        reason = f"{card} is in no other player's hand (it lies in the talon)"
+    return code, reason
 
 
 def call_choices(d: Deal) -> list[int]:
@@ -197,28 +247,10 @@ def call_choices(d: Deal) -> list[int]:
 
 def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:
     rule, path = call_rule(d)
-    card = action.card
-    code = ""
-    for stage, allowed in call_stages(d, rule):
-        if not allowed >> card.index & 1:
-            code = stage
-            break
-    if not code:
+    broken = call_stage_refusal(rule, call_stages(d, rule), action.card, d.declarer)
+    if broken is None:
         return None
-    rank = rule.rank.name.lower()
-    if code == "call/trump":
-        code = f"call/trump-{'king' if card.rank == rule.rank else 'card'}"
-        reason = f"{card} is of the trump suit and may not be called"
-    elif code == "call/own-card":
-        reason = f"seat {d.declarer} holds {card}: a card is demanded of another player"
-    elif code == "call/not-callable":
-        reason = f"{card} cannot be called (call a {rank})"
-    elif code == "call/queen-needs-all-kings":
-        reason = f"a {card.rank.name.lower()} may be called only by a player holding every {rank}"
-    elif code == "call/not-in-pack":
-        reason = f"{card} is not in the pack"
-    else:
-        reason = f"{card} is in no other player's hand (it lies in the talon)"
+    code, reason = broken
     return refuse(code, reason, d.to_move, action, d.rules.cite(path))
 
 
@@ -349,7 +381,7 @@ def _call(d: Deal, card: int) -> None:
     if fee is not None:
         amount = fee.amount_for(ALL_CARDS[card].suit.value, d.options)
         if amount:
-            d.transfers.append((d.declarer, holder, amount, "fee for the demanded card"))
+            d.transfers.append((d.declarer, holder, amount, FEE_DEMANDED))
     d.phase = GIVE_PHASE
 
 
@@ -376,7 +408,7 @@ def _surrender(d: Deal, given: bool) -> None:
     d.partner_seen = True
     fee = d.rules.call.surrender_fee if d.rules.call is not None else None
     if fee:
-        d.transfers.append((d.declarer, holder, fee, "fee for the surrendered card"))
+        d.transfers.append((d.declarer, holder, fee, FEE_SURRENDERED))
     d.phase = GIVE_PHASE
     d.to_move = d.declarer
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from collections.abc import Sequence as SequenceABC
+from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, overload
@@ -20,11 +21,12 @@ from engine.enums import Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
 from engine.referee.state import EXCHANGE, bits, refuse
+from engine.rules.model import Basis
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
-__all__ = ["Discards", "begin", "limit"]
+__all__ = ["Discards", "ExchangeLimit", "begin", "limit", "limit_of"]
 
 
 _set = object.__setattr__
@@ -97,21 +99,60 @@ class Discards(SequenceABC[Action]):
         return len(chosen) <= self.most and set(chosen) <= set(self.cards)
 
 
-def limit(d: Deal) -> int:
-    """Returns how many cards the player to move may discard now."""
+@dataclass(frozen=True, slots=True)
+class ExchangeLimit:
+    """How many cards the exchanger to move may discard, and why (:meth:`Deal.exchange_why`)."""
+
+    most: int
+    talon: int
+    """The cards left in the talon (he draws as many as he discards)."""
+    first_max: int | None
+    """The first exchanger's maximum (``exchange.first_max``), when it applies to him."""
+    leave: int
+    """What a middle exchanger must leave in the talon for the last (0: nothing)."""
+    exempt: int | None
+    """The matador (a card index) that frees a middle exchanger from leaving them, if he holds
+    one (``exchange.leave_unless_matador``): he may take the whole talon."""
+    basis: Basis
+    """The écart's rule (``exchange``)."""
+
+    @property
+    def exempt_card(self) -> Card | None:
+        """Returns the matador that frees him, as a card."""
+        return None if self.exempt is None else ALL_CARDS[self.exempt]
+
+
+def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
+    """The écart's limit for the player to move: (most, talon left, first maximum, cards to
+    leave, the matador that frees him), each rule read once."""
     seat = d.to_move
     left = len(d.talon) - d._talon_pos
     most = min(left, d.hands[seat].bit_count())
     rules = d.rules
+    first_max = None
     if d._ex_pos == 0 and rules.exchange_first_max is not None:
-        most = min(most, rules.exchange_first_max)
+        first_max = rules.exchange_first_max
+        most = min(most, first_max)
+    leave = 0
+    exempt = None
     if 0 < d._ex_pos < len(d._exchangers) - 1 and rules.exchange_leave_at_least:
-        holds_matador = False
+        leave = rules.exchange_leave_at_least
         if rules.exchange_leave_unless_matador and d.trump is not None:
-            holds_matador = any(d.hands[seat] >> c & 1 for c in d.t.privileged[d.trump])
-        if not holds_matador:
-            most = min(most, max(0, left - rules.exchange_leave_at_least))
-    return most
+            exempt = next((c for c in d.t.privileged[d.trump] if d.hands[seat] >> c & 1), None)
+        if exempt is None:
+            most = min(most, max(0, left - leave))
+    return most, left, first_max, leave, exempt
+
+
+def limit_of(d: Deal) -> ExchangeLimit:
+    """Returns how many cards the player to move may discard now, and why."""
+    rules = d.rules
+    return ExchangeLimit(*_limit(d), rules.basis_at(("exchange",)))
+
+
+def limit(d: Deal) -> int:
+    """Returns how many cards the player to move may discard now (:func:`limit_of`)."""
+    return _limit(d)[0]
 
 
 def legal(d: Deal) -> Sequence[Action]:
@@ -125,14 +166,18 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             return refuse("discard/not-in-hand", f"seat {seat} does not hold {c}", seat, action)
     most = limit(d)
     if len(action.cards) > most:
-        left = len(d.talon) - d._talon_pos
-        return refuse(
-            "discard/too-many",
-            f"seat {seat} may discard at most {most} (talon holds {left})",
-            seat,
-            action,
-            d.rules.cite(("exchange",)),
-        )
+        why = limit_of(d)
+        left = why.talon
+        reason = f"seat {seat} may discard at most {most} (talon holds {left})"
+        if why.first_max is not None and most == why.first_max < left:
+            reason += f": the first to exchange takes at most {why.first_max}"
+        elif why.leave and why.exempt is None and most == max(0, left - why.leave):
+            reason += (
+                f": a middle player leaves {why.leave} for the last unless he holds a matador"
+                if d.rules.exchange_leave_unless_matador
+                else f": a middle player leaves {why.leave} for the last"
+            )
+        return refuse("discard/too-many", reason, seat, action, d.rules.cite(("exchange",)))
     return None
 
 
@@ -142,9 +187,7 @@ def begin(d: Deal) -> None:
     kind = d.contract.exchange
     if kind is not Exchange.NONE and d.talon:
         first = 0 if kind is Exchange.DECLARER_FIRST else 1
-        d._exchangers = [
-            (d.declarer + k) % d.n for k in range(first, d.n) if (d.declarer + k) % d.n != d.out
-        ]
+        d._exchangers = list(d.seating.in_turn(d.declarer)[first:])
         d._ex_pos = 0
         d.phase = EXCHANGE
         d.to_move = d._exchangers[0]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
+from engine.referee.settlement import held_label
 from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def transfers_for(
                 continue
             for payer in range(n):
                 if payer != holder:
-                    out.append((payer, holder, amount, f"{rule.name} ({text})"))
+                    out.append((payer, holder, amount, held_label(rule.name, text)))
     return out
 
 

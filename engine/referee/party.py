@@ -63,7 +63,7 @@ class Party:
         """Returns the seat that deals next (the deal passes to the right)."""
         if not self.deals:
             return self.first_dealer
-        return (self.deals[-1].dealer + 1) % self.rules.players
+        return self.deals[-1].seating.next_dealer
 
     @property
     def table(self) -> TableState:

@@ -33,6 +33,7 @@ from engine.referee.tricks import TRUMPS, TrickRules
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
+    from engine.rules.model import Contract, RuleSet
 
 __all__ = ["begin", "legal", "play_mask", "refusal"]
 
@@ -73,7 +74,10 @@ def begin(d: Deal) -> None:
     if d.rules.leader is Leader.DECLARER and d.declarer is not None:
         d.leader = d.declarer
     d.to_move = d.leader
-    if d.partner is None:
+    if d.partner is None and (d.called is None or d.demanded_from is not None):
+        # No called card, or it was handed over at the table. A declarer who called a card he
+        # holds himself is alone, but that card has not "appeared" until he plays it: "La vole
+        # ne sauroit être entreprise que le roi appellé n'ait paru" (ENC-Q).
         d.partner_seen = True
     if d.contract is not None and d.contract.announces_vole:
         d.vole_undertaken = True  # the contre: the vole was announced with the bid
@@ -216,6 +220,15 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         _notice(d)
 
 
+def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -> bool:
+    """Checks if a side that took ``side_tricks`` could have undertaken the vole: the contract
+    allows it (or announces it with the bid), and the side took at least the first
+    ``vole.after_tricks`` tricks, where the referee offers it. The one statement of the vole's
+    threshold: the referee offers the vole when it holds (:func:`_end_trick`), the scorekeeper
+    and the rule books ask it."""
+    return contract.announces_vole or (contract.vole_allowed and side_tricks >= rules.vole_after)
+
+
 def play_card(d: Deal, seat: int, card: int) -> None:
     """Plays a card the caller checked is in the hand; ends the trick when it is complete."""
     d.hands[seat] ^= 1 << card
@@ -250,11 +263,16 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
         played == rules.vole_after
         and not d.vole_undertaken
         and d.contract is not None
-        and d.contract.vole_allowed
         and (d.partner_seen or not rules.vole_requires_partner_seen)
     ):
         side = d.side
-        if winner in side and sum(d.won[s] for s in side) == played:
+        side_tricks = sum(d.won[s] for s in side)
+        # The side took every trick so far, the first ``after_tricks``: it may go on for the vole.
+        if (
+            winner in side
+            and side_tricks == played
+            and could_undertake_vole(rules, d.contract, side_tricks)
+        ):
             d.phase = VOLE_PHASE
     if d._snapshots is not None:
         _snapshot(d)

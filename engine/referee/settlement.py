@@ -20,24 +20,39 @@ simulation that needs only the balances does not pay for the lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from enum import StrEnum
+from functools import lru_cache, partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
-from engine.rules.model import OutcomeItems, RuleSet, opponents_of, stakes_of
+from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot, VoleWhen
+from engine.rules.model import Basis, OutcomeItems, RuleSet, opponents_of, stakes_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = [
+    "FEE_DEMANDED",
+    "FEE_SURRENDERED",
+    "POT",
+    "Alone",
+    "Game",
+    "Kind",
     "Outcome",
+    "OutcomeKind",
     "Payment",
+    "PaymentKind",
+    "Roles",
     "SettlementResult",
     "TableState",
     "deal_stakes",
+    "held_label",
+    "outcome_kind",
+    "outcome_kinds",
     "pays_alone",
+    "role_balances",
     "settle",
     "settle_outcome",
     "stakes_for",
@@ -48,6 +63,7 @@ _ALL = BeteGoing.ALL
 _CAP_STAKES = BeteCap.STAKES
 _LARGEST_FIRST = BeteGoing.LARGEST_FIRST
 _NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
+_HIGHEST_TRUMPS = CodilleRemainder.HIGHEST_TRUMPS
 _SIDE, _OPPONENTS, _CODILLE_WINNER, _STAYS, _BOARD = (
     Pot.SIDE,
     Pot.OPPONENTS,
@@ -82,18 +98,99 @@ class TableState:
         return self.betes[0] if self.betes else None
 
 
+class PaymentKind(StrEnum):
+    """What a payment line is: the settlement's own kinds, named once."""
+
+    STAKE = "stake"
+    """A seat's stake into the pot at the start of the deal."""
+    POT = "pot"
+    """The pot (what is at stake) taken by the side, the opponents or the codille's winner."""
+    BOARD = "board"
+    """Everything on the table, waiting bêtes included, swept by the side (a vole)."""
+    ITEMS = "items"
+    """Items of the rule file (jeu, consolation, matadors, vole ...) paid per opponent."""
+    BETE = "bete"
+    """The bête of a lost game, put into the pot."""
+    RENONCE = "renonce"
+    """The bête for a renonce noticed."""
+    FEE = "fee"
+    """A fee paid during the deal (a demanded or a surrendered card)."""
+    HELD = "held"
+    """A payment for a card held (``settlement.held_cards``)."""
+    ODD = "odd"
+    """Odd counters kept from an earlier codille, to the holder of the highest trump."""
+
+
+POT = "pot"
+"""The payer or payee of a payment that is the pot (the table), not a seat."""
+FEE_DEMANDED = "fee for the demanded card"
+FEE_SURRENDERED = "fee for the surrendered card"
+ODD_COUNTERS = "odd counters (highest trump)"
+ODD_COUNTER = "odd counter (highest trump)"
+"""A codille's odd counter given to a defender for his trump (``codille_remainder:
+highest-trumps``)."""
+RENONCE_BETE = "bête (renonce)"
+
+
+@dataclass(frozen=True, slots=True)
+class Alone:
+    """A declarer with a partner who bears the lost game alone, and why: he took fewer tricks
+    himself than the rules' sole-liability threshold (``settlement.sharing``)."""
+
+    declarer: int
+    partner: int
+    tricks: int
+    """The tricks he took himself."""
+    below: int
+    """The threshold: with fewer tricks of his own he pays alone."""
+    basis: Basis
+
+
 class Payment(NamedTuple):
-    """One line of the settlement, for display: who paid whom what, and why."""
+    """One line of the settlement: who paid whom what, why, and on what authority.
+
+    ``item``, ``payer``, ``payee`` and ``amount`` are the line of ``ombre replay --json``; the
+    rest says what it is without reading the text back.
+    """
 
     item: str
+    """The line's label: ``stake``, ``pot``, ``board``, ``bête``, the item ids joined by
+    ``+`` (``jeu+consolation``), or the fee or held card paid."""
     payer: str
-    """A seat number as text, ``side``, ``opponents`` or ``pot``."""
+    """A seat number as text, or ``pot``."""
     payee: str
     amount: int
+    kind: PaymentKind = PaymentKind.ITEMS
+    items: tuple[str, ...] = ()
+    """The rule file's item ids the line pays (kind ``items``); for a stake, whose stake lines
+    (``dealer``, ``each``) it is made of."""
+    bases: tuple[Basis, ...] = ()
+    """The basis of each part (one per item id or stake line), else of the line."""
+    alone: Alone | None = None
+    """Set when the payer is a declarer who pays the lost game alone (his partner nothing)."""
+
+    @property
+    def payer_seat(self) -> int | None:
+        """Returns the paying seat, None when the pot pays."""
+        return None if self.payer == POT else int(self.payer)
+
+    @property
+    def payee_seat(self) -> int | None:
+        """Returns the seat paid, None when it is the pot."""
+        return None if self.payee == POT else int(self.payee)
+
+    @property
+    def basis(self) -> Basis | None:
+        """Returns the basis of the line's first part (None if it has none)."""
+        return self.bases[0] if self.bases else None
 
     def as_json(self) -> dict[str, object]:
         """Returns the line as JSON."""
         return {"item": self.item, "from": self.payer, "to": self.payee, "amount": self.amount}
+
+
+_Line = tuple[str, PaymentKind, tuple[str, ...], tuple["Basis", ...], "Alone | None"]
+"""What a payment is, whoever pays it: label, kind, item ids, bases, sole liability."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +205,8 @@ class SettlementResult:
     matadors: int
     table: TableState
     """The table for the next deal."""
+    alone: Alone | None = None
+    """The declarer who bears the lost game alone, and why (None: the side shares)."""
     _lines: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]] = field(
         default=(), compare=False, repr=False
     )
@@ -133,26 +232,209 @@ class _Ledger:
         self.pot = pot
         self.lines = lines
 
-    def to_pot(self, seat: int, amount: int, item: str) -> None:
+    def to_pot(self, seat: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[seat] -= amount
             self.pot += amount
             if self.lines is not None:
-                self.lines.append(Payment(item, str(seat), "pot", amount))
+                self.lines.append(Payment(line[0], str(seat), POT, amount, *line[1:]))
 
-    def from_pot(self, seat: int, amount: int, item: str) -> None:
+    def from_pot(self, seat: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[seat] += amount
             self.pot -= amount
             if self.lines is not None:
-                self.lines.append(Payment(item, "pot", str(seat), amount))
+                self.lines.append(Payment(line[0], POT, str(seat), amount, *line[1:]))
 
-    def transfer(self, payer: int, payee: int, amount: int, item: str) -> None:
+    def transfer(self, payer: int, payee: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[payer] -= amount
             self.balances[payee] += amount
             if self.lines is not None:
-                self.lines.append(Payment(item, str(payer), str(payee), amount))
+                self.lines.append(Payment(line[0], str(payer), str(payee), amount, *line[1:]))
+
+
+_NO_LINE: _Line = ("", PaymentKind.ITEMS, (), (), None)
+"""The line of a settlement that writes none (the counters only)."""
+
+
+class _Lines(NamedTuple):
+    """The lines a ruleset's settlement writes, with their bases (built once, for the lines)."""
+
+    stake: _Line
+    redeal_stake: _Line
+    bete: _Line
+    renonce: _Line
+    odd: _Line
+    fees: dict[str, _Line]
+
+
+def _stake_line(rules: RuleSet, redeal: bool) -> _Line:
+    if redeal:
+        lines = rules.all_pass_stakes
+        path: tuple[str | int, ...] = ("auction", "all_pass")
+        bases = tuple(rules.basis_at((*path, "add_stakes", i)) for i in range(len(lines)))
+    else:
+        lines = rules.stakes
+        bases = tuple(rules.basis_at(("settlement", "stakes", i)) for i in range(len(lines)))
+    return ("stake", PaymentKind.STAKE, tuple(who for who, _ in lines), bases, None)
+
+
+@lru_cache(maxsize=64)
+def _line_table(rules: RuleSet) -> _Lines:
+    """The payment lines a deal under ``rules`` can write, each with its basis (built once
+    per ruleset)."""
+    fees: dict[str, _Line] = {}
+    if rules.demand is not None and rules.demand.fee is not None:
+        fees[FEE_DEMANDED] = (
+            FEE_DEMANDED,
+            PaymentKind.FEE,
+            (),
+            (rules.demand.fee.basis,),
+            None,
+        )
+    if rules.call is not None and rules.call.surrender_fee is not None:
+        basis = rules.basis_at(("declarations", "call", "surrender"))
+        fees[FEE_SURRENDERED] = (FEE_SURRENDERED, PaymentKind.FEE, (), (basis,), None)
+    for held in rules.held_cards:
+        for text in held.cards:
+            label = held_label(held.name, text)
+            fees[label] = (label, PaymentKind.HELD, (), (held.basis,), None)
+    odd = rules.codille_remainder_basis
+    return _Lines(
+        _stake_line(rules, False),
+        _stake_line(rules, True),
+        ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
+        (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
+        (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
+        fees,
+    )
+
+
+def held_label(name: str, card: str) -> str:
+    """Returns the label of the payment for a card held, e.g. ``The red aces (Ah)``."""
+    return f"{name} ({card})"
+
+
+class Game(StrEnum):
+    """How the game went for the declaring side, as the rule file's outcome settles it."""
+
+    WON = "won"
+    """No bête: the side won the game (a vole made or failed included)."""
+    REMISE = "remise"
+    """A bête, the pot staying on the table."""
+    CODILLE = "codille"
+    """A bête, the pot going to the opponents (or to the one who took codille)."""
+    REDEAL = "redeal"
+    """Nobody played: the deal was passed out."""
+
+
+class Kind(StrEnum):
+    """The outcome's kind: the game, told apart for the vole."""
+
+    WON = "won"
+    VOLE_MADE = "vole made"
+    VOLE_FAILED = "failed vole"
+    REMISE = "remise"
+    CODILLE = "codille"
+    REDEAL = "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeKind:
+    """What a result of the rule file is: the one answer every reader asks (never ``pot:`` or
+    the result's name).
+
+    The game is read off the outcome's settlement: a bête is a lost game, by remise when the pot
+    stays and by codille when it goes to the opponents; no bête, a won game. The vole is read
+    off the results table: a result named only by rules for a vole made (failed) is one.
+    """
+
+    result: str
+    kind: Kind
+    game: Game
+    vole: VoleWhen | None
+    """The vole made or failed, None for a result that is about no vole."""
+    pot: Pot | None
+    """Where the pot goes (None for a redeal)."""
+    bete: bool
+    basis: Basis | None
+
+    @property
+    def won(self) -> bool:
+        """Checks if the declaring side won the game."""
+        return self.game is Game.WON
+
+    @property
+    def vole_made(self) -> bool:
+        """Checks if the side made the vole."""
+        return self.vole is VoleWhen.MADE
+
+
+@lru_cache(maxsize=64)
+def outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
+    """Returns the kind of every result the rules can give, ``redeal`` included (memoised)."""
+    voles: dict[str, set[VoleWhen | None]] = {}
+    for rule in rules.results:
+        voles.setdefault(rule.result, set()).add(rule.when.vole)
+    kinds = {
+        "redeal": OutcomeKind(
+            "redeal",
+            Kind.REDEAL,
+            Game.REDEAL,
+            None,
+            None,
+            False,
+            rules.basis_at(("auction", "all_pass")),
+        )
+    }
+    for rid, o in rules.outcomes.items():
+        named = voles.get(rid, {None})
+        vole = next(iter(named)) if len(named) == 1 else None
+        if not o.bete:
+            game = Game.WON
+        elif o.pot is _STAYS:
+            game = Game.REMISE
+        else:
+            game = Game.CODILLE
+        if vole is VoleWhen.MADE:
+            kind = Kind.VOLE_MADE
+        elif vole is VoleWhen.FAILED and game is Game.WON:
+            kind = Kind.VOLE_FAILED
+        else:
+            kind = Kind(game.value)
+        kinds[rid] = OutcomeKind(rid, kind, game, vole, o.pot, o.bete, o.basis)
+    return MappingProxyType(kinds)
+
+
+def outcome_kind(rules: RuleSet, result: str) -> OutcomeKind:
+    """Returns the kind of one result (``redeal`` included).
+
+    :raises KeyError: for a result the rules do not give.
+    """
+    return outcome_kinds(rules)[result]
+
+
+class Roles(NamedTuple):
+    """A deal's balances by role: the declarer's, the partner's (None without one) and each
+    defender's (every seat off the side, the one that sits out included)."""
+
+    declarer: int
+    partner: int | None
+    defenders: tuple[int, ...]
+
+
+def role_balances(
+    balances: Sequence[int], declarer: int | None, partner: int | None
+) -> Roles | None:
+    """Returns a deal's balances by role, None when nobody declared."""
+    if declarer is None:
+        return None
+    return Roles(
+        balances[declarer],
+        None if partner is None else balances[partner],
+        tuple(b for seat, b in enumerate(balances) if seat != declarer and seat != partner),
+    )
 
 
 def _split(total: int, declarer: int, partner: int | None) -> list[tuple[int, int]]:
@@ -169,7 +451,7 @@ def _shares(total: int, seats: Sequence[int]) -> list[int]:
 
 
 def _flow(
-    ledger: _Ledger, payers: list[tuple[int, int]], payees: list[tuple[int, int]], item: str
+    ledger: _Ledger, payers: list[tuple[int, int]], payees: list[tuple[int, int]], item: _Line
 ) -> None:
     """Moves counters from payers to payees (equal totals), matching them in order."""
     if ledger.lines is None:
@@ -260,6 +542,9 @@ class Outcome(NamedTuple):
     go to it), None where the rules keep none or it was not asked for."""
     transfers: tuple[tuple[int, int, int, str], ...]
     renonces: tuple[int, ...]
+    trump_holders: tuple[int, ...] = ()
+    """The seats that held a trump when play began, the holder of the highest first (asked for
+    where the rules give a codille's odd counters to the highest trumps)."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -280,6 +565,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.transfers,
         outcome.renonces,
         outcome.factor,
+        outcome.trump_holders,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -300,6 +586,7 @@ def settle(
     transfers: Sequence[tuple[int, int, int, str]] = (),
     renonces: Sequence[int] = (),
     factor: int = 1,
+    trump_holders: Sequence[int] = (),
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -307,7 +594,8 @@ def settle(
     ``"redeal"`` settles a deal that was not played (only the stakes move, and the next deal is
     a redeal). ``tricks`` are the tricks each seat took. ``transfers`` are payments made during
     the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
-    the offender of each renonce noticed: each makes a bête.
+    the offender of each renonce noticed: each makes a bête. ``trump_holders`` are the seats that
+    held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -326,6 +614,7 @@ def settle(
         tuple(transfers),
         tuple(renonces),
         factor,
+        tuple(trump_holders),
     )
     return _settle(rules, args, None)
 
@@ -350,13 +639,16 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         transfers,
         renonces,
         factor,
+        trump_holders,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
     pot_before = table.pot
     ledger = _Ledger(n, table.pot, lines)
+    kinds = _line_table(rules) if lines is not None else None
+    stake_line = _NO_LINE if kinds is None else kinds.redeal_stake if table.redeal else kinds.stake
     for seat in range(n):
-        ledger.to_pot(seat, stakes[seat], "stake")
+        ledger.to_pot(seat, stakes[seat], stake_line)
     fresh = sum(stakes)
     waiting = list(table.betes)
     if result is None or result == "redeal" or declarer is None or contract is None:
@@ -374,15 +666,19 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
                 redeal=result == "redeal",
                 stakes=table.stakes + 1,
             ),
+            None,
             written if lines is None else tuple(lines),
         )
     for payer, payee, amount, why in transfers:
-        ledger.transfer(payer, payee, amount, why)
+        line = _NO_LINE
+        if kinds is not None:
+            line = kinds.fees.get(why) or (why, PaymentKind.FEE, (), (), None)
+        ledger.transfer(payer, payee, amount, line)
 
     # Odd counters kept from an earlier codille go to the holder of the highest trump.
     remainder = table.remainder
     if remainder and spadille_holder is not None:
-        ledger.from_pot(spadille_holder, remainder, "odd counters (highest trump)")
+        ledger.from_pot(spadille_holder, remainder, _NO_LINE if kinds is None else kinds.odd)
         remainder = 0
 
     # What goes into this deal: the devant, and the waiting bêtes the rule lets go (the
@@ -399,25 +695,46 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     outcome = rules.outcomes[result]
     opponents = _opponents(rules, n, declarer, partner)
     sole = pays_alone(rules, contract, partner, tricks[declarer], lost=outcome.bete)
+    alone: Alone | None = None
+    if sole:
+        assert partner is not None and rules.sole_liability_below is not None
+        alone = Alone(
+            declarer,
+            partner,
+            tricks[declarer],
+            rules.sole_liability_below,
+            rules.basis_at(("settlement", "sharing")),
+        )
+    pot_line = board_line = _NO_LINE
+    if kinds is not None:
+        pot_line = ("pot", PaymentKind.POT, (), (outcome.basis,), None)
+        board_line = ("board", PaymentKind.BOARD, (), (outcome.basis,), None)
 
     # The pot.
     if outcome.pot is _SIDE:
         for seat, share in _split(in_play, declarer, partner):
-            ledger.from_pot(seat, share, "pot")
+            ledger.from_pot(seat, share, pot_line)
     elif outcome.pot is _BOARD:
         # The vole "sweeps the Board, let there be ever so many Stakes upon it" (CG-EN PA32).
         for seat, share in _split(board, declarer, partner):
-            ledger.from_pot(seat, share, "board")
+            ledger.from_pot(seat, share, board_line)
         waiting = []
     elif outcome.pot is _OPPONENTS:
         each, left = divmod(in_play, len(opponents))
         for seat in opponents:
-            ledger.from_pot(seat, each, "pot")
+            ledger.from_pot(seat, each, pot_line)
         if left and rules.codille_remainder is _NEXT_SPADILLE:
             remainder += left
+        elif left and rules.codille_remainder is _HIGHEST_TRUMPS:
+            # "He of the four, who had the highest Trump takes up one, the second is for Him of
+            # the three others, who had the next best Trump ... in Case they had neither of them
+            # any Trump at all, it is let alone till the next Deal" (CG-EN PA56).
+            odd_line = _NO_LINE if kinds is None else (ODD_COUNTER, PaymentKind.ODD, *kinds.odd[2:])
+            for seat in [s for s in trump_holders if s in opponents][:left]:
+                ledger.from_pot(seat, 1, odd_line)
     elif outcome.pot is _CODILLE_WINNER:
         best = max(opponents, key=lambda s: tricks[s])
-        ledger.from_pot(best, in_play, "pot")
+        ledger.from_pot(best, in_play, pot_line)
     elif going_bete is not None and rules.bete_going is _LARGEST_FIRST:
         # Remise: the game stays, and the bête that went returns to wait its turn.
         waiting.append(going_bete)
@@ -446,13 +763,19 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         total = sum(per_opponent)
         if not total:
             continue
-        label = "+".join(paid) if ledger.lines is not None else ""
+        line = _NO_LINE
+        if kinds is not None:
+            ids = tuple(paid)
+            bases = tuple(rules.items[i].basis for i in ids)
+            line = ("+".join(ids), PaymentKind.ITEMS, ids, bases, None)
         if direction == "receive":
             side_shares = _split(total, declarer, partner)
-            _flow(ledger, list(zip(opponents, per_opponent, strict=True)), side_shares, label)
+            _flow(ledger, list(zip(opponents, per_opponent, strict=True)), side_shares, line)
         else:
             side_shares = [(declarer, total)] if sole else _split(total, declarer, partner)
-            _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), label)
+            if sole and kinds is not None:
+                line = (*line[:4], alone)
+            _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), line)
 
     # The bêtes: each as large as what was at stake, with the cap of a bête made on a bête.
     # Where the rules reckon a deal's stake at a value of its own ("la bête est de quatorze,
@@ -468,15 +791,16 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         size = min(size, going_bete + increment)
     made = 0
     if outcome.bete:
+        bete_line = _NO_LINE if kinds is None else kinds.bete
         if sole:
-            ledger.to_pot(declarer, size, "bête")
+            ledger.to_pot(declarer, size, bete_line if kinds is None else (*bete_line[:4], alone))
         else:
             for seat, share in _split(size, declarer, partner):
-                ledger.to_pot(seat, share, "bête")
+                ledger.to_pot(seat, share, bete_line)
         made += size
     for offender in renonces:
         # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
-        ledger.to_pot(offender, size, "bête (renonce)")
+        ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
         made += size
     if made:
         # The bêtes made on one deal go together (ENC-Q).
@@ -501,5 +825,6 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
             remainder,
             stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
         ),
+        alone,
         written if lines is None else tuple(lines),
     )

@@ -6,10 +6,14 @@ cards it allows, and the first stage that drops a card names the rule (and refus
 card breaks.
 
 1. ``play/not-in-hand``: the player's cards;
-2. ``play/must-follow-suit`` (or ``play/matador-forced``): a card of the kind led if he holds
-   one, unless his only trumps are privileged matadors exempt from the trump led;
+2. ``play/must-follow-suit`` (or ``play/matador-forced``), under ``play.follow_suit`` only: a
+   card of the kind led if he holds one, unless his only trumps are privileged matadors exempt
+   from the trump led;
 3. ``play/must-trump``: when the rule file says so, a trump when void in the suit led;
 4. ``play/must-overtake``: when the rule file says so, a card that beats the best so far.
+
+The duties of stages 3 and 4 are duties of their own: they apply with ``follow_suit: false``
+too (a player void in the suit led must still trump; one who can beat the best card must).
 """
 
 from __future__ import annotations
@@ -84,10 +88,12 @@ class TrickRules:
 
     def legal(self, hand: int, trick: Sequence[int]) -> int:
         """Returns the mask of the cards of ``hand`` that may be played to ``trick``."""
-        if not trick or not self.follow_suit:
+        if not trick:
             return hand
         if self.strict:
             return self.stages(hand, trick)[-1][1]
+        if not self.follow_suit:
+            return hand
         # The follow stage of _follow, inlined: this is the referee's hot path.
         led = trick[0]
         cls = self.follow[led]
@@ -99,20 +105,25 @@ class TrickRules:
     def stages(self, hand: int, trick: Sequence[int]) -> list[tuple[str, int]]:
         """Returns the stages in order, each as (refusal code, cards still allowed)."""
         stages = [("play/not-in-hand", hand)]
-        if not trick or not self.follow_suit:
+        if not trick:
             return stages
         led = trick[0]
         mask, holds_led, privileged = self._follow(hand, led)
-        code = "play/must-follow-suit"
-        if (
-            self.follow[led] == TRUMPS
-            and mask != hand
-            and self.exempt[led] != self.exempt_all(led)
-            and hand & self.class_mask[TRUMPS] & ~self.privileged_mask == 0
-        ):
-            # A higher matador led forces a lower one held alone.
-            code = "play/matador-forced"
-        stages.append((code, mask))
+        if not self.follow_suit:
+            # No duty to follow: every card stays, but the duties to trump and to overtake
+            # are duties of their own (docs/rule-format.md, "play") and still apply.
+            mask = hand
+        else:
+            code = "play/must-follow-suit"
+            if (
+                self.follow[led] == TRUMPS
+                and mask != hand
+                and self.exempt[led] != self.exempt_all(led)
+                and hand & self.class_mask[TRUMPS] & ~self.privileged_mask == 0
+            ):
+                # A higher matador led forces a lower one held alone.
+                code = "play/matador-forced"
+            stages.append((code, mask))
         if self.must_trump and not holds_led:
             trumps = mask & self.class_mask[TRUMPS]
             if trumps:

@@ -78,6 +78,13 @@ def _holders(data: Any, change: Path_) -> list[Path_]:
     return [holder]
 
 
+_OWN_BASIS: dict[Path_, Path_] = {
+    ("settlement", "codille_remainder"): ("settlement", "codille_remainder_basis"),
+    ("settlement", "codille_remainder_basis"): ("settlement", "codille_remainder_basis"),
+}
+"""Values whose basis is a sibling key rather than a ``basis`` beside them."""
+
+
 def _unbased_changes(resolved: Any) -> list[Problem]:
     if len(resolved.chain) < 2:
         return []
@@ -88,6 +95,9 @@ def _unbased_changes(resolved: Any) -> list[Problem]:
             continue
         if _value_at(resolved.data, change) is None:
             continue  # a deletion: nothing is left to justify
+        own = _OWN_BASIS.get(tuple(change))
+        if own is not None and resolved.locate(own)[0] == resolved.file:
+            continue  # a value whose basis sits beside it, given here
         for holder in _holders(resolved.data, change):
             if holder in seen:
                 continue

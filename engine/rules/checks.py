@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.cards import Rank
 from engine.errors import Problem
+from engine.rules.model import condition_of
 from engine.rules.reader import Path_, json_path
 
 _RANKS = [r.value for r in Rank]
@@ -328,17 +329,8 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 "unknown-outcome",
                 f"result {rule['result']!r} has no settlement.outcomes entry (known: {', '.join(outcomes)})",
             )
-    rules = d["results"]["rules"]
-    if (
-        not rules[-1]["when"].get("otherwise")
-        and not any(r["when"].get("side_tricks", {}).get("at_most") is not None for r in rules)
-        and not any(r["when"].get("otherwise") for r in rules)
-    ):
-        add(
-            ("results", "rules"),
-            "no-fallback",
-            "the results table may leave a deal without a result: end it with `when: {otherwise: true}` or a lower bound",
-        )
+    for message in _uncovered_endings(d):
+        add(("results", "rules"), "no-fallback", message)
     for oid, out in outcomes.items():
         for direction in ("receive", "pay"):
             for i, item in enumerate(out.get(direction, [])):
@@ -375,3 +367,96 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     f"cites {cite['source']!r}, which is not in the sources table",
                 )
     return problems
+
+
+def _partitions(total: int, parts: int, largest: int | None = None) -> Iterator[tuple[int, ...]]:
+    """Yields the ways ``total`` tricks fall to ``parts`` seats, largest share first (seats are
+    interchangeable in the results table, so each multiset once)."""
+    top = total if largest is None else min(largest, total)
+    if parts == 0:
+        if total == 0:
+            yield ()
+        return
+    for first in range(top, -1, -1):
+        if first * parts < total:
+            break
+        for rest in _partitions(total - first, parts - 1, first):
+            yield (first, *rest)
+
+
+def _endings(
+    d: dict[str, Any], c: dict[str, Any]
+) -> Iterator[tuple[int, tuple[int, ...], int, bool]]:
+    """Yields every way a deal in contract ``c`` can end, as the results table reads it:
+    ``(side tricks, each opponent's tricks, tricks played, vole undertaken)``.
+
+    A superset of what the referee and the scorekeeper produce: the side is the declarer
+    alone or (under a call or a demand) with a partner; every seat off the side may take
+    tricks; the vole is undertaken from the first trick when the contract announces it, or at
+    the threshold by a side that took every trick so far; the side may lay down at or past
+    the threshold having taken every trick played.
+    """
+    seats = d["players"]["count"]
+    hand = d["deal"]["hand_size"]
+    after = d["vole"]["after_tricks"]
+    announced = bool(c.get("announces_vole", False))
+    vole_allowed = bool(c.get("vole_allowed", True))
+    for size in (1,) if c["help"] == "none" else (1, 2):
+        opponents = max(seats - size, 0)
+        for side in range(hand + 1):
+            for split in _partitions(hand - side, opponents):
+                if announced:
+                    yield side, split, hand, True
+                    continue
+                yield side, split, hand, False
+                if vole_allowed and after < hand and side >= after:
+                    yield side, split, hand, True
+        for played in range(after, hand):
+            yield played, (0,) * opponents, played, announced
+
+
+def _uncovered_endings(d: dict[str, Any]) -> list[str]:
+    """Returns, for each contract whose deals can end without a result, what is left over.
+
+    The results table is read as the referee reads it (:meth:`Condition.holds`), so a table
+    this accepts gives every deal a result: the referee has no fallback.
+    """
+    hand = d["deal"]["hand_size"]
+    conditions = [condition_of(r["when"]) for r in d["results"]["rules"]]
+    gaps: dict[str, list[tuple[int, tuple[int, ...], int, bool]]] = {}
+    for cid, c in d["auction"]["contracts"].items():
+        for side, split, played, vole in _endings(d, c):
+            if not any(
+                w.holds(
+                    contract=cid,
+                    side_tricks=side,
+                    opponents=split,
+                    played=played,
+                    hand_size=hand,
+                    vole_undertaken=vole,
+                )
+                for w in conditions
+            ):
+                gaps.setdefault(cid, []).append((side, split, played, vole))
+    by_gap: dict[str, list[str]] = {}
+    for cid, found in gaps.items():
+        counts = sorted({side for side, _, _, _ in found})
+        side, split, played, vole = found[0]
+        shown = (
+            ", ".join(map(str, counts[:-1])) + (" or " if len(counts) > 1 else "") + str(counts[-1])
+        )
+        example = (
+            f"{side} tricks to the side and {'-'.join(map(str, split)) or 'none'} to the opponents"
+        )
+        if played < hand:
+            example += f", laid down after {played}"
+        if vole:
+            example += ", the vole undertaken"
+        text = f"when the declaring side takes {shown} of {hand} tricks (for instance {example})"
+        by_gap.setdefault(text, []).append(cid)
+    return [
+        f"the results table gives no result to a deal in {'contract' if len(cids) == 1 else 'contracts'}"
+        f" {', '.join(cids)} {text}: every deal must end in a result (add a rule for it, or end the"
+        " table with `when: {otherwise: true}`)"
+        for text, cids in by_gap.items()
+    ]

@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 Where = tuple[str, int | None, int | None]
+MAX_CHAIN = 32
+"""The longest ``extends:`` chain resolved: a file and at most 31 ancestors
+(``docs/rule-format.md``, "Limits"; the shipped chains have at most two files)."""
 _OWN_KEYS = ("id", "name", "aliases", "summary", "extends")
 _OPS = ("$append", "$remove", "$delete")
 _WHOLE_KEYS = ("basis", "codille_remainder_basis")
@@ -183,7 +186,7 @@ class Registry:
     # Discovery.
 
     def _add(self, path: Path, kind: str) -> _Entry:
-        key = path.resolve()
+        key = _real_path(path)
         entry = self._entries.get(key)
         if entry is None:
             entry = _Entry(key, display_path(path), kind)
@@ -265,7 +268,7 @@ class Registry:
         # Files are named after their ids (rules/quadrille.yaml): try that file before reading
         # every file to look for the id or an alias.
         for folder in (self.rules_dir, self.variants_dir):
-            named = self._entries.get((folder / f"{wanted}.yaml").resolve())
+            named = self._entries.get(_real_path(folder / f"{wanted}.yaml"))
             if named is not None and not named.read:
                 raw = named.raw_bytes()
                 if raw is not None and _peek_id(raw) == wanted:
@@ -287,7 +290,7 @@ class Registry:
 
     def add_path(self, path: Path) -> _Entry:
         """Registers a file named on the command line."""
-        resolved = path.resolve()
+        resolved = _real_path(path)
         if resolved.parent == self.variants_dir.resolve():
             kind = "variant"
         elif resolved.parent == self.rules_dir.resolve():
@@ -303,27 +306,115 @@ class Registry:
 
         :raises RuleFileError: with every problem found, in this file or its ancestors.
         """
-        result = self._resolve(entry, ())
+        result = self._resolve(entry)
         if isinstance(result, list):
             raise RuleFileError(result)
         return result
 
-    def _resolve(self, entry: _Entry, stack: tuple[Path, ...]) -> Resolved | list[Problem]:
+    def _resolve(self, entry: _Entry) -> Resolved | list[Problem]:
+        """Resolves a file and its ancestors, without recursion.
+
+        Walks up the ``extends`` chain to the first file already resolved (this run or in the
+        cache), a root, or a file whose own ``extends`` is wrong; then resolves back down. A
+        chain of more than :data:`MAX_CHAIN` files is refused at the first file's ``extends``.
+        """
+        pending: list[_Entry] = []
+        above: Resolved | list[Problem] | None = None
+        current = entry
+        while True:
+            known = self._known(current)
+            if known is not None:
+                above = known
+                break
+            pending.append(current)
+            parent = self._parent(current, pending)
+            if parent is None:  # a root: nothing above it
+                break
+            if isinstance(parent, list):  # its own extends (or the file itself) is wrong
+                pending.pop()
+                above = parent
+                break
+            if len(pending) >= MAX_CHAIN:
+                return self._too_long(entry, pending)
+            current = parent
+        if isinstance(above, Resolved) and len(pending) + len(above.files) > MAX_CHAIN:
+            return self._too_long(entry, pending)
+        result = above
+        for child in reversed(pending):
+            result = self._resolve_one(child, result)
+        assert result is not None
+        return result
+
+    def _known(self, entry: _Entry) -> Resolved | list[Problem] | None:
+        """Returns the file's result if it is already known: resolved this run, or cached."""
         if entry.path in self._resolved:
             return self._resolved[entry.path]
         raw = entry.raw_bytes()
-        context = f"{self.rules_dir.resolve()}\0{self.variants_dir.resolve()}"
         if raw is not None and not entry.problems:
-            hit = _cache.load(entry.path, raw, _read_dependency, context)
+            hit = _cache.load(entry.path, raw, _read_dependency, self._context())
             if hit is not None and self._links_hold(hit.get("links")):
                 cached = _from_cache(hit, entry.kind)
                 if cached is not None:
                     self._resolved[entry.path] = cached
                     return cached
-        result = self._resolve_uncached(entry, stack)
-        if isinstance(result, Resolved) and raw is not None and _cache.enabled():
-            _cache.store(entry.path, raw, self._to_cache(result), context)
-        return result
+        return None
+
+    def _context(self) -> str:
+        return f"{self.rules_dir.resolve()}\0{self.variants_dir.resolve()}"
+
+    def _too_long(self, entry: _Entry, pending: Sequence[_Entry]) -> list[Problem]:
+        line, col = entry.doc.where(("extends",)) if entry.doc is not None else (None, None)
+        names = " -> ".join(e.shown for e in pending[:3])
+        found = [
+            Problem(
+                entry.shown,
+                line,
+                col,
+                "$.extends",
+                "extends/too-deep",
+                f"extends makes a chain of more than {MAX_CHAIN} files ({names} -> ...):"
+                f" a rule file may have at most {MAX_CHAIN - 1} ancestors",
+            )
+        ]
+        self._resolved[entry.path] = found
+        return found
+
+    def _parent(self, entry: _Entry, pending: Sequence[_Entry]) -> _Entry | list[Problem] | None:
+        """Returns the file ``entry`` extends, None for a root, or the problems that stop it
+        (unreadable, or an ``extends`` that names nothing or makes a cycle; kept as its result).
+        """
+        self._read(entry)
+        if entry.problems or entry.doc is None:
+            result = list(entry.problems)
+            self._resolved[entry.path] = result
+            return result
+        doc = entry.doc
+        parent_name = doc.data.get("extends")
+        if parent_name is None:
+            return None
+        line, col = doc.where(("extends",))
+
+        def fail(code: str, message: str) -> list[Problem]:
+            found = [Problem(entry.shown, line, col, "$.extends", code, message)]
+            self._resolved[entry.path] = found
+            return found
+
+        if not isinstance(parent_name, str):
+            return fail("extends/type", "extends must name a ruleset")
+        parent = self.find(parent_name, relative_to=entry.path.parent)
+        if parent is None:
+            hint = difflib.get_close_matches(parent_name, self.known_names(), n=1)
+            more = f"; did you mean {hint[0]!r}?" if hint else ""
+            return fail(
+                "extends/unknown",
+                f"extends {parent_name!r}, which is not a known ruleset or variant{more}",
+            )
+        if any(parent.path == e.path for e in pending):
+            names = [e.shown for e in pending] + [parent.shown]
+            return fail(
+                "extends/cycle", "extends makes a cycle: " + " -> ".join(dict.fromkeys(names))
+            )
+        return parent
 
     def _links_hold(self, links: Any) -> bool:
         """Checks that each ``extends:`` of a cached chain still finds the same parent file."""
@@ -373,12 +464,13 @@ class Registry:
             "overrides": [[list(p), *place(w)] for p, w in resolved.overrides],
         }
 
-    def _resolve_uncached(self, entry: _Entry, stack: tuple[Path, ...]) -> Resolved | list[Problem]:
-        self._read(entry)
-        if entry.problems or entry.doc is None:
-            result: Resolved | list[Problem] = list(entry.problems)
-            self._resolved[entry.path] = result
-            return result
+    def _resolve_one(
+        self, entry: _Entry, base: Resolved | list[Problem] | None
+    ) -> Resolved | list[Problem]:
+        """Resolves one file over its parent's result (None for a root), and validates it."""
+        if entry.path in self._resolved:
+            return self._resolved[entry.path]
+        assert entry.doc is not None  # _parent read it
         doc = entry.doc
         data = doc.data
         own_where: dict[Path_, Where] = {
@@ -387,7 +479,7 @@ class Registry:
         parent_name = data.get("extends")
         problems: list[Problem] = []
         parent_files: tuple[Path, ...] = ()
-        if parent_name is None:
+        if base is None:
             # A root file's merge operations ($append ...) are left for the schema to refuse.
             merged = copy.deepcopy(data)
             where = own_where
@@ -395,46 +487,24 @@ class Registry:
             overrides: list[tuple[Path_, Where]] = [
                 (p, w) for p, w in own_where.items() if len(p) == 1
             ]
-        else:
-            if not isinstance(parent_name, str):
-                line, col = doc.where(("extends",))
-                return [
-                    Problem(
-                        entry.shown,
-                        line,
-                        col,
-                        "$.extends",
-                        "extends/type",
-                        "extends must name a ruleset",
-                    )
-                ]
-            parent = self.find(parent_name, relative_to=entry.path.parent)
+        elif isinstance(base, list):
             line, col = doc.where(("extends",))
-
-            def fail(code: str, message: str, *more: Problem) -> list[Problem]:
-                found = [Problem(entry.shown, line, col, "$.extends", code, message), *more]
-                self._resolved[entry.path] = found
-                return found
-
-            if parent is None:
-                hint = difflib.get_close_matches(parent_name, self.known_names(), n=1)
-                more = f"; did you mean {hint[0]!r}?" if hint else ""
-                return fail(
-                    "extends/unknown",
-                    f"extends {parent_name!r}, which is not a known ruleset or variant{more}",
-                )
-            if parent.path == entry.path or parent.path in stack:
-                names = [*(self._entries[p].shown for p in stack), entry.shown, parent.shown]
-                return fail(
-                    "extends/cycle", "extends makes a cycle: " + " -> ".join(dict.fromkeys(names))
-                )
-            base = self._resolve(parent, (*stack, entry.path))
-            if isinstance(base, list):
-                return fail(
+            parent = self.find(str(parent_name), relative_to=entry.path.parent)
+            shown = parent.shown if parent is not None else str(parent_name)
+            found = [
+                Problem(
+                    entry.shown,
+                    line,
+                    col,
+                    "$.extends",
                     "extends/broken-parent",
-                    f"its parent {parent.shown} has errors (listed with that file)",
-                    *base,
-                )
+                    f"its parent {shown} has errors (listed with that file)",
+                ),
+                *base,
+            ]
+            self._resolved[entry.path] = found
+            return found
+        else:
             merged, where, overrides, problems = _merge(base, data, own_where, entry.shown)
             parent_files = base.files
             chain = (*base.chain, str(data.get("id", entry.shown)))
@@ -463,13 +533,16 @@ class Registry:
             self._resolved[entry.path] = problems
             return problems
         self._resolved[entry.path] = resolved
+        raw = entry.raw_bytes()
+        if raw is not None and _cache.enabled():
+            _cache.store(entry.path, raw, self._to_cache(resolved), self._context())
         return resolved
 
     def validate(self, entries: Iterable[_Entry]) -> list[Problem]:
         """Returns every problem in these files (and their parents), each once."""
         seen: dict[tuple[Any, ...], Problem] = {}
         for entry in entries:
-            result = self._resolve(entry, ())
+            result = self._resolve(entry)
             if isinstance(result, list):
                 for p in result:
                     seen.setdefault((p.file, p.line, p.column, p.code, p.message), p)
@@ -477,10 +550,21 @@ class Registry:
 
 
 def _exists(path: Path) -> bool:
+    """Whether anything is there: a file, a folder, a FIFO ... or a symbolic link, even one
+    that leads nowhere or round in a loop (read_file then says which)."""
     try:
-        return path.exists()
+        return os.path.lexists(path)
     except (OSError, ValueError):
         return False
+
+
+def _real_path(path: Path) -> Path:
+    """The absolute path with symbolic links followed; a link that loops (Python raises
+    RuntimeError or OSError for it) is kept as it is, for :func:`read_file` to refuse it."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return path.absolute()
 
 
 def _read_dependency(path: Path) -> bytes:

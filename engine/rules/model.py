@@ -10,7 +10,7 @@ built by this module only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -56,6 +56,7 @@ __all__ = [
     "Setup",
     "Tables",
     "TopTrump",
+    "condition_of",
     "opponents_of",
     "stakes_of",
 ]
@@ -70,6 +71,9 @@ class Cite:
     source: str
     locator: str
     quote: str | None = None
+    against: bool = False
+    """The passage says otherwise than the rule: the source's contrary reading, shown as such
+    in the rule books, never as support."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +87,23 @@ class Basis:
     where: Where = ("", None, None)
     """The file, line and column that set this rule."""
 
+    @property
+    def supporting(self) -> tuple[Cite, ...]:
+        """Returns the citations that support the rule (the contrary readings left out)."""
+        return tuple(c for c in self.cites if not c.against)
+
+    @property
+    def contrary(self) -> tuple[Cite, ...]:
+        """Returns the citations of passages that read otherwise than the rule."""
+        return tuple(c for c in self.cites if c.against)
+
     @staticmethod
     def from_data(data: Mapping[str, Any] | None, where: Where) -> Basis:
         if not data:
             return Basis("conjecture", (), "no basis given", where)
         cites = tuple(
-            Cite(str(c["source"]), str(c["locator"]), c.get("quote")) for c in data.get("cite", [])
+            Cite(str(c["source"]), str(c["locator"]), c.get("quote"), bool(c.get("against", False)))
+            for c in data.get("cite", [])
         )
         return Basis(str(data["evidence"]), cites, data.get("note"), where)
 
@@ -215,6 +230,44 @@ class Condition:
     laid_down: bool = False
     """The side laid its cards down at the vole threshold (``stop``) instead of playing on."""
 
+    def holds(
+        self,
+        *,
+        contract: str | None,
+        side_tricks: int,
+        opponents: Sequence[int],
+        played: int,
+        hand_size: int,
+        vole_undertaken: bool,
+    ) -> bool:
+        """Whether this condition holds for a deal that ended so: the tricks of the declaring
+        side and of each opponent, how many tricks were played, and whether the vole was
+        undertaken. The referee reads the results table with it, and validation proves with it
+        that the table gives every way a deal can end a result."""
+        if self.contracts is not None and contract not in self.contracts:
+            return False
+        if self.laid_down and not played < hand_size:
+            return False
+        if self.vole is not None:
+            if not vole_undertaken:
+                return False
+            made = side_tricks == hand_size and played == hand_size
+            if (self.vole is VoleWhen.MADE) != made:
+                return False
+        if self.side_exactly is not None and side_tricks != self.side_exactly:
+            return False
+        if self.side_at_least is not None and side_tricks < self.side_at_least:
+            return False
+        if self.side_at_most is not None and side_tricks > self.side_at_most:
+            return False
+        if self.more_than_each_opponent and not all(side_tricks > o for o in opponents):
+            return False
+        if self.single_opponent_most:
+            top = max(opponents, default=0)
+            if not (top > side_tricks and sum(1 for o in opponents if o == top) == 1):
+                return False
+        return True
+
     def describe(self) -> str:
         """Returns the condition in words."""
         parts = []
@@ -237,6 +290,22 @@ class Condition:
         if self.otherwise:
             parts.append("otherwise")
         return "; ".join(parts)
+
+
+def condition_of(when: Mapping[str, Any]) -> Condition:
+    """Returns the condition of a results rule's ``when`` mapping (schema-valid)."""
+    st = when.get("side_tricks") or {}
+    return Condition(
+        vole=VoleWhen(when["vole"]) if when.get("vole") else None,
+        side_at_least=st.get("at_least"),
+        side_at_most=st.get("at_most"),
+        side_exactly=st.get("exactly"),
+        more_than_each_opponent=bool(when.get("more_than_each_opponent", False)),
+        single_opponent_most=bool(when.get("single_opponent_most", False)),
+        otherwise=bool(when.get("otherwise", False)),
+        contracts=tuple(when["contract"]) if when.get("contract") else None,
+        laid_down=bool(when.get("laid_down", False)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1099,22 +1168,10 @@ def build_ruleset(resolved: Any) -> RuleSet:
 
     results = []
     for i, r in enumerate(d["results"]["rules"]):
-        w = r["when"]
-        st = w.get("side_tricks") or {}
         results.append(
             ResultRule(
                 result=r["result"],
-                when=Condition(
-                    vole=VoleWhen(w["vole"]) if w.get("vole") else None,
-                    side_at_least=st.get("at_least"),
-                    side_at_most=st.get("at_most"),
-                    side_exactly=st.get("exactly"),
-                    more_than_each_opponent=bool(w.get("more_than_each_opponent", False)),
-                    single_opponent_most=bool(w.get("single_opponent_most", False)),
-                    otherwise=bool(w.get("otherwise", False)),
-                    contracts=tuple(w["contract"]) if w.get("contract") else None,
-                    laid_down=bool(w.get("laid_down", False)),
-                ),
+                when=condition_of(r["when"]),
                 basis=basis("results", "rules", i),
             )
         )

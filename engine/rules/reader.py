@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -259,8 +260,96 @@ def _control_character(file: str, text: str) -> Problem | None:
     )
 
 
-def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
-    """Parses one YAML document from text; returns it with the problems found (if any)."""
+@dataclass(frozen=True)
+class Limits:
+    """How large a document's lists and mappings may be, checked on the YAML event stream
+    *before* any node is built, so that an input far larger than what it describes can hold
+    (a hand of 1.4 million cards) is refused after reading a few of its items, in constant
+    memory. ``items`` maps a path pattern (``None`` stands for any key or index) to the most
+    items there and the rule in words ("a hand holds at most 52 cards ..."); any other list or
+    mapping holds at most ``others``; the whole document at most ``nodes`` values."""
+
+    items: Mapping[Path_ | tuple[str | int | None, ...], tuple[int, str]]
+    others: int
+    nodes: int
+
+    def most(self, path: Path_) -> tuple[int, str]:
+        for pattern, bound in self.items.items():
+            if len(pattern) == len(path) and all(
+                p is None or p == q for p, q in zip(pattern, path, strict=True)
+            ):
+                return bound
+        return self.others, f"a list or mapping here holds at most {self.others} items"
+
+
+def _over_limits(file: str, text: str, limits: Limits) -> Problem | None:
+    """Returns the first place where the document outgrows ``limits`` (None if it does not, or
+    if it is not well-formed YAML: the composer then says why)."""
+    # Each open list or mapping: [path, items so far, most, what, key awaited?, last key].
+    stack: list[list[Any]] = []
+    nodes = 0
+
+    def problem(mark: Any, path: Path_, code: str, message: str) -> Problem:
+        return Problem(file, mark.line + 1, mark.column + 1, json_path(path), code, message)
+
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if not isinstance(event, _NODE_EVENTS):
+                if isinstance(event, _END_EVENTS) and stack:
+                    stack.pop()
+                continue
+            nodes += 1
+            path: Path_ = ()
+            if stack:
+                frame = stack[-1]
+                if frame[4] is None:  # a list: this is its next item
+                    path = (*frame[0], frame[1])
+                    frame[1] += 1
+                elif frame[4]:  # a mapping awaits a key
+                    frame[1] += 1
+                    frame[4] = False
+                    frame[5] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                    path = (*frame[0], frame[5])
+                else:
+                    frame[4] = True
+                    path = (*frame[0], frame[5])
+                if frame[1] > frame[2]:
+                    return problem(
+                        event.start_mark,
+                        frame[0],
+                        "yaml/too-many",
+                        f"{frame[3]} (this is item {frame[1]})",
+                    )
+            if nodes > limits.nodes:
+                return problem(
+                    event.start_mark,
+                    path,
+                    "yaml/too-many",
+                    f"a file of this kind holds at most {limits.nodes} values (this is one more)",
+                )
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                if len(stack) >= MAX_DEPTH:
+                    return None  # the composer's walk refuses the nesting, located
+                most, what = limits.most(path)
+                is_map = isinstance(event, yaml.MappingStartEvent)
+                stack.append([path, 0, most, what, True if is_map else None, None])
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
+_END_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def parse_text(
+    file: str, text: str, limits: Limits | None = None
+) -> tuple[Document | None, list[Problem]]:
+    """Parses one YAML document from text; returns it with the problems found (if any).
+
+    With ``limits``, a document whose lists or mappings outgrow them is refused (``yaml/too-many``,
+    at the first item too many) before it is built.
+    """
     if len(text) > MAX_BYTES:
         return None, [_too_large(file, len(text), "characters")]
     if not text.strip() or all(
@@ -270,6 +359,10 @@ def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
     control = _control_character(file, text)
     if control is not None:
         return None, [control]
+    if limits is not None:
+        over = _over_limits(file, text, limits)
+        if over is not None:
+            return None, [over]
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -301,14 +394,16 @@ def parse_text(file: str, text: str) -> tuple[Document | None, list[Problem]]:
     return Document(file, data, builder.positions), []
 
 
-def parse_bytes(file: str, raw: bytes) -> tuple[Document | None, list[Problem]]:
+def parse_bytes(
+    file: str, raw: bytes, limits: Limits | None = None
+) -> tuple[Document | None, list[Problem]]:
     """Decodes UTF-8 bytes, then parses them as with :func:`parse_text`."""
     if len(raw) > MAX_BYTES:
         return None, [_too_large(file, len(raw))]
     text, problem = _decode(file, raw)
     if problem is not None or text is None:
         return None, [problem] if problem else []
-    return parse_text(file, text)
+    return parse_text(file, text, limits)
 
 
 def _too_large(file: str, size: int, unit: str = "bytes") -> Problem:

@@ -985,7 +985,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     trick_cards = []
     for k, code in enumerate(view["trick"]):
         trick_cards.append(
-            {"seat": (view["trick_leader"] + k) % table.n, **card_face(code, names, trump)}
+            {"seat": deal.seating.seat_of(view["trick_leader"], k), **card_face(code, names, trump)}
         )
     last = view["tricks"][-1] if view["tricks"] else None
     last_trick = None
@@ -993,7 +993,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         last_trick = {
             "winner": last["winner"],
             "cards": [
-                {"seat": (last["leader"] + k) % table.n, **card_face(c, names, trump)}
+                {"seat": deal.seating.seat_of(last["leader"], k), **card_face(c, names, trump)}
                 for k, c in enumerate(last["cards"])
             ],
         }

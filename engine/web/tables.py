@@ -22,13 +22,14 @@ from typing import Any
 from engine import load_ruleset
 from engine.actions import Action
 from engine.bots import BOTS, Bot, make_bot
-from engine.cards import ALL_CARDS, Card, Suit
+from engine.cards import Card, Suit
 from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules.model import RuleSet
+from engine.seeds import deal_seed
 from engine.web.store import Store
 
 __all__ = ["DamagedFile", "Refusal", "StaleError", "WebTable", "matador_names"]
@@ -116,7 +117,8 @@ class WebTable:
 
     def start(self) -> None:
         """Deals the first deal (or the next one) and lets the bots play up to a person."""
-        self.party.new_deal(seed=self.seed * 1000 + len(self.party.deals))
+        # Deal i from deal_seed(seed, i), as `ombre play --seed` and a party record deal it.
+        self.party.new_deal(seed=deal_seed(self.seed, len(self.party.deals)))
         self.run_bots()
 
     def run_bots(self) -> None:
@@ -150,33 +152,15 @@ class WebTable:
         self.start()
 
     def why_not(self, action_text: str) -> Refusal | None:
-        """Returns why an action is not allowed now (None if it is), asking a copy of the deal."""
+        """Returns why an action is not allowed now (None if it is): the referee's
+        :meth:`~engine.referee.Deal.refusal`."""
         try:
             action = Action.parse(action_text)
         except NotationError as exc:
             return Refusal.of(action_text, exc)
         deal = self.deal
-        if action in deal.legal_actions():
-            return None
-        copy = self._copy(deal)
-        try:
-            copy.apply(action, seat=None if deal.is_over else deal.to_move)
-        except (IllegalActionError, NotationError) as exc:
-            return Refusal.of(str(action), exc)
-        return None  # pragma: no cover - legal_actions and apply agree
-
-    def _copy(self, deal: Deal) -> Deal:
-        copy = Deal(
-            self.rules,
-            dealer=deal.dealer,
-            hands=[[ALL_CARDS[c] for c in h] for h in deal.dealt],
-            talon=[ALL_CARDS[c] for c in deal.dealt_talon],
-            options=self.options or None,
-            table=deal.table,
-        )
-        for _, action in deal.history:
-            copy.apply_unchecked(action)
-        return copy
+        error = deal.refusal(action, seat=None if deal.is_over else deal.to_move)
+        return None if error is None else Refusal.of(str(action), error)
 
     def askable(self) -> list[str]:
         """Returns the choices of this phase that the referee does not offer now, each of which

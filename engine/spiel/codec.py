@@ -1,0 +1,241 @@
+"""The OpenSpiel game's numbers, without OpenSpiel: action ids, the deal's chance slots, bounds.
+
+Every decision of the referee is one action id, laid out per ruleset (``C`` its contracts, in
+the rule file's order; ``P`` = 52 card indices, :data:`engine.cards.PACK_SIZE`):
+
+=============  =========================================================================
+id             decision
+=============  =========================================================================
+0              ``pass``
+1              ``vole`` (undertake the vole)
+2              ``stop`` (lay down)
+3              end of an écart: draw from the talon as many as were discarded (``discard``)
+4 … 4+C-1      ``bid CONTRACT``
++4             ``trump SUIT`` (spades, clubs, hearts, diamonds)
++P             ``call CARD``
++P             ``give CARD``
++P             one card of an écart (``discard`` decomposed: one card at a time, then 4)
++P             ``play CARD``
+=============  =========================================================================
+
+A multi-card écart is a run of single-card decisions, lowest card index first, closed by
+action 3; each is offered only if the referee accepts the écart it starts
+(:meth:`engine.referee.Deal.legal_actions`), and the whole is applied through
+:meth:`engine.referee.Deal.apply`, checked. Chance outcomes are card indices: the deal is
+dealt card by card into the slots of the referee's deal plan (each seat's packets, then the
+talon), so a chance history is a shuffled pack.
+
+Revokes are not offered: under a file that penalises them (``renonce CARD``, ``notice``) a
+revoke may be made, pointed out and taken back any number of times ("autant de fois", the
+Encyclopédie), while an OpenSpiel game must end within a bound; the players play honestly, as
+the workbench's bots do (:func:`engine.bots.base.honest`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.actions import CALL, GIVE, PASS, PLAY, STOP, TRUMP, VOLE, Action
+from engine.cards import ALL_CARDS, PACK_SIZE, Suit
+from engine.referee.deal import _seating
+from engine.referee.settlement import stakes_for
+from engine.referee.state import PHASES
+from engine.rules.model import RuleSet
+
+__all__ = ["Codec", "card_index", "parse_options", "suit_index"]
+
+PASS_ID, VOLE_ID, STOP_ID, DRAW_ID = range(4)
+_FIXED = 4
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """Parses the game's ``options`` parameter: ``key:value`` pairs joined by ``;`` (OpenSpiel's
+    game strings keep ``=`` and ``,`` for themselves), e.g. ``removed-suit:hearts``.
+
+    >>> parse_options("removed-suit:hearts; favourite-suit:clubs")
+    {'removed-suit': 'hearts', 'favourite-suit': 'clubs'}
+
+    :raises ValueError: for a pair without a ``:``.
+    """
+    out: dict[str, str] = {}
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition(":")
+        if not sep or not key.strip() or not value.strip():
+            raise ValueError(f"options: {part!r} is not KEY:VALUE (pairs joined by ';')")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@dataclass(eq=False)
+class Codec:
+    """A ruleset's action ids, chance slots and bounds for one setup and dealer."""
+
+    rules: RuleSet
+    options: Mapping[str, str]
+    dealer: int
+    contracts: tuple[str, ...] = field(init=False)
+    slots: tuple[int, ...] = field(init=False)
+    """The seat each position of the shuffled pack goes to (-1: the talon)."""
+    deck: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        setup = rules.setup(self.options or None)
+        self.deck = tuple(sorted(setup.tables.deck))
+        self.contracts = tuple(rules.contracts)
+        self._bid = {c: _FIXED + i for i, c in enumerate(self.contracts)}
+        slots = [-1] * len(self.deck)
+        for seat, start, end in _seating(rules, self.dealer).plan:
+            for pos in range(start, end):
+                slots[pos] = seat
+        self.slots = tuple(slots)
+
+    # The layout.
+
+    @property
+    def trump_base(self) -> int:
+        return _FIXED + len(self.contracts)
+
+    @property
+    def call_base(self) -> int:
+        return self.trump_base + 4
+
+    @property
+    def give_base(self) -> int:
+        return self.call_base + PACK_SIZE
+
+    @property
+    def pick_base(self) -> int:
+        return self.give_base + PACK_SIZE
+
+    @property
+    def play_base(self) -> int:
+        return self.pick_base + PACK_SIZE
+
+    @property
+    def num_actions(self) -> int:
+        return self.play_base + PACK_SIZE
+
+    def encode(self, action: Action) -> int:
+        """Returns the id of a (single-decision) action of the referee."""
+        verb = action.verb
+        if verb == "play":
+            return self.play_base + action.cards[0].index
+        if verb == "pass":
+            return PASS_ID
+        if verb == "bid":
+            assert action.contract is not None
+            return self._bid[action.contract]
+        if verb == "trump":
+            assert action.suit is not None
+            return self.trump_base + action.suit.index
+        if verb == "call":
+            return self.call_base + action.cards[0].index
+        if verb == "give":
+            return self.give_base + action.cards[0].index
+        if verb == "vole":
+            return VOLE_ID
+        if verb == "stop":
+            return STOP_ID
+        raise ValueError(f"{action} is not a decision of the game (an écart is decomposed)")
+
+    def decode(self, action_id: int) -> Action | int | None:
+        """Returns the referee's action for an id; for an écart's card, the card index; for the
+        écart's end, None.
+
+        :raises ValueError: for an id outside the layout.
+        """
+        if not 0 <= action_id < self.num_actions:
+            raise ValueError(f"action {action_id} is not an action of this game")
+        if action_id < _FIXED:
+            return (PASS, VOLE, STOP, None)[action_id]
+        if action_id < self.trump_base:
+            return Action("bid", contract=self.contracts[action_id - _FIXED])
+        if action_id < self.call_base:
+            return TRUMP[action_id - self.trump_base]
+        for base, table in (
+            (self.call_base, CALL),
+            (self.give_base, GIVE),
+            (self.pick_base, None),
+            (self.play_base, PLAY),
+        ):
+            if base <= action_id < base + PACK_SIZE:
+                card = action_id - base
+                return card if table is None else table[card]
+        raise AssertionError(action_id)  # pragma: no cover - covered by the range check
+
+    def describe(self, action_id: int) -> str:
+        """Returns an action id in the record notation (an écart's card: ``discard CARD``)."""
+        decoded = self.decode(action_id)
+        if decoded is None:
+            return "draw"
+        if isinstance(decoded, int):
+            return f"discard {ALL_CARDS[decoded]}"
+        return str(decoded)
+
+    # Bounds.
+
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance included) in one deal."""
+        r = self.rules
+        n = r.players
+        auction = self.auction_length()
+        declarations = 8
+        exchange = r.talon + n
+        play = r.hand_size * n
+        return len(self.deck) + auction + declarations + exchange + play + 4
+
+    def auction_length(self) -> int:
+        """An upper bound on the auction's length: each bid outbids or matches the last, and
+        every seat passes at most once between two bids."""
+        n = self.rules.players
+        return 2 * n * (len(self.contracts) + 1)
+
+    def utility_bound(self) -> int:
+        """A bound on what one seat can win or lose in one deal on an empty table, worked from
+        the rule file's amounts: every item paid by (or to) every other seat at the largest
+        amount any contract gives it (matadors at the whole trump suit), every stake of the
+        table twice over (the pot and a bête of its size), the demand and surrender fees, and
+        the last tour's multiplier. Not the tightest bound: a safe one."""
+        r = self.rules
+        n = r.players
+        items = 0
+        for item in r.items.values():
+            amounts = [item.amount or 0, *item.by_contract.values()]
+            if item.per_matador is not None:
+                amounts.append(item.per_matador * len(r.full_deck()))
+            items += max(abs(a) for a in amounts)
+        stakes = max(sum(stakes_for(r, d, n, r.stakes)) for d in range(n))
+        stakes = max(stakes, max(sum(stakes_for(r, d, n, r.all_pass_stakes)) for d in range(n)))
+        fees = 0
+        for call in (r.call, r.demand):
+            if call is not None:
+                if call.fee is not None:
+                    fees += max(call.fee.amount, call.fee.favourite_amount or 0)
+                fees += call.surrender_fee or 0
+        party = r.value_at(("party",))
+        factor = int(party["last_tour_factor"]) if party else 1
+        bete = r.bete_stake_value or 1
+        return factor * ((n - 1) * (items + fees) + 2 * (bete + 1) * (stakes + 1))
+
+    # Tensors.
+
+    def phase_index(self, phase: str) -> int:
+        return PHASES.index(phase)
+
+
+def card_index(text: str) -> int:
+    """Returns the index of a card as the referee's views write it (``Kd``)."""
+    return _CARD_INDEX[text]
+
+
+def suit_index(name: str) -> int:
+    """Returns the index of a suit as the referee's views write it (``hearts``)."""
+    return Suit.parse(name).index
+
+
+_CARD_INDEX: dict[str, int] = {str(c): c.index for c in ALL_CARDS}

@@ -1,0 +1,616 @@
+"""Every rule file as an OpenSpiel game, ``ombre_workbench``, refereed by the workbench's referee.
+
+``pyspiel.load_game("ombre_workbench(ruleset=quadrille)")`` (after ``import engine.spiel``)
+is one deal of a ruleset or variant on an empty table, dealt by ``dealer``:
+
+* the deal is explicit chance nodes, a card at a time (:mod:`engine.spiel.codec`);
+* every decision is the referee's own: the legal actions are those of
+  :meth:`engine.referee.Deal.legal_actions` and each is applied by :meth:`Deal.apply`, checked
+  (an écart is decomposed into single cards, each checked against the referee's list);
+* the observations are built from :meth:`Deal.view` -- what the seat may see -- and the public
+  state is what every seat's view shows alike; the information state adds what the seat saw
+  and no view keeps: the cards it was dealt, its own écart, the number of moves;
+* the returns are the deal's settlement (counters won or lost, stakes included). A remise
+  leaves counters in the pot for the next deal, so the returns need not sum to zero: the game
+  is general-sum.
+
+Parameters (with defaults): ``ruleset`` (``quadrille``: an id, alias or path), ``options``
+(setup options as ``key:value;key:value``, default none) and ``dealer`` (0).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from engine.actions import Action
+from engine.bots.base import bits, honest, knowledge
+from engine.bots.search import SearchBot
+from engine.cards import ALL_CARDS, PACK_SIZE
+from engine.errors import NotationError
+from engine.referee import Deal
+from engine.referee.state import PHASES
+from engine.rules.model import RuleSet
+from engine.spiel.codec import DRAW_ID, Codec, card_index, parse_options, suit_index
+
+__all__ = ["GAME_TYPE", "SHORT_NAME", "OmbreGame", "OmbreObserver", "OmbreState"]
+
+SHORT_NAME = "ombre_workbench"
+DEFAULTS: dict[str, Any] = {"ruleset": "quadrille", "options": "", "dealer": 0}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Ombre workbench: a deal of an Ombre-family rule file",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    # A remise leaves the stakes in the pot for the next deal: the balances do not sum to 0.
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=5,
+    min_num_players=3,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=True,
+    parameter_specification=DEFAULTS,
+)
+
+_PUBLIC_TENSOR_KEYS = (
+    "phase",
+    "to_move",
+    "dealer",
+    "declarer",
+    "contract",
+    "trump",
+    "called",
+    "turned",
+    "talon",
+    "exchanges",
+    "trick",
+    "trick_leader",
+    "tricks_won",
+    "vole",
+    "played",
+)
+
+
+class _Spec:
+    """A game's ruleset, setup and codec: shared by its states (never copied, pickled by name)."""
+
+    _known: ClassVar[dict[tuple[str, str, int], _Spec]] = {}
+
+    def __init__(
+        self, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None
+    ) -> None:
+        from engine import load_ruleset
+
+        self.key = (ruleset, options, dealer)
+        try:
+            self.rules: RuleSet = rules if rules is not None else load_ruleset(ruleset)
+            self.options = parse_options(options)
+            self.rules.setup(self.options or None)
+        except (NotationError, ValueError) as e:
+            raise ValueError(f"{SHORT_NAME}: {e}") from None
+        if not 0 <= dealer < self.rules.players:
+            raise ValueError(
+                f"{SHORT_NAME}: dealer must be a seat from 0 to {self.rules.players - 1}"
+            )
+        self.codec = Codec(self.rules, self.options, dealer)
+        self.dealer = dealer
+
+    @classmethod
+    def get(cls, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None) -> _Spec:
+        """Returns the spec of these parameters (made once per process); ``rules``: the
+        ruleset already loaded under the name ``ruleset``."""
+        key = (ruleset, options, dealer)
+        spec = cls._known.get(key)
+        if spec is None:
+            spec = cls._known[key] = _Spec(ruleset, options, dealer, rules)
+        return spec
+
+    def __deepcopy__(self, memo: Any) -> _Spec:
+        return self
+
+    def __reduce__(self) -> Any:
+        return (_Spec.get, self.key)
+
+
+class _Core:
+    """A state's content: the pack dealt so far, then the referee's deal and a pending écart.
+
+    Copied with :meth:`Deal.copy` (OpenSpiel deep-copies a Python state's attributes) and
+    pickled as the actions that led to it (replayed through the referee on loading).
+    """
+
+    __slots__ = ("deal", "moves", "pack", "picks", "resampled", "spec")
+
+    def __init__(self, spec: _Spec) -> None:
+        self.spec = spec
+        self.pack: list[int] = []
+        self.deal: Deal | None = None
+        self.picks: tuple[int, ...] = ()
+        self.moves: list[int] = []
+        self.resampled = False
+
+    def __deepcopy__(self, memo: Any) -> _Core:
+        other = object.__new__(_Core)
+        other.spec = self.spec
+        other.pack = list(self.pack)
+        other.deal = self.deal.copy() if self.deal is not None else None
+        other.picks = self.picks
+        other.moves = list(self.moves)
+        other.resampled = self.resampled
+        return other
+
+    def __reduce__(self) -> Any:
+        if self.resampled:
+            raise pyspiel.SpielError(
+                f"{SHORT_NAME}: a resampled state stands for a world the seat imagines and "
+                "has no history to serialize"
+            )
+        return (_replay, (self.spec, tuple(self.moves)))
+
+    # Moving.
+
+    def apply(self, action_id: int) -> None:
+        spec = self.spec
+        codec = spec.codec
+        if self.deal is None:
+            if action_id in self.pack or action_id not in codec.deck:
+                raise pyspiel.SpielError(f"{SHORT_NAME}: chance outcome {action_id} not legal")
+            self.pack.append(action_id)
+            self.moves.append(action_id)
+            if len(self.pack) == len(codec.deck):
+                self._deal()
+            return
+        decoded = codec.decode(action_id)
+        deal = self.deal
+        try:
+            if decoded is None or isinstance(decoded, int):
+                if action_id not in self.legal():
+                    raise pyspiel.SpielError(
+                        f"{SHORT_NAME}: {codec.describe(action_id)} is not legal now"
+                    )
+                if isinstance(decoded, int):
+                    self.picks = (*self.picks, decoded)
+                else:
+                    cards = tuple(ALL_CARDS[c] for c in self.picks)
+                    self.picks = ()
+                    deal.apply(Action("discard", cards=cards))
+            else:
+                deal.apply(decoded)
+        except (NotationError, pyspiel.SpielError) as e:
+            raise pyspiel.SpielError(f"{SHORT_NAME}: {e}") from None
+        except Exception as e:
+            from engine.errors import IllegalActionError
+
+            if isinstance(e, IllegalActionError):
+                raise pyspiel.SpielError(f"{SHORT_NAME}: {e}") from None
+            raise
+        self.moves.append(action_id)
+
+    def _deal(self) -> None:
+        spec = self.spec
+        n = spec.rules.players
+        hands: list[list[str]] = [[] for _ in range(n)]
+        talon: list[str] = []
+        for seat, card in zip(spec.codec.slots, self.pack, strict=True):
+            (talon if seat < 0 else hands[seat]).append(str(ALL_CARDS[card]))
+        self.deal = Deal(
+            spec.rules,
+            dealer=spec.dealer,
+            hands=hands,
+            talon=talon,
+            options=spec.options or None,
+        )
+
+    def legal(self) -> list[int]:
+        deal = self.deal
+        if deal is None:
+            taken = set(self.pack)
+            return [c for c in self.spec.codec.deck if c not in taken]
+        if deal.is_over:
+            return []
+        codec = self.spec.codec
+        legal = honest(deal)
+        if deal.phase == "exchange":
+            # The écart one card at a time, lowest first: a card is offered if the referee
+            # accepts the écart that goes on with it; closing it is always offered (what was
+            # picked so far is itself an écart the referee accepted, or none).
+            low = self.picks[-1] if self.picks else -1
+            picked = tuple(ALL_CARDS[c] for c in self.picks)
+            out = [
+                codec.pick_base + c
+                for c in bits(deal.hands[deal.to_move])
+                if c > low and Action("discard", cards=(*picked, ALL_CARDS[c])) in legal
+            ]
+            return [DRAW_ID, *out]
+        return sorted(codec.encode(a) for a in legal)
+
+
+def _replay(spec: _Spec, moves: tuple[int, ...]) -> _Core:
+    core = _Core(spec)
+    for m in moves:
+        core.apply(m)
+    return core
+
+
+class OmbreGame(pyspiel.Game):
+    """One deal of a ruleset or variant, as an OpenSpiel game."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        given = {**DEFAULTS, **dict(params or {})}
+        spec = _Spec.get(str(given["ruleset"]), str(given["options"]), int(given["dealer"]))
+        codec = spec.codec
+        bound = codec.utility_bound()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=codec.num_actions,
+            max_chance_outcomes=PACK_SIZE,
+            num_players=spec.rules.players,
+            min_utility=-float(bound),
+            max_utility=float(bound),
+            utility_sum=None,
+            max_game_length=codec.max_game_length(),
+        )
+        super().__init__(GAME_TYPE, info, given)
+        self.spec = spec
+
+    def new_initial_state(self) -> OmbreState:
+        """Returns the state before the deal: a chance node."""
+        return OmbreState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> OmbreObserver:
+        """Returns an observer (OpenSpiel's PyObserver interface) of the given type."""
+        return OmbreObserver(
+            self.spec,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+        )
+
+
+class OmbreState(pyspiel.State):
+    """A state of the deal: the referee's :class:`Deal` once dealt, the pack before."""
+
+    def __init__(self, game: OmbreGame) -> None:
+        super().__init__(game)
+        self.core = _Core(game.spec)
+
+    # The OpenSpiel API.
+
+    def current_player(self) -> int:
+        """Returns the seat to move, or chance, or terminal."""
+        deal = self.core.deal
+        if deal is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if deal.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return deal.to_move
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.core.legal() if player == self.current_player() else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns the cards that may come next in the pack, each equally likely."""
+        left = self.core.legal()
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        self.core.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        codec = self.core.spec.codec
+        if player == pyspiel.PlayerId.CHANCE:
+            slot = codec.slots[len(self.core.pack)] if len(self.core.pack) < len(codec.deck) else -1
+            whom = "the talon" if slot < 0 else f"seat {slot}"
+            return f"deal {ALL_CARDS[action]} to {whom}"
+        return codec.describe(action)
+
+    def is_terminal(self) -> bool:
+        deal = self.core.deal
+        return deal is not None and deal.is_over
+
+    def returns(self) -> list[float]:
+        """Returns each seat's counters for the deal (its stake included), 0 before the end."""
+        deal = self.core.deal
+        n = self.core.spec.rules.players
+        if deal is None or not deal.is_over:
+            return [0.0] * n
+        s = deal.settlement
+        assert s is not None
+        return [float(b) for b in s.balances]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OmbreState:
+        """Returns a state the seat cannot tell from this one: the cards it has not seen dealt
+        anew among the other hands and the talon, consistently with what it knows
+        (:func:`engine.bots.base.knowledge`: the voids shown, the called card's holder once
+        known, the demanded and given cards; in the play, the search bot's own sampler).
+
+        The sampler's draws seed the deal (OpenSpiel's UniformProbabilitySampler).
+        """
+        seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else 0
+        rng = random.Random(seed)
+        other: OmbreState = self.clone()
+        core = other.core
+        deal = core.deal
+        if deal is None or deal.is_over:
+            return other
+        core.deal = _sample_world(deal, player_id, rng)
+        core.resampled = True
+        return other
+
+    def __str__(self) -> str:
+        core = self.core
+        deal = core.deal
+        if deal is None:
+            return " ".join(str(ALL_CARDS[c]) for c in core.pack)
+        lines = [f"seat {s}: {' '.join(str(c) for c in deal.hand(s))}" for s in range(deal.n)]
+        lines.append("talon: " + " ".join(str(ALL_CARDS[c]) for c in deal.talon[deal._talon_pos :]))
+        lines.append(f"phase: {deal.phase}")
+        lines.append("actions: " + ", ".join(deal.record_actions()))
+        if core.picks:
+            lines.append("picked: " + " ".join(str(ALL_CARDS[c]) for c in core.picks))
+        return "\n".join(lines)
+
+
+def _sample_world(deal: Deal, seat: int, rng: random.Random) -> Deal:
+    """The deal with the cards ``seat`` has not seen dealt anew (see ``resample_from_infostate``)."""
+    if deal.phase in ("play", "vole"):
+        bot = SearchBot(0)
+        bot.rng = rng
+        return bot._sample(deal, seat)
+    kn = knowledge(deal, seat)
+    n = deal.n
+    world = deal.copy()
+    known = 0
+    for mask in kn.located:
+        known |= mask
+    pool = list(bits(deal.t.deck_mask & ~kn.played & ~known & ~kn.out))
+    rng.shuffle(pool)
+    called = deal.called
+    hands = list(kn.located)
+    for s in range(n):
+        if s == seat:
+            continue
+        need = deal.hands[s].bit_count() - kn.located[s].bit_count()
+        for _ in range(need):
+            hands[s] |= 1 << pool.pop()
+        world.hands[s] = hands[s]
+    left = len(deal.talon) - deal._talon_pos
+    world.talon = list(deal.talon[: deal._talon_pos]) + [pool.pop() for _ in range(left)]
+    if called is not None and not kn.partner_known:
+        holder = next((s for s in range(n) if world.hands[s] >> called & 1), None)
+        if deal.contract is not None and deal.contract.help == "call":
+            world.partner = holder if holder != deal.declarer else None
+    return world
+
+
+class OmbreObserver:
+    """Observations of a state for one seat, as OpenSpiel's PyObserver: a tensor and a string.
+
+    ``perfect_recall`` adds the history (the auction, every trick, the seat's own deal and
+    écart); ``public_info`` gives what every seat's view shows alike; ``private_info`` (single
+    player) what only this seat's view shows. All players' private information is refused:
+    nothing here shows a seat more than its own view.
+    """
+
+    def __init__(self, spec: _Spec, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"{SHORT_NAME}: observation parameters are not supported: {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(f"{SHORT_NAME}: a seat never observes the others' hands")
+        self.spec = spec
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.public = bool(iig_obs_type.public_info)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        rules = spec.rules
+        n = rules.players
+        c = len(spec.codec.contracts)
+        hs = rules.hand_size
+        pieces: list[tuple[str, int, tuple[int, ...]]] = []
+        if self.private:
+            pieces += [
+                ("player", n, (n,)),
+                ("hand", PACK_SIZE, (PACK_SIZE,)),
+                ("partner", n + 1, (n + 1,)),
+                ("given", PACK_SIZE, (PACK_SIZE,)),
+                ("picked", PACK_SIZE, (PACK_SIZE,)),
+            ]
+            if self.perfect_recall:
+                pieces += [
+                    ("dealt", PACK_SIZE, (PACK_SIZE,)),
+                    ("discarded", PACK_SIZE, (PACK_SIZE,)),
+                    ("drawn", PACK_SIZE, (PACK_SIZE,)),
+                ]
+        if self.public:
+            pieces += [
+                ("phase", len(PHASES), (len(PHASES),)),
+                ("to_move", n + 1, (n + 1,)),
+                ("dealer", n, (n,)),
+                ("declarer", n + 1, (n + 1,)),
+                ("contract", c + 1, (c + 1,)),
+                ("trump", 5, (5,)),
+                ("called", PACK_SIZE, (PACK_SIZE,)),
+                ("turned", PACK_SIZE, (PACK_SIZE,)),
+                ("public_partner", n + 1, (n + 1,)),
+                ("talon", rules.talon + 1, (rules.talon + 1,)),
+                ("exchanges", n * (rules.talon + 1), (n, rules.talon + 1)),
+                ("trick", n * PACK_SIZE, (n, PACK_SIZE)),
+                ("trick_leader", n, (n,)),
+                ("tricks_won", n * (hs + 1), (n, hs + 1)),
+                ("vole", 1, (1,)),
+                ("played", PACK_SIZE, (PACK_SIZE,)),
+            ]
+            if self.perfect_recall:
+                length = spec.codec.auction_length()
+                pieces += [
+                    ("auction", length * (n + c + 1), (length, n + c + 1)),
+                    ("history", hs * n * PACK_SIZE, (hs, n, PACK_SIZE)),
+                    ("leaders", hs * n, (hs, n)),
+                ]
+        size = sum(p[1] for p in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {}
+        at = 0
+        for name, length_, shape in pieces:
+            self.dict[name] = self.tensor[at : at + length_].reshape(shape)
+            at += length_
+        self._bid = {cid: i for i, cid in enumerate(spec.codec.contracts)}
+
+    # What the referee shows.
+
+    def _views(self, state: OmbreState, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Returns (the public state, the seat's private view) from the referee's views."""
+        deal = state.core.deal
+        if deal is None:
+            return {}, {}
+        views = [deal.view(s) for s in range(deal.n)]
+        mine = views[player]
+        public = {k: v for k, v in mine.items() if all(w[k] == v for w in views)}  # type: ignore[literal-required]
+        private = {k: v for k, v in mine.items() if k not in public}
+        return public, private
+
+    def set_from(self, state: OmbreState, player: int) -> None:
+        """Fills the tensor from the state, as ``player`` sees it."""
+        self.tensor.fill(0)
+        d = self.dict
+        core = state.core
+        deal = core.deal
+        rules = self.spec.rules
+        n = rules.players
+        if self.private:
+            d["player"][player] = 1
+        if deal is None:
+            if self.private and self.perfect_recall:
+                for seat, card in zip(self.spec.codec.slots, core.pack, strict=False):
+                    if seat == player:
+                        d["dealt"][card] = 1
+            return
+        public, private = self._views(state, player)
+        view = {**public, **private}
+        if self.private:
+            for c in view["hand"]:
+                d["hand"][card_index(c)] = 1
+            partner = private.get("partner", public.get("partner"))
+            if "partner" in private:
+                d["partner"][n if partner is None else partner] = 1
+            if private.get("given") is not None:
+                d["given"][card_index(private["given"])] = 1
+            for c in core.picks:
+                d["picked"][c] = 1
+            if self.perfect_recall:
+                for c in deal.dealt[player]:
+                    d["dealt"][c] = 1
+                for s, discarded, drawn in deal.exchanges:
+                    if s == player:
+                        for c in discarded:
+                            d["discarded"][c] = 1
+                        for c in drawn:
+                            d["drawn"][c] = 1
+        if self.public:
+            d["phase"][PHASES.index(public["phase"])] = 1
+            to_move = public.get("to_move")
+            d["to_move"][n if to_move is None else to_move] = 1
+            d["dealer"][public["dealer"]] = 1
+            declarer = public.get("declarer")
+            d["declarer"][n if declarer is None else declarer] = 1
+            contract = public.get("contract")
+            d["contract"][len(self._bid) if contract is None else self._bid[contract]] = 1
+            trump = public.get("trump")
+            d["trump"][4 if trump is None else suit_index(trump)] = 1
+            for key in ("called", "turned"):
+                if public.get(key) is not None:
+                    d[key][card_index(public[key])] = 1
+            if "partner" in public:
+                p = public["partner"]
+                d["public_partner"][n if p is None else p] = 1
+            d["talon"][min(public["talon"], rules.talon)] = 1
+            for s, count in public["exchanges"]:
+                d["exchanges"][s][count] = 1
+            leader = public["trick_leader"]
+            d["trick_leader"][leader] = 1
+            for k, c in enumerate(public["trick"]):
+                d["trick"][deal.seat_at(leader, k)][card_index(c)] = 1
+            for s, won in enumerate(public["tricks_won"]):
+                d["tricks_won"][s][min(won, rules.hand_size)] = 1
+            d["vole"][0] = 1 if public["vole"] else 0
+            for t, trick in enumerate(public["tricks"]):
+                for k, c in enumerate(trick["cards"]):
+                    d["played"][card_index(c)] = 1
+                    if self.perfect_recall and t < rules.hand_size:
+                        d["history"][t][deal.seat_at(trick["leader"], k)][card_index(c)] = 1
+                if self.perfect_recall and t < rules.hand_size:
+                    d["leaders"][t][trick["leader"]] = 1
+            if self.perfect_recall:
+                for i, line in enumerate(public["auction"][: len(d["auction"])]):
+                    seat, _, what = line.partition(" ")
+                    d["auction"][i][int(seat)] = 1
+                    bid = what.removeprefix("bid ")
+                    d["auction"][i][n + (self._bid[bid] + 1 if bid != what else 0)] = 1
+
+    def string_from(self, state: OmbreState, player: int) -> str:
+        """Returns what ``player`` observes, as text (its view's fields, ``key=value``)."""
+        core = state.core
+        deal = core.deal
+        parts: list[str] = []
+        if self.private:
+            parts.append(f"seat={player}")
+        if deal is None:
+            if self.private and self.perfect_recall:
+                dealt = [
+                    str(ALL_CARDS[c])
+                    for seat, c in zip(self.spec.codec.slots, core.pack, strict=False)
+                    if seat == player
+                ]
+                parts.append(f"dealt={' '.join(dealt)}")
+            if self.public:
+                parts.append(f"dealing={len(core.pack)}/{len(self.spec.codec.deck)}")
+            return " ".join(parts)
+        public, private = self._views(state, player)
+        if not self.perfect_recall:
+            public.pop("tricks", None)
+            public.pop("auction", None)
+        if self.private:
+            if self.perfect_recall:
+                parts.append("dealt=" + " ".join(str(ALL_CARDS[c]) for c in deal.dealt[player]))
+                for s, discarded, drawn in deal.exchanges:
+                    if s == player:
+                        parts.append(
+                            "ecart="
+                            + " ".join(str(ALL_CARDS[c]) for c in discarded)
+                            + " drew="
+                            + " ".join(str(ALL_CARDS[c]) for c in drawn)
+                        )
+            parts += [f"{k}={_text(v)}" for k, v in private.items() if k != "seat"]
+            if core.picks:
+                parts.append("picked=" + " ".join(str(ALL_CARDS[c]) for c in core.picks))
+        if self.public:
+            if self.perfect_recall:
+                parts.append(f"moves={len(deal.history)}")
+            parts += [f"{k}={_text(v)}" for k, v in public.items()]
+        return " ".join(parts)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ",".join(_text(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return ":".join(_text(v) for v in value)
+    if isinstance(value, dict):
+        return "(" + " ".join(f"{k}:{_text(v)}" for k, v in value.items()) + ")"
+    return str(value)
+
+
+pyspiel.register_game(GAME_TYPE, OmbreGame)

@@ -1,0 +1,263 @@
+"""The OpenSpiel game (engine/spiel): OpenSpiel's own conformance test on every rule file, the
+golden playthroughs, and what a seat is shown.
+
+These need the extra ``[openspiel]``, which ``make test`` installs.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
+
+import engine.spiel  # noqa: E402, F401  (registers the game)
+from engine import load_ruleset  # noqa: E402
+from engine.rules.loader import default_registry  # noqa: E402
+from engine.spiel import game_string  # noqa: E402
+from engine.spiel.codec import DRAW_ID, Codec  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ALL = [e.id for e in default_registry().entries()]
+# Every setup option value, beside each file's defaults.
+OPTIONED = [
+    (rid, {oid: suit.value})
+    for rid in ALL
+    for oid, option in load_ruleset(rid).options.items()
+    for suit in option.choices
+    if suit is not option.default
+]
+
+
+def _random_terminal(game: object, rng: random.Random) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choice(outcomes)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_random_sim_test_with_serialization(ruleset: str) -> None:
+    # OpenSpiel's conformance test: random plays, every observation, clone and serialize.
+    game = pyspiel.load_game(game_string(ruleset))
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("ruleset", "options"), OPTIONED, ids=lambda v: str(v))
+def test_random_sim_test_every_option(ruleset: str, options: dict[str, str]) -> None:
+    game = pyspiel.load_game(game_string(ruleset, options, dealer=1))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_parameters_are_declared_with_their_defaults() -> None:
+    game_type = pyspiel.load_game("ombre_workbench").get_type()
+    assert game_type.parameter_specification == {"ruleset": "quadrille", "options": "", "dealer": 0}
+    assert game_type.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    game = pyspiel.load_game("ombre_workbench(ruleset=hombre,dealer=2)")
+    assert game.num_players() == 3
+    assert game.get_parameters()["dealer"] == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ombre_workbench(ruleset=no-such-game)",
+        "ombre_workbench(ruleset=quadrille,dealer=4)",
+        "ombre_workbench(ruleset=quadrille,options=removed-suit:hearts)",
+        "ombre_workbench(ruleset=quadrille-a-trois,options=removed-suit:spades)",
+        "ombre_workbench(ruleset=quadrille-a-trois,options=removed-suit)",
+    ],
+)
+def test_bad_parameters_are_refused_with_a_message(text: str) -> None:
+    with pytest.raises((pyspiel.SpielError, ValueError), match="ombre_workbench"):
+        pyspiel.load_game(text)
+
+
+def test_returns_are_the_settlement() -> None:
+    rng = random.Random(3)
+    game = pyspiel.load_game(game_string("quadrille"))
+    seen_remise = False
+    for _ in range(40):
+        state = _random_terminal(game, rng)
+        deal = state.core.deal
+        s = deal.settlement
+        assert state.returns() == [float(b) for b in s.balances]
+        assert sum(s.balances) + s.pot_after - s.pot_before == 0
+        seen_remise |= s.pot_after != 0
+        assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+    # A remise keeps counters in the pot: the returns do not sum to zero (general-sum).
+    assert seen_remise
+
+
+def test_illegal_action_is_refused() -> None:
+    game = pyspiel.load_game(game_string("quadrille"))
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(0)  # the same card again
+
+
+def test_the_ecart_is_single_cards_the_referee_checks() -> None:
+    rng = random.Random(5)
+    game = pyspiel.load_game(game_string("ombre"))
+    codec = Codec(load_ruleset("ombre"), {}, 0)
+    checked = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            deal = state.core.deal
+            legal = state.legal_actions()
+            if deal.phase == "exchange":
+                assert DRAW_ID in legal
+                picks = [a - codec.pick_base for a in legal if a != DRAW_ID]
+                # Only cards of the hand, above the last one picked, within the limit.
+                assert all(deal.hands[deal.to_move] >> c & 1 for c in picks)
+                if len(state.core.picks) >= deal.exchange_limit():
+                    assert legal == [DRAW_ID]
+                before = len(deal.exchanges)
+                action = rng.choice(legal)
+                state.apply_action(action)
+                if action == DRAW_ID:
+                    assert len(deal.exchanges) == before + 1
+                    checked += 1
+            else:
+                state.apply_action(rng.choice(legal))
+    assert checked > 10
+
+
+@pytest.mark.parametrize("ruleset", ["quadrille", "ombre", "mediateur", "tresillo"])
+def test_a_seat_is_shown_nothing_it_may_not_see(ruleset: str) -> None:
+    # Dealing the unseen cards anew changes nothing the seat observes: its information state,
+    # observation and their tensors depend only on its own cards and the public play.
+    rng = random.Random(11)
+    game = pyspiel.load_game(game_string(ruleset))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    compared = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            seat = state.current_player()
+            for p in range(game.num_players()) if rng.random() < 0.5 else ():
+                other = state.resample_from_infostate(p, sampler)
+                assert other.information_state_string(p) == state.information_state_string(p)
+                assert other.information_state_tensor(p) == state.information_state_tensor(p)
+                assert other.observation_tensor(p) == state.observation_tensor(p)
+                assert other.current_player() == seat
+                compared += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 30
+
+
+def test_resampled_worlds_differ_from_the_truth() -> None:
+    rng = random.Random(2)
+    game = pyspiel.load_game(game_string("quadrille"))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seat = state.current_player()
+    truth = list(state.core.deal.hands)
+    worlds = [state.resample_from_infostate(seat, sampler).core.deal.hands for _ in range(5)]
+    assert all(w[seat] == truth[seat] for w in worlds)
+    assert any(w[(seat + 1) % 4] != truth[(seat + 1) % 4] for w in worlds)
+
+
+def test_private_observation_shows_no_other_hand() -> None:
+    rng = random.Random(7)
+    game = pyspiel.load_game(game_string("quadrille"))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    deal = state.core.deal
+    for p in range(4):
+        text = state.information_state_string(p)
+        for other in range(4):
+            if other != p:
+                for card in deal.hand(other):
+                    assert not re.search(rf"\b{card}\b", text)
+    with pytest.raises(ValueError, match="never observes"):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            )
+        )
+
+
+# The golden playthroughs (make playthroughs writes them).
+
+CANONICAL = ("ombre", "quadrille", "quadrille-a-trois", "mediateur")
+
+
+@pytest.mark.parametrize("ruleset", CANONICAL)
+def test_golden_playthrough(ruleset: str) -> None:
+    from open_spiel.python.algorithms import generate_playthrough
+
+    path = ROOT / "tests" / "playthroughs" / f"ombre_workbench_{ruleset}.txt"
+    original = path.read_text(encoding="utf-8")
+    game = re.search(r"^game: (.*)$", original, re.MULTILINE)
+    assert game is not None
+    actions = [int(a) for a in re.findall(r"^action: (\d+)$", original, re.MULTILINE)]
+    assert len(actions) > 40
+    again = generate_playthrough.playthrough(game.group(1), actions)
+    assert again == original, f"{path.name} is out of date: run `make playthroughs`"
+
+
+# OpenSpiel's players at the workbench's table.
+
+
+def test_simulate_seats_ismcts_the_same_for_any_jobs() -> None:
+    from engine.simulate import Setup, parse_bots, run
+
+    rules = load_ruleset("quadrille")
+    kinds = parse_bots(
+        "ismcts:simulations=4,heuristic,random,heuristic", 4, ["random", "heuristic"]
+    )
+    setup = Setup(rules, kinds, 3)
+    one = run(setup, 10, jobs=1).as_json()
+    two = run(setup, 10, jobs=2).as_json()
+    assert one["digest"] == two["digest"]
+    assert one["by_bot"]["ismcts:simulations=4"]["seats"] == [0]
+
+
+def test_spiel_bot_plays_the_ecart_and_the_registered_bots() -> None:
+    from engine.referee import Deal
+    from engine.spiel.bots import SpielBot
+
+    rules = load_ruleset("ombre")
+    for kind in ("ismcts:simulations=3:worlds=2", "uniform_random"):
+        deal = Deal(rules, seed=4)
+        bots = [SpielBot(kind, k) for k in range(3)]
+        while not deal.is_over:
+            seat = deal.to_move
+            action = bots[seat].choose(deal, seat)
+            deal.apply(action)  # checked: the adapter returns only what the referee accepts
+        assert deal.settlement is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ismcts:sims=4", "no setting 'sims=4'"),
+        ("ismcts:simulations=many", "simulations must be a int"),
+        ("alphazero", "--bots must be one of"),
+    ],
+)
+def test_bad_spiel_bot_kinds_are_refused(text: str, message: str) -> None:
+    from engine.simulate import parse_bots
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_bots(text, 4, ["random", "heuristic", "search"])
