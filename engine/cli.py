@@ -162,7 +162,7 @@ def _problems_text(
         return render_cached(
             "cli/problems.txt.j2",
             key,
-            lambda: {"problems": [], "checked": files_checked, "summary": summary},
+            lambda: {"problems": [], "warnings": [], "checked": files_checked, "summary": summary},
         )
     return render(
         "cli/problems.txt.j2",
