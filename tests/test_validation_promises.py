@@ -117,7 +117,7 @@ def test_the_referee_has_no_silent_fallback() -> None:
     rules = build_ruleset(registry.resolve(registry.add_path(QUADRILLE)))
     assert evaluate_result(rules, [3, 3, 2, 2], [1, 3], contract="ask") == "remise"
     kept = tuple(r for r in rules.results if r.result in ("win", "codille"))
-    gap = dataclasses.replace(rules, results=kept, _memo={})
+    gap = dataclasses.replace(rules, results=kept)
     with pytest.raises(AssertionError, match="validation should have refused"):
         evaluate_result(gap, [3, 3, 2, 2], [1, 3], contract="ask")
 

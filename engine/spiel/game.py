@@ -80,6 +80,11 @@ _PUBLIC_TENSOR_KEYS = (
 )
 
 
+
+_PRIVATE_FIELDS = frozenset(("seat", "hand", "partner", "given", "legal"))
+"""The fields of :meth:`Deal.view` that may differ from seat to seat (the rest every seat
+sees alike)."""
+
 class _Spec:
     """A game's ruleset, setup and codec: shared by its states (never copied, pickled by name)."""
 
@@ -472,10 +477,11 @@ class OmbreObserver:
         deal = state.core.deal
         if deal is None:
             return {}, {}
-        views = [deal.view(s) for s in range(deal.n)]
-        mine = views[player]
-        public = {k: v for k, v in mine.items() if all(w[k] == v for w in views)}  # type: ignore[literal-required]
-        private = {k: v for k, v in mine.items() if k not in public}
+        mine = deal.view(player)
+        # Which fields are private is fixed, not found by comparing the seats' views: whether
+        # another seat's view differs (a self-caller knows his own king) is itself hidden.
+        public = {k: v for k, v in mine.items() if k not in _PRIVATE_FIELDS}
+        private = {k: v for k, v in mine.items() if k in _PRIVATE_FIELDS}
         return public, private
 
     def set_from(self, state: OmbreState, player: int) -> None:
