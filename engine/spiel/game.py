@@ -80,10 +80,10 @@ _PUBLIC_TENSOR_KEYS = (
 )
 
 
-
 _PRIVATE_FIELDS = frozenset(("seat", "hand", "partner", "given", "legal"))
 """The fields of :meth:`Deal.view` that may differ from seat to seat (the rest every seat
 sees alike)."""
+
 
 class _Spec:
     """A game's ruleset, setup and codec: shared by its states (never copied, pickled by name)."""
