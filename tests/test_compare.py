@@ -167,7 +167,13 @@ def test_a_second_seed_checks_each_difference() -> None:
         second = f["second"]
         same_side = second["low"] > 0 if first["low"] > 0 else second["high"] < 0
         assert f["confirmed"] == same_side
-    assert "checked on a second run of 200 other deals (seed 5)" in render_text(report)
+    text = render_text(report).splitlines()
+    checked = next(i for i, x in enumerate(text) if x.startswith("checked on a second run"))
+    assert "of 200 other deals (seed 5)" in text[checked]
+    # Each difference checked stands on a line of its own below the summary line.
+    listed = text[checked + 1 : checked + 1 + len(c["differences"])]
+    assert [x.split()[0] for x in listed] == [f["path"] for f in c["differences"]]
+    assert text[checked].endswith("confirmed")
     assert "confirmation" not in compare(a, b, 50, confirm=False).as_json()
 
     est = {"value": 1.0, "low": 0.5, "high": 1.5, "n": 9}
