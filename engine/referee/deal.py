@@ -112,6 +112,7 @@ class Deal:
         "eldest",
         "exchanges",
         "factor",
+        "faults",
         "forced",
         "given",
         "hands",
@@ -232,6 +233,9 @@ class Deal:
         """Renonces not yet pointed out: (offender, trick number, card)."""
         self.penalties: list[int] = []
         """The offender of each renonce noticed: each makes a bête."""
+        self.faults: list[tuple[int, str]] = []
+        """The faults scored in penalty points (``settlement.penalties``) committed in the
+        deal: (offender, fault id)."""
         self._snapshots: list[Any] | None = None
 
         # Outcome.
@@ -656,6 +660,8 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.faults:
+            out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         s = self.settlement
         if s is not None:
             out.update(

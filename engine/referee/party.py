@@ -25,7 +25,7 @@ def last_tour_factor(rules: RuleSet, index: int) -> int:
     """Returns the multiplier of deal ``index`` (from 0) of a party: the rule file's ``party``
     makes the last tour of each party of ``tours`` tours (a deal by each player) pay more."""
     party = rules.party
-    if party is None:
+    if party is None or party.tours is None:
         return 1
     per_party = party.tours * rules.players
     last = index % per_party >= per_party - rules.players
