@@ -90,3 +90,121 @@ def test_lines_and_counters_agree() -> None:
         assert seat is not None
         totals[seat] += p.scored
     assert tuple(totals) == s.balances == (-5, 0, 1)
+
+
+# A party to a target, or of some deals (mechanism 8).
+
+
+def test_a_party_to_a_target_ends_when_a_seat_reaches_it() -> None:
+    """ "The first player to reach the target score (default: 12 points) wins the match."
+    (roc-online, Winning): the fixture plays to 12."""
+    from engine.referee.party import Party, party_over
+
+    rules = load_ruleset(POINTS)
+    assert rules.party is not None and rules.party.target == 12 and rules.party.tours is None
+    assert not party_over(rules, [11, 0, 0], 5) and party_over(rules, [12, -3, 0], 5)
+    party = Party(rules)
+    from engine.bots import make_bot
+
+    bot = make_bot("heuristic", 1)
+    seed = 0
+    while not party.over:
+        deal = party.new_deal(seed=seed)
+        while not deal.is_over:
+            deal.apply(bot.choose(deal, deal.to_move), seat=deal.to_move)
+        seed += 1
+    assert max(party.totals) >= 12 and max(party.totals[:]) == party.totals[party.leaders[0]]
+    assert seed > 1  # more than one deal was needed
+
+
+def test_the_table_plays_a_party_to_its_target_and_the_record_stops_there(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    runner = CliRunner()
+    record = tmp_path / "party.yaml"
+    out = runner.invoke(
+        app, ["play", str(POINTS), "--auto", "--seed", "3", "--record", str(record)]
+    )
+    assert out.exit_code == 0, out.output
+    assert "The party is over: seat 0 reached 12" in out.output
+    assert "on the table" not in out.output.split("The party is over")[1]
+    replayed = runner.invoke(app, ["replay", str(record), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    import json
+
+    doc = json.loads(replayed.output)
+    assert doc["party"] == {"over": True, "leaders": [0]} and max(doc["totals"]) >= 12
+    # A deal added after the party was over is refused, located.
+    text = record.read_text(encoding="utf-8")
+    first = text.split("\n  - dealer: 0\n", 1)[1].split("\n  - dealer:", 1)[0]
+    dealer = len(doc["deals"]) % 3
+    record.write_text(text + f"  - dealer: {dealer}\n" + first + "\n", encoding="utf-8")
+    refused = runner.invoke(app, ["replay", str(record)])
+    assert refused.exit_code == 1 and "record/party-over" in refused.output
+
+
+def test_a_party_of_some_deals(tmp_path: Path) -> None:
+    """ "… der spilles typisk et bestemt tidsrum eller et vist antal spil" (netlh): a party of
+    N deals, not a whole number of tours."""
+    from engine.referee.party import Party
+
+    variant = tmp_path / "five.yaml"
+    variant.write_text(
+        "id: ombre-five-deals\nname: Five deals\nextends: ombre\nsummary: A test party.\n"
+        "party:\n  deals: 5\n  basis: {evidence: conjecture, note: For the tests.}\n",
+        encoding="utf-8",
+    )
+    rules = load_ruleset(variant)
+    assert rules.party is not None and rules.party.length(3) == 5
+    party = Party(rules)
+    from engine.bots import make_bot
+
+    bot = make_bot("random", 1)
+    for seed in range(5):
+        assert not party.over
+        deal = party.new_deal(seed=seed)
+        while not deal.is_over:
+            deal.apply(bot.choose(deal, deal.to_move), seat=deal.to_move)
+    assert party.over
+
+
+# The scorekeeper in points.
+
+
+def test_the_scorekeeper_scores_points_and_penalties() -> None:
+    from engine.errors import IllegalActionError
+    from engine.scoresheet import Evening, parse_entry
+
+    rules = load_ruleset(POINTS)
+    evening = Evening(rules)
+    entry = parse_entry(
+        {
+            "contract": "entrada",
+            "declarer": 1,
+            "trump": "hearts",
+            "tricks": [2, 5, 2],
+            "penalties": [{"seat": 2, "fault": "without-need"}],
+        },
+        dealer=0,
+        n=3,
+    )
+    scored = evening.score(entry)
+    assert scored.result == "win" and scored.settlement.balances == (0, 1, -1)
+    assert entry.as_score()["penalties"] == [{"seat": 2, "fault": "without-need"}]
+    passed = parse_entry(
+        {"passed": True, "penalties": [{"seat": 0, "fault": "without-need"}]}, dealer=1, n=3
+    )
+    assert evening.score(passed).settlement.balances == (-1, 0, 0)
+    with pytest.raises(IllegalActionError) as refused:
+        evening.check(
+            parse_entry(
+                {"passed": True, "penalties": [{"seat": 0, "fault": "naming-suit"}]},
+                dealer=2,
+                n=3,
+            )
+        )
+    assert refused.value.code == "score/unknown-fault"
+    doc = evening.as_json()
+    assert doc["party"] == {"over": False, "leaders": [1]}
