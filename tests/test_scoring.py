@@ -379,3 +379,49 @@ def test_the_shipped_files_declare_no_change_without_effect() -> None:
     problems, checked = validate_paths([], warnings)
     assert problems == [] and checked > 20
     assert [w for w in warnings if w.code == "authoring/no-effect"] == []
+
+
+# Comparison across the centuries: points against counters, never the same unit.
+
+
+def test_the_matrix_labels_each_amount_with_its_unit() -> None:
+    from engine.documents.matrix import build_matrix
+
+    matrix = build_matrix([load_ruleset("ombre"), load_ruleset(POINTS)])
+    rows = {row.aspect: row for row in matrix.rows}
+    assert rows["unit"].cells[0].value.startswith("jetons")
+    assert rows["unit"].cells[1].value.startswith("points")
+    assert rows["stakes"].cells[0].value == "each 3 (jetons)"
+    assert rows["stakes"].cells[1].value == "- (scored in points)"
+    assert "entrada: win +1" in rows["points tariff"].cells[1].value
+    assert rows["points tariff"].cells[1].value.endswith("(points)")
+    assert rows["party"].cells[1].value == "to 12 (points)"
+
+
+def test_diff_names_the_units_when_they_differ() -> None:
+    from engine.documents.diff import diff_rulesets
+
+    d = diff_rulesets(load_ruleset("ombre"), load_ruleset(POINTS))
+    assert d.units == ("jetons", "points")
+    assert d.as_json()["units"] == {"a": "jetons", "b": "points"}
+    assert diff_rulesets(load_ruleset("quadrille"), load_ruleset("quadrille-renonce")).units is None
+    assert "units" not in diff_rulesets(load_ruleset("ombre"), load_ruleset("tresillo")).as_json()
+
+
+def test_simulate_against_compares_only_unit_free_figures() -> None:
+    """Points and jetons are reported each in their own unit; no balance is subtracted across
+    them, while the rates (a contract played, a game won) are compared as usual."""
+    from engine.compare import compare, render_text
+
+    c = compare(load_ruleset("ombre"), load_ruleset(POINTS), 60, seed=1, confirm=False)
+    report = c.as_json()
+    a, b = report["rulesets"]
+    assert (a["unit"], b["unit"]) == ("jetons", "points")
+    assert report["units_differ"]["units"] == ["jetons", "points"]
+    assert report["difference"]["average_by_role"] == {}
+    assert a["average_by_role"] and b["average_by_role"]  # each side in its own unit
+    assert report["difference"]["declarer_won"]["n"] > 0  # a rate is compared
+    text = render_text(report)
+    assert "Units: A counts in jetons, B in points" in text
+    same = compare(load_ruleset("ombre"), load_ruleset("ombre-spadille-force"), 30, confirm=False)
+    assert "units_differ" not in same.as_json() and same.as_json()["difference"]["average_by_role"]
