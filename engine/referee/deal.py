@@ -1,12 +1,15 @@
-"""The deal: the small state of one hand, and its checked front door.
+"""The deal: one hand's checked front door, built on its explicit state.
 
-A :class:`Deal` is the state of one hand (OpenSpiel's State; the :class:`RuleSet` is its Game).
-Each phase is a module of its own that says what is legal, why anything else is refused, and
-what an action does: :mod:`~engine.referee.auction` (``auction``, ``match``),
+A :class:`Deal` is one hand (OpenSpiel's State; the :class:`RuleSet` is its Game): a
+:class:`~engine.referee.dealstate.DealState` -- the hands, the speech, the declarations, the
+tricks, as public typed attributes -- with the checks and reports around it. Each phase is a
+module of its own that says what is legal, why anything else is refused, and what an action
+does: :mod:`~engine.referee.auction` (``auction``, ``match``),
 :mod:`~engine.referee.declarations` (``trump``, ``call``, ``give``),
 :mod:`~engine.referee.exchange` (``exchange``), :mod:`~engine.referee.play` (``play``, ``vole``)
 and :mod:`~engine.referee.result` (the end). :meth:`Deal.legal_actions` and :meth:`Deal.apply`
-ask the same phase module, so what is listed is exactly what is accepted.
+ask the same phase module, so what is listed is exactly what is accepted. The phase modules
+are functions of the state and stand below this module: none of them imports it.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class _Spec:
     def __init__(
         self, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None
     ) -> None:
-        from engine import load_ruleset
+        from engine.rules import load_ruleset
 
         self.key = (ruleset, options, dealer)
         try:
