@@ -35,6 +35,9 @@ class SideBySide:
     a: ReplayReport
     b: ReplayReport
     names: tuple[str, str]
+    units: tuple[str, str] = ("", "")
+    """The unit of each side's amounts: where they differ (points against counters) the
+    balances are shown each in its own and never subtracted."""
 
     def _deal(self, k: int) -> dict[str, Any]:
         da = self.a.deals[k] if k < len(self.a.deals) else None
@@ -51,7 +54,8 @@ class SideBySide:
                 out["differences"].append({"field": key, "a": va, "b": vb})
         if da is not None and db is not None:
             ba, bb = da.get("balances"), db.get("balances")
-            if ba is not None and bb is not None and len(ba) == len(bb):
+            same_unit = self.units[0] == self.units[1]
+            if same_unit and ba is not None and bb is not None and len(ba) == len(bb):
                 out["balance_difference"] = [y - x for x, y in zip(ba, bb, strict=True)]
         if da is not None and db is not None and not {"illegal_a", "illegal_b"} & set(out):
             out["tricks_same"] = [t["cards"] for t in da["tricks"]] == [
@@ -66,7 +70,9 @@ class SideBySide:
         """Returns both replays (each as ``ombre replay --json``) and where they part."""
         n = max(len(self.a.deals), len(self.b.deals))
         deals = [self._deal(k) for k in range(n)]
+        units = {"units": list(self.units)} if self.units[0] != self.units[1] else {}
         return {
+            **units,
             "record": self.record,
             "a": self.a.ruleset,
             "b": self.b.ruleset,
@@ -87,7 +93,11 @@ def replay_against(record: Record, own: RuleSet, other: RuleSet) -> SideBySide:
     from engine.records import replay
 
     return SideBySide(
-        record.file, replay(record, own), replay(record, other), (own.name, other.name)
+        record.file,
+        replay(record, own),
+        replay(record, other),
+        (own.name, other.name),
+        (own.amounts_unit, other.amounts_unit),
     )
 
 

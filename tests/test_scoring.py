@@ -425,3 +425,25 @@ def test_simulate_against_compares_only_unit_free_figures() -> None:
     assert "Units: A counts in jetons, B in points" in text
     same = compare(load_ruleset("ombre"), load_ruleset("ombre-spadille-force"), 30, confirm=False)
     assert "units_differ" not in same.as_json() and same.as_json()["difference"]["average_by_role"]
+
+
+def test_a_record_under_points_and_counters_is_never_subtracted(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+    from engine.records import read_record
+    from engine.sidebyside import render_text, replay_against
+
+    record = tmp_path / "one.yaml"
+    runner = CliRunner()
+    out = runner.invoke(
+        app, ["play", str(POINTS), "--auto", "--seed", "3", "--deals", "2", "--record", str(record)]
+    )
+    assert out.exit_code == 0, out.output
+    report = replay_against(read_record(record), load_ruleset(POINTS), load_ruleset("ombre"))
+    doc = report.as_json()
+    assert doc["units"] == ["points", "jetons"]
+    assert all("balance_difference" not in d for d in doc["deals"])
+    assert "units: A counts in points, B in jetons" in render_text(doc)
+    same = replay_against(read_record(record), load_ruleset(POINTS), load_ruleset(POINTS))
+    assert "units" not in same.as_json()
