@@ -447,3 +447,44 @@ def test_a_record_under_points_and_counters_is_never_subtracted(tmp_path: Path) 
     assert "units: A counts in points, B in jetons" in render_text(doc)
     same = replay_against(read_record(record), load_ruleset(POINTS), load_ruleset(POINTS))
     assert "units" not in same.as_json()
+
+
+# The page that compares two whole rule sets rule by rule (docs/comparisons.yaml).
+
+
+def test_two_rule_sets_rule_by_rule_in_their_own_units() -> None:
+    from engine.documents.across import across
+    from engine.documents.sources import load_library
+    from engine.render import render
+
+    x = across(load_ruleset("ombre"), load_ruleset(POINTS), "A test.")
+    rows = {row.aspect: row for row in x.rows}
+    assert rows["players"].same and not rows["unit"].same
+    assert x.units == ("jetons", "points") and not x.same_unit
+    assert rows["party"].basis_b is not None and rows["party"].basis_a is None
+    assert 0 < x.agreeing < len(x.rows)
+    page = render(
+        "across.j2", "md", ext="md", root="../", lib=load_library(), books=set(), x=x, title="T"
+    )
+    assert "counts in jetons, ombre-in-points in points" in page
+    assert "| stakes | each 3 (jetons) | - (scored in points) |" in page
+    assert "### Party" in page  # a differing rule with its own basis, its authority given
+    html = render(
+        "across.j2", "html", ext="html", root="../", lib=load_library(), books=set(), x=x, title="T"
+    )
+    assert "<script" not in html and "ombre-in-points" in html
+
+
+def test_the_comparisons_file_is_read_and_checked(tmp_path: Path) -> None:
+    from engine.documents.across import load_comparisons
+    from engine.errors import RuleFileError
+
+    shipped = load_comparisons(ROOT / "docs" / "comparisons.yaml")
+    assert ("ombre", "dansk-lhombre") in [(c.a, c.b) for c in shipped]
+    assert shipped[0].name == "ombre-against-dansk-lhombre"
+    assert load_comparisons(tmp_path / "none.yaml") == []
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- a: ombre\n  b: quadrille\n", encoding="utf-8")
+    with pytest.raises(RuleFileError) as refused:
+        load_comparisons(bad)
+    assert refused.value.problems[0].code == "comparisons/entry"
