@@ -24,7 +24,14 @@ from typing import Any
 from engine.errors import Problem
 from engine.rules.reader import Document, Path_, json_path
 
-__all__ = ["Locate", "document_problems", "schema_file", "schema_problems", "validator"]
+__all__ = [
+    "Locate",
+    "document_problems",
+    "duplicate_ids",
+    "schema_file",
+    "schema_problems",
+    "validator",
+]
 
 Locate = Callable[[Path_], tuple[str, int | None, int | None]]
 """Returns the file, line and column of the value at a path (or of its nearest ancestor)."""
@@ -111,3 +118,31 @@ def document_problems(name: str, doc: Document) -> list[Problem]:
         return (doc.file, *doc.where(path))
 
     return schema_problems(validator(name), doc.data, locate)
+
+
+def duplicate_ids(
+    doc: Document,
+    key: str,
+    code: str,
+    message: Callable[[str], str],
+    seen: set[str] | None = None,
+) -> tuple[list[Problem], frozenset[int]]:
+    """Checks what a schema cannot say of the list ``doc.data[key]``: that no entry's ``id`` is
+    listed twice (nor is in ``seen``, the ids of the files read before; ``seen`` gains this
+    file's). Returns a problem located at each repeated ``id`` (``code``, ``message(id)``) and
+    the indices of the repeated entries, which the reader skips."""
+    seen = seen if seen is not None else set()
+    problems: list[Problem] = []
+    repeated: set[int] = set()
+    entries = doc.data.get(key) if isinstance(doc.data, dict) else None
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if not isinstance(entry, dict) or "id" not in entry:
+            continue
+        ident = str(entry["id"])
+        if ident in seen:
+            path: Path_ = (key, i, "id")
+            line, column = doc.where(path)
+            problems.append(Problem(doc.file, line, column, json_path(path), code, message(ident)))
+            repeated.add(i)
+        seen.add(ident)
+    return problems, frozenset(repeated)
