@@ -49,6 +49,7 @@ from engine.referee.settlement import (
     pays_alone,
     settle,
 )
+from engine.rules.emitter import Comment, Flow, document
 from engine.rules.model import Call, Contract, RuleSet
 from engine.rules.reader import json_path, parse_text
 
@@ -674,39 +675,30 @@ def check_name(text: str, what: str) -> str:
 
 
 def write_evening(evening: Evening) -> str:
-    """Returns the evening as a party record of deals without card play (YAML)."""
-    import json
-
-    from engine.records import yaml_scalar
-
-    def scalar(value: Any) -> str:
-        # Text as the records write it (escapes for what YAML reads otherwise); numbers and
-        # flags as JSON.
-        return yaml_scalar(value) if isinstance(value, str) else json.dumps(value)
-
-    lines = []
+    """Returns the evening as a party record of deals without card play (YAML, written by
+    :mod:`engine.rules.emitter`)."""
+    top: dict[Any, Any] = {}
     if evening.title:
-        lines.append(f"title: {scalar(evening.title)}")
-    lines.append(f"ruleset: {evening.rules.id}")
+        top["title"] = evening.title
+    top["ruleset"] = evening.rules.id
     if evening.players:
-        lines.append(f"players: [{', '.join(scalar(p) for p in evening.players)}]")
-    opts = ", ".join(f"{k}: {v}" for k, v in evening.options.items())
-    lines.append(f"options: {{{opts}}}")
+        top["players"] = Flow(list(evening.players))
+    top["options"] = Flow(dict(evening.options))
     if not evening.deals:
-        lines.append(f"first_dealer: {evening.first_dealer}")
-        lines.append("deals: []")
-        return "\n".join(lines) + "\n"
-    lines.append("deals:")
-    for d in evening.deals:
-        lines.append(f"  - dealer: {d.entry.dealer}")
-        score = d.entry.as_score()
-        body = ", ".join(f"{k}: {scalar(v)}" for k, v in score.items())
-        lines.append(f"    score: {{{body}}}")
-        lines.append(
-            f"    # {d.result}; balances {list(d.settlement.balances)}; "
-            f"on the table {d.settlement.pot_after}"
-        )
-    return "\n".join(lines) + "\n"
+        top["first_dealer"] = evening.first_dealer
+    top["deals"] = [
+        {
+            "dealer": d.entry.dealer,
+            **({"note": d.entry.note} if d.entry.note is not None else {}),
+            "score": Flow(d.entry.as_score()),
+            Comment(
+                f"{d.result}; balances {list(d.settlement.balances)}; "
+                f"on the table {d.settlement.pot_after}"
+            ): None,
+        }
+        for d in evening.deals
+    ]
+    return document(top)
 
 
 def read_evening(text: str, file: str, load: Any) -> Evening:
