@@ -10,6 +10,8 @@ default code ``schema/<keyword>`` for every error of the node, ``x-codes`` for o
 (``{"type": "source/shape"}``), and ``x-messages`` the validator's words for one keyword. The
 message may mention ``{value}`` (the value refused), ``{key}`` (for ``additionalProperties``
 the unknown key, for ``required`` the missing one) and ``{allowed}`` (the keys allowed).
+``x-hint: false`` leaves out the "did you mean" of an unknown key, and ``x-at-key: true``
+locates a missing key's problem at the key (``$.ruleset``) rather than at the mapping.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def validator(name: str) -> Any:
     """Returns the validator of schema ``name`` (built once per process).
 
@@ -77,7 +79,7 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
             extras = [k for k in error.instance if k not in allowed]
             for extra in extras:
                 hint = difflib.get_close_matches(str(extra), allowed, n=1)
-                more = f"; did you mean {hint[0]!r}?" if hint else ""
+                more = f"; did you mean {hint[0]!r}?" if hint and schema.get("x-hint", True) else ""
                 sub = (*path, extra)
                 f, line, col = locate(sub)
                 text = (
@@ -93,6 +95,9 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
             key = ""
             if kind == "required":
                 key = message.split(" is a required property")[0]
+                if schema.get("x-at-key"):
+                    missing = [k for k in error.validator_value if k not in error.instance]
+                    path = (*path, missing[0]) if missing else path
             message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
             choices = [
