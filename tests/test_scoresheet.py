@@ -287,3 +287,29 @@ def test_an_evening_is_written_in_the_documented_form_and_keeps_a_deals_note() -
     assert write_evening(evening) == text
     again = read_evening(write_evening(evening), "evening.yaml", load_ruleset)
     assert [d.entry for d in again.deals] == [d.entry for d in evening.deals]
+
+
+def test_an_evening_file_is_checked_as_rule_files_are() -> None:
+    """engine/schema/evening.schema.json: every problem at once, located, with the codes and
+    words the scorekeeper gave one at a time."""
+    from engine.errors import RecordError
+    from engine.scoresheet import read_evening
+
+    text = (
+        "ruleset: quadrille\nplayers: [Anne, 3]\ncolour: red\ndeals:\n  - dealer: 0\n"
+        "    scor: {}\n  - 7\n"
+    )
+    with pytest.raises(RecordError) as caught:
+        read_evening(text, "evening.yaml", load_ruleset)
+    found = [(p.line, p.code, p.message) for p in caught.value.problems]
+    assert found == [
+        (2, "record/type", "players must be a list of names"),
+        (3, "record/unknown-key", "unknown key 'colour'"),
+        (5, "record/no-score", "a deal without card play has score:"),
+        (6, "record/unknown-key", "unknown key 'scor'"),
+        (7, "record/type", "a deal is a mapping (dealer, score)"),
+    ]
+    with pytest.raises(RecordError) as caught:
+        read_evening("deals: []\n", "evening.yaml", load_ruleset)
+    [problem] = caught.value.problems
+    assert (problem.path, problem.code) == ("$.ruleset", "record/no-ruleset")
