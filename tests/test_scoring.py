@@ -444,7 +444,7 @@ def test_a_record_under_points_and_counters_is_never_subtracted(tmp_path: Path) 
     doc = report.as_json()
     assert doc["units"] == ["points", "jetons"]
     assert all("balance_difference" not in d for d in doc["deals"])
-    assert "units: A counts in points, B in jetons" in render_text(doc)
+    assert "units: A counts in points, B in jetons" in render_text(report)
     same = replay_against(read_record(record), load_ruleset(POINTS), load_ruleset(POINTS))
     assert "units" not in same.as_json()
 
