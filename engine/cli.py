@@ -300,7 +300,7 @@ def list_(json_out: JsonFlag = False) -> None:
     from engine.rules.loader import default_registry
 
     rows: list[dict[str, Any]] = []
-    for entry in default_registry().entries():
+    for entry in default_registry().found():
         if entry.doc is None or entry.id is None:
             _err(_line("warning", _words("unreadable-rule-file", shown=entry.shown)))
             continue
