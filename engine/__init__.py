@@ -14,16 +14,11 @@ start a deal:
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import IllegalActionError as IllegalActionError
-from engine.errors import NotationError as NotationError
-from engine.errors import Problem as Problem
-from engine.errors import RecordError as RecordError
-from engine.errors import RuleFileError as RuleFileError
-
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from engine.actions import Action as Action
     from engine.cards import ALL_CARDS as ALL_CARDS
     from engine.cards import Card as Card
@@ -31,13 +26,24 @@ if TYPE_CHECKING:
     from engine.cards import Rank as Rank
     from engine.cards import Suit as Suit
     from engine.cards import parse_cards as parse_cards
+    from engine.errors import IllegalActionError as IllegalActionError
+    from engine.errors import NotationError as NotationError
+    from engine.errors import Problem as Problem
+    from engine.errors import RecordError as RecordError
+    from engine.errors import RuleFileError as RuleFileError
     from engine.referee import Deal as Deal
     from engine.referee.party import Party as Party
     from engine.rules.model import RuleSet as RuleSet
 
-# The cards, the model and the referee are imported when first asked for, so that a command
-# that needs none of them (``ombre --help``) does not pay for them.
+# The errors, the cards, the model and the referee are imported when first asked for, so that
+# a command that needs none of them (``ombre --help`` printed from the cache) does not pay for
+# them.
 _LAZY = {
+    "IllegalActionError": "engine.errors",
+    "NotationError": "engine.errors",
+    "Problem": "engine.errors",
+    "RecordError": "engine.errors",
+    "RuleFileError": "engine.errors",
     "ALL_CARDS": "engine.cards",
     "Card": "engine.cards",
     "Colour": "engine.cards",
@@ -92,6 +98,7 @@ def load_ruleset(name: str | Path) -> RuleSet:
     :raises RuleFileError: with every located problem, if the file or a parent is invalid.
     :raises NotationError: if no ruleset has that name.
     """
+    from engine.errors import NotationError
     from engine.rules.loader import default_registry
     from engine.rules.model import build_ruleset
 

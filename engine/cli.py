@@ -18,6 +18,11 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # ``python -m engine.cli``: a help screen seen before needs no typer
+    from engine.startup import replay_cached
+
+    replay_cached()
+
 import functools
 import os
 import sys
@@ -1191,4 +1196,6 @@ def _quiet_stdout() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    from engine.startup import run
+
+    run(main)
