@@ -62,6 +62,7 @@ _LAYERS: list[set[str]] = [
     {"engine.web.app"},
     {"engine.web"},
     {"engine.cli"},
+    {"engine.startup"},  # the console script: a help screen seen before, or the CLI
     {"engine", "engine.__main__"},
 ]
 
