@@ -706,6 +706,13 @@ class RuleSet:
     for (written by this class's own methods only: setups are a finite set of choices)."""
 
     @property
+    def amounts_unit(self) -> str:
+        """Returns the unit of the amounts a deal settles, plural: ``points`` for a game scored
+        from a tariff, else its counter (``jetons``). Amounts in different units are never
+        added, subtracted or compared as numbers."""
+        return "points" if self.in_points else f"{self.unit}s"
+
+    @property
     def in_points(self) -> bool:
         """Checks if deals are scored in points from a tariff (``settlement.unit: point``),
         not settled in counters."""
