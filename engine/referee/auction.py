@@ -1,36 +1,142 @@
 """The auction: speech in turn, bids by precedence, the "forcé" match, and all passing.
 
+Speech goes once round (``auction.speech: once-each``) or round and round, a pass being final,
+until all but one have passed (``round``). A bid of the rank standing is refused, or taken by a
+hand that speaks earlier than its holder (``auction.equal_rank: earlier-holds``). A contract
+named only to overcall (``only_to_overcall``) is refused, or penalised, when the lower contract
+it stands for (its ``bid_as`` class, or ``instead_of``) would have outranked the bid standing.
+
 Staged filter for a bid: the contract exists, it may be bid, in the ``match`` phase it is the
-overcall being matched, and otherwise it outranks the bid standing.
+overcall being matched, and otherwise it outranks the bid standing and, where it may be named
+only to overcall, it is needed. After the auction its winner may name what he plays instead
+(the ``raise`` phase: ``declarer_may_play``, ``auction.raise``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.actions import Action
-from engine.enums import AllPass
+from engine.actions import PASS, Action
+from engine.enums import AllPass, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
-from engine.referee.state import AUCTION, MATCH, refuse
+from engine.referee.state import AUCTION, MATCH, RAISE, refuse
+from engine.rules.model import Basis, Contract
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
-__all__ = ["apply", "legal", "refusal"]
+__all__ = ["BidPenalty", "apply", "legal", "needed", "raise_choices", "refusal"]
+
+
+@dataclass(frozen=True, slots=True)
+class BidPenalty:
+    """Penalty points a bidder incurs in the auction: a contract named without need to
+    overcall (``only_to_overcall: {penalty: N}``). A typed line of the deal, scored outside its
+    result (:attr:`engine.referee.settlement.SettlementResult.penalties`)."""
+
+    seat: int
+    points: int
+    """The penalty points he is given (a loss of that many)."""
+    fault: str
+    """The fault's stable code: ``bid/not-needed``."""
+    contract: str
+    """The contract named without need."""
+    instead_of: str
+    """The lower contract that would have done."""
+    basis: Basis
+
+    def as_json(self) -> dict[str, object]:
+        """Returns the line as in ``ombre replay --json`` (a deal's ``penalties``)."""
+        return {
+            "seat": self.seat,
+            "points": self.points,
+            "fault": self.fault,
+            "contract": self.contract,
+            "instead_of": self.instead_of,
+        }
 
 
 def legal(d: Deal) -> Sequence[Action]:
     compiled = d.rules.compiled
+    if d.phase is RAISE:
+        return [PASS, *(Action("bid", contract=c.id) for c in raise_choices(d))]
     if d.phase is MATCH:
         assert d._holder_contract is not None
         return list(compiled.match[d._holder_contract.id])
-    floor = d._holder_contract.rank if d._holder_contract is not None else -1
+    standing = d._holder_contract
+    floor = standing.rank if standing is not None else -1
     bids = compiled.bids[floor]
+    rules = d.rules
+    if standing is not None and rules.equal_rank is EqualRank.EARLIER_HOLDS and _earlier(d):
+        # An earlier hand may take a contract of the rank standing (another than the one held).
+        same = [
+            Action("bid", contract=c.id)
+            for c in rules.contracts.values()
+            if c.biddable and c.rank == standing.rank and c.id != standing.id
+        ]
+        bids = (bids[0], *same, *bids[1:])
     if compiled.bids_need_cards:
-        return [b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None]
+        bids = tuple(b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None)
+    if compiled.named_only_to_overcall:
+        bids = tuple(b for b in bids if b.verb == "pass" or _named_legally(d, b.contract))
     return list(bids)
+
+
+def _earlier(d: Deal) -> bool:
+    """Checks if the player to move speaks earlier than the holder of the bid (in turn from
+    the eldest)."""
+    order = d.seating.order
+    return d.holder is not None and order.index(d.to_move) < order.index(d.holder)
+
+
+def _outranks(d: Deal, contract: Contract) -> bool:
+    """Checks if ``contract``, bid now by the player to move, outranks the bid standing."""
+    standing = d._holder_contract
+    if standing is None or contract.rank > standing.rank:
+        return True
+    return (
+        contract.rank == standing.rank
+        and contract.id != standing.id
+        and d.rules.equal_rank is EqualRank.EARLIER_HOLDS
+        and _earlier(d)
+    )
+
+
+def needed(d: Deal, contract: Contract) -> bool:
+    """Checks if naming ``contract`` now is needed to overcall: the lower contract it stands
+    for (its class, or ``instead_of``) would not outrank the bid standing (our reading of the
+    DLU's "nødvendigt for overbud"; a contract named freely is always needed)."""
+    lower = contract.needs
+    if lower is None:
+        return True
+    return not _outranks(d, d.rules.contracts[lower])
+
+
+def _named_legally(d: Deal, contract_id: str | None) -> bool:
+    contract = d.rules.contracts[contract_id or ""]
+    rule = contract.only_to_overcall
+    return rule is None or rule.penalty is not None or needed(d, contract)
+
+
+def raise_choices(d: Deal) -> list[Contract]:
+    """Returns the contracts the auction's winner may play instead of the one he won: those
+    it lets him name (``declarer_may_play``) and, under ``auction.raise: {to: higher}``, every
+    higher biddable contract, lowest first."""
+    won = d._holder_contract
+    if won is None:
+        return []
+    rules = d.rules
+    names = set(won.declarer_may_play)
+    if rules.raise_to == "higher":
+        names |= {c.id for c in rules.contracts.values() if c.biddable and c.rank > won.rank}
+    lacking = rules.compiled.bids_need_cards
+    return sorted(
+        (rules.contracts[c] for c in names if not lacking or _lacks(d, c) is None),
+        key=lambda c: (c.rank, c.id),
+    )
 
 
 def _lacks(d: Deal, contract_id: str | None) -> str | None:
@@ -51,6 +157,8 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
         return None
     rules = d.rules
     seat = d.to_move
+    if d.phase is RAISE:
+        return _raise_refusal(d, action)
     contract = rules.contracts.get(action.contract or "")
     if contract is None:
         known = ", ".join(c for c, v in rules.contracts.items() if v.biddable)
@@ -90,7 +198,20 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction", "contracts", standing.id)),
         )
-    if standing is not None and contract.rank <= standing.rank:
+    if standing is not None and not _outranks(d, contract):
+        if (
+            contract.rank == standing.rank
+            and contract.id != standing.id
+            and rules.equal_rank is EqualRank.EARLIER_HOLDS
+        ):
+            return refuse(
+                "bid/equal-rank-later",
+                f"{contract.id} ranks with {standing.id}, and seat {d.holder}, who holds it, "
+                "speaks earlier: the earlier hand holds",
+                seat,
+                action,
+                rules.cite(("auction", "equal_rank")),
+            )
         return refuse(
             "bid/outranked",
             f"{contract.id} does not outrank {standing.id}",
@@ -98,11 +219,61 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction",)),
         )
+    rule = contract.only_to_overcall
+    if rule is not None and rule.penalty is None and not needed(d, contract):
+        lower = contract.needs
+        return refuse(
+            "bid/not-needed",
+            f"{contract.id} may be named only when needed to overcall, and {lower} would do"
+            + (f" over {standing.id}" if standing is not None else ""),
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
     return None
 
 
+def _raise_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+    rules = d.rules
+    won = d._holder_contract
+    assert won is not None
+    if any(c.id == action.contract for c in raise_choices(d)):
+        return None
+    if action.contract not in rules.contracts:
+        known = ", ".join(c.id for c in raise_choices(d))
+        return refuse(
+            "raise/unknown-contract",
+            f"{rules.id} has no contract {action.contract!r} (he may play: {known}, or pass)",
+            d.to_move,
+            action,
+        )
+    path: tuple[str, ...] = (
+        ("auction", "raise") if rules.raise_to is not None else ("auction", "contracts", won.id)
+    )
+    return refuse(
+        "raise/not-allowed",
+        f"seat {d.to_move} won with {won.id} and may not play {action.contract} instead"
+        + (" (a raise must be to a higher contract)" if rules.raise_to is not None else ""),
+        d.to_move,
+        action,
+        rules.cite(path),
+    )
+
+
 def apply(d: Deal, seat: int, action: Action) -> None:
+    if d.phase is RAISE:
+        assert d.holder is not None and d._holder_contract is not None
+        chosen = d._holder_contract
+        if action.verb == "bid":
+            chosen = d.rules.contracts[action.contract or ""]
+        if chosen is not d._holder_contract:
+            d.raised_from = d._holder_contract.id
+        declarations.declare(d, d.holder, chosen, forced=False)
+        return
     d.auction.append((seat, action))
+    if d.rules.speech is Speech.ROUND:
+        _round(d, seat, action)
+        return
     if d.phase is MATCH:
         if action.verb == "pass":
             d.holder = d._overcaller
@@ -113,6 +284,7 @@ def apply(d: Deal, seat: int, action: Action) -> None:
     if action.verb == "bid":
         contract = d.rules.contracts[action.contract or ""]
         holder = d.holder
+        _penalise(d, seat, contract)
         if holder is not None and contract.matchable:
             # "Forcé": the player holding the bid may take it himself and be preferred.
             d._overcaller = seat
@@ -125,11 +297,55 @@ def apply(d: Deal, seat: int, action: Action) -> None:
     _next_speaker(d)
 
 
+def _penalise(d: Deal, seat: int, contract: Contract) -> None:
+    """Records the penalty of a contract named without need (``only_to_overcall``)."""
+    rule = contract.only_to_overcall
+    if rule is None or rule.penalty is None or needed(d, contract):
+        return
+    lower = contract.needs or ""
+    d.bid_penalties.append(
+        BidPenalty(seat, rule.penalty, "bid/not-needed", contract.id, lower, rule.basis)
+    )
+
+
+def _round(d: Deal, seat: int, action: Action) -> None:
+    """Speech that goes round (``auction.speech: round``): a bid takes the bid standing, a
+    pass is final, and the auction ends when all but the holder have passed (or all have)."""
+    if action.verb == "bid":
+        contract = d.rules.contracts[action.contract or ""]
+        _penalise(d, seat, contract)
+        d.holder = seat
+        d._holder_contract = contract
+    else:
+        d._passed |= 1 << seat
+    order = d.seating.order
+    i = order.index(seat)
+    for k in range(1, len(order) + 1):
+        nxt = order[(i + k) % len(order)]
+        if d._passed >> nxt & 1:
+            continue
+        if nxt == d.holder:
+            break  # every other hand has passed: he has it
+        d.to_move = nxt
+        return
+    _end(d)
+
+
 def _next_speaker(d: Deal) -> None:
     if d._queue:
         d.to_move = d._queue.pop()
         return
+    _end(d)
+
+
+def _end(d: Deal) -> None:
+    """The auction is over: its winner declares (or first names what he plays), or all
+    passed."""
     if d.holder is not None and d._holder_contract is not None:
+        if raise_choices(d):
+            d.phase = RAISE
+            d.to_move = d.holder
+            return
         declarations.declare(d, d.holder, d._holder_contract, forced=False)
         return
     rules = d.rules

@@ -35,6 +35,7 @@ from engine.referee.state import (
     MATCH,
     OVER,
     PLAY,
+    RAISE,
     SUIT_NAMES,
     SURRENDER,
     TRUMP,
@@ -58,6 +59,7 @@ _MODULES: dict[Phase, ModuleType] = {
     CALL: declarations,
     GIVE: declarations,
     SURRENDER: declarations,
+    RAISE: auction,
     EXCHANGE: exchange,
     PLAY: play,
     VOLE: play,
@@ -88,12 +90,14 @@ class Deal:
     """
 
     __slots__ = (
+        "_deferred",
         "_ex_pos",
         "_exchangers",
         "_holder_contract",
         "_legal",
         "_next_seat",
         "_overcaller",
+        "_passed",
         "_play_mask",
         "_queue",
         "_settlement",
@@ -102,6 +106,7 @@ class Deal:
         "_tricks",
         "active",
         "auction",
+        "bid_penalties",
         "called",
         "contract",
         "dealer",
@@ -126,6 +131,7 @@ class Deal:
         "partner_seen",
         "penalties",
         "phase",
+        "raised_from",
         "renonces",
         "result",
         "rules",
@@ -198,6 +204,12 @@ class Deal:
         self._holder_contract: Contract | None = None
         self._overcaller: int | None = None
         self.auction: list[tuple[int, Action]] = []
+        self._passed = 0
+        """The seats that have passed (a mask), where speech goes round."""
+        self.bid_penalties: list[auction.BidPenalty] = []
+        """Penalty points incurred in the auction (a contract named without need)."""
+        self.raised_from: str | None = None
+        """The contract won in the auction, where its winner then played another."""
 
         # Declarations.
         self.declarer: int | None = None
@@ -213,6 +225,7 @@ class Deal:
         self.transfers: list[tuple[int, int, int, str]] = []
         self._exchangers: list[int] = []
         self._ex_pos = 0
+        self._deferred = False
         self.exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
 
         # Play.
@@ -419,6 +432,27 @@ class Deal:
             for s in self.t.trump_suits
             if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
         ]
+
+    @property
+    def holder_contract(self) -> Contract | None:
+        """Returns the bid standing in the auction (in the ``raise`` phase: the contract won)."""
+        return self._holder_contract
+
+    def bid_needed(self, contract: Contract) -> bool:
+        """Checks if naming ``contract`` now would be needed to overcall: always, unless it is
+        named only to overcall (``only_to_overcall``) and the lower contract it stands for would
+        outrank the bid standing (:func:`engine.referee.auction.needed`)."""
+        return auction.needed(self, contract)
+
+    def raise_choices(self) -> list[Contract]:
+        """Returns the contracts the auction's winner may play instead of the one he won (empty
+        outside the ``raise`` phase)."""
+        return auction.raise_choices(self) if self.phase is RAISE else []
+
+    def may_defer(self) -> bool:
+        """Checks if the player to move may let the other defender exchange first
+        (``exchange.defenders: either-first``)."""
+        return self.phase is EXCHANGE and exchange.may_defer(self)
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
@@ -645,6 +679,10 @@ class Deal:
             out["demanded_from"] = self.demanded_from
         if self.turned is not None:
             out["turned"] = str(ALL_CARDS[self.turned])
+        if self.raised_from is not None:
+            out["won_with"] = self.raised_from
+        if self.bid_penalties:
+            out["penalties"] = [p.as_json() for p in self.bid_penalties]
         if self.exchanges:
             out["exchanges"] = [
                 {
