@@ -15,48 +15,20 @@ only to overcall, it is needed. After the auction its winner may name what he pl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.actions import PASS, Action
 from engine.enums import AllPass, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
+from engine.referee.settlement import PenaltyLine
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
-from engine.rules.model import Basis, Contract
+from engine.rules.model import Contract
 
 if TYPE_CHECKING:
     from engine.referee.deal import Deal
 
-__all__ = ["BidPenalty", "apply", "legal", "needed", "raise_choices", "refusal"]
-
-
-@dataclass(frozen=True, slots=True)
-class BidPenalty:
-    """Penalty points a bidder incurs in the auction: a contract named without need to
-    overcall (``only_to_overcall: {penalty: N}``). A typed line of the deal, scored outside its
-    result (:attr:`engine.referee.settlement.SettlementResult.penalties`)."""
-
-    seat: int
-    points: int
-    """The penalty points he is given (a loss of that many)."""
-    fault: str
-    """The fault's stable code: ``bid/not-needed``."""
-    contract: str
-    """The contract named without need."""
-    instead_of: str
-    """The lower contract that would have done."""
-    basis: Basis
-
-    def as_json(self) -> dict[str, object]:
-        """Returns the line as in ``ombre replay --json`` (a deal's ``penalties``)."""
-        return {
-            "seat": self.seat,
-            "points": self.points,
-            "fault": self.fault,
-            "contract": self.contract,
-            "instead_of": self.instead_of,
-        }
+__all__ = ["apply", "legal", "needed", "raise_choices", "refusal"]
 
 
 def legal(d: Deal) -> Sequence[Action]:
@@ -304,7 +276,7 @@ def _penalise(d: Deal, seat: int, contract: Contract) -> None:
         return
     lower = contract.needs or ""
     d.bid_penalties.append(
-        BidPenalty(seat, rule.penalty, "bid/not-needed", contract.id, lower, rule.basis)
+        PenaltyLine(seat, rule.penalty, "bid/not-needed", rule.basis, contract.id, lower)
     )
 
 

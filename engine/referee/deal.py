@@ -25,7 +25,7 @@ from engine.referee import auction, declarations, exchange, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.seating import Seating
 from engine.referee.seating import seating as public_seating
-from engine.referee.settlement import SettlementResult, TableState, deal_stakes
+from engine.referee.settlement import PenaltyLine, SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
     AUCTION,
     CALL,
@@ -206,7 +206,7 @@ class Deal:
         self.auction: list[tuple[int, Action]] = []
         self._passed = 0
         """The seats that have passed (a mask), where speech goes round."""
-        self.bid_penalties: list[auction.BidPenalty] = []
+        self.bid_penalties: list[PenaltyLine] = []
         """Penalty points incurred in the auction (a contract named without need)."""
         self.raised_from: str | None = None
         """The contract won in the auction, where its winner then played another."""

@@ -4,6 +4,7 @@ counters settled (:mod:`engine.referee.settlement`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.enums import CodilleRemainder, HeldBy
@@ -163,4 +164,7 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
 
 def settlement(d: Deal) -> SettlementResult:
     """Returns the settlement of the finished deal on the table it was dealt on."""
-    return settle_outcome(d.rules, outcome(d, d.table), d.table)
+    settled = settle_outcome(d.rules, outcome(d, d.table), d.table)
+    if d.bid_penalties:
+        settled = replace(settled, penalties=tuple(d.bid_penalties))
+    return settled

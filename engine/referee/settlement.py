@@ -44,6 +44,7 @@ __all__ = [
     "OutcomeKind",
     "Payment",
     "PaymentKind",
+    "PenaltyLine",
     "Roles",
     "SettlementResult",
     "TableState",
@@ -194,6 +195,35 @@ _Line = tuple[str, PaymentKind, tuple[str, ...], tuple["Basis", ...], "Alone | N
 
 
 @dataclass(frozen=True, slots=True)
+class PenaltyLine:
+    """Penalty points a seat incurs in a deal, scored outside its result: a contract named
+    in the auction without need to overcall (``only_to_overcall: {penalty: N}``, fault
+    ``bid/not-needed``). A game scored in points takes them into its penalty ledger; a game of
+    counters has no penalty points, and shows them beside its payments."""
+
+    seat: int
+    points: int
+    """The penalty points he is given (a loss of that many)."""
+    fault: str
+    """The fault's stable code (``bid/not-needed``)."""
+    basis: Basis
+    contract: str | None = None
+    """The contract named without need."""
+    instead_of: str | None = None
+    """The lower contract that would have done."""
+
+    def as_json(self) -> dict[str, object]:
+        """Returns the line as in ``ombre replay --json`` (a deal's ``penalties``)."""
+        return {
+            "seat": self.seat,
+            "points": self.points,
+            "fault": self.fault,
+            "contract": self.contract,
+            "instead_of": self.instead_of,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class SettlementResult:
     """The counters of one deal."""
 
@@ -210,6 +240,8 @@ class SettlementResult:
     _lines: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]] = field(
         default=(), compare=False, repr=False
     )
+    penalties: tuple[PenaltyLine, ...] = ()
+    """Penalty points incurred in the deal, outside its result (:class:`PenaltyLine`)."""
 
     @property
     def payments(self) -> tuple[Payment, ...]:
