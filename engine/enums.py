@@ -19,6 +19,7 @@ __all__ = [
     "Help",
     "Leader",
     "OptionKind",
+    "OutcomeGame",
     "OwnCard",
     "Pot",
     "Renonce",
@@ -128,6 +129,14 @@ class Pot(StrEnum):
     CODILLE_WINNER = "codille-winner"
     STAYS = "stays"
     BOARD = "board"
+
+
+class OutcomeGame(StrEnum):
+    """The game a points outcome is."""
+
+    WON = "won"
+    REMISE = "remise"
+    CODILLE = "codille"
 
 
 class BeteGoing(StrEnum):

@@ -18,26 +18,33 @@ from engine import load_ruleset
 from engine.bots import make_bot
 from engine.errors import IllegalActionError
 from engine.referee import Deal, Phase
+from engine.referee.settlement import PaymentKind
 from engine.rules.loader import validate_paths
 from tests.referee_helpers import run
 
-TEST = """\
+POINTS = Path(__file__).resolve().parent / "rule_files" / "valid" / "ombre-in-points.yaml"
+TARIFF = "".join(
+    f"    {cid}: {{win: 1, vole: 1, vole-failed: 1, remise: -1, codille: -2, basis: "
+    "{evidence: conjecture, note: a test}}\n"
+    for cid in ("spil", "bedre-spil", "tourne", "kobe", "solo-spar")
+)
+TEST = f"""\
 id: test-round
 name: A test of the auction that goes round
-extends: ombre
+extends: {POINTS}
 summary: A test variant of Ombre for the mechanisms of the auction that goes round.
 auction:
   speech: round
   equal_rank: earlier-holds
-  basis: {evidence: conjecture, note: a test}
+  basis: {{evidence: conjecture, note: a test}}
   contracts:
     entrada:
       biddable: false
-      basis: {evidence: conjecture, note: a test}
+      basis: {{evidence: conjecture, note: a test}}
     sans-prendre:
       rank: 5
       matchable: false
-      basis: {evidence: conjecture, note: a test}
+      basis: {{evidence: conjecture, note: a test}}
     spil:
       name: Spil
       rank: 1
@@ -45,7 +52,7 @@ auction:
       help: none
       exchange: declarer-first
       declarer_may_play: [tourne, kobe]
-      basis: {evidence: conjecture, note: a test}
+      basis: {{evidence: conjecture, note: a test}}
     bedre-spil:
       name: Bedre spil
       rank: 2
@@ -54,8 +61,8 @@ auction:
       exchange: declarer-first
       trump_suit: spades
       bid_as: spil
-      only_to_overcall: {penalty: 1}
-      basis: {evidence: conjecture, note: a test}
+      only_to_overcall: {{penalty: without-need}}
+      basis: {{evidence: conjecture, note: a test}}
     tourne:
       name: Tourné
       rank: 3
@@ -64,18 +71,18 @@ auction:
       exchange: declarer-first
       trump_from_talon: true
       bid_as: spil
-      only_to_overcall: {penalty: 1}
-      basis: {evidence: conjecture, note: a test}
+      only_to_overcall: {{penalty: without-need}}
+      basis: {{evidence: conjecture, note: a test}}
     kobe:
       name: A contract of tourné's rank
       rank: 3
       biddable: true
       help: none
       exchange: declarer-first
-      exchange_limits: {declarer_max: 3}
+      exchange_limits: {{declarer_max: 3}}
       bid_as: spil
-      only_to_overcall: {penalty: 1}
-      basis: {evidence: conjecture, note: a test}
+      only_to_overcall: {{penalty: without-need}}
+      basis: {{evidence: conjecture, note: a test}}
     solo-spar:
       name: Solo spar
       rank: 6
@@ -85,12 +92,14 @@ auction:
       trump_suit: spades
       instead_of: sans-prendre
       only_to_overcall: refused
-      basis: {evidence: conjecture, note: a test}
+      basis: {{evidence: conjecture, note: a test}}
 exchange:
   declarer_min: 1
   besides_turned: true
-  basis: {evidence: conjecture, note: a test}
-"""
+  basis: {{evidence: conjecture, note: a test}}
+settlement:
+  points:
+{TARIFF}"""
 
 # Ombre's seats: the dealer is seat 0, the forehand (eldest) seat 1, the middle hand seat 2,
 # the dealer (baghånd) seat 0; speech goes to the right, 1, 2, 0.
@@ -132,7 +141,7 @@ def test_an_overcalled_bidder_may_bid_again(rules: object) -> None:
     run(d, ["1 bid spil", "2 bid bedre-spil", "0 pass", "1 bid tourne", "2 pass"])
     assert d.phase is not Phase.AUCTION
     assert d.declarer == FORE and d.contract is not None and d.contract.id == "tourne"
-    assert d.bid_penalties == []  # each was named to overcall
+    assert d.faults == []  # each was named to overcall
 
 
 def test_a_pass_is_final_and_speech_skips_who_passed(rules: object) -> None:
@@ -203,9 +212,7 @@ def test_a_better_bid_named_without_need_costs_a_penalty_point(rules: object) ->
     # strafpoint." (dlu, Bedre spil)
     d = deal(rules)
     run(d, ["1 bid bedre-spil"])
-    assert [(p.seat, p.points, p.fault, p.contract, p.instead_of) for p in d.bid_penalties] == [
-        (FORE, 1, "bid/not-needed", "bedre-spil", "spil")
-    ]
+    assert d.faults == [(FORE, "without-need")]
     assert d.holder == FORE  # the bid stands as named
 
 
@@ -213,7 +220,7 @@ def test_a_better_bid_to_overcall_costs_nothing(rules: object) -> None:
     # "Forhånden siger f.eks spil, men bliver overmeldt af mellemhåndens "bedre"-spil." (dlu-vok)
     d = deal(rules)
     run(d, ["1 bid spil", "2 bid bedre-spil", "0 bid tourne"])
-    assert d.bid_penalties == []
+    assert d.faults == []
 
 
 def test_the_penalty_is_a_typed_line_of_the_settlement_and_the_report(rules: object) -> None:
@@ -225,17 +232,9 @@ def test_the_penalty_is_a_typed_line_of_the_settlement_and_the_report(rules: obj
             break
         d.apply(d.legal_actions()[-1 if d.phase is Phase.PLAY else 0])
     assert d.is_over and d.settlement is not None
-    (line,) = d.settlement.penalties
-    assert (line.seat, line.points, line.fault) == (FORE, 1, "bid/not-needed")
-    assert d.report()["penalties"] == [
-        {
-            "seat": FORE,
-            "points": 1,
-            "fault": "bid/not-needed",
-            "contract": "tourne",
-            "instead_of": "spil",
-        }
-    ]
+    (line,) = [p for p in d.settlement.payments if p.kind is PaymentKind.PENALTY]
+    assert (line.payer, line.amount, line.items) == (str(FORE), 1, ("without-need",))
+    assert d.report()["penalties"] == [{"seat": FORE, "fault": "without-need"}]
 
 
 def test_a_bid_only_to_overcall_is_refused_when_not_needed(rules: object) -> None:
@@ -247,7 +246,7 @@ def test_a_bid_only_to_overcall_is_refused_when_not_needed(rules: object) -> Non
     run(d, ["1 bid sans-prendre"])
     assert "bid solo-spar" in legal(d)
     run(d, ["2 bid solo-spar"])
-    assert d.holder == MIDDLE and d.bid_penalties == []
+    assert d.holder == MIDDLE and d.faults == []
 
 
 # The declarer of the class names what he plays: "Spilleren må selv afgøre, om han vil spille
@@ -264,7 +263,7 @@ def test_the_winner_of_spil_says_what_he_plays(rules: object) -> None:
     run(d, ["1 bid tourne"])
     assert d.contract is not None and d.contract.id == "tourne" and d.declarer == FORE
     assert d.report()["won_with"] == "spil"
-    assert d.bid_penalties == []  # naming it after the auction is no fault
+    assert d.faults == []  # naming it after the auction is no fault
 
 
 def test_passing_plays_the_contract_won(rules: object) -> None:
@@ -399,7 +398,7 @@ def test_in_turn_nobody_defers() -> None:
         ("      matchable: false\n", "semantic/round-and-matchable"),
         ("  equal_rank: earlier-holds\n", "semantic/equal-rank-unsettled"),
         (
-            "      bid_as: spil\n      only_to_overcall: {penalty: 1}\n      basis: {evidence: "
+            "      bid_as: spil\n      only_to_overcall: {penalty: without-need}\n      basis: {evidence: "
             "conjecture, note: a test}\n    kobe:",
             "semantic/overcall-of-what",
         ),
@@ -416,7 +415,9 @@ def test_semantic_checks(tmp_path: Path, change: str, code: str) -> None:
         "true\n      bid_as: spil",
     }[code]
     if code == "semantic/overcall-of-what" and "bid_as" in change:
-        replacement = "      only_to_overcall: {penalty: 1}\n      basis: {evidence: conjecture, "
+        replacement = (
+            "      only_to_overcall: {penalty: without-need}\n      basis: {evidence: conjecture, "
+        )
         replacement += "note: a test}\n    kobe:"
     assert change in TEST
     path = tmp_path / "bad.yaml"
@@ -446,6 +447,6 @@ def test_bots_play_the_round_auction_to_the_end(rules: object, bot: str) -> None
             action = players[d.to_move].choose(d, d.to_move)
             d.apply(action)
         assert d.is_over
-        penalised += len(d.bid_penalties)
+        penalised += len(d.faults)
     if bot == "heuristic":
         assert penalised == 0  # it names a contract only to overcall

@@ -21,7 +21,6 @@ from engine.actions import PASS, Action
 from engine.enums import AllPass, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
-from engine.referee.settlement import PenaltyLine
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
 from engine.rules.model import Contract
 
@@ -270,14 +269,12 @@ def apply(d: Deal, seat: int, action: Action) -> None:
 
 
 def _penalise(d: Deal, seat: int, contract: Contract) -> None:
-    """Records the penalty of a contract named without need (``only_to_overcall``)."""
+    """Charges the fault of a contract named without need (``only_to_overcall: {penalty:
+    FAULT}``) to the bidder, for the penalty ledger (``settlement.penalties``)."""
     rule = contract.only_to_overcall
     if rule is None or rule.penalty is None or needed(d, contract):
         return
-    lower = contract.needs or ""
-    d.bid_penalties.append(
-        PenaltyLine(seat, rule.penalty, "bid/not-needed", rule.basis, contract.id, lower)
-    )
+    d.faults.append((seat, rule.penalty))
 
 
 def _round(d: Deal, seat: int, action: Action) -> None:

@@ -25,7 +25,7 @@ from engine.referee import auction, declarations, exchange, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.seating import Seating
 from engine.referee.seating import seating as public_seating
-from engine.referee.settlement import PenaltyLine, SettlementResult, TableState, deal_stakes
+from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
     AUCTION,
     CALL,
@@ -106,7 +106,6 @@ class Deal:
         "_tricks",
         "active",
         "auction",
-        "bid_penalties",
         "called",
         "contract",
         "dealer",
@@ -117,6 +116,7 @@ class Deal:
         "eldest",
         "exchanges",
         "factor",
+        "faults",
         "forced",
         "given",
         "hands",
@@ -206,8 +206,6 @@ class Deal:
         self.auction: list[tuple[int, Action]] = []
         self._passed = 0
         """The seats that have passed (a mask), where speech goes round."""
-        self.bid_penalties: list[PenaltyLine] = []
-        """Penalty points incurred in the auction (a contract named without need)."""
         self.raised_from: str | None = None
         """The contract won in the auction, where its winner then played another."""
 
@@ -245,6 +243,9 @@ class Deal:
         """Renonces not yet pointed out: (offender, trick number, card)."""
         self.penalties: list[int] = []
         """The offender of each renonce noticed: each makes a bête."""
+        self.faults: list[tuple[int, str]] = []
+        """The faults scored in penalty points (``settlement.penalties``) committed in the
+        deal: (offender, fault id)."""
         self._snapshots: list[Any] | None = None
 
         # Outcome.
@@ -681,8 +682,6 @@ class Deal:
             out["turned"] = str(ALL_CARDS[self.turned])
         if self.raised_from is not None:
             out["won_with"] = self.raised_from
-        if self.bid_penalties:
-            out["penalties"] = [p.as_json() for p in self.bid_penalties]
         if self.exchanges:
             out["exchanges"] = [
                 {
@@ -694,6 +693,8 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.faults:
+            out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         s = self.settlement
         if s is not None:
             out.update(

@@ -4,13 +4,12 @@ counters settled (:mod:`engine.referee.settlement`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.enums import CodilleRemainder, HeldBy
+from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
-from engine.referee.state import OVER
+from engine.referee.state import OVER, SUIT_NAMES
 from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
@@ -159,12 +158,24 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        tuple(d.faults),
+        favoured_options(d),
+    )
+
+
+def favoured_options(d: Deal) -> frozenset[str]:
+    """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
+    the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
+    if d.trump is None:
+        return frozenset()
+    suit = SUIT_NAMES[d.trump]
+    return frozenset(
+        oid
+        for oid, option in d.rules.options.items()
+        if option.kind is OptionKind.SUIT and str(d.options.get(oid)) == suit
     )
 
 
 def settlement(d: Deal) -> SettlementResult:
     """Returns the settlement of the finished deal on the table it was dealt on."""
-    settled = settle_outcome(d.rules, outcome(d, d.table), d.table)
-    if d.bid_penalties:
-        settled = replace(settled, penalties=tuple(d.bid_penalties))
-    return settled
+    return settle_outcome(d.rules, outcome(d, d.table), d.table)

@@ -81,6 +81,8 @@ def _holders(data: Any, change: Path_) -> list[Path_]:
 _OWN_BASIS: dict[Path_, Path_] = {
     ("settlement", "codille_remainder"): ("settlement", "codille_remainder_basis"),
     ("settlement", "codille_remainder_basis"): ("settlement", "codille_remainder_basis"),
+    ("settlement", "unit"): ("settlement", "unit_basis"),
+    ("settlement", "unit_basis"): ("settlement", "unit_basis"),
 }
 """Values whose basis is a sibling key rather than a ``basis`` beside them."""
 
@@ -296,7 +298,16 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
                     "class-of-a-class",
                     f"contract {cid}: {other} is itself bid as {o['bid_as']}; name the class",
                 )
-        if c.get("only_to_overcall") is not None and not (c.get("bid_as") or c.get("instead_of")):
+        rule = c.get("only_to_overcall")
+        faults = d["settlement"].get("penalties") or {}
+        if isinstance(rule, dict) and rule["penalty"] not in faults:
+            add(
+                (*path, "only_to_overcall", "penalty"),
+                "unknown-fault",
+                f"contract {cid}: no fault {rule['penalty']!r} in settlement.penalties (known: "
+                f"{', '.join(faults) or 'none'})",
+            )
+        if rule is not None and not (c.get("bid_as") or c.get("instead_of")):
             add(
                 (*path, "only_to_overcall"),
                 "overcall-of-what",
