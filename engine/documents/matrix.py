@@ -161,7 +161,11 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
             "-"
             if r.talon == 0
             else f"first at most {r.exchange_first_max}; leave {r.exchange_leave_at_least}"
-            + (f"; declarer buys at least {r.exchange_declarer_min}" if r.exchange_declarer_min else "")
+            + (
+                f"; declarer buys at least {r.exchange_declarer_min}"
+                if r.exchange_declarer_min
+                else ""
+            )
             + ("; besides the turned card" if r.exchange_besides_turned else "")
             + ("; a defender may defer" if r.exchange_defenders == "either-first" else "")
         ),

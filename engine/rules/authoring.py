@@ -150,7 +150,7 @@ def _unplayable(resolved: Any) -> list[Problem]:
             f"the vole is undertaken after {after} tricks, but a deal has only {tricks}: "
             "nothing is left to play for",
         )
-    below = d["settlement"]["sharing"].get("sole_liability_below")
+    below = (d["settlement"].get("sharing") or {}).get("sole_liability_below")
     if below is not None and below > tricks:
         add(
             ("settlement", "sharing", "sole_liability_below"),
