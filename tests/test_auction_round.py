@@ -450,3 +450,70 @@ def test_bots_play_the_round_auction_to_the_end(rules: object, bot: str) -> None
         penalised += len(d.faults)
     if bot == "heuristic":
         assert penalised == 0  # it names a contract only to overcall
+
+
+# The terminal table.
+
+
+def test_the_table_asks_the_winner_what_he_plays_and_tells_it() -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    # Seat 1 is the human, the forehand: he bids spil, the others pass (seed 1), and he is
+    # asked what he plays; he passes and plays spil.
+    out = (
+        CliRunner()
+        .invoke(
+            app,
+            ["play", "dansk-lhombre", "--seed", "1", "--seat", "1"],
+            input="bid spil\npass\n",
+        )
+        .output
+    )
+    flat = " ".join(out.split())
+    assert "You won the auction with Spil (alm. spil) [spil]: pass to play it, or bid" in flat
+    assert "1) pass 2) bid tourne" in flat
+    assert "You play the contract won. The auction is over: you play Spil" in flat
+
+
+def test_bots_defer_and_raise_at_the_table(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    path = tmp_path / "test-roc.yaml"
+    path.write_text(
+        "id: test-roc\nname: Roc\nextends: tresillo\nsummary: A test of defer and raise.\n"
+        "auction:\n  speech: round\n  raise: {to: higher, basis: {evidence: conjecture}}\n"
+        "  basis: {evidence: conjecture, note: a test}\n  contracts:\n"
+        + "".join(
+            f"    {c}: {{matchable: false, basis: {{evidence: conjecture, note: t}}}}\n"
+            for c in ("sans-prendre", "solo-favor", "bola", "bola-favor")
+        )
+        + "exchange:\n  defenders: either-first\n  basis: {evidence: conjecture, note: t}\n",
+        "utf-8",
+    )
+    result = CliRunner().invoke(app, ["play", str(path), "--auto", "--deals", "40", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "the other defender exchange first" in result.output
+    assert " instead." in result.output
+
+
+# OpenSpiel: the duty to buy, the raise and defer through the adapter.
+
+
+def test_openspiel_plays_defer_the_raise_and_the_duty_to_buy(tmp_path: Path) -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
+    import engine.spiel  # noqa: F401  (registers the game)
+    from engine.spiel import game_string
+
+    path = tmp_path / "test-defer.yaml"
+    path.write_text(
+        "id: test-defer\nname: Defer\nextends: dansk-lhombre\nsummary: A test of defer.\n"
+        "exchange:\n  defenders: either-first\n  basis: {evidence: conjecture, note: t}\n",
+        "utf-8",
+    )
+    for name in ("dansk-lhombre", str(path)):
+        game = pyspiel.load_game(game_string(name))
+        pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
