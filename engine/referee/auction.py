@@ -15,29 +15,26 @@ only to overcall, it is needed. After the auction its winner may name what he pl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.actions import PASS, Action
 from engine.enums import AllPass, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
+from engine.referee.dealstate import DealState
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
 from engine.rules.model import Contract
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = ["apply", "legal", "needed", "raise_choices", "refusal"]
 
 
-def legal(d: Deal) -> Sequence[Action]:
+def legal(d: DealState) -> Sequence[Action]:
     compiled = d.rules.compiled
     if d.phase is RAISE:
         return [PASS, *(Action("bid", contract=c.id) for c in raise_choices(d))]
     if d.phase is MATCH:
-        assert d._holder_contract is not None
-        return list(compiled.match[d._holder_contract.id])
-    standing = d._holder_contract
+        assert d.holder_contract is not None
+        return list(compiled.match[d.holder_contract.id])
+    standing = d.holder_contract
     floor = standing.rank if standing is not None else -1
     bids = compiled.bids[floor]
     rules = d.rules
@@ -56,16 +53,16 @@ def legal(d: Deal) -> Sequence[Action]:
     return list(bids)
 
 
-def _earlier(d: Deal) -> bool:
+def _earlier(d: DealState) -> bool:
     """Checks if the player to move speaks earlier than the holder of the bid (in turn from
     the eldest)."""
     order = d.seating.order
     return d.holder is not None and order.index(d.to_move) < order.index(d.holder)
 
 
-def _outranks(d: Deal, contract: Contract) -> bool:
+def _outranks(d: DealState, contract: Contract) -> bool:
     """Checks if ``contract``, bid now by the player to move, outranks the bid standing."""
-    standing = d._holder_contract
+    standing = d.holder_contract
     if standing is None or contract.rank > standing.rank:
         return True
     return (
@@ -76,7 +73,7 @@ def _outranks(d: Deal, contract: Contract) -> bool:
     )
 
 
-def needed(d: Deal, contract: Contract) -> bool:
+def needed(d: DealState, contract: Contract) -> bool:
     """Checks if naming ``contract`` now is needed to overcall: the lower contract it stands
     for (its class, or ``instead_of``) would not outrank the bid standing (our reading of the
     DLU's "nødvendigt for overbud"; a contract named freely is always needed)."""
@@ -86,17 +83,17 @@ def needed(d: Deal, contract: Contract) -> bool:
     return not _outranks(d, d.rules.contracts[lower])
 
 
-def _named_legally(d: Deal, contract_id: str | None) -> bool:
+def _named_legally(d: DealState, contract_id: str | None) -> bool:
     contract = d.rules.contracts[contract_id or ""]
     rule = contract.only_to_overcall
     return rule is None or rule.penalty is not None or needed(d, contract)
 
 
-def raise_choices(d: Deal) -> list[Contract]:
+def raise_choices(d: DealState) -> list[Contract]:
     """Returns the contracts the auction's winner may play instead of the one he won: those
     it lets him name (``declarer_may_play``) and, under ``auction.raise: {to: higher}``, every
     higher biddable contract, lowest first."""
-    won = d._holder_contract
+    won = d.holder_contract
     if won is None:
         return []
     rules = d.rules
@@ -110,7 +107,7 @@ def raise_choices(d: Deal) -> list[Contract]:
     )
 
 
-def _lacks(d: Deal, contract_id: str | None) -> str | None:
+def _lacks(d: DealState, contract_id: str | None) -> str | None:
     """Returns a card the player to move lacks for this contract (None: he may bid it)."""
     from engine.cards import Card
 
@@ -122,7 +119,7 @@ def _lacks(d: Deal, contract_id: str | None) -> str | None:
     return None
 
 
-def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     """Returns why a ``pass`` or ``bid`` is refused now (None: it is legal)."""
     if action.verb == "pass":
         return None
@@ -157,7 +154,7 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction", "contracts", contract.id)),
         )
-    standing = d._holder_contract
+    standing = d.holder_contract
     if d.phase is MATCH:
         assert standing is not None
         if contract.id == standing.id:
@@ -204,9 +201,9 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return None
 
 
-def _raise_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def _raise_refusal(d: DealState, action: Action) -> IllegalActionError | None:
     rules = d.rules
-    won = d._holder_contract
+    won = d.holder_contract
     assert won is not None
     if any(c.id == action.contract for c in raise_choices(d)):
         return None
@@ -231,14 +228,14 @@ def _raise_refusal(d: Deal, action: Action) -> IllegalActionError | None:
     )
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     if d.phase is RAISE:
-        assert d.holder is not None and d._holder_contract is not None
-        chosen = d._holder_contract
+        assert d.holder is not None and d.holder_contract is not None
+        chosen = d.holder_contract
         if action.verb == "bid":
             chosen = d.rules.contracts[action.contract or ""]
-        if chosen is not d._holder_contract:
-            d.raised_from = d._holder_contract.id
+        if chosen is not d.holder_contract:
+            d.raised_from = d.holder_contract.id
         declarations.declare(d, d.holder, chosen, forced=False)
         return
     d.auction.append((seat, action))
@@ -247,8 +244,8 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         return
     if d.phase is MATCH:
         if action.verb == "pass":
-            d.holder = d._overcaller
-        d._overcaller = None
+            d.holder = d.overcaller
+        d.overcaller = None
         d.phase = AUCTION
         _next_speaker(d)
         return
@@ -258,17 +255,17 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         _penalise(d, seat, contract)
         if holder is not None and contract.matchable:
             # "Forcé": the player holding the bid may take it himself and be preferred.
-            d._overcaller = seat
-            d._holder_contract = contract
+            d.overcaller = seat
+            d.holder_contract = contract
             d.phase = MATCH
             d.to_move = holder
             return
         d.holder = seat
-        d._holder_contract = contract
+        d.holder_contract = contract
     _next_speaker(d)
 
 
-def _penalise(d: Deal, seat: int, contract: Contract) -> None:
+def _penalise(d: DealState, seat: int, contract: Contract) -> None:
     """Charges the fault of a contract named without need (``only_to_overcall: {penalty:
     FAULT}``) to the bidder, for the penalty ledger (``settlement.penalties``)."""
     rule = contract.only_to_overcall
@@ -277,21 +274,21 @@ def _penalise(d: Deal, seat: int, contract: Contract) -> None:
     d.faults.append((seat, rule.penalty))
 
 
-def _round(d: Deal, seat: int, action: Action) -> None:
+def _round(d: DealState, seat: int, action: Action) -> None:
     """Speech that goes round (``auction.speech: round``): a bid takes the bid standing, a
     pass is final, and the auction ends when all but the holder have passed (or all have)."""
     if action.verb == "bid":
         contract = d.rules.contracts[action.contract or ""]
         _penalise(d, seat, contract)
         d.holder = seat
-        d._holder_contract = contract
+        d.holder_contract = contract
     else:
-        d._passed |= 1 << seat
+        d.passed |= 1 << seat
     order = d.seating.order
     i = order.index(seat)
     for k in range(1, len(order) + 1):
         nxt = order[(i + k) % len(order)]
-        if d._passed >> nxt & 1:
+        if d.passed >> nxt & 1:
             continue
         if nxt == d.holder:
             break  # every other hand has passed: he has it
@@ -300,22 +297,22 @@ def _round(d: Deal, seat: int, action: Action) -> None:
     _end(d)
 
 
-def _next_speaker(d: Deal) -> None:
-    if d._queue:
-        d.to_move = d._queue.pop()
+def _next_speaker(d: DealState) -> None:
+    if d.speakers:
+        d.to_move = d.speakers.pop()
         return
     _end(d)
 
 
-def _end(d: Deal) -> None:
+def _end(d: DealState) -> None:
     """The auction is over: its winner declares (or first names what he plays), or all
     passed."""
-    if d.holder is not None and d._holder_contract is not None:
+    if d.holder is not None and d.holder_contract is not None:
         if raise_choices(d):
             d.phase = RAISE
             d.to_move = d.holder
             return
-        declarations.declare(d, d.holder, d._holder_contract, forced=False)
+        declarations.declare(d, d.holder, d.holder_contract, forced=False)
         return
     rules = d.rules
     if rules.all_pass is AllPass.FORCED and rules.all_pass_card is not None:

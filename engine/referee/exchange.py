@@ -19,18 +19,16 @@ from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 from engine.actions import DEFER, Action
 from engine.cards import ALL_CARDS, Card
 from engine.enums import Defenders, Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
+from engine.referee.dealstate import DealState
 from engine.referee.state import EXCHANGE, bits, refuse
 from engine.rules.model import Basis
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = ["Discards", "ExchangeLimit", "begin", "least", "limit", "limit_of", "may_defer"]
 
@@ -136,23 +134,23 @@ class ExchangeLimit:
         return None if self.exempt is None else ALL_CARDS[self.exempt]
 
 
-def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
+def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
     """The écart's limit for the player to move: (most, talon left, first maximum, cards to
     leave, the matador that frees him), each rule read once."""
     seat = d.to_move
-    left = len(d.talon) - d._talon_pos
+    left = len(d.talon) - d.talon_pos
     most = min(left, d.hands[seat].bit_count())
     rules = d.rules
     first_max = None
     contract = d.contract
     if seat == d.declarer and contract is not None and contract.exchange_max is not None:
         most = min(most, contract.exchange_max)
-    elif d._ex_pos == 0 and rules.exchange_first_max is not None:
+    elif d.exchanger_index == 0 and rules.exchange_first_max is not None:
         first_max = rules.exchange_first_max
         most = min(most, first_max)
     leave = 0
     exempt = None
-    if 0 < d._ex_pos < len(d._exchangers) - 1 and rules.exchange_leave_at_least:
+    if 0 < d.exchanger_index < len(d.exchangers) - 1 and rules.exchange_leave_at_least:
         leave = rules.exchange_leave_at_least
         if rules.exchange_leave_unless_matador and d.trump is not None:
             exempt = next((c for c in d.t.privileged[d.trump] if d.hands[seat] >> c & 1), None)
@@ -161,7 +159,7 @@ def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
     return most, left, first_max, leave, exempt
 
 
-def least(d: Deal) -> tuple[int, bool]:
+def least(d: DealState) -> tuple[int, bool]:
     """The declarer's duty to buy: (the fewest cards he may discard now, whether the card
     turned from the talon counts toward it); (0, True) for anyone else."""
     contract = d.contract
@@ -179,7 +177,7 @@ def least(d: Deal) -> tuple[int, bool]:
     return duty, counts
 
 
-def limit_of(d: Deal) -> ExchangeLimit:
+def limit_of(d: DealState) -> ExchangeLimit:
     """Returns how many cards the player to move may discard now, and why."""
     rules = d.rules
     most, left, first_max, leave, exempt = _limit(d)
@@ -199,25 +197,25 @@ def limit_of(d: Deal) -> ExchangeLimit:
     )
 
 
-def limit(d: Deal) -> int:
+def limit(d: DealState) -> int:
     """Returns how many cards the player to move may discard now (:func:`limit_of`)."""
     return _limit(d)[0]
 
 
-def may_defer(d: Deal) -> bool:
+def may_defer(d: DealState) -> bool:
     """Checks if the player to move may let the other defender exchange first: the first
     defender to exchange after the declarer, once, under ``exchange.defenders:
     either-first``."""
     return (
         d.rules.exchange_defenders is Defenders.EITHER_FIRST
-        and not d._deferred
-        and d._ex_pos == 1
-        and d._exchangers[0] == d.declarer
-        and len(d._exchangers) > 2
+        and not d.deferred
+        and d.exchanger_index == 1
+        and d.exchangers[0] == d.declarer
+        and len(d.exchangers) > 2
     )
 
 
-def legal(d: Deal) -> Sequence[Action]:
+def legal(d: DealState) -> Sequence[Action]:
     most = limit(d)
     discards = Discards(sorted(bits(d.hands[d.to_move])), most, min(least(d)[0], most))
     if may_defer(d):
@@ -225,7 +223,7 @@ def legal(d: Deal) -> Sequence[Action]:
     return discards
 
 
-def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     seat = d.to_move
     if action.verb == "defer":
         if may_defer(d):
@@ -274,39 +272,39 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return None
 
 
-def begin(d: Deal) -> None:
+def begin(d: DealState) -> None:
     """Starts the écart after the declarations, or the play when there is none."""
     assert d.contract is not None and d.declarer is not None
     kind = d.contract.exchange
     if kind is not Exchange.NONE and d.talon:
         first = 0 if kind is Exchange.DECLARER_FIRST else 1
-        d._exchangers = list(d.seating.in_turn(d.declarer)[first:])
-        d._ex_pos = 0
+        d.exchangers = list(d.seating.in_turn(d.declarer)[first:])
+        d.exchanger_index = 0
         d.phase = EXCHANGE
-        d.to_move = d._exchangers[0]
+        d.to_move = d.exchangers[0]
         return
     play.begin(d)
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     if action.verb == "defer":
         # He exchanges after the other defender: the two swap places in the order.
-        d._deferred = True
-        order = d._exchangers
+        d.deferred = True
+        order = d.exchangers
         order[1], order[2] = order[2], order[1]
         d.to_move = order[1]
         return
     discards = tuple(c.index for c in action.cards)
     k = len(discards)
-    drawn = tuple(d.talon[d._talon_pos : d._talon_pos + k])
-    d._talon_pos += k
+    drawn = tuple(d.talon[d.talon_pos : d.talon_pos + k])
+    d.talon_pos += k
     for c in discards:
         d.hands[seat] &= ~(1 << c)
     for c in drawn:
         d.hands[seat] |= 1 << c
     d.exchanges.append((seat, discards, drawn))
-    d._ex_pos += 1
-    if d._ex_pos < len(d._exchangers):
-        d.to_move = d._exchangers[d._ex_pos]
+    d.exchanger_index += 1
+    if d.exchanger_index < len(d.exchangers):
+        d.to_move = d.exchangers[d.exchanger_index]
         return
     play.begin(d)

@@ -39,7 +39,7 @@ from engine.enums import (
     Visibility,
     VoleWhen,
 )
-from engine.rules.reader import Path_, json_path
+from engine.rules.reader import Path_, Where, json_path, locate
 
 POINT = "point"
 """The unit of a game scored in points from a tariff (``settlement.unit``)."""
@@ -71,8 +71,6 @@ __all__ = [
     "opponents_of",
     "stakes_of",
 ]
-
-Where = tuple[str, int | None, int | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -800,8 +798,6 @@ class RuleSet:
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
-        from engine.rules.loader import locate
-
         return locate(self.where, path, self.file)
 
     def basis_at(self, path: Path_) -> Basis:
