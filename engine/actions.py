@@ -4,7 +4,9 @@ The verbs (``spec/interface.md``): ``pass``, ``bid CONTRACT``, ``trump SUIT``, `
 ``give CARD``, ``discard CARD …``, ``play CARD``, ``vole`` and ``stop``; and, under a rule file
 whose revokes are penalised (``play.renonce.action: penalised``), ``renonce CARD`` (a card
 played that does not follow) and ``notice`` (a renonce pointed out before the end of the
-deal). A record line puts the seat in front: ``"2 play 3d"``.
+deal); and, where a defender may exchange first or second (``exchange.defenders:
+either-first``), ``defer`` (the first defender lets the other exchange before him). A record
+line puts the seat in front: ``"2 play 3d"``.
 
 Actions are small immutable values, checked when built: an ``Action`` with the wrong arguments
 for its verb raises :class:`NotationError`. The common ones are interned so that the referee's
@@ -37,8 +39,9 @@ VERBS = (
     "stop",
     "renonce",
     "notice",
+    "defer",
 )
-_BARE = frozenset({"pass", "vole", "stop", "notice"})
+_BARE = frozenset({"pass", "vole", "stop", "notice", "defer"})
 _ONE_CARD = frozenset({"call", "give", "play", "renonce"})
 
 
@@ -151,7 +154,8 @@ PASS = Action("pass")
 VOLE = Action("vole")
 STOP = Action("stop")
 NOTICE = Action("notice")
-_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP, "notice": NOTICE}
+DEFER = Action("defer")
+_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP, "notice": NOTICE, "defer": DEFER}
 PLAY: tuple[Action, ...] = tuple(Action("play", cards=(c,)) for c in ALL_CARDS)
 RENONCE: tuple[Action, ...] = tuple(Action("renonce", cards=(c,)) for c in ALL_CARDS)
 CALL: tuple[Action, ...] = tuple(Action("call", cards=(c,)) for c in ALL_CARDS)

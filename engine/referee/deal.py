@@ -38,6 +38,7 @@ from engine.referee.state import (
     MATCH,
     OVER,
     PLAY,
+    RAISE,
     SUIT_NAMES,
     SURRENDER,
     TRUMP,
@@ -59,6 +60,7 @@ _MODULES: dict[Phase, ModuleType] = {
     CALL: declarations,
     GIVE: declarations,
     SURRENDER: declarations,
+    RAISE: auction,
     EXCHANGE: exchange,
     PLAY: play,
     VOLE: play,
@@ -273,6 +275,22 @@ class Deal(DealState):
         """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
         contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""
         return declarations.trump_choices(self, contract)
+
+    def bid_needed(self, contract: Contract) -> bool:
+        """Checks if naming ``contract`` now would be needed to overcall: always, unless it is
+        named only to overcall (``only_to_overcall``) and the lower contract it stands for would
+        outrank the bid standing (:func:`engine.referee.auction.needed`)."""
+        return auction.needed(self, contract)
+
+    def raise_choices(self) -> list[Contract]:
+        """Returns the contracts the auction's winner may play instead of the one he won (empty
+        outside the ``raise`` phase)."""
+        return auction.raise_choices(self) if self.phase is RAISE else []
+
+    def may_defer(self) -> bool:
+        """Checks if the player to move may let the other defender exchange first
+        (``exchange.defenders: either-first``)."""
+        return self.phase is EXCHANGE and exchange.may_defer(self)
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
@@ -499,6 +517,8 @@ class Deal(DealState):
             out["demanded_from"] = self.demanded_from
         if self.turned is not None:
             out["turned"] = str(ALL_CARDS[self.turned])
+        if self.raised_from is not None:
+            out["won_with"] = self.raised_from
         if self.exchanges:
             out["exchanges"] = [
                 {

@@ -49,6 +49,7 @@ class DealState:
         "dealt",
         "dealt_talon",
         "declarer",
+        "deferred",
         "demanded_from",
         "eldest",
         "exchanger_index",
@@ -73,9 +74,11 @@ class DealState:
         "overcaller",
         "partner",
         "partner_seen",
+        "passed",
         "penalties",
         "phase",
         "played_tricks",
+        "raised_from",
         "renonces",
         "result",
         "rules",
@@ -157,6 +160,11 @@ class DealState:
     """The seat whose overcall the holder may match ("forcé"), in the ``match`` phase."""
     auction: list[tuple[int, Action]]
     """The speech so far."""
+    passed: int
+    """The seats that have passed, a mask (where speech goes round, a pass is final)."""
+    raised_from: str | None
+    """The contract won in the auction, where its winner then played another (the ``raise``
+    phase: ``declarer_may_play``, ``auction.raise``)."""
 
     # The declarations and the écart.
     declarer: int | None
@@ -181,6 +189,8 @@ class DealState:
     """The seats that exchange, in turn."""
     exchanger_index: int
     """The position in ``exchangers`` of the seat exchanging now."""
+    deferred: bool
+    """The first defender has let the other exchange first (``defer``)."""
     exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]]
     """The écart so far: (seat, discarded, drawn)."""
 
@@ -265,6 +275,8 @@ class DealState:
         self.holder_contract = None
         self.overcaller = None
         self.auction = []
+        self.passed = 0
+        self.raised_from = None
 
         self.declarer = None
         self.contract = None
@@ -278,6 +290,7 @@ class DealState:
         self.transfers = []
         self.exchangers = []
         self.exchanger_index = 0
+        self.deferred = False
         self.exchanges = []
 
         self.tr = None
