@@ -17,11 +17,13 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import LAW_VERBS, Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
 from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
-from engine.referee import auction, declarations, exchange, play, result
+from engine.referee import auction, declarations, exchange, laws, play, result
+from engine.referee.irregular import Event, Irregular
+from engine.referee.irregular import view as irregular_view
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.seating import Seating
 from engine.referee.seating import seating as public_seating
@@ -117,6 +119,7 @@ class Deal:
         "hands",
         "history",
         "holder",
+        "irregular",
         "is_over",
         "leader",
         "n",
@@ -233,6 +236,9 @@ class Deal:
         self.penalties: list[int] = []
         """The offender of each renonce noticed: each makes a bête."""
         self._snapshots: list[Any] | None = None
+        self.irregular: Irregular | None = None
+        """What the irregularities declared under the laws of the play leave standing (None
+        while there are none: :mod:`engine.referee.irregular`)."""
 
         # Outcome.
         self.is_over = False
@@ -390,7 +396,7 @@ class Deal:
         legal = self._legal
         if legal is None:
             phase = self.phase
-            if phase is PLAY and self._snapshots is None:
+            if phase is PLAY and self._snapshots is None and self.irregular is None:
                 mask = self._play_mask
                 if mask < 0:
                     assert self.tr is not None
@@ -406,7 +412,8 @@ class Deal:
             elif phase is OVER:
                 legal = []
             else:
-                legal = _MODULES[phase].legal(self)
+                named = laws.legal(self) if self.irregular is not None else None
+                legal = named if named is not None else _MODULES[phase].legal(self)
             self._legal = legal
         return legal
 
@@ -457,6 +464,7 @@ class Deal:
             and type(action) is Action
             and action.verb == "play"
             and (seat is None or seat == self.to_move)
+            and self.irregular is None
         ):
             card = action.cards[0].index
             mask = self._play_mask
@@ -472,6 +480,15 @@ class Deal:
                 _play_card(self, seat, card)
                 return
         action, seat = self._parse(action, seat)
+        if action.verb in LAW_VERBS:
+            # An irregularity or its remedy, by whichever seat commits or takes it.
+            who = self.to_move if seat is None else seat
+            error = self._refusal(action, who)
+            if error is not None:
+                raise error
+            self.history.append((who, action))
+            laws.apply(self, who, action)
+            return
         if phase is PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
             card = action.cards[0].index
             if play.play_mask(self) >> card & 1:
@@ -531,6 +548,19 @@ class Deal:
                     action,
                     rule=self.rules.cite(("deck",)),
                 )
+        if action.verb in LAW_VERBS:
+            who = self.to_move if seat is None else seat
+            return laws.refusal(self, who, action)
+        naming = self.irregular.naming if self.irregular is not None else None
+        if naming is not None:
+            return refuse(
+                f"{action.verb}/name-trump",
+                f"seat {naming} laid his hand down without naming trumps: another player "
+                "names them (name-trump SUIT)",
+                self.to_move,
+                action,
+                self.rules.cite(("laws", "lay_down_unnamed")),
+            )
         if seat is not None and seat != self.to_move:
             return IllegalActionError(
                 f"{action.verb}/not-your-turn",
@@ -589,6 +619,26 @@ class Deal:
             )
         )
 
+    def declarable(self, seat: int) -> list[Action]:
+        """Returns the irregularities and remedies ``seat`` could declare now under the rule
+        file's laws of the play (:func:`engine.referee.laws.declarable`); never among the legal
+        actions, which are what the rules ask of the player to move."""
+        return laws.declarable(self, self._seat(seat))
+
+    @property
+    def irregularities(self) -> tuple[Event, ...]:
+        """Returns the irregularities and remedies declared in this deal, in order (the laws
+        of the play applied without a verb, such as the king's holder made known, included)."""
+        return self.irregular.events if self.irregular is not None else ()
+
+    def public_cards(self, seat: int) -> list[Card]:
+        """Returns the cards of ``seat``'s hand every seat may see now (exposed, played out of
+        turn, or in a hand shown or turned up)."""
+        seat = self._seat(seat)
+        if self.irregular is None:
+            return []
+        return [ALL_CARDS[c] for c in self.irregular.public_cards(self, seat)]
+
     def view(self, seat: int) -> View:
         """Returns what ``seat`` may see now: its hand, the public play, its choices.
 
@@ -597,7 +647,7 @@ class Deal:
         seat = self._seat(seat)
         partner_known = self.partner_known_to(seat)
         given_visible = self.given_visible_to(seat)
-        return {
+        out: View = {
             "seat": seat,
             "dealer": self.dealer,
             "eldest": self.eldest,
@@ -624,6 +674,10 @@ class Deal:
             "vole": self.vole_undertaken,
             "legal": [str(a) for a in self.legal_actions()] if seat == self.to_move else [],
         }
+        irregular = irregular_view(self)
+        if irregular is not None:
+            out["irregular"] = irregular
+        return out
 
     def report(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre replay --json`` (its ``deals`` entries)."""
@@ -656,6 +710,8 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.irregular is not None:
+            out["irregularities"] = [f"{e.seat} {e.action}" for e in self.irregular.events]
         s = self.settlement
         if s is not None:
             out.update(

@@ -158,6 +158,7 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        d.irregular.turned if d.irregular is not None else (),
     )
 
 

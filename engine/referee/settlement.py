@@ -113,6 +113,8 @@ class PaymentKind(StrEnum):
     """The bête of a lost game, put into the pot."""
     RENONCE = "renonce"
     """The bête for a renonce noticed."""
+    TURNED_HAND = "turned-hand"
+    """The bête, by halves, for a hand turned up instead of the tricks (``laws.turned_hand``)."""
     FEE = "fee"
     """A fee paid during the deal (a demanded or a surrendered card)."""
     HELD = "held"
@@ -130,6 +132,7 @@ ODD_COUNTER = "odd counter (highest trump)"
 """A codille's odd counter given to a defender for his trump (``codille_remainder:
 highest-trumps``)."""
 RENONCE_BETE = "bête (renonce)"
+TURNED_HAND_BETE = "bête (hand turned up)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +269,7 @@ class _Lines(NamedTuple):
     bete: _Line
     renonce: _Line
     odd: _Line
+    turned: _Line
     fees: dict[str, _Line]
 
 
@@ -307,6 +311,13 @@ def _line_table(rules: RuleSet) -> _Lines:
         ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
         (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
         (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
+        (
+            TURNED_HAND_BETE,
+            PaymentKind.TURNED_HAND,
+            (),
+            (rules.basis_at(("laws", "turned_hand")),),
+            None,
+        ),
         fees,
     )
 
@@ -545,6 +556,8 @@ class Outcome(NamedTuple):
     trump_holders: tuple[int, ...] = ()
     """The seats that held a trump when play began, the holder of the highest first (asked for
     where the rules give a codille's odd counters to the highest trumps)."""
+    turned_hands: tuple[tuple[int, int], ...] = ()
+    """Each hand turned up instead of the tricks, (offender, owner): a bête borne by halves."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -566,6 +579,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.renonces,
         outcome.factor,
         outcome.trump_holders,
+        outcome.turned_hands,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -587,6 +601,7 @@ def settle(
     renonces: Sequence[int] = (),
     factor: int = 1,
     trump_holders: Sequence[int] = (),
+    turned_hands: Sequence[tuple[int, int]] = (),
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -596,6 +611,8 @@ def settle(
     the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
     the offender of each renonce noticed: each makes a bête. ``trump_holders`` are the seats that
     held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
+    ``turned_hands`` are the hands turned up instead of the tricks, ``(offender, owner)``: each
+    makes a bête, half paid by each, the odd counter by the offender (``laws.turned_hand``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -615,6 +632,7 @@ def settle(
         tuple(renonces),
         factor,
         tuple(trump_holders),
+        tuple(turned_hands),
     )
     return _settle(rules, args, None)
 
@@ -640,6 +658,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         renonces,
         factor,
         trump_holders,
+        turned_hands,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
@@ -801,6 +820,12 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     for offender in renonces:
         # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
         ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
+        made += size
+    for offender, owner in turned_hands:
+        # "fait la bête de moitié avec celui à qui appartiennent les cartes retournées" (ENC-Q).
+        line = _NO_LINE if kinds is None else kinds.turned
+        for seat, share in _split(size, offender, owner):
+            ledger.to_pot(seat, share, line)
         made += size
     if made:
         # The bêtes made on one deal go together (ENC-Q).
