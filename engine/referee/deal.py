@@ -711,7 +711,7 @@ class Deal:
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
         if self.irregular is not None:
-            out["irregularities"] = [f"{e.seat} {e.action}" for e in self.irregular.events]
+            out["irregularities"] = [e.as_json() for e in self.irregular.events]
         s = self.settlement
         if s is not None:
             out.update(

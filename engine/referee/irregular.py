@@ -28,8 +28,8 @@ __all__ = ["Event", "Irregular", "IrregularView", "after_lead", "after_play", "r
 class IrregularView(TypedDict):
     """What every seat sees of the irregularities of a deal (``Deal.view``'s ``irregular``)."""
 
-    events: list[str]
-    """The irregularities and remedies declared, as record lines."""
+    events: list[dict[str, object]]
+    """The irregularities and remedies declared (:meth:`Event.as_json`)."""
     public: list[tuple[int, list[str]]]
     """Each seat's cards lying public (exposed, played out of turn, or a hand shown or turned)."""
     required: list[tuple[int, str]]
@@ -53,6 +53,10 @@ class Event:
     action: Action
     law: str
     trick: int
+
+    def as_json(self) -> dict[str, object]:
+        """Returns the event as in ``ombre replay --json`` (a deal's ``irregularities``)."""
+        return {"seat": self.seat, "action": str(self.action), "law": self.law, "trick": self.trick}
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +179,7 @@ def view(d: Deal) -> IrregularView | None:
         if cards:
             public.append((seat, [str(card(c)) for c in cards]))
     return {
-        "events": [f"{e.seat} {e.action}" for e in state.events],
+        "events": [e.as_json() for e in state.events],
         "public": public,
         "required": [(h, str(card(c))) for h, c in state.required],
         "suits": [(s, SUIT_NAMES[x]) for s, x in state.suits],
