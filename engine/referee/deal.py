@@ -114,6 +114,7 @@ class Deal:
         "eldest",
         "exchanges",
         "factor",
+        "faults",
         "forced",
         "given",
         "hands",
@@ -235,6 +236,9 @@ class Deal:
         """Renonces not yet pointed out: (offender, trick number, card)."""
         self.penalties: list[int] = []
         """The offender of each renonce noticed: each makes a bête."""
+        self.faults: list[tuple[int, str]] = []
+        """The faults scored in penalty points (``settlement.penalties``) committed in the
+        deal: (offender, fault id)."""
         self._snapshots: list[Any] | None = None
         self.irregular: Irregular | None = None
         """What the irregularities declared under the laws of the play leave standing (None
@@ -710,6 +714,8 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.faults:
+            out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         if self.irregular is not None:
             out["irregularities"] = [e.as_json() for e in self.irregular.events]
         s = self.settlement

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.enums import CodilleRemainder, HeldBy
+from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
-from engine.referee.state import OVER
+from engine.referee.state import OVER, SUIT_NAMES
 from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
@@ -158,7 +158,22 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        tuple(d.faults),
+        favoured_options(d),
         d.irregular.turned if d.irregular is not None else (),
+    )
+
+
+def favoured_options(d: Deal) -> frozenset[str]:
+    """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
+    the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
+    if d.trump is None:
+        return frozenset()
+    suit = SUIT_NAMES[d.trump]
+    return frozenset(
+        oid
+        for oid, option in d.rules.options.items()
+        if option.kind is OptionKind.SUIT and str(d.options.get(oid)) == suit
     )
 
 
