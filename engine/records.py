@@ -704,7 +704,7 @@ def resolve_ruleset(
     :raises RecordError: ``record/unknown-ruleset`` when neither is found.
     :raises RuleFileError: when a rule file found is invalid.
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     if override is not None:
         return load_ruleset(override), []

@@ -1,28 +1,24 @@
 """What the irregularities of a deal leave standing: the state the laws of the play keep.
 
-A deal in which nobody broke a law keeps no such state (``Deal.irregular`` is None, and the
-referee's hot paths stay as they are). Once an irregularity is declared
+A deal in which nobody broke a law keeps no such state (``DealState.irregular`` is None, and
+the referee's hot paths stay as they are). Once an irregularity is declared
 (:mod:`engine.referee.laws`), an :class:`Irregular` value records what it left: the cards made
 public, the cards the adversaries called and the suit they named (which restrict what the seat
 may play, :func:`restrict`, inside the referee's one play mask), the hands whose play they
 dictate, whether the vole is barred and why, and the hands turned up (each a bête, borne by
-halves). The value is immutable and replaced on each change, so a copied deal (a bot's
+halves). :mod:`engine.referee.remedies` applies it to the play. The value is immutable and replaced on each change, so a copied deal (a bot's
 look-ahead) never shares a changing state with its original.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
-from engine.actions import PLAY, Action
-from engine.cards import Suit
-from engine.referee.tricks import TRUMPS
+from engine.actions import Action
 
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
-
-__all__ = ["Event", "Irregular", "IrregularView", "after_lead", "after_play", "restrict", "view"]
+__all__ = ["Event", "Irregular", "IrregularView"]
 
 
 class IrregularView(TypedDict):
@@ -90,100 +86,10 @@ class Irregular:
         """Returns the state with ``event`` recorded and ``changes`` made."""
         return replace(self, events=(*self.events, event), **changes)  # type: ignore[arg-type]
 
-    def public_cards(self, d: Deal, seat: int) -> list[int]:
-        """Returns the cards of ``seat``'s hand that every seat may see now."""
-        hand = d.hands[seat]
+    def public_cards(self, hands: Sequence[int], seat: int) -> list[int]:
+        """Returns the cards of ``seat``'s hand (``hands``: each seat's mask) that every seat
+        may see now."""
+        hand = hands[seat]
         if seat in self.shown:
             return [c for c in range(hand.bit_length()) if hand >> c & 1]
         return sorted({c for s, c in self.public if s == seat and hand >> c & 1})
-
-
-def restrict(d: Deal, seat: int, mask: int) -> int:
-    """Returns the cards ``seat`` may play, of the ``mask`` the trick rules allow, once the
-    adversaries' remedies are applied: a called card that may be played must be; else a named
-    suit, if he holds a card of it that may be played. Never empties a non-empty mask."""
-    state = d.irregular
-    if state is None:
-        return mask
-    called = 0
-    for holder, card in state.required:
-        if holder == seat:
-            called |= 1 << card
-    if called & mask:
-        return called & mask
-    for target, suit in state.suits:
-        if target == seat and d.tr is not None and d.trump is not None:
-            cls = TRUMPS if suit == d.trump else suit
-            # The black aces are trumps whatever the suit: a named black suit is its plain
-            # cards, a named trump suit every trump.
-            same = mask & d.tr.class_mask[cls]
-            if same:
-                return same
-    return mask
-
-
-def after_play(d: Deal, seat: int, card: int) -> None:
-    """Clears what a played card discharges: the call of that card, and the suit named for
-    that seat (it binds his next play only)."""
-    state = d.irregular
-    if state is None:
-        return
-    required = tuple(r for r in state.required if r[1] != card)
-    suits = tuple(s for s in state.suits if s[0] != seat)
-    liable = tuple(x for x in state.liable if x[1] != card)
-    public = tuple(x for x in state.public if x[1] != card)
-    if (required, suits, liable, public) != (
-        state.required,
-        state.suits,
-        state.liable,
-        state.public,
-    ):
-        d.irregular = replace(state, required=required, suits=suits, liable=liable, public=public)
-
-
-def after_lead(d: Deal, leader: int, led: int) -> None:
-    """Applies ``laws.partner_known_no_vole`` to a finished trick led by ``leader`` with
-    ``led``, before the called card's appearance in it is counted."""
-    law = d.rules.play_laws.partner_known_no_vole
-    if (
-        law is None
-        or d.partner is None
-        or leader != d.partner
-        or leader == d.eldest
-        or d.partner_seen
-        or d.trump is None
-    ):
-        return
-    state = d.irregular if d.irregular is not None else Irregular()
-    if state.vole_barred is not None:
-        return
-    named = d.rules.matador_names(tuple(Suit)[d.trump])
-    leads = {card.index for card, name in named.items() if name in law.leads}
-    if law.called_card and d.called is not None:
-        leads.add(d.called)
-    if led in leads:
-        event = Event(leader, PLAY[led], "partner_known_no_vole", len(d._tricks))
-        d.irregular = state.add(event, vole_barred="partner_known_no_vole")
-
-
-def view(d: Deal) -> IrregularView | None:
-    """Returns what every seat sees of the deal's irregularities (None if there are none)."""
-    state = d.irregular
-    if state is None:
-        return None
-    from engine.referee.state import SUIT_NAMES, card
-
-    public = []
-    for seat in range(d.n):
-        cards = state.public_cards(d, seat)
-        if cards:
-            public.append((seat, [str(card(c)) for c in cards]))
-    return {
-        "events": [e.as_json() for e in state.events],
-        "public": public,
-        "required": [(h, str(card(c))) for h, c in state.required],
-        "suits": [(s, SUIT_NAMES[x]) for s, x in state.suits],
-        "dictated": sorted(state.dictated),
-        "vole_barred": state.vole_barred,
-        "naming": state.naming,
-    }

@@ -36,22 +36,19 @@ that is ever the player to move's duty is ``name-trump`` after a hand laid down.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.actions import LAW_VERBS, TRUMP, Action
 from engine.cards import ALL_CARDS, Suit
 from engine.enums import Help
 from engine.errors import IllegalActionError
 from engine.referee import declarations
+from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event, Irregular
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import TRUMP as TRUMP_PHASE
 from engine.referee.state import VOLE as VOLE_PHASE
 from engine.rules.model import PlayLaw
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = [
     "LAW_OF_VERB",
@@ -78,20 +75,20 @@ _IN_PLAY = (PLAY_PHASE, VOLE_PHASE)
 _SUITS = tuple(Suit)
 
 
-def _law(d: Deal, key: str) -> PlayLaw | None:
+def _law(d: DealState, key: str) -> PlayLaw | None:
     law: PlayLaw | None = getattr(d.rules.play_laws, key)
     return law
 
 
-def _state(d: Deal) -> Irregular:
+def _state(d: DealState) -> Irregular:
     return d.irregular if d.irregular is not None else Irregular()
 
 
-def _trick(d: Deal) -> int:
-    return len(d._tricks) if d.phase in _IN_PLAY else -1
+def _trick(d: DealState) -> int:
+    return len(d.played_tricks) if d.phase in _IN_PLAY else -1
 
 
-def side_of(d: Deal, seat: int) -> list[int]:
+def side_of(d: DealState, seat: int) -> list[int]:
     """Returns the seats on ``seat``'s side in this deal: the declarer and his partner, or the
     defenders (the referee's knowledge, not a seat's)."""
     side = d.side
@@ -100,13 +97,13 @@ def side_of(d: Deal, seat: int) -> list[int]:
     return [s for s in range(d.n) if s != d.out and s not in side]
 
 
-def adversaries(d: Deal, seat: int) -> list[int]:
+def adversaries(d: DealState, seat: int) -> list[int]:
     """Returns the seats playing against ``seat`` in this deal."""
     mine = side_of(d, seat)
     return [s for s in range(d.n) if s != d.out and s not in mine]
 
 
-def _exempt(d: Deal, law: PlayLaw, seat: int) -> bool:
+def _exempt(d: DealState, law: PlayLaw, seat: int) -> bool:
     if seat != d.declarer or d.contract is None:
         return False
     if "alone" in law.exempt and d.contract.help is Help.NONE:
@@ -120,7 +117,7 @@ def _exempt(d: Deal, law: PlayLaw, seat: int) -> bool:
     )
 
 
-def _no_law(d: Deal, seat: int, action: Action, key: str) -> IllegalActionError:
+def _no_law(d: DealState, seat: int, action: Action, key: str) -> IllegalActionError:
     return refuse(
         f"{action.verb}/no-law",
         f"{d.rules.name} states no law for this irregularity (laws.{key})",
@@ -129,15 +126,15 @@ def _no_law(d: Deal, seat: int, action: Action, key: str) -> IllegalActionError:
     )
 
 
-def _not_now(d: Deal, seat: int, action: Action, when: str) -> IllegalActionError:
+def _not_now(d: DealState, seat: int, action: Action, when: str) -> IllegalActionError:
     return refuse(f"{action.verb}/not-now", f"{action.verb} is declared {when}", seat, action)
 
 
-def _rule(d: Deal, key: str) -> str:
+def _rule(d: DealState, key: str) -> str:
     return d.rules.cite(("laws", key))
 
 
-def refusal(d: Deal, seat: int, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, seat: int, action: Action) -> IllegalActionError | None:
     """Returns why ``seat`` may not declare ``action`` (a verb of :data:`LAW_VERBS`) now,
     None if it may."""
     verb = action.verb
@@ -187,7 +184,7 @@ def refusal(d: Deal, seat: int, action: Action) -> IllegalActionError | None:
 
 
 def _require_refusal(
-    d: Deal, seat: int, action: Action, state: Irregular
+    d: DealState, seat: int, action: Action, state: Irregular
 ) -> IllegalActionError | None:
     card = action.card.index
     holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
@@ -216,7 +213,7 @@ def _require_refusal(
 
 
 def _require_suit_refusal(
-    d: Deal, seat: int, action: Action, state: Irregular
+    d: DealState, seat: int, action: Action, state: Irregular
 ) -> IllegalActionError | None:
     law = _law(d, "out_of_turn")
     assert law is not None and action.suit is not None and action.seat is not None
@@ -256,7 +253,7 @@ def _require_suit_refusal(
 
 
 def _naming_refusal(
-    d: Deal, seat: int, action: Action, state: Irregular
+    d: DealState, seat: int, action: Action, state: Irregular
 ) -> IllegalActionError | None:
     law = _law(d, "lay_down_unnamed")
     assert law is not None
@@ -289,7 +286,7 @@ def _naming_refusal(
             _rule(d, "lay_down_unnamed"),
         )
     assert action.suit is not None
-    if action.suit.index not in d.trump_choices():
+    if action.suit.index not in declarations.trump_choices(d):
         return refuse(
             "name-trump/not-a-trump",
             f"{action.suit.value} cannot be trumps in this contract",
@@ -299,7 +296,7 @@ def _naming_refusal(
     return None
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     """Applies an irregularity or remedy :func:`refusal` accepted."""
     verb = action.verb
     state = _state(d)
@@ -368,14 +365,14 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         )
     elif verb == "lay-down":
         d.irregular = state.add(event, shown=state.shown | {seat}, naming=seat)
-        d.to_move = d._next_seat[seat]
+        d.to_move = d.next_seat[seat]
     else:  # name-trump
         assert action.suit is not None and state.naming is not None
         d.irregular = state.add(event, naming=None)
         d.to_move = state.naming
         declarations.apply(d, state.naming, TRUMP[action.suit.index])
-    d._legal = None
-    d._play_mask = -1
+    d.listed = None
+    d.legal_mask = -1
 
 
 def _require_law(state: Irregular, holder: int, card: int) -> str:
@@ -385,16 +382,16 @@ def _require_law(state: Irregular, holder: int, card: int) -> str:
     return "shown_cards"
 
 
-def legal(d: Deal) -> list[Action] | None:
+def legal(d: DealState) -> list[Action] | None:
     """Returns the legal actions of the player to move where a law decides them (another names
     trumps for a declarer who laid down unnamed), None where the phase's rules do."""
     state = d.irregular
     if state is None or state.naming is None:
         return None
-    return [Action("name-trump", suit=_SUITS[s]) for s in d.trump_choices()]
+    return [Action("name-trump", suit=_SUITS[s]) for s in declarations.trump_choices(d)]
 
 
-def declarable(d: Deal, seat: int) -> list[Action]:
+def declarable(d: DealState, seat: int) -> list[Action]:
     """Returns the irregularities and remedies ``seat`` could declare now, each accepted by
     :func:`refusal` (for the tables' menus; never among the legal actions)."""
     if d.is_over or seat == d.out:
@@ -449,6 +446,6 @@ def is_law_verb(verb: str) -> bool:
     return verb in LAW_VERBS
 
 
-def events(d: Deal) -> Sequence[Event]:
+def events(d: DealState) -> Sequence[Event]:
     """Returns the irregularities and remedies declared in the deal, in order."""
     return d.irregular.events if d.irregular is not None else ()
