@@ -270,7 +270,7 @@ def _load(name: str) -> RuleSet:
     :raises NotationError: for an unknown name (a usage error);
     :raises RuleFileError: when the file or a parent is invalid.
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     if name.endswith((".yaml", ".yml", ".json")) and not Path(name).is_file():
         raise CliError(_words("no-such-file", name=name), EXIT_USAGE)
@@ -1110,7 +1110,7 @@ def score(
     json_out: JsonFlag = False,
 ) -> None:
     """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
     from engine.scoresheet import Evening, load_evening
     from engine.scoreterm import report_text, run_score
 
@@ -1178,7 +1178,14 @@ def _root(
 
 
 def main() -> None:
-    """Runs the ``ombre`` command (the console-script entry point)."""
+    """Runs the ``ombre`` command, keeping a help screen it prints for the next time
+    (:mod:`engine.startup`)."""
+    from engine.startup import run
+
+    run(_main)
+
+
+def _main() -> None:
     try:
         app(prog_name="ombre")
     except BrokenPipeError:  # pragma: no cover - e.g. `ombre show quadrille | head`
@@ -1196,6 +1203,4 @@ def _quiet_stdout() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from engine.startup import run
-
-    run(main)
+    main()
