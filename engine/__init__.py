@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.rules import load_ruleset as load_ruleset
-
 if TYPE_CHECKING:
     from engine.actions import Action as Action
     from engine.cards import ALL_CARDS as ALL_CARDS
@@ -33,6 +31,7 @@ if TYPE_CHECKING:
     from engine.errors import RuleFileError as RuleFileError
     from engine.referee import Deal as Deal
     from engine.referee.party import Party as Party
+    from engine.rules import load_ruleset as load_ruleset
     from engine.rules.model import RuleSet as RuleSet
 
 # The errors, the cards, the model and the referee are imported when first asked for, so that
@@ -54,6 +53,7 @@ _LAZY = {
     "Deal": "engine.referee",
     "Party": "engine.referee.party",
     "RuleSet": "engine.rules.model",
+    "load_ruleset": "engine.rules",
 }
 
 

@@ -1,19 +1,6 @@
-"""The ``ombre`` console script and ``python -m engine``: a help screen seen before is printed
-from the cache before typer is imported (:mod:`engine.startup`); anything else runs the
-command line (:func:`engine.cli.main`)."""
+"""``python -m engine``: the ``ombre`` command as its console script runs it, help cache and
+all (:mod:`engine.startup`)."""
 
-from __future__ import annotations
+from engine.startup import main
 
-
-def main() -> None:
-    """Runs the ``ombre`` command (the console-script entry point)."""
-    from engine.startup import replay_cached
-
-    replay_cached()
-    from engine.cli import main as cli_main
-
-    cli_main()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
+main()

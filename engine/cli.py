@@ -18,11 +18,6 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 
 from __future__ import annotations
 
-if __name__ == "__main__":  # ``python -m engine.cli``: a help screen seen before needs no typer
-    from engine.startup import replay_cached
-
-    replay_cached()
-
 import functools
 import os
 import sys
@@ -570,7 +565,7 @@ def _replay_against(
 
     own = _record_ruleset(rec, path, None)
     rules_other = _record_ruleset(rec, path, other)
-    report = replay_against(rec, own, rules_other).as_json()
+    compared = replay_against(rec, own, rules_other)
     if html is not None or md is not None:
         from engine.documents.deal_page import replay_story
         from engine.documents.site import write_deal_page
@@ -581,11 +576,11 @@ def _replay_against(
         if md is not None:
             write_deal_page(story, md, "md")
     if json_out:
-        _emit_json(report)
+        _emit_json(compared.as_json())
     else:
-        typer.echo(render_text(report), nl=False)
+        typer.echo(render_text(compared), nl=False)
     # Refused under OTHER is a finding; refused under the record's own ruleset, an error.
-    if report["replays"][0]["error"] is not None:
+    if compared.a.error is not None:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -1178,14 +1173,7 @@ def _root(
 
 
 def main() -> None:
-    """Runs the ``ombre`` command, keeping a help screen it prints for the next time
-    (:mod:`engine.startup`)."""
-    from engine.startup import run
-
-    run(_main)
-
-
-def _main() -> None:
+    """Runs the ``ombre`` command (the console-script entry point)."""
     try:
         app(prog_name="ombre")
     except BrokenPipeError:  # pragma: no cover - e.g. `ombre show quadrille | head`
@@ -1202,5 +1190,5 @@ def _quiet_stdout() -> None:
         pass
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover - ``python -m engine`` keeps the help cache
     main()

@@ -1,9 +1,5 @@
 """The ``ombre`` command's start: a help screen asked for again is printed from the cache.
 
-The console script (``engine.__main__``) and ``python -m engine.cli`` call
-:func:`replay_cached` before anything imports typer, and :func:`engine.cli.main` runs the
-command through :func:`run`, which keeps a help screen it prints.
-
 Building the command line (typer, click, rich and its Markdown renderer) costs several times
 the interpreter's own start, and ``ombre --help`` or ``ombre COMMAND --help`` needs nothing
 else. So the first time a help screen is asked for, it is rendered as always and its bytes and
@@ -32,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, TextIO
 
-__all__ = ["help_key", "replay_cached", "run"]
+__all__ = ["help_key", "main", "replay_cached", "run"]
 
 FORMAT = 1
 _HELP = ("--help", "-h")
@@ -216,3 +212,14 @@ def _keep(key: str, status: int, out: bytes, err: bytes) -> None:
             raise
     except OSError:
         return
+
+
+def main() -> None:
+    """Runs the ``ombre`` command (the console-script entry point)."""
+
+    def real() -> None:
+        from engine.cli import main as cli_main
+
+        cli_main()
+
+    run(real)

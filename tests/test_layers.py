@@ -22,7 +22,7 @@ _LAYERS: list[set[str]] = [
     {"engine.cards"},
     {"engine.actions"},
     # The load stage.
-    {"engine.rules.reader", "engine.rules.cache"},
+    {"engine.rules.reader", "engine.rules.emitter", "engine.rules.cache"},
     {"engine.rules.schema_pass"},
     {"engine.rules.model"},
     {"engine.rules.checks"},
@@ -61,8 +61,8 @@ _LAYERS: list[set[str]] = [
     {"engine.web.tables"},
     {"engine.web.app"},
     {"engine.web"},
-    {"engine.startup"},  # a help screen from the cache, before typer is imported
     {"engine.cli"},
+    {"engine.startup"},  # the console script: a help screen seen before, or the CLI
     {"engine", "engine.__main__"},
 ]
 

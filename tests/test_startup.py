@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _run(args: list[str], cache: Path, **env: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "engine.cli", *args],
+        [sys.executable, "-m", "engine", *args],
         capture_output=True,
         cwd=ROOT,
         env={**os.environ, "OMBRE_CACHE_DIR": str(cache), **env},
