@@ -281,6 +281,52 @@ SCHEMA = {
             },
             ["leader", "follow_suit", "must_trump", "must_overtake"],
         ),
+        "laws": obj(
+            {
+                # The laws of the play (an exposed card, play out of turn, cards shown, a hand
+                # laid down without naming trumps, a hand turned up, the king's holder known).
+                "exposed_card": obj(
+                    {
+                        "remedy": {"enum": ["call-card"]},
+                        "exempt": arr({"enum": ["alone", "self-caller"]}, uniqueItems=True),
+                    },
+                    ["remedy"],
+                ),
+                "out_of_turn": obj(
+                    {
+                        "remedy": arr(
+                            {"enum": ["call-card", "require-suit"]}, minItems=1, uniqueItems=True
+                        ),
+                        "bars_vole": {"type": "boolean"},
+                    },
+                    ["remedy"],
+                ),
+                "shown_cards": obj(
+                    {
+                        "remedy": {"enum": ["dictate"]},
+                        "before_side_tricks": {"type": "integer", "minimum": 1},
+                        "bars_vole": {"type": "boolean"},
+                    },
+                    ["remedy", "before_side_tricks"],
+                ),
+                "lay_down_unnamed": obj(
+                    {"contracts": arr(ID, minItems=1, uniqueItems=True)},
+                    ["contracts"],
+                ),
+                "turned_hand": obj({"bete": {"enum": ["halves"]}}, ["bete"]),
+                "partner_known_no_vole": obj(
+                    {
+                        "leads": arr(
+                            {"type": "string", "minLength": 1}, minItems=1, uniqueItems=True
+                        ),
+                        "called_card": {"type": "boolean"},
+                    },
+                    ["leads"],
+                ),
+            },
+            [],
+            basis=False,
+        ),
         "vole": obj(
             {
                 "after_tricks": {"type": "integer", "minimum": 1},

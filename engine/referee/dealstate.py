@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.actions import Action
 from engine.cards import PACK_SIZE, suit_of
+from engine.referee.irregular import Irregular
 from engine.referee.seating import Seating
 from engine.referee.settlement import TableState
 from engine.referee.state import AUCTION, Phase, mask_of
@@ -63,6 +64,7 @@ class DealState:
         "history",
         "holder",
         "holder_contract",
+        "irregular",
         "is_over",
         "leader",
         "legal_mask",
@@ -222,6 +224,9 @@ class DealState:
     snapshots: list[Snapshot] | None
     """The play state at the start of each trick, kept where renonces are penalised (a
     ``notice`` resumes from one); None where they are refused."""
+    irregular: Irregular | None
+    """What the irregularities declared under the laws of the play leave standing (None while
+    there are none; an immutable value, replaced on each change: :mod:`engine.referee.laws`)."""
 
     # The end.
     is_over: bool
@@ -306,6 +311,7 @@ class DealState:
         self.penalties = []
         self.faults = []
         self.snapshots = None
+        self.irregular = None
 
         self.is_over = False
         self.result = None

@@ -43,6 +43,7 @@ def _discard(cards: tuple[Card, ...]) -> Action:
     _set(action, "contract", None)
     _set(action, "suit", None)
     _set(action, "cards", cards)
+    _set(action, "seat", None)
     return action
 
 

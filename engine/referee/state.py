@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from engine.referee.irregular import IrregularView
 
 __all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "View", "bits", "mask_of", "refuse"]
 
@@ -142,6 +145,8 @@ class View(TypedDict):
     vole: bool
     legal: list[str]
     """The legal actions, for the seat to move only."""
+    irregular: NotRequired[IrregularView]
+    """The irregularities of the deal, where any was declared (the same for every seat)."""
 
 
 def card(index: int) -> Card:

@@ -61,6 +61,8 @@ __all__ = [
     "OutcomeRule",
     "PartyRule",
     "Penalty",
+    "PlayLaw",
+    "PlayLaws",
     "Points",
     "ResultRule",
     "RuleSet",
@@ -478,6 +480,80 @@ class PartyRule:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayLaw:
+    """One law of the play the rule file states (``laws.KEY``): its parameters and basis.
+
+    ``remedies`` are what the adversaries may do (``call-card``, ``require-suit``,
+    ``dictate``), ``exempt`` who the law does not bind (``alone``: the declarer of a contract
+    without help; ``self-caller``), ``bars_vole`` whether the irregularity takes the vole from
+    the offender's side, ``before_side_tricks`` the tricks the side must have before it may show
+    its cards, ``contracts`` the contracts a law is about, ``leads`` the top trumps (by name)
+    whose lead makes the called card's holder known, ``called_card`` whether leading the called
+    card does too, ``bete`` how a bête is borne (``halves``)."""
+
+    key: str
+    basis: Basis
+    remedies: tuple[str, ...] = ()
+    exempt: tuple[str, ...] = ()
+    bars_vole: bool = False
+    before_side_tricks: int = 0
+    contracts: tuple[str, ...] = ()
+    leads: tuple[str, ...] = ()
+    called_card: bool = False
+    bete: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLaws:
+    """The laws of the play a rule file states (``laws:``), each None where it states none."""
+
+    exposed_card: PlayLaw | None = None
+    out_of_turn: PlayLaw | None = None
+    shown_cards: PlayLaw | None = None
+    lay_down_unnamed: PlayLaw | None = None
+    turned_hand: PlayLaw | None = None
+    partner_known_no_vole: PlayLaw | None = None
+
+    def any(self) -> bool:
+        """Checks if the file states any law of the play."""
+        return any(getattr(self, k) is not None for k in PLAY_LAW_KEYS)
+
+
+PLAY_LAW_KEYS = (
+    "exposed_card",
+    "out_of_turn",
+    "shown_cards",
+    "lay_down_unnamed",
+    "turned_hand",
+    "partner_known_no_vole",
+)
+"""The keys of ``laws:`` that are laws of the play."""
+
+
+def _play_laws(d: Mapping[str, Any], basis: Any) -> PlayLaws:
+    laws = d.get("laws") or {}
+    out: dict[str, PlayLaw] = {}
+    for key in PLAY_LAW_KEYS:
+        law = laws.get(key)
+        if law is None:
+            continue
+        remedy = law.get("remedy", ())
+        out[key] = PlayLaw(
+            key=key,
+            basis=basis("laws", key),
+            remedies=(remedy,) if isinstance(remedy, str) else tuple(remedy),
+            exempt=tuple(law.get("exempt", ())),
+            bars_vole=bool(law.get("bars_vole", False)),
+            before_side_tricks=int(law.get("before_side_tricks", 0)),
+            contracts=tuple(law.get("contracts", ())),
+            leads=tuple(law.get("leads", ())),
+            called_card=bool(law.get("called_card", False)),
+            bete=str(law.get("bete", "")),
+        )
+    return PlayLaws(**out)
+
+
+@dataclass(frozen=True, slots=True)
 class Tables:
     """The compiled form of a ruleset for one setup: small integer tables per trump suit.
 
@@ -744,6 +820,8 @@ class RuleSet:
     """Payments for cards held, whatever the result (``settlement.held_cards``)."""
     party: PartyRule | None
     """The party of some tours, its last tour paying more, where the file plays one."""
+    play_laws: PlayLaws
+    """The laws of the play the file states (``laws:``: an exposed card, play out of turn ...)."""
     points: Mapping[tuple[str, str], Points]
     """For (contract, result), the points scored (``settlement.points``); empty in a game
     settled in counters."""
@@ -758,6 +836,13 @@ class RuleSet:
     _setups: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     """The setups, their compiled tables and packs, each built once the first time it is asked
     for (written by this class's own methods only: setups are a finite set of choices)."""
+
+    @property
+    def amounts_unit(self) -> str:
+        """Returns the unit of the amounts a deal settles, plural: ``points`` for a game scored
+        from a tariff, else its counter (``jetons``). Amounts in different units are never
+        added, subtracted or compared as numbers."""
+        return "points" if self.in_points else f"{self.unit}s"
 
     @property
     def in_points(self) -> bool:
@@ -1472,6 +1557,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         )
         if d.get("party")
         else None,
+        play_laws=_play_laws(d, basis),
         points=MappingProxyType(_points_of(s.get("points") or {}, basis)),
         penalties=_freeze(
             {
