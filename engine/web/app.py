@@ -1037,6 +1037,12 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "turn": table.turn,
         "unsaved": None,
         "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
+        # The laws of the play: what this seat may declare, and what the irregularities left
+        # (the referee's answers: Deal.declarable and the view's ``irregular``).
+        "declarable": [str(a) for a in deal.declarable(seat)]
+        if seat in table.humans and not deal.is_over
+        else [],
+        "irregular": view.get("irregular"),
     }
 
 
