@@ -338,3 +338,61 @@ def test_the_golden_records_replay(quadrille: RuleSet, name: str) -> None:
     report = replay(read_record(RECORDS / name), quadrille)
     assert report.complete and report.error is None, report.located
     assert report.as_json()["deals"][0]["irregularities"]
+
+
+# Declared at the terminal table and in the browser.
+
+
+def test_the_terminal_table_declares_an_irregularity() -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    out = (
+        CliRunner()
+        .invoke(
+            app,
+            ["play", "quadrille", "--seed", "5"],
+            input="1\nlaws\nshow\nexpose Zz\n" + "1\n" * 40,
+        )
+        .output
+    )
+    flat = " ".join(out.split())
+    assert "Irregularities you may declare now" in flat and "turn-hand 1" in flat
+    assert "You: show (the law of the play shown cards; enc-q, QUADRILLE (Jeu))." in flat
+    assert "The declaring side may no longer undertake the vole." in flat
+    assert "Not understood" in flat  # a card that is none, and the deal goes on
+    out = CliRunner().invoke(app, ["play", "ombre", "--seed", "2"], input="laws\n" + "1\n" * 40)
+    assert "states none" in " ".join(out.output.split())
+
+
+def test_the_web_table_offers_and_applies_an_irregularity(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    import re
+
+    from starlette.testclient import TestClient
+
+    from engine.web.app import create_app
+
+    client = TestClient(
+        create_app(tmp_path), follow_redirects=True, headers={"origin": "http://testserver"}
+    )
+    r = client.post(
+        "/tables", data={"ruleset": "quadrille", "mode": "bots", "seat": "0", "seed": "5"}
+    )
+    path = str(r.url.path)
+    page = r.text
+    while 'id="declare"' not in page or "show" not in page:
+        turn = re.search(r'name="turn" value="([^"]+)"', page)
+        action = re.search(r'name="action" value="([^"]+)"', page)
+        assert turn and action
+        page = client.post(
+            path + "/act", data={"seat": "0", "turn": turn[1], "action": action[1]}
+        ).text
+    turn = re.search(r'name="turn" value="([^"]+)"', page)
+    assert turn
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn[1], "action": "show"})
+    assert r.status_code == 200 and 'id="irregular"' in r.text and "lying open: seat 0" in r.text
+    ident = path.rsplit("/", 1)[1]
+    record = read_record(tmp_path / "tables" / f"{ident}.yaml")
+    assert "0 show" in record.deals[0].actions
