@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import AllPass, Help, OptionKind
+from engine.enums import AllPass, CodilleRemainder, Help, OptionKind
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
@@ -340,6 +340,13 @@ class Evening:
         if not self.deals:
             return self.first_dealer
         return seating(self.rules, self.deals[-1].entry.dealer).next_dealer
+
+    @property
+    def asks_trump_holders(self) -> bool:
+        """Checks if an entry must say who held trumps, the highest first: the rules give a
+        codille's odd counters to the defenders with the highest trumps (``codille_remainder:
+        highest-trumps``), so the forms ask for ``trump_holders``."""
+        return self.rules.codille_remainder is CodilleRemainder.HIGHEST_TRUMPS
 
     @property
     def table(self) -> TableState:

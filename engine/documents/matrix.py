@@ -215,6 +215,14 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
     ),
     ("contracts, lowest first", _contracts),
     (
+        "speech",
+        lambda r: (
+            str(r.speech)
+            + ("; equal rank: earlier holds" if r.equal_rank == "earlier-holds" else "")
+            + ("; raise after the auction" if r.raise_to else "")
+        ),
+    ),
+    (
         "all pass",
         lambda r: (
             (
@@ -233,6 +241,13 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
             "-"
             if r.talon == 0
             else f"first at most {r.exchange_first_max}; leave {r.exchange_leave_at_least}"
+            + (
+                f"; declarer buys at least {r.exchange_declarer_min}"
+                if r.exchange_declarer_min
+                else ""
+            )
+            + ("; besides the turned card" if r.exchange_besides_turned else "")
+            + ("; a defender may defer" if r.exchange_defenders == "either-first" else "")
         ),
     ),
     ("vole", lambda r: f"after {r.vole_after} tricks"),
