@@ -510,6 +510,8 @@ class Deal(DealState):
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.faults:
+            out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         s = self.settlement
         if s is not None:
             out.update(

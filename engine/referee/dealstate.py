@@ -55,6 +55,7 @@ class DealState:
         "exchangers",
         "exchanges",
         "factor",
+        "faults",
         "forced",
         "given",
         "hands",
@@ -205,6 +206,9 @@ class DealState:
     """Renonces not yet pointed out: (offender, trick number, card)."""
     penalties: list[int]
     """The offender of each renonce noticed: each makes a bête."""
+    faults: list[tuple[int, str]]
+    """The faults scored in penalty points (``settlement.penalties``) committed in the deal:
+    (offender, fault id)."""
     snapshots: list[Snapshot] | None
     """The play state at the start of each trick, kept where renonces are penalised (a
     ``notice`` resumes from one); None where they are refused."""
@@ -287,6 +291,7 @@ class DealState:
         self.start_hands = ()
         self.renonces = []
         self.penalties = []
+        self.faults = []
         self.snapshots = None
 
         self.is_over = False

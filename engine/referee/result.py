@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.enums import CodilleRemainder, HeldBy
+from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
-from engine.referee.state import OVER
+from engine.referee.state import OVER, SUIT_NAMES
 from engine.rules.model import RuleSet
 
 __all__ = ["evaluate_result", "finish", "outcome", "paid_matadors", "settlement"]
@@ -155,6 +155,21 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        tuple(d.faults),
+        favoured_options(d),
+    )
+
+
+def favoured_options(d: DealState) -> frozenset[str]:
+    """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
+    the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
+    if d.trump is None:
+        return frozenset()
+    suit = SUIT_NAMES[d.trump]
+    return frozenset(
+        oid
+        for oid, option in d.rules.options.items()
+        if option.kind is OptionKind.SUIT and str(d.options.get(oid)) == suit
     )
 
 
