@@ -19,7 +19,7 @@ from engine.actions import Action
 from engine.cards import PACK_SIZE, suit_of
 from engine.referee.seating import Seating
 from engine.referee.settlement import TableState
-from engine.referee.state import AUCTION, Phase, mask_of
+from engine.referee.state import AUCTION, Phase, ResultMatch, mask_of
 from engine.referee.tricks import TrickRules
 from engine.rules.model import Contract, RuleSet, Setup, Tables
 
@@ -78,6 +78,7 @@ class DealState:
         "played_tricks",
         "renonces",
         "result",
+        "result_match",
         "rules",
         "seating",
         "setup",
@@ -218,6 +219,9 @@ class DealState:
     """The deal is finished (played out, laid down, or passed out)."""
     result: str | None
     """The result's name from the results table (``redeal`` for a deal passed out)."""
+    result_match: ResultMatch | None
+    """Why the result is what it is: the line of the results table that gave it, and the lines
+    above it (None until the deal is over, and for a deal passed out)."""
 
     # What the player to move may do, worked out once per action.
     listed: Sequence[Action] | None
@@ -296,6 +300,7 @@ class DealState:
 
         self.is_over = False
         self.result = None
+        self.result_match = None
         self.listed = None
         self.legal_mask = -1
 

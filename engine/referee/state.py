@@ -12,8 +12,19 @@ from typing import Any, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
+from engine.rules.model import Basis, ResultRule
 
-__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "View", "bits", "mask_of", "refuse"]
+__all__ = [
+    "PHASES",
+    "SUIT_NAMES",
+    "Phase",
+    "ResultMatch",
+    "Trick",
+    "View",
+    "bits",
+    "mask_of",
+    "refuse",
+]
 
 
 class Phase(StrEnum):
@@ -105,6 +116,30 @@ class Trick:
     def as_json(self) -> dict[str, Any]:
         """Returns the trick as in the ``ombre replay --json`` output."""
         return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
+
+
+@dataclass(frozen=True, slots=True)
+class ResultMatch:
+    """Why a deal has its result: the line of the rule file's results table that gave it (the
+    first whose condition holds), and the lines above it, none of which held. The referee's
+    answer to "why this result" (:attr:`engine.referee.Deal.result_match`,
+    :func:`engine.referee.result.match_result`); readers show it, never look it up by name."""
+
+    rule: ResultRule
+    index: int
+    """The line's position in ``results.rules`` (from 0)."""
+    before: tuple[ResultRule, ...]
+    """The lines above it, tried first: none of them held."""
+
+    @property
+    def result(self) -> str:
+        """Returns the result's name."""
+        return self.rule.result
+
+    @property
+    def basis(self) -> Basis:
+        """Returns the line's basis (evidence and citations)."""
+        return self.rule.basis
 
 
 class View(TypedDict):
