@@ -49,12 +49,11 @@ from typing import Any
 
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
-from engine.errors import Problem
 from engine.referee.seating import seating
 from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
-from engine.rules.reader import json_path, parse_bytes
-from engine.rules.schema_pass import document_problems
+from engine.rules.reader import parse_bytes
+from engine.rules.schema_pass import document_problems, duplicate_id
 
 __all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
 
@@ -228,20 +227,12 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
         for i, entry in enumerate(doc.data["claims"]):
             where = ("claims", i)
             cid = str(entry["id"])
-            if cid in seen:
-                line, column = doc.where((*where, "id"))
-                problems.append(
-                    Problem(
-                        doc.file,
-                        line,
-                        column,
-                        json_path((*where, "id")),
-                        "claim/duplicate",
-                        f"claim {cid!r} is listed twice",
-                    )
-                )
+            twice = duplicate_id(
+                doc, where, cid, seen, "claim/duplicate", f"claim {cid!r} is listed twice"
+            )
+            if twice is not None:
+                problems.append(twice)
                 continue
-            seen.add(cid)
             raw = entry["statement"]
             note = entry.get("note")
             out.append(

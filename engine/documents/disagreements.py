@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.documents import data_dir, repo_path
-from engine.errors import Problem, RuleFileError
-from engine.rules.reader import json_path, parse_bytes
-from engine.rules.schema_pass import document_problems
+from engine.errors import RuleFileError
+from engine.rules.reader import parse_bytes
+from engine.rules.schema_pass import document_problems, duplicate_id
 
 __all__ = ["HOME_KINDS", "Disagreement", "Home", "Reading", "load_disagreements"]
 
@@ -87,20 +87,10 @@ def load_disagreements(path: Path | None = None) -> tuple[Disagreement, ...] | N
     for i, entry in enumerate(doc.data["disagreements"]):
         where = ("disagreements", i)
         did = str(entry["id"])
-        if did in seen:
-            line, column = doc.where((*where, "id"))
-            problems.append(
-                Problem(
-                    doc.file,
-                    line,
-                    column,
-                    json_path((*where, "id")),
-                    "data/duplicate",
-                    f"{did!r} is listed twice",
-                )
-            )
+        twice = duplicate_id(doc, where, did, seen, "data/duplicate", f"{did!r} is listed twice")
+        if twice is not None:
+            problems.append(twice)
             continue
-        seen.add(did)
         readings = tuple(
             Reading(
                 str(r["source"]),

@@ -24,7 +24,14 @@ from typing import Any
 from engine.errors import Problem
 from engine.rules.reader import Document, Path_, json_path
 
-__all__ = ["Locate", "document_problems", "schema_file", "schema_problems", "validator"]
+__all__ = [
+    "Locate",
+    "document_problems",
+    "duplicate_id",
+    "schema_file",
+    "schema_problems",
+    "validator",
+]
 
 Locate = Callable[[Path_], tuple[str, int | None, int | None]]
 """Returns the file, line and column of the value at a path (or of its nearest ancestor)."""
@@ -111,3 +118,15 @@ def document_problems(name: str, doc: Document) -> list[Problem]:
         return (doc.file, *doc.where(path))
 
     return schema_problems(validator(name), doc.data, locate)
+
+
+def duplicate_id(
+    doc: Document, where: Path_, ident: str, seen: set[str], code: str, message: str
+) -> Problem | None:
+    """Returns the problem of an entry at ``where`` whose ``id`` was listed before (located at
+    that id), None for a new one, which ``seen`` then holds: what a schema cannot say."""
+    if ident not in seen:
+        seen.add(ident)
+        return None
+    line, column = doc.where((*where, "id"))
+    return Problem(doc.file, line, column, json_path((*where, "id")), code, message)
