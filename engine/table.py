@@ -44,6 +44,7 @@ from engine.records import (
 from engine.referee import Deal, ResultMatch
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
+from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     Payment,
     PaymentKind,
@@ -430,6 +431,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
     result = deal.result or ""
     kind = outcome_kind(rules, result) if result in rules.outcomes else None
     side = set(deal.side)
+    favoured = favoured_options(deal)
     out = []
     for item, payments in groups.items():
         first = payments[0]
@@ -457,7 +459,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
             parts = []
             for part, basis in zip(first.items, first.bases, strict=True):
                 it = rules.items[part]
-                parts.append((it.name, it.value(contract, s.matadors), bool(it.in_play)))
+                parts.append((it.name, it.value(contract, s.matadors, favoured), bool(it.in_play)))
                 group.item_bases.append((it.name, basis))
             group = dataclasses.replace(
                 group,

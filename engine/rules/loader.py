@@ -867,7 +867,29 @@ def validate_paths(
         for entry in entries:
             if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
                 warnings.extend(placeholder_warnings(entry.doc))
+                warnings.extend(_no_effect(registry, entry))
     return problems, len(entries)
+
+
+def _no_effect(registry: Registry, entry: _Entry) -> list[Problem]:
+    """The warnings for a valid variant's changes that no deal shows
+    (:func:`engine.rules.authoring.no_effect_warnings`)."""
+    from engine.rules.authoring import no_effect_warnings
+
+    resolved = registry._resolve(entry)
+    if isinstance(resolved, list) or len(resolved.chain) < 2:
+        return []
+    if entry.doc is None:
+        return []
+    parent_entry = registry.find(str(entry.doc.data.get("extends")), relative_to=entry.path.parent)
+    if parent_entry is None:
+        return []
+    parent = registry._resolve(parent_entry)
+    if isinstance(parent, list):
+        return []
+    return no_effect_warnings(
+        resolved.file, resolved.data, resolved.overrides, parent.data, parent.id
+    )
 
 
 def _name_clashes(registry: Registry, checked: Sequence[_Entry]) -> list[Problem]:
