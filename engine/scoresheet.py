@@ -39,7 +39,7 @@ from engine.errors import IllegalActionError, NotationError, Problem, RecordErro
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor, party_over
-from engine.referee.play import could_undertake_vole
+from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result
 from engine.referee.seating import seating
 from engine.referee.settlement import (
@@ -537,14 +537,9 @@ class Evening:
         side = (declarer,) if partner is None else (declarer, partner)
         played = sum(entry.tricks)
         side_tricks = sum(entry.tricks[s] for s in side)
-        # Fewer tricks than a full hand only when the side laid down its cards after taking
-        # every trick up to the vole threshold (the rest are not played).
-        laid_down = (
-            played < rules.hand_size
-            and side_tricks == played
-            and played >= rules.vole_after
-            and not entry.vole
-        )
+        # Fewer tricks than a full hand only when the side laid down its cards where the
+        # referee offers it (the rest are not played): the referee's own rule.
+        laid_down = not entry.vole and may_lay_down(rules, contract, played, side_tricks)
         # The contre: the vole announced with the bid is undertaken from the first trick.
         vole = entry.vole or contract.announces_vole
         if len(entry.tricks) != n or not (played == rules.hand_size or laid_down):

@@ -41,7 +41,7 @@ from engine.records import (
     ruleset_sha256,
     write_record,
 )
-from engine.referee import Deal
+from engine.referee import Deal, ResultMatch
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
 from engine.referee.result import favoured_options
@@ -51,7 +51,7 @@ from engine.referee.settlement import (
     outcome_kind,
 )
 from engine.render import environment, render
-from engine.rules.model import Basis, Contract, ResultRule, RuleSet
+from engine.rules.model import Basis, Contract, RuleSet
 
 __all__ = [
     "EXIT_UNFINISHED",
@@ -364,9 +364,9 @@ class ResultView:
     taken: int
     tricks: int
     stopped: bool
-    why: ResultRule | None
-    before: list[ResultRule]
-    """With a result that holds "otherwise": the results tried before it."""
+    match: ResultMatch | None
+    """Why this result: the referee's line of the results table that gave it (None for a
+    redeal)."""
     settled: bool
     matadors: int = 0
     payments: list[PaymentGroup] = field(default_factory=list)
@@ -391,19 +391,8 @@ def describe_result(deal: Deal, human: int | None = None) -> list[str]:
 
 
 def _result_view(deal: Deal) -> ResultView:
-    rules = deal.rules
     s = deal.settlement
     redeal = deal.result == "redeal"
-    why = None
-    before: list[ResultRule] = []
-    if not redeal:
-        assert deal.declarer is not None and deal.contract is not None
-        why = next((r for r in rules.results if r.result == deal.result), None)
-        for r in rules.results if why is not None else ():
-            if r is why:
-                break
-            if r.when.vole is None:
-                before.append(r)
     side = list(deal.side) if not redeal else []
     view = ResultView(
         redeal=redeal,
@@ -414,8 +403,7 @@ def _result_view(deal: Deal) -> ResultView:
         taken=sum(deal.won[x] for x in side),
         tricks=len(deal.tricks),
         stopped=bool(deal.stopped),
-        why=why,
-        before=before,
+        match=deal.result_match,  # why this result: the referee's own answer
         settled=s is not None,
     )
     if s is None:

@@ -289,3 +289,53 @@ def test_a_discard_over_the_limit_is_refused_with_its_reason() -> None:
                 return
             deal.apply(deal.legal_actions()[0])
     raise AssertionError("no middle exchanger bound to leave cards")
+
+
+def _tresillo_failed_vole() -> Deal:
+    """Deal 121 of Tresillo, the vole always undertaken when offered: a failed vole under solo
+    in the palo de favor, the second ``vole-failed`` line of the results table (the first is
+    for bola only)."""
+    import random
+
+    rules = load_ruleset("tresillo")
+    rng = random.Random(121)
+    deal = Deal(rules, seed=121)
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        names = [str(a) for a in legal]
+        pick = names.index("vole") if "vole" in names else int(rng.random() * len(legal))
+        deal.apply(legal[pick])
+    return deal
+
+
+def test_the_referee_says_which_results_line_gave_the_result() -> None:
+    from engine.referee import match_result
+
+    deal = _tresillo_failed_vole()
+    rules = deal.rules
+    assert deal.result == "vole-failed" and deal.contract is not None
+    assert deal.contract.id not in ("bola", "bola-favor")
+    match = deal.result_match
+    assert match is not None and match.result == deal.result
+    assert match.rule is rules.results[match.index]
+    first = next(i for i, r in enumerate(rules.results) if r.result == "vole-failed")
+    assert match.index > first  # not the first line of that name
+    assert match.before == rules.results[: match.index]
+    again = match_result(
+        rules,
+        deal.won,
+        deal.side,
+        vole_undertaken=deal.vole_undertaken,
+        played=len(deal.tricks),
+        contract=deal.contract.id,
+    )
+    assert again == match
+
+
+def test_the_terminal_explains_the_result_by_the_line_that_gave_it() -> None:
+    from engine.table import describe_result
+
+    deal = _tresillo_failed_vole()
+    text = " ".join(" ".join(describe_result(deal)).split())
+    assert "vole-failed: the vole was undertaken and failed [" in text
+    assert "the contract is bola or bola-favor" not in text

@@ -362,3 +362,26 @@ def test_an_evening_file_is_checked_as_rule_files_are() -> None:
         read_evening("deals: []\n", "evening.yaml", load_ruleset)
     [problem] = caught.value.problems
     assert (problem.path, problem.code) == ("$.ruleset", "record/no-ruleset")
+
+
+def test_a_laid_down_entry_is_checked_by_the_referees_own_rule() -> None:
+    """The referee offers to lay down only after exactly the first ``vole.after_tricks`` tricks,
+    all the side's; an entry with the side stopping later was accepted by the scorekeeper's own
+    reading of the threshold."""
+    from engine.referee.play import may_lay_down
+
+    rules = load_ruleset("ombre")
+    after = rules.vole_after
+    contract = rules.contracts["entrada"]
+    assert may_lay_down(rules, contract, after, after)
+    assert not may_lay_down(rules, contract, after + 1, after + 1)
+
+    def entry(tricks: tuple[int, ...]) -> Entry:
+        return Entry(dealer=0, contract="entrada", declarer=1, trump="spades", tricks=tricks)
+
+    evening = Evening(rules)
+    result, _, _ = evening.check(entry((0, after, 0)))  # laid down after the first five
+    assert result == evening.check(entry((2, after, 2)))[0]  # as won as a hand played out
+    with pytest.raises(IllegalActionError) as refused:
+        evening.check(entry((0, after + 1, 0)))  # no stopping after the sixth
+    assert refused.value.code == "score/tricks"

@@ -19,6 +19,7 @@ from engine.errors import IllegalActionError, NotationError
 from engine.records import Record, ReplayReport, record_of, replay
 from engine.referee.party import Party
 from engine.referee.settlement import Payment, PaymentKind
+from engine.referee.state import ResultMatch
 from engine.rules.model import Basis, RuleSet
 
 __all__ = ["ActionLine", "DealStory", "PaymentLine", "PaymentPart", "ReplayStory", "replay_story"]
@@ -74,6 +75,9 @@ class DealStory:
     alone: bool
     """The declarer had a partner but paid the loss alone (too few tricks of his own)."""
     note: str | None
+    result_match: ResultMatch | None = None
+    """Why the deal has its result: the referee's line of the results table (None before the
+    end and for a redeal)."""
 
     @property
     def auction(self) -> tuple[ActionLine, ...]:
@@ -181,6 +185,7 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 payments=payments,
                 alone=settled is not None and settled.alone is not None,
                 note=deal_rec.note,
+                result_match=deal.result_match,
             )
         )
     return ReplayStory(rules, record, report, tuple(stories), str(file))

@@ -33,7 +33,7 @@ from engine.referee.deal import Deal
 from engine.referee.dealstate import DealState
 from engine.referee.declarations import trump_suits
 from engine.referee.exchange import ExchangeLimit
-from engine.referee.result import evaluate_result
+from engine.referee.result import evaluate_result, match_result
 from engine.referee.seating import Seating, seating
 from engine.referee.settlement import (
     Alone,
@@ -45,7 +45,7 @@ from engine.referee.settlement import (
     outcome_kind,
     outcome_kinds,
 )
-from engine.referee.state import PHASES, Phase, Trick, View
+from engine.referee.state import PHASES, Phase, ResultMatch, Trick, View
 from engine.referee.tricks import TrickRules
 
 __all__ = [
@@ -60,11 +60,13 @@ __all__ = [
     "Payment",
     "PaymentKind",
     "Phase",
+    "ResultMatch",
     "Seating",
     "Trick",
     "TrickRules",
     "View",
     "evaluate_result",
+    "match_result",
     "outcome_kind",
     "outcome_kinds",
     "seating",

@@ -20,7 +20,7 @@ from engine.cards import PACK_SIZE, suit_of
 from engine.referee.irregular import Irregular
 from engine.referee.seating import Seating
 from engine.referee.settlement import TableState
-from engine.referee.state import AUCTION, Phase, mask_of
+from engine.referee.state import AUCTION, Phase, ResultMatch, mask_of
 from engine.referee.tricks import TrickRules
 from engine.rules.model import Contract, RuleSet, Setup, Tables
 
@@ -83,6 +83,7 @@ class DealState:
         "raised_from",
         "renonces",
         "result",
+        "result_match",
         "rules",
         "seating",
         "setup",
@@ -219,8 +220,8 @@ class DealState:
     penalties: list[int]
     """The offender of each renonce noticed: each makes a bête."""
     faults: list[tuple[int, str]]
-    """The faults scored in penalty points (``settlement.penalties``) committed in the
-    deal: (offender, fault id)."""
+    """The faults scored in penalty points (``settlement.penalties``) committed in the deal:
+    (offender, fault id)."""
     snapshots: list[Snapshot] | None
     """The play state at the start of each trick, kept where renonces are penalised (a
     ``notice`` resumes from one); None where they are refused."""
@@ -233,6 +234,9 @@ class DealState:
     """The deal is finished (played out, laid down, or passed out)."""
     result: str | None
     """The result's name from the results table (``redeal`` for a deal passed out)."""
+    result_match: ResultMatch | None
+    """Why the result is what it is: the line of the results table that gave it, and the lines
+    above it (None until the deal is over, and for a deal passed out)."""
 
     # What the player to move may do, worked out once per action.
     listed: Sequence[Action] | None
@@ -315,6 +319,7 @@ class DealState:
 
         self.is_over = False
         self.result = None
+        self.result_match = None
         self.listed = None
         self.legal_mask = -1
 

@@ -14,30 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TypedDict
 
 from engine.actions import Action
+from engine.referee.state import IrregularView
 
 __all__ = ["Event", "Irregular", "IrregularView"]
-
-
-class IrregularView(TypedDict):
-    """What every seat sees of the irregularities of a deal (``Deal.view``'s ``irregular``)."""
-
-    events: list[dict[str, object]]
-    """The irregularities and remedies declared (:meth:`Event.as_json`)."""
-    public: list[tuple[int, list[str]]]
-    """Each seat's cards lying public (exposed, played out of turn, or a hand shown or turned)."""
-    required: list[tuple[int, str]]
-    """Cards called, each with its holder: he plays it at his first turn where he may."""
-    suits: list[tuple[int, str]]
-    """Suits named: that seat plays it at his next turn if he can."""
-    dictated: list[int]
-    """Seats whose cards the adversaries may call one by one."""
-    vole_barred: str | None
-    """The law that took the vole from the declaring side, if one did."""
-    naming: int | None
-    """The declarer who laid his hand down unnamed, until another names trumps."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,14 @@ from engine.referee.state import VOLE as VOLE_PHASE
 from engine.referee.tricks import TRUMPS, TrickRules
 from engine.rules.model import Contract, RuleSet
 
-__all__ = ["begin", "legal", "play_mask", "refusal"]
+__all__ = [
+    "begin",
+    "could_undertake_vole",
+    "legal",
+    "may_lay_down",
+    "play_mask",
+    "refusal",
+]
 
 SUITS = tuple(Suit)
 
@@ -270,6 +277,21 @@ def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -
     return contract.announces_vole or (contract.vole_allowed and side_tricks >= rules.vole_after)
 
 
+def may_lay_down(rules: RuleSet, contract: Contract, played: int, side_tricks: int) -> bool:
+    """Checks if a side may stop (lay down its cards) after ``played`` tricks of which it took
+    ``side_tricks``: exactly the first ``vole.after_tricks``, every one of them its own, short of
+    the whole hand, under a contract that lets it go on for the vole without having announced
+    it. The one statement of when the referee offers ``stop`` (:func:`_end_trick`), the
+    scorekeeper's laid-down entries ask it too."""
+    return (
+        played == rules.vole_after
+        and side_tricks == played
+        and played < rules.hand_size
+        and not contract.announces_vole
+        and could_undertake_vole(rules, contract, side_tricks)
+    )
+
+
 def play_card(d: DealState, seat: int, card: int) -> None:
     """Plays a card the caller checked is in the hand; ends the trick when it is complete."""
     d.hands[seat] ^= 1 << card
@@ -311,14 +333,10 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
         and (d.partner_seen or not rules.vole_requires_partner_seen)
         and (d.irregular is None or d.irregular.vole_barred is None)
     ):
-        side = d.side
-        side_tricks = sum(d.won[s] for s in side)
-        # The side took every trick so far, the first ``after_tricks``: it may go on for the vole.
-        if (
-            winner in side
-            and side_tricks == played
-            and could_undertake_vole(rules, d.contract, side_tricks)
-        ):
+        # The side took every trick so far, the first ``after_tricks``: it may go on for the
+        # vole, or lay down.
+        side_tricks = sum(d.won[s] for s in d.side)
+        if may_lay_down(rules, d.contract, played, side_tricks):
             d.phase = VOLE_PHASE
     if d.snapshots is not None:
         _snapshot(d)

@@ -9,10 +9,17 @@ from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
-from engine.referee.state import OVER, SUIT_NAMES
+from engine.referee.state import OVER, SUIT_NAMES, ResultMatch
 from engine.rules.model import RuleSet
 
-__all__ = ["evaluate_result", "finish", "outcome", "paid_matadors", "settlement"]
+__all__ = [
+    "evaluate_result",
+    "finish",
+    "match_result",
+    "outcome",
+    "paid_matadors",
+    "settlement",
+]
 
 _SIDE = HeldBy.SIDE
 _NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
@@ -33,7 +40,24 @@ def evaluate_result(
     ``won`` is the tricks each seat took, ``side`` the declaring side. ``played`` is how many
     tricks were played (fewer than a full hand when the side laid down).
     """
-    return _evaluate(rules, won, side, vole_undertaken, played, contract)
+    return rules.results[_evaluate(rules, won, side, vole_undertaken, played, contract)].result
+
+
+def match_result(
+    rules: RuleSet,
+    won: Sequence[int],
+    side: Sequence[int],
+    *,
+    vole_undertaken: bool = False,
+    played: int | None = None,
+    contract: str | None = None,
+) -> ResultMatch:
+    """Returns the line of the results table that gives these tricks their result, and the
+    lines above it (none of which held): why the result is what it is. Arguments as for
+    :func:`evaluate_result`, which answers with the same line's result."""
+    index = _evaluate(rules, won, side, vole_undertaken, played, contract)
+    table = rules.results
+    return ResultMatch(table[index], index, tuple(table[:index]))
 
 
 def _evaluate(
@@ -43,11 +67,11 @@ def _evaluate(
     vole_undertaken: bool,
     played: int | None,
     contract: str | None,
-) -> str:
+) -> int:
     side_tricks = sum(won[s] for s in side)
     opponents = [won[s] for s in range(len(won)) if s not in side]
     total = sum(won) if played is None else played
-    for rule in rules.results:
+    for index, rule in enumerate(rules.results):
         if rule.when.holds(
             contract=contract,
             side_tricks=side_tricks,
@@ -56,7 +80,7 @@ def _evaluate(
             hand_size=rules.hand_size,
             vole_undertaken=vole_undertaken,
         ):
-            return rule.result
+            return index
     # Validation proves that the table gives every way a deal can end a result
     # (engine.rules.checks, "results-not-covered"): reaching this is a bug, not bad input.
     raise AssertionError(  # pragma: no cover
@@ -88,7 +112,7 @@ def finish(d: DealState) -> None:
     d.is_over = True
     d.listed = []
     if d.result != "redeal":
-        d.result = evaluate_result(
+        match = d.result_match = match_result(
             d.rules,
             d.won,
             d.side,
@@ -96,6 +120,7 @@ def finish(d: DealState) -> None:
             played=len(d.played_tricks),
             contract=d.contract.id if d.contract is not None else None,
         )
+        d.result = match.rule.result
     if d.renonces:
         # A renonce not pointed out before the end is noticed after it: the bête stands.
         d.penalties.extend(seat for seat, _, _ in d.renonces)

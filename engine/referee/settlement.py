@@ -22,13 +22,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from functools import lru_cache, partial
-from types import MappingProxyType
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot, VoleWhen
-from engine.rules.model import Basis, OutcomeItems, RuleSet, opponents_of, stakes_of
+from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
+from engine.rules.model import (
+    FEE_DEMANDED,
+    FEE_SURRENDERED,
+    Alone,
+    Basis,
+    Game,
+    Kind,
+    OutcomeItems,
+    OutcomeKind,
+    PaymentKind,
+    RuleSet,
+    held_label,
+    opponents_of,
+    stakes_of,
+)
+from engine.rules.model import PaymentLine as _Line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -100,37 +113,6 @@ class TableState:
         return self.betes[0] if self.betes else None
 
 
-class PaymentKind(StrEnum):
-    """What a payment line is: the settlement's own kinds, named once."""
-
-    STAKE = "stake"
-    """A seat's stake into the pot at the start of the deal."""
-    POT = "pot"
-    """The pot (what is at stake) taken by the side, the opponents or the codille's winner."""
-    BOARD = "board"
-    """Everything on the table, waiting bêtes included, swept by the side (a vole)."""
-    ITEMS = "items"
-    """Items of the rule file (jeu, consolation, matadors, vole ...) paid per opponent."""
-    BETE = "bete"
-    """The bête of a lost game, put into the pot."""
-    RENONCE = "renonce"
-    """The bête for a renonce noticed."""
-    TURNED_HAND = "turned-hand"
-    """The bête, by halves, for a hand turned up instead of the tricks (``laws.turned_hand``)."""
-    FEE = "fee"
-    """A fee paid during the deal (a demanded or a surrendered card)."""
-    HELD = "held"
-    """A payment for a card held (``settlement.held_cards``)."""
-    ODD = "odd"
-    """Odd counters kept from an earlier codille, to the holder of the highest trump."""
-    POINTS = "points"
-    """Points scored from the tariff (``settlement.points``): the score sheet pays the seat
-    that scores them (:data:`SCORE` the payer), a seat that loses them pays the score sheet."""
-    PENALTY = "penalty"
-    """Penalty points for a fault (``settlement.penalties``), scored outside the deal's
-    result: the offender pays them to the score sheet."""
-
-
 POT = "pot"
 """The payer or payee of a payment that is the pot (the table), not a seat."""
 SCORE = "score"
@@ -138,28 +120,9 @@ SCORE = "score"
 (points are scored, not paid by one player to another)."""
 POINTS_LINE = "points"
 """The label of the lines of points scored from the tariff."""
-FEE_DEMANDED = "fee for the demanded card"
-FEE_SURRENDERED = "fee for the surrendered card"
-ODD_COUNTERS = "odd counters (highest trump)"
 ODD_COUNTER = "odd counter (highest trump)"
 """A codille's odd counter given to a defender for his trump (``codille_remainder:
 highest-trumps``)."""
-RENONCE_BETE = "bête (renonce)"
-TURNED_HAND_BETE = "bête (hand turned up)"
-
-
-@dataclass(frozen=True, slots=True)
-class Alone:
-    """A declarer with a partner who bears the lost game alone, and why: he took fewer tricks
-    himself than the rules' sole-liability threshold (``settlement.sharing``)."""
-
-    declarer: int
-    partner: int
-    tricks: int
-    """The tricks he took himself."""
-    below: int
-    """The threshold: with fewer tricks of his own he pays alone."""
-    basis: Basis
 
 
 class Payment(NamedTuple):
@@ -213,10 +176,6 @@ class Payment(NamedTuple):
     def as_json(self) -> dict[str, object]:
         """Returns the line as JSON."""
         return {"item": self.item, "from": self.payer, "to": self.payee, "amount": self.amount}
-
-
-_Line = tuple[str, PaymentKind, tuple[str, ...], tuple["Basis", ...], "Alone | None"]
-"""What a payment is, whoever pays it: label, kind, item ids, bases, sole liability."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,164 +243,10 @@ _NO_LINE: _Line = ("", PaymentKind.ITEMS, (), (), None)
 """The line of a settlement that writes none (the counters only)."""
 
 
-class _Lines(NamedTuple):
-    """The lines a ruleset's settlement writes, with their bases (built once, for the lines)."""
-
-    stake: _Line
-    redeal_stake: _Line
-    bete: _Line
-    renonce: _Line
-    odd: _Line
-    turned: _Line
-    fees: dict[str, _Line]
-
-
-def _stake_line(rules: RuleSet, redeal: bool) -> _Line:
-    if redeal:
-        lines = rules.all_pass_stakes
-        path: tuple[str | int, ...] = ("auction", "all_pass")
-        bases = tuple(rules.basis_at((*path, "add_stakes", i)) for i in range(len(lines)))
-    else:
-        lines = rules.stakes
-        bases = tuple(rules.basis_at(("settlement", "stakes", i)) for i in range(len(lines)))
-    return ("stake", PaymentKind.STAKE, tuple(who for who, _ in lines), bases, None)
-
-
-@lru_cache(maxsize=64)
-def _line_table(rules: RuleSet) -> _Lines:
-    """The payment lines a deal under ``rules`` can write, each with its basis (built once
-    per ruleset)."""
-    fees: dict[str, _Line] = {}
-    if rules.demand is not None and rules.demand.fee is not None:
-        fees[FEE_DEMANDED] = (
-            FEE_DEMANDED,
-            PaymentKind.FEE,
-            (),
-            (rules.demand.fee.basis,),
-            None,
-        )
-    if rules.call is not None and rules.call.surrender_fee is not None:
-        basis = rules.basis_at(("declarations", "call", "surrender"))
-        fees[FEE_SURRENDERED] = (FEE_SURRENDERED, PaymentKind.FEE, (), (basis,), None)
-    for held in rules.held_cards:
-        for text in held.cards:
-            label = held_label(held.name, text)
-            fees[label] = (label, PaymentKind.HELD, (), (held.basis,), None)
-    odd = rules.codille_remainder_basis
-    return _Lines(
-        _stake_line(rules, False),
-        _stake_line(rules, True),
-        ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
-        (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
-        (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
-        (
-            TURNED_HAND_BETE,
-            PaymentKind.TURNED_HAND,
-            (),
-            (rules.basis_at(("laws", "turned_hand")),),
-            None,
-        ),
-        fees,
-    )
-
-
-def held_label(name: str, card: str) -> str:
-    """Returns the label of the payment for a card held, e.g. ``The red aces (Ah)``."""
-    return f"{name} ({card})"
-
-
-class Game(StrEnum):
-    """How the game went for the declaring side, as the rule file's outcome settles it."""
-
-    WON = "won"
-    """No bête: the side won the game (a vole made or failed included)."""
-    REMISE = "remise"
-    """A bête, the pot staying on the table."""
-    CODILLE = "codille"
-    """A bête, the pot going to the opponents (or to the one who took codille)."""
-    REDEAL = "redeal"
-    """Nobody played: the deal was passed out."""
-
-
-class Kind(StrEnum):
-    """The outcome's kind: the game, told apart for the vole."""
-
-    WON = "won"
-    VOLE_MADE = "vole made"
-    VOLE_FAILED = "failed vole"
-    REMISE = "remise"
-    CODILLE = "codille"
-    REDEAL = "redeal"
-
-
-@dataclass(frozen=True, slots=True)
-class OutcomeKind:
-    """What a result of the rule file is: the one answer every reader asks (never ``pot:`` or
-    the result's name).
-
-    The game is read off the outcome's settlement: a bête is a lost game, by remise when the pot
-    stays and by codille when it goes to the opponents; no bête, a won game (a game scored in
-    points, which has no pot, names it: ``game``). The vole is read
-    off the results table: a result named only by rules for a vole made (failed) is one.
-    """
-
-    result: str
-    kind: Kind
-    game: Game
-    vole: VoleWhen | None
-    """The vole made or failed, None for a result that is about no vole."""
-    pot: Pot | None
-    """Where the pot goes (None for a redeal)."""
-    bete: bool
-    basis: Basis | None
-
-    @property
-    def won(self) -> bool:
-        """Checks if the declaring side won the game."""
-        return self.game is Game.WON
-
-    @property
-    def vole_made(self) -> bool:
-        """Checks if the side made the vole."""
-        return self.vole is VoleWhen.MADE
-
-
-@lru_cache(maxsize=64)
 def outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
-    """Returns the kind of every result the rules can give, ``redeal`` included (memoised)."""
-    voles: dict[str, set[VoleWhen | None]] = {}
-    for rule in rules.results:
-        voles.setdefault(rule.result, set()).add(rule.when.vole)
-    kinds = {
-        "redeal": OutcomeKind(
-            "redeal",
-            Kind.REDEAL,
-            Game.REDEAL,
-            None,
-            None,
-            False,
-            rules.basis_at(("auction", "all_pass")),
-        )
-    }
-    for rid, o in rules.outcomes.items():
-        named = voles.get(rid, {None})
-        vole = next(iter(named)) if len(named) == 1 else None
-        if o.game is not None:
-            game = Game(o.game.value)  # a game in points says what its result is
-        elif not o.bete:
-            game = Game.WON
-        elif o.pot is _STAYS:
-            game = Game.REMISE
-        else:
-            game = Game.CODILLE
-        if vole is VoleWhen.MADE:
-            kind = Kind.VOLE_MADE
-        elif vole is VoleWhen.FAILED and game is Game.WON:
-            kind = Kind.VOLE_FAILED
-        else:
-            kind = Kind(game.value)
-        kinds[rid] = OutcomeKind(rid, kind, game, vole, o.pot, o.bete, o.basis)
-    return MappingProxyType(kinds)
+    """Returns the kind of every result the rules can give, ``redeal`` included: read once
+    from the rule file, with the ruleset's compiled tables (:attr:`Compiled.outcome_kinds`)."""
+    return rules.compiled.outcome_kinds
 
 
 def outcome_kind(rules: RuleSet, result: str) -> OutcomeKind:
@@ -707,7 +512,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         return _settle_points(rules, args, lines, written)
     pot_before = table.pot
     ledger = _Ledger(n, table.pot, lines)
-    kinds = _line_table(rules) if lines is not None else None
+    kinds = rules.compiled.payment_lines if lines is not None else None
     stake_line = _NO_LINE if kinds is None else kinds.redeal_stake if table.redeal else kinds.stake
     for seat in range(n):
         ledger.to_pot(seat, stakes[seat], stake_line)

@@ -8,15 +8,24 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
+from engine.rules.model import Basis, ResultRule
 
-if TYPE_CHECKING:
-    from engine.referee.irregular import IrregularView
-
-__all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "View", "bits", "mask_of", "refuse"]
+__all__ = [
+    "PHASES",
+    "SUIT_NAMES",
+    "IrregularView",
+    "Phase",
+    "ResultMatch",
+    "Trick",
+    "View",
+    "bits",
+    "mask_of",
+    "refuse",
+]
 
 
 class Phase(StrEnum):
@@ -113,6 +122,49 @@ class Trick:
     def as_json(self) -> dict[str, Any]:
         """Returns the trick as in the ``ombre replay --json`` output."""
         return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
+
+
+@dataclass(frozen=True, slots=True)
+class ResultMatch:
+    """Why a deal has its result: the line of the rule file's results table that gave it (the
+    first whose condition holds), and the lines above it, none of which held. The referee's
+    answer to "why this result" (:attr:`engine.referee.Deal.result_match`,
+    :func:`engine.referee.result.match_result`); readers show it, never look it up by name."""
+
+    rule: ResultRule
+    index: int
+    """The line's position in ``results.rules`` (from 0)."""
+    before: tuple[ResultRule, ...]
+    """The lines above it, tried first: none of them held."""
+
+    @property
+    def result(self) -> str:
+        """Returns the result's name."""
+        return self.rule.result
+
+    @property
+    def basis(self) -> Basis:
+        """Returns the line's basis (evidence and citations)."""
+        return self.rule.basis
+
+
+class IrregularView(TypedDict):
+    """What every seat sees of the irregularities of a deal (``Deal.view``'s ``irregular``)."""
+
+    events: list[dict[str, object]]
+    """The irregularities and remedies declared (:meth:`Event.as_json`)."""
+    public: list[tuple[int, list[str]]]
+    """Each seat's cards lying public (exposed, played out of turn, or a hand shown or turned)."""
+    required: list[tuple[int, str]]
+    """Cards called, each with its holder: he plays it at his first turn where he may."""
+    suits: list[tuple[int, str]]
+    """Suits named: that seat plays it at his next turn if he can."""
+    dictated: list[int]
+    """Seats whose cards the adversaries may call one by one."""
+    vole_barred: str | None
+    """The law that took the vole from the declaring side, if one did."""
+    naming: int | None
+    """The declarer who laid his hand down unnamed, until another names trumps."""
 
 
 class View(TypedDict):

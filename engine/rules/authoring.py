@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.errors import Problem
 from engine.rules.checks import canonical_card, canonical_rank
+from engine.rules.model import ResolvedDocument
 from engine.rules.reader import Path_, json_path
 
 __all__ = [
@@ -383,7 +384,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
         )
 
 
-def authoring_problems(resolved: Any) -> list[Problem]:
+def authoring_problems(resolved: ResolvedDocument) -> list[Problem]:
     """Returns the unbased changes, unplayable values and mechanism problems of a schema-valid
     resolved file."""
     return [*_unbased_changes(resolved), *_unplayable(resolved), *_mechanism_problems(resolved)]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -128,10 +129,13 @@ def _entry_path(path: Path, raw_hash: str, context: str) -> Path:
     return cache_dir() / f"{key[:40]}.json"
 
 
-def load(path: Path, raw: bytes, read_bytes: Any, context: str = "") -> dict[str, Any] | None:
+def load(
+    path: Path, raw: bytes, read_bytes: Callable[[Path], bytes], context: str = ""
+) -> dict[str, Any] | None:
     """Returns the cached entry for ``path`` with these bytes, if it is still valid.
 
-    ``context`` names what else the result depends on (the registry's folders).
+    ``read_bytes`` reads a dependency's bytes (to check its digest); ``context`` names what else
+    the result depends on (the registry's folders).
     """
     if not enabled():
         return None

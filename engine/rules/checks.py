@@ -25,12 +25,12 @@ Each check adds located problems to one list; nothing stops at the first. The ch
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from engine.cards import Rank
 from engine.errors import Problem
-from engine.rules.model import condition_of
+from engine.rules.model import ResolvedDocument, condition_of
 from engine.rules.reader import Path_, json_path
 
 _RANKS = [r.value for r in Rank]
@@ -58,9 +58,9 @@ def _bases(value: Any, path: Path_) -> Iterator[tuple[Path_, dict[str, Any]]]:
             yield from _bases(sub, (*path, i))
 
 
-def semantic_problems(resolved: Any) -> list[Problem]:
+def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
     """Returns the semantic problems of a resolved document (see the module docstring)."""
-    d: dict[str, Any] = resolved.data
+    d: dict[str, Any] = dict(resolved.data)
     problems: list[Problem] = []
 
     def add(path: Path_, code: str, message: str) -> None:
@@ -288,14 +288,7 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 )
     for key in ("call", "demand"):
         fee = (d["declarations"].get(key) or {}).get("fee") or {}
-        favourite = fee.get("favourite_option")
-        path = ("declarations", key, "fee", "favourite_option")
-        if favourite and favourite not in options:
-            add(path, "unknown-option", f"no setup option {favourite!r}")
-        elif favourite and options[favourite]["kind"] != "suit":
-            add(path, "option-not-a-suit", f"option {favourite!r} does not choose a suit")
-        if favourite and "favourite_amount" not in fee:
-            add(path, "incomplete", "a favourite_option needs a favourite_amount")
+        _check_favourite(add, options, fee, ("declarations", key, "fee"))
     ap = d["auction"]["all_pass"]
     if ap["action"] == "forced":
         if "contract" not in ap or "card" not in ap:
@@ -357,14 +350,7 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     "unknown-contract",
                     f"no contract {cid!r}",
                 )
-        favourite = item.get("favourite_option")
-        path = ("settlement", "items", iid, "favourite_option")
-        if favourite and favourite not in options:
-            add(path, "unknown-option", f"no setup option {favourite!r}")
-        elif favourite and options[favourite]["kind"] != "suit":
-            add(path, "option-not-a-suit", f"option {favourite!r} does not choose a suit")
-        if favourite and "favourite_amount" not in item:
-            add(path, "incomplete", "a favourite_option needs a favourite_amount")
+        favourite = _check_favourite(add, options, item, ("settlement", "items", iid))
         if "favourite_amount" in item and not favourite:
             add(
                 ("settlement", "items", iid, "favourite_amount"),
@@ -426,6 +412,25 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     f"cites {cite['source']!r}, which is not in the sources table",
                 )
     return problems
+
+
+def _check_favourite(
+    add: Callable[[Path_, str, str], None],
+    options: Mapping[str, Any],
+    holder: Mapping[str, Any],
+    where: Path_,
+) -> Any:
+    """Checks the ``favourite_option`` of a fee or an item at ``where`` (a setup option that
+    chooses a suit, with a ``favourite_amount``) and returns it (None if there is none)."""
+    favourite = holder.get("favourite_option")
+    path = (*where, "favourite_option")
+    if favourite and favourite not in options:
+        add(path, "unknown-option", f"no setup option {favourite!r}")
+    elif favourite and options[favourite]["kind"] != "suit":
+        add(path, "option-not-a-suit", f"option {favourite!r} does not choose a suit")
+    if favourite and "favourite_amount" not in holder:
+        add(path, "incomplete", "a favourite_option needs a favourite_amount")
+    return favourite
 
 
 def _partitions(total: int, parts: int, largest: int | None = None) -> Iterator[tuple[int, ...]]:

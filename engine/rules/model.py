@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
@@ -45,7 +46,13 @@ POINT = "point"
 """The unit of a game scored in points from a tariff (``settlement.unit``)."""
 
 __all__ = [
+    "FEE_DEMANDED",
+    "FEE_SURRENDERED",
+    "ODD_COUNTERS",
     "POINT",
+    "RENONCE_BETE",
+    "TURNED_HAND_BETE",
+    "Alone",
     "Basis",
     "Call",
     "Cite",
@@ -54,22 +61,32 @@ __all__ = [
     "Contract",
     "DealerPlan",
     "DemandFee",
+    "Game",
     "HeldCards",
     "Item",
+    "Kind",
+    "LedTrick",
     "OnlyToOvercall",
     "Option",
+    "OutcomeKind",
     "OutcomeRule",
     "PartyRule",
+    "PaymentKind",
+    "PaymentLine",
+    "PaymentLines",
     "Penalty",
     "PlayLaw",
     "PlayLaws",
     "Points",
+    "ResolvedDocument",
     "ResultRule",
     "RuleSet",
+    "Seating",
     "Setup",
     "Tables",
     "TopTrump",
     "condition_of",
+    "held_label",
     "opponents_of",
     "stakes_of",
 ]
@@ -636,6 +653,218 @@ def stakes_of(lines: tuple[tuple[str, int], ...], dealer: int, n: int) -> list[i
     return out
 
 
+# The referee's derived answers, compiled once with the ruleset: the seating, the outcomes'
+# kinds and the payment lines (the referee and its settlement answer with them; nothing
+# memoises them elsewhere).
+
+
+class PaymentKind(StrEnum):
+    """What a payment line is: the settlement's own kinds, named once."""
+
+    STAKE = "stake"
+    """A seat's stake into the pot at the start of the deal."""
+    POT = "pot"
+    """The pot (what is at stake) taken by the side, the opponents or the codille's winner."""
+    BOARD = "board"
+    """Everything on the table, waiting bêtes included, swept by the side (a vole)."""
+    ITEMS = "items"
+    """Items of the rule file (jeu, consolation, matadors, vole ...) paid per opponent."""
+    BETE = "bete"
+    """The bête of a lost game, put into the pot."""
+    RENONCE = "renonce"
+    """The bête for a renonce noticed."""
+    TURNED_HAND = "turned-hand"
+    """The bête, by halves, for a hand turned up instead of the tricks (``laws.turned_hand``)."""
+    FEE = "fee"
+    """A fee paid during the deal (a demanded or a surrendered card)."""
+    HELD = "held"
+    """A payment for a card held (``settlement.held_cards``)."""
+    ODD = "odd"
+    """Odd counters kept from an earlier codille, to the holder of the highest trump."""
+    POINTS = "points"
+    """Points scored from the tariff (``settlement.points``): the score sheet pays the seat
+    that scores them (:data:`SCORE` the payer), a seat that loses them pays the score sheet."""
+    PENALTY = "penalty"
+    """Penalty points for a fault (``settlement.penalties``), scored outside the deal's
+    result: the offender pays them to the score sheet."""
+
+
+FEE_DEMANDED = "fee for the demanded card"
+FEE_SURRENDERED = "fee for the surrendered card"
+ODD_COUNTERS = "odd counters (highest trump)"
+RENONCE_BETE = "bête (renonce)"
+TURNED_HAND_BETE = "bête (hand turned up)"
+
+
+@dataclass(frozen=True, slots=True)
+class Alone:
+    """A declarer with a partner who bears the lost game alone, and why: he took fewer tricks
+    himself than the rules' sole-liability threshold (``settlement.sharing``)."""
+
+    declarer: int
+    partner: int
+    tricks: int
+    """The tricks he took himself."""
+    below: int
+    """The threshold: with fewer tricks of his own he pays alone."""
+    basis: Basis
+
+
+PaymentLine = tuple[str, PaymentKind, tuple[str, ...], tuple[Basis, ...], Alone | None]
+"""What a payment is, whoever pays it: label, kind, item ids, bases, sole liability."""
+
+
+class PaymentLines(NamedTuple):
+    """The lines a ruleset's settlement writes, with their bases (:attr:`Compiled.payment_lines`)."""
+
+    stake: PaymentLine
+    redeal_stake: PaymentLine
+    bete: PaymentLine
+    renonce: PaymentLine
+    odd: PaymentLine
+    turned: PaymentLine
+    fees: Mapping[str, PaymentLine]
+
+
+def held_label(name: str, card: str) -> str:
+    """Returns the label of the payment for a card held, e.g. ``The red aces (Ah)``."""
+    return f"{name} ({card})"
+
+
+class Game(StrEnum):
+    """How the game went for the declaring side, as the rule file's outcome settles it."""
+
+    WON = "won"
+    """No bête: the side won the game (a vole made or failed included)."""
+    REMISE = "remise"
+    """A bête, the pot staying on the table."""
+    CODILLE = "codille"
+    """A bête, the pot going to the opponents (or to the one who took codille)."""
+    REDEAL = "redeal"
+    """Nobody played: the deal was passed out."""
+
+
+class Kind(StrEnum):
+    """The outcome's kind: the game, told apart for the vole."""
+
+    WON = "won"
+    VOLE_MADE = "vole made"
+    VOLE_FAILED = "failed vole"
+    REMISE = "remise"
+    CODILLE = "codille"
+    REDEAL = "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeKind:
+    """What a result of the rule file is: the one answer every reader asks (never ``pot:`` or
+    the result's name).
+
+    The game is read off the outcome's settlement: a bête is a lost game, by remise when the pot
+    stays and by codille when it goes to the opponents; no bête, a won game (a game scored in
+    points, which has no pot, names it: ``game``). The vole is read
+    off the results table: a result named only by rules for a vole made (failed) is one.
+    """
+
+    result: str
+    kind: Kind
+    game: Game
+    vole: VoleWhen | None
+    """The vole made or failed, None for a result that is about no vole."""
+    pot: Pot | None
+    """Where the pot goes (None for a redeal)."""
+    bete: bool
+    basis: Basis | None
+
+    @property
+    def won(self) -> bool:
+        """Checks if the declaring side won the game."""
+        return self.game is Game.WON
+
+    @property
+    def vole_made(self) -> bool:
+        """Checks if the side made the vole."""
+        return self.vole is VoleWhen.MADE
+
+
+class LedTrick(Protocol):
+    """A trick as seating reads it: its leader and its cards in play order
+    (:class:`engine.referee.Trick`)."""
+
+    @property
+    def leader(self) -> int: ...
+
+    @property
+    def cards(self) -> tuple[Any, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The seats of one deal, by its dealer (the same for every deal he deals): compiled once
+    with the ruleset (:attr:`Compiled.seatings`); the referee answers with it
+    (:func:`engine.referee.seating`).
+
+    Play goes to the right, from the eldest hand (the dealer's right). Where the rules have a
+    seat sit the deal out (``players.sits_out``: the dealer, at a table of four), it is dealt
+    nothing and never speaks or plays, but is an opponent in the settlement.
+    """
+
+    n: int
+    """The seats at the table."""
+    dealer: int
+    eldest: int
+    """The first to speak and to lead."""
+    out: int | None
+    """The seat that sits the deal out, None if every seat plays."""
+    order: tuple[int, ...]
+    """The seats that play, in turn from the eldest."""
+    right: tuple[int, ...]
+    """The seat that plays after each seat (its right-hand neighbour among those who play)."""
+
+    @property
+    def active(self) -> int:
+        """Returns how many seats play."""
+        return len(self.order)
+
+    @property
+    def next_dealer(self) -> int:
+        """Returns the seat that deals next: the deal passes to the right."""
+        return (self.dealer + 1) % self.n
+
+    def in_turn(self, first: int) -> tuple[int, ...]:
+        """Returns the seats that play, in turn from ``first`` (the seat out left out)."""
+        i = self.order.index(first)
+        return self.order[i:] + self.order[:i]
+
+    def seat_of(self, trick: LedTrick | int, k: int) -> int:
+        """Returns the seat that played the ``k``-th card (from 0) of a trick (or of the trick
+        led by the seat ``trick``)."""
+        seat = trick if isinstance(trick, int) else trick.leader
+        right = self.right
+        for _ in range(k):
+            seat = right[seat]
+        return seat
+
+    def plays(self, trick: LedTrick) -> tuple[tuple[int, object], ...]:
+        """Returns a finished trick's cards with the seat that played each, in play order."""
+        seats = self.in_turn(trick.leader)
+        return tuple(zip(seats, trick.cards, strict=False))
+
+    def opponents(self, declarer: int, partner: int | None = None) -> tuple[int, ...]:
+        """Returns the seats not on the declaring side, in turn from the declarer's right (the
+        seat that sits out included: it pays and is paid as an opponent)."""
+        return opponents_of(self.n, declarer, partner)
+
+    def playing_opponents(self, declarer: int, partner: int | None = None) -> tuple[int, ...]:
+        """Returns the opponents who play the deal (the seat that sits out left out)."""
+        return tuple(s for s in self.opponents(declarer, partner) if s != self.out)
+
+    def partners(self, declarer: int) -> tuple[int, ...]:
+        """Returns the seats that may be the declarer's partner (whoever holds the card he
+        calls): those who play, other than himself, in turn from his right."""
+        return tuple(s for s in self.in_turn(declarer) if s != declarer)
+
+
 @dataclass(frozen=True, eq=False)
 class Compiled:
     """The tables the referee looks up in every deal, compiled once from a ruleset (part of
@@ -662,6 +891,12 @@ class Compiled:
     deal_stakes: Mapping[tuple[int, bool, int], tuple[int, ...]]
     """For (dealer, redeal, factor), what each seat stakes at the start of a deal; factor is
     1 and, where the rule file plays parties, its last tour's factor."""
+    seatings: tuple[Seating, ...]
+    """Who sits where in a deal dealt by each seat."""
+    outcome_kinds: Mapping[str, OutcomeKind]
+    """The kind of every result the rules can give, ``redeal`` included."""
+    payment_lines: PaymentLines
+    """The payment lines a deal can write, each with its basis."""
 
 
 def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
@@ -1293,6 +1528,19 @@ def _compile_tables(rules: RuleSet) -> Compiled:
         opponents=MappingProxyType(opponents),
         outcome_items=MappingProxyType(items),
         deal_stakes=MappingProxyType(stakes),
+        seatings=tuple(
+            Seating(
+                rules.players,
+                dealer,
+                plan.eldest,
+                plan.out,
+                (plan.eldest, *reversed(plan.queue)),
+                plan.next_seat,
+            )
+            for dealer, plan in enumerate(dealers)
+        ),
+        outcome_kinds=_outcome_kinds(rules),
+        payment_lines=_payment_lines(rules),
     )
 
 
@@ -1306,6 +1554,91 @@ def _only_to_overcall(value: Any, basis: Any, cid: str) -> OnlyToOvercall | None
     return OnlyToOvercall(
         str(value["penalty"]), basis(*where) if "basis" in value else basis(*where[:-1])
     )
+
+
+def _stake_line(rules: RuleSet, redeal: bool) -> PaymentLine:
+    if redeal:
+        lines = rules.all_pass_stakes
+        path: tuple[str | int, ...] = ("auction", "all_pass")
+        bases = tuple(rules.basis_at((*path, "add_stakes", i)) for i in range(len(lines)))
+    else:
+        lines = rules.stakes
+        bases = tuple(rules.basis_at(("settlement", "stakes", i)) for i in range(len(lines)))
+    return ("stake", PaymentKind.STAKE, tuple(who for who, _ in lines), bases, None)
+
+
+def _payment_lines(rules: RuleSet) -> PaymentLines:
+    """The payment lines a deal under ``rules`` can write, each with its basis (compiled once
+    with the ruleset)."""
+    fees: dict[str, PaymentLine] = {}
+    if rules.demand is not None and rules.demand.fee is not None:
+        fees[FEE_DEMANDED] = (
+            FEE_DEMANDED,
+            PaymentKind.FEE,
+            (),
+            (rules.demand.fee.basis,),
+            None,
+        )
+    if rules.call is not None and rules.call.surrender_fee is not None:
+        basis = rules.basis_at(("declarations", "call", "surrender"))
+        fees[FEE_SURRENDERED] = (FEE_SURRENDERED, PaymentKind.FEE, (), (basis,), None)
+    for held in rules.held_cards:
+        for text in held.cards:
+            label = held_label(held.name, text)
+            fees[label] = (label, PaymentKind.HELD, (), (held.basis,), None)
+    odd = rules.codille_remainder_basis
+    return PaymentLines(
+        _stake_line(rules, False),
+        _stake_line(rules, True),
+        ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
+        (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
+        (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
+        (
+            TURNED_HAND_BETE,
+            PaymentKind.TURNED_HAND,
+            (),
+            (rules.basis_at(("laws", "turned_hand")),),
+            None,
+        ),
+        MappingProxyType(fees),
+    )
+
+
+def _outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
+    """The kind of every result the rules can give, ``redeal`` included."""
+    voles: dict[str, set[VoleWhen | None]] = {}
+    for rule in rules.results:
+        voles.setdefault(rule.result, set()).add(rule.when.vole)
+    kinds = {
+        "redeal": OutcomeKind(
+            "redeal",
+            Kind.REDEAL,
+            Game.REDEAL,
+            None,
+            None,
+            False,
+            rules.basis_at(("auction", "all_pass")),
+        )
+    }
+    for rid, o in rules.outcomes.items():
+        named = voles.get(rid, {None})
+        vole = next(iter(named)) if len(named) == 1 else None
+        if o.game is not None:
+            game = Game(o.game.value)  # a game in points says what its result is
+        elif not o.bete:
+            game = Game.WON
+        elif o.pot is Pot.STAYS:
+            game = Game.REMISE
+        else:
+            game = Game.CODILLE
+        if vole is VoleWhen.MADE:
+            kind = Kind.VOLE_MADE
+        elif vole is VoleWhen.FAILED and game is Game.WON:
+            kind = Kind.VOLE_FAILED
+        else:
+            kind = Kind(game.value)
+        kinds[rid] = OutcomeKind(rid, kind, game, vole, o.pot, o.bete, o.basis)
+    return MappingProxyType(kinds)
 
 
 def _points_of(data: Mapping[str, Any], basis: Any) -> dict[tuple[str, str], Points]:
@@ -1328,12 +1661,39 @@ def _points_of(data: Mapping[str, Any], basis: Any) -> dict[tuple[str, str], Poi
     return found
 
 
-def build_ruleset(resolved: Any) -> RuleSet:
+class ResolvedDocument(Protocol):
+    """A rule file resolved and validated, as the model is built from it
+    (:class:`engine.rules.loader.Resolved`)."""
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The document after ``extends:`` is merged."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def file(self) -> str: ...
+
+    @property
+    def chain(self) -> Sequence[str]: ...
+
+    @property
+    def where(self) -> Mapping[Path_, Where]: ...
+
+    @property
+    def overrides(self) -> Sequence[tuple[Path_, Where]]: ...
+
+    def locate(self, path: Path_) -> Where:
+        """Returns where the value at ``path`` (or its nearest ancestor) was set."""
+
+
+def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
     """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`)."""
-    d: dict[str, Any] = resolved.data
+    d: dict[str, Any] = dict(resolved.data)
 
     def where(*path: str | int) -> Where:
-        return resolved.locate(path)  # type: ignore[no-any-return]
+        return resolved.locate(path)
 
     def basis(*path: str | int) -> Basis:
         node: Any = d

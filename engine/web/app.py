@@ -1033,6 +1033,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "refusal_section": _SECTION.get(refusal.code.split("/")[0], "") if refusal else "",
         "report": report,
         "settlement": settlement,
+        "result_match": deal.result_match,  # why this result: the referee's answer
         "totals": table.party.totals,
         "matadors": names,
         "turn": table.turn,

@@ -458,6 +458,27 @@ def test_the_result_page_shows_one_pot(client: TestClient) -> None:
     assert re.findall(r"<td>([^<]*)</td>", row)[-1] == pot[1]  # the same number below
 
 
+def test_the_result_page_says_why_with_the_referees_results_line(client: TestClient) -> None:
+    from engine import load_ruleset
+    from engine.referee import ResultMatch
+    from engine.render import environment
+
+    path, page = new_table(client, seed=4)
+    page = play_out(client, path, page, {"0"})
+    why = re.search(r'<p class="why" id="why-result">Why ([a-z-]+): ([^<]*)\.</p>', page)
+    assert why, "the result page explains the result"
+    rules = load_ruleset("quadrille")
+    words = environment("text").get_template("table/_words.j2").module
+    # The line the referee matched (one of the results table's), in the terminal's words.
+    lines = [r for r in rules.results if r.result == why[1]]
+    assert lines
+    assert any(
+        why[2].replace("&#39;", "'") == str(words.why_result(ResultMatch(r, i, rules.results[:i])))
+        for i, r in enumerate(rules.results)
+        if r in lines
+    )
+
+
 def test_the_home_page_puts_tables_in_progress_and_the_four_games_first(
     client: TestClient,
 ) -> None:
