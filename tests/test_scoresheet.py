@@ -25,8 +25,9 @@ RULESETS = [i for i, _, _ in default_registry().files()]
 
 def entry_of(deal: Deal) -> Entry:
     """What a scorekeeper at the table would have written down for a deal the referee played."""
+    faults = tuple(deal.faults)  # the penalty points a director writes down
     if deal.result == "redeal":
-        return Entry(dealer=deal.dealer, passed=True)
+        return Entry(dealer=deal.dealer, passed=True, penalties=faults)
     assert deal.declarer is not None and deal.contract is not None and deal.trump is not None
     holder = None
     if deal.called is not None:
@@ -56,6 +57,7 @@ def entry_of(deal: Deal) -> Entry:
         highest_trump=highest,
         trump_holders=holders,
         renonces=tuple(deal.penalties),
+        penalties=faults,
         # Roi rendu: the called card went to the declarer, who played alone.
         surrendered=deal.contract.help == "call" and deal.demanded_from is not None,
         held=tuple(
