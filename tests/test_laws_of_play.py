@@ -246,8 +246,8 @@ def test_the_kings_holder_leading_a_matador_loses_the_vole(quadrille: RuleSet) -
 
 
 def test_the_vole_is_not_offered_once_barred(quadrille: RuleSet) -> None:
-    """The vole record: the side takes six tricks and the seventh card undertakes the vole;
-    with the Ombre's hand shown before, the same play is no undertaking."""
+    """The vole record: the side takes six tricks and leads the seventh card; with the Ombre's
+    hand shown before, that play is no undertaking either."""
     record = read_record(RECORDS / "quadrille-vole-by-lead.yaml")
     lines = list(record.deals[0].actions)
     first_play = next(i for i, line in enumerate(lines) if " play " in line)

@@ -81,7 +81,14 @@ def test_golden_vole_by_lead_records() -> None:
     quadrille = replayed("quadrille-vole-by-lead.yaml")["deals"][0]
     record = read_record(RECORDS / "quadrille-vole-by-lead.yaml")
     assert not any(line.endswith(" vole") for line in record.deals[0].actions)
-    assert quadrille["vole_undertaken"] and quadrille["result"] == "vole-failed"
+    # The called king's holder (seat 0, not the eldest) leads the called king at the fourth
+    # trick, making himself known: "ou même le roi appellé, pour faire connoître qu'il est ami
+    # ... ne pourroit entreprendre la vole" [ENC-Q]; so under Quadrille's laws the seventh card
+    # is a plain play here (the undertaking by lead itself: the test above, and Ombre below).
+    assert not quadrille["vole_undertaken"] and quadrille["result"] == "win"
+    assert [(i["seat"], i["law"]) for i in quadrille["irregularities"]] == [
+        (0, "partner_known_no_vole")
+    ]
     ombre = replayed("ombre-vole-by-lead.yaml")["deals"][0]
     assert ombre["vole_undertaken"] and ombre["result"] == "vole"
     assert ombre["tricks_won"] == [0, 9, 0]
