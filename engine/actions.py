@@ -6,6 +6,11 @@ whose revokes are penalised (``play.renonce.action: penalised``), ``renonce CARD
 played that does not follow) and ``notice`` (a renonce pointed out before the end of the
 deal). A record line puts the seat in front: ``"2 play 3d"``.
 
+The irregularities, under a rule file's laws of the table (``laws``; :mod:`engine.referee.laws`):
+``misdeal FAULT`` (the deal found wrong: ``too-many``, ``too-few``, ``duplicate``, ``faced``),
+``extra-card`` (a player found playing with a card too many) and ``retake`` (the cards taken
+back after several renonces).
+
 Actions are small immutable values, checked when built: an ``Action`` with the wrong arguments
 for its verb raises :class:`NotationError`. The common ones are interned so that the referee's
 legal action lists cost nothing to build.
@@ -37,8 +42,13 @@ VERBS = (
     "stop",
     "renonce",
     "notice",
+    "misdeal",
+    "extra-card",
+    "retake",
 )
-_BARE = frozenset({"pass", "vole", "stop", "notice"})
+_BARE = frozenset({"pass", "vole", "stop", "notice", "extra-card", "retake"})
+FAULTS = ("too-many", "too-few", "duplicate", "faced")
+"""The faults of a deal ``misdeal`` names (``laws.misdeal.faults`` lists those that void it)."""
 _ONE_CARD = frozenset({"call", "give", "play", "renonce"})
 
 
@@ -50,9 +60,13 @@ class Action:
     contract: str | None = None
     suit: Suit | None = None
     cards: tuple[Card, ...] = ()
+    word: str | None = None
+    """The fault a ``misdeal`` names (one of :data:`FAULTS`); None for every other verb."""
 
     def __post_init__(self) -> None:
         verb, contract, suit, cards = self.verb, self.contract, self.suit, self.cards
+        if self.word is not None and (verb != "misdeal" or self.word not in FAULTS):
+            raise NotationError(f"{verb}: no such argument {self.word!r}")
         if type(cards) is not tuple:
             raise NotationError(f"{verb}: cards must be a tuple of Card, not {cards!r}")
         for c in cards:
@@ -68,6 +82,8 @@ class Action:
             ok = contract is None and type(suit) is Suit and not cards
         elif verb in _BARE:
             ok = contract is None and suit is None and not cards
+        elif verb == "misdeal":
+            ok = contract is None and suit is None and not cards and self.word is not None
         else:
             raise NotationError(f"not a verb: {verb!r} (verbs: {', '.join(VERBS)})")
         if not ok:
@@ -86,6 +102,8 @@ class Action:
             return f"trump {self.suit.value}"
         if self.cards:
             return self.verb + " " + " ".join(str(c) for c in self.cards)
+        if self.word is not None:
+            return f"{self.verb} {self.word}"
         return self.verb
 
     def __str__(self) -> str:
@@ -131,6 +149,11 @@ class Action:
             if len(args) != 1:
                 raise NotationError(f"trump takes one suit: {text!r}")
             return TRUMP[Suit.parse(args[0]).index]
+        if verb == "misdeal":
+            fault = args[0].lower() if len(args) == 1 else ""
+            if fault not in FAULTS:
+                raise NotationError(f"misdeal takes one fault ({', '.join(FAULTS)}): {text!r}")
+            return Action("misdeal", word=fault)
         if verb == "discard":
             cards = tuple(Card.parse(a) for a in args)
             if len(set(cards)) != len(cards):
@@ -151,7 +174,16 @@ PASS = Action("pass")
 VOLE = Action("vole")
 STOP = Action("stop")
 NOTICE = Action("notice")
-_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP, "notice": NOTICE}
+EXTRA_CARD = Action("extra-card")
+RETAKE = Action("retake")
+_SIMPLE = {
+    "pass": PASS,
+    "vole": VOLE,
+    "stop": STOP,
+    "notice": NOTICE,
+    "extra-card": EXTRA_CARD,
+    "retake": RETAKE,
+}
 PLAY: tuple[Action, ...] = tuple(Action("play", cards=(c,)) for c in ALL_CARDS)
 RENONCE: tuple[Action, ...] = tuple(Action("renonce", cards=(c,)) for c in ALL_CARDS)
 CALL: tuple[Action, ...] = tuple(Action("call", cards=(c,)) for c in ALL_CARDS)

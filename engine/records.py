@@ -33,6 +33,7 @@ from engine.actions import parse_line
 from engine.cards import PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee import Deal
+from engine.referee.laws import cutting_seat, forgo_claims
 from engine.referee.party import Party
 from engine.rules.model import RuleSet
 from engine.rules.reader import (
@@ -62,7 +63,17 @@ __all__ = [
 _TOP_KEYS = {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions", "deals"}
 _META_KEYS = {"title", "source", "note", "ruleset_file", "ruleset_sha256", "table"}
 _TABLE_KEYS = {"seat": int, "seed": int, "bots": str, "deals": int}
-_DEAL_KEYS = {"dealer", "hands", "talon", "seed", "actions", "note"}
+_DEAL_KEYS = {
+    "dealer",
+    "hands",
+    "talon",
+    "seed",
+    "actions",
+    "note",
+    "cut",
+    "packets",
+    "unclaimed",
+}
 _SEAT = re.compile(r"^[0-9]{1,3}$")
 
 MAX_SEATS = 6
@@ -117,6 +128,13 @@ class DealRecord:
     seed: int | None = None
     actions: tuple[str, ...] = ()
     note: str | None = None
+    cut: int | None = None
+    """The seat that cut the pack (checked against the rules' ``deal.cut``)."""
+    packets: tuple[int, ...] | None = None
+    """The packets the cards were dealt in, e.g. ``(3, 3, 4)`` (one of the rules' orders)."""
+    unclaimed: tuple[str, ...] = ()
+    """Payment items not claimed before the next dealer had finished dealing
+    (``laws.claims_before_next_deal``): not paid."""
 
 
 @dataclass(frozen=True)
@@ -250,8 +268,52 @@ def _deal(
                 continue
             actions.append(line)
     note = data.get("note") if not top else None
+    cut = data.get("cut")
+    if cut is not None and (not isinstance(cut, int) or isinstance(cut, bool)):
+        problems.append(_problem(doc, (*path, "cut"), "record/type", "cut must be a seat number"))
+        cut = None
+    packets: tuple[int, ...] | None = None
+    if "packets" in data:
+        raw_packets = data["packets"]
+        if not isinstance(raw_packets, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in raw_packets
+        ):
+            problems.append(
+                _problem(
+                    doc,
+                    (*path, "packets"),
+                    "record/type",
+                    "packets must list the packet sizes, e.g. [3, 3, 4]",
+                )
+            )
+        else:
+            packets = tuple(raw_packets)
+    unclaimed: tuple[str, ...] = ()
+    if "unclaimed" in data:
+        raw_unclaimed = data["unclaimed"]
+        if not isinstance(raw_unclaimed, list) or not all(
+            isinstance(x, str) for x in raw_unclaimed
+        ):
+            problems.append(
+                _problem(
+                    doc,
+                    (*path, "unclaimed"),
+                    "record/type",
+                    "unclaimed must list payment items, e.g. [matadors]",
+                )
+            )
+        else:
+            unclaimed = tuple(raw_unclaimed)
     return DealRecord(
-        dealer, hands, talon, seed, tuple(actions), note if isinstance(note, str) else None
+        dealer,
+        hands,
+        talon,
+        seed,
+        tuple(actions),
+        note if isinstance(note, str) else None,
+        cut,
+        packets,
+        unclaimed,
     )
 
 
@@ -480,6 +542,12 @@ def write_record(record: Record) -> str:
         if deal.seed is not None:
             out.append(f"{prefix}seed: {deal.seed}")
             prefix = indent
+        if deal.cut is not None:
+            out.append(f"{prefix}cut: {deal.cut}")
+            prefix = indent
+        if deal.packets is not None:
+            out.append(f"{prefix}packets: [{', '.join(str(p) for p in deal.packets)}]")
+            prefix = indent
         if deal.hands is not None:
             out.append(f"{prefix}hands:")
             prefix = indent
@@ -492,6 +560,8 @@ def write_record(record: Record) -> str:
             out.extend(f"{indent}  - {_scalar(a)}" for a in deal.actions)
         else:
             out.append(f"{prefix}actions: []")
+        if deal.unclaimed:
+            out.append(f"{indent}unclaimed: [{', '.join(_scalar(u) for u in deal.unclaimed)}]")
         return out
 
     if record.party:
@@ -516,6 +586,8 @@ class ReplayReport:
     located: str | None = None
     """The error as ``FILE:LINE:COLUMN: ...`` for text output."""
     finished: list[Deal] = field(default_factory=list, repr=False)
+    played: list[Deal] = field(default_factory=list, repr=False)
+    """Every deal reached, in order (the last may be unfinished), as the referee left it."""
 
     @staticmethod
     def malformed(error: RecordError) -> ReplayReport:
@@ -568,7 +640,14 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
         complete: bool, error: dict[str, Any] | None = None, located: str | None = None
     ) -> ReplayReport:
         return ReplayReport(
-            rules.id, complete, error, deals_out, party.totals, located, party.finished
+            rules.id,
+            complete,
+            error,
+            deals_out,
+            party.totals,
+            located,
+            party.finished,
+            list(party.deals),
         )
 
     for d_index, deal_rec in enumerate(record.deals):
@@ -591,6 +670,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             raise RecordError(
                 [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
             ) from None
+        facts = _deal_facts(record, rules, deal, deal_rec, base_path, d_index)
         for index, line_text in enumerate(deal_rec.actions):
             error: dict[str, Any] | None = None
             try:
@@ -608,15 +688,89 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             if error is not None:
                 if record.party:
                     error["deal"] = d_index
-                deals_out.append(deal.report())
+                deals_out.append({**deal.report(), **facts})
                 line, col = record.locate(record.action_path(d_index, index))
                 where = ":".join(str(x) for x in (record.file, line, col) if x is not None)
                 located = f"{where}: {line_text!r}: {error['code']}: {error['message']}"
                 return report(False, error, located)
-        deals_out.append(deal.report())
+        if deal_rec.unclaimed:
+            _forgo(record, deal, deal_rec, base_path, d_index)
+        deals_out.append({**deal.report(), **facts})
         if not deal.is_over:
             return report(False)
     return report(True)
+
+
+def _deal_facts(
+    record: Record,
+    rules: RuleSet,
+    deal: Deal,
+    deal_rec: DealRecord,
+    base: Path_,
+    d_index: int,
+) -> dict[str, Any]:
+    """Checks the deal's own record (who cut, the packets) against the rules, and returns it
+    for the report: ``record/cut``, ``record/packets``."""
+
+    def fail(key: str, code: str, message: str) -> RecordError:
+        path: Path_ = (*base, key)
+        line, col = record.locate(path)
+        return RecordError(
+            [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {message}")]
+        )
+
+    out: dict[str, Any] = {}
+    if deal_rec.cut is not None:
+        cutter = cutting_seat(rules, deal.dealer)
+        if cutter is None:
+            raise fail("cut", "record/cut", f"{rules.id} does not say who cuts (deal.cut)")
+        if deal_rec.cut != cutter:
+            raise fail(
+                "cut",
+                "record/cut",
+                f"seat {cutter} cuts for dealer {deal.dealer}, on his {rules.cut_by}, not seat "
+                f"{deal_rec.cut} ({rules.cite(('deal', 'cut'))})",
+            )
+        out["cut"] = deal_rec.cut
+    if deal_rec.packets is not None:
+        orders = ", ".join("-".join(map(str, p)) for p in rules.packets)
+        if deal_rec.packets not in rules.packets:
+            raise fail(
+                "packets",
+                "record/packets",
+                f"the cards are dealt in packets of {orders}, not "
+                f"{'-'.join(map(str, deal_rec.packets))} ({rules.cite(('deal',))})",
+            )
+        if deal_rec.seed is not None and deal_rec.packets != rules.packets[0]:
+            raise fail(
+                "packets",
+                "record/packets",
+                "a seeded deal is dealt in the first packet order, "
+                f"{'-'.join(map(str, rules.packets[0]))}: give the hands to record another",
+            )
+        out["packets"] = list(deal_rec.packets)
+    return out
+
+
+def _forgo(record: Record, deal: Deal, deal_rec: DealRecord, base: Path_, d_index: int) -> None:
+    """The deal's ``unclaimed`` items: not paid (``laws.claims_before_next_deal``)."""
+    try:
+        forgo_claims(deal, deal_rec.unclaimed)
+    except NotationError as exc:
+        path: Path_ = (*base, "unclaimed")
+        line, col = record.locate(path)
+        raise RecordError(
+            [
+                Problem(
+                    record.file,
+                    line,
+                    col,
+                    json_path(path),
+                    "record/unclaimed",
+                    f"deal {d_index}: {exc}",
+                )
+            ]
+        ) from None
 
 
 def record_of(

@@ -171,6 +171,8 @@ SCHEMA = {
                 "hand_size": {"type": "integer", "minimum": 1},
                 "talon": NAT,
                 "packets": arr(arr({"type": "integer", "minimum": 1}, minItems=1), minItems=1),
+                # Who cuts, seen from the dealer; a record's `cut` is checked against it.
+                "cut": obj({"by": {"enum": ["left", "right"]}}, ["by"]),
             },
             ["hand_size", "talon", "packets"],
         ),
@@ -282,6 +284,29 @@ SCHEMA = {
                 "last_tour_factor": {"type": "integer", "minimum": 1},
             },
             ["tours", "last_tour_factor"],
+        ),
+        # The laws of the table (engine/referee/laws.py): one key per law, each with its
+        # parameters and basis; docs/rule-format.md, "laws".
+        "laws": obj(
+            {
+                "misdeal": obj(
+                    {
+                        "faults": arr(
+                            {"enum": ["too-many", "too-few", "duplicate", "faced"]},
+                            minItems=1,
+                            uniqueItems=True,
+                        ),
+                        "redealt_by": {"enum": ["same", "next"]},
+                    },
+                    ["faults", "redealt_by"],
+                ),
+                "eleven_cards": obj({"penalty": {"enum": ["bete"]}}, ["penalty"]),
+                "revokes": obj({"several": {"enum": ["retake", "stand"]}}, ["several"]),
+                "claims_before_next_deal": obj(
+                    {"items": arr({"type": "string"}, minItems=1, uniqueItems=True)}, ["items"]
+                ),
+            },
+            basis=False,
         ),
         "settlement": obj(
             {

@@ -21,7 +21,7 @@ from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
 from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
-from engine.referee import auction, declarations, exchange, play, result
+from engine.referee import auction, declarations, exchange, laws, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.seating import Seating
 from engine.referee.seating import seating as public_seating
@@ -117,6 +117,7 @@ class Deal:
         "hands",
         "history",
         "holder",
+        "irregular",
         "is_over",
         "leader",
         "n",
@@ -233,6 +234,9 @@ class Deal:
         self.penalties: list[int] = []
         """The offender of each renonce noticed: each makes a bête."""
         self._snapshots: list[Any] | None = None
+        self.irregular: laws.Irregularities = laws.NONE
+        """What the laws of the table made of the deal: a misdeal, a card too many, the cards
+        taken back, claims not made (:mod:`engine.referee.laws`)."""
 
         # Outcome.
         self.is_over = False
@@ -472,6 +476,9 @@ class Deal:
                 _play_card(self, seat, card)
                 return
         action, seat = self._parse(action, seat)
+        if action.verb in laws.VERBS:
+            laws.apply(self, action, seat)  # an irregularity, by the seat concerned
+            return
         if phase is PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
             card = action.cards[0].index
             if play.play_mask(self) >> card & 1:
@@ -518,6 +525,8 @@ class Deal:
         return action, seat
 
     def _refusal(self, action: Action, seat: int | None) -> IllegalActionError | None:
+        if action.verb in laws.VERBS:
+            return laws.refusal(self, action, seat)
         phase = self.phase
         if phase is OVER:
             return refuse("deal/over", "the deal is over", self.to_move, action)
@@ -656,6 +665,7 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        out.update(laws.report(self))
         s = self.settlement
         if s is not None:
             out.update(

@@ -39,6 +39,7 @@ def _discard(cards: tuple[Card, ...]) -> Action:
     _set(action, "contract", None)
     _set(action, "suit", None)
     _set(action, "cards", cards)
+    _set(action, "word", None)
     return action
 
 

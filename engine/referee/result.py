@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.enums import CodilleRemainder, HeldBy
 from engine.referee.held import held_card_transfers
+from engine.referee.laws import MISDEAL, at_end
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER
 from engine.rules.model import RuleSet
@@ -99,6 +100,7 @@ def finish(d: Deal) -> None:
             played=len(d._tricks),
             contract=d.contract.id if d.contract is not None else None,
         )
+    at_end(d)
     if d.renonces:
         # A renonce not pointed out before the end is noticed after it: the bête stands.
         d.penalties.extend(seat for seat, _, _ in d.renonces)
@@ -138,7 +140,7 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         odd counters for him.
     """
     assert d.result is not None
-    played = d.result != "redeal"
+    played = d.result != "redeal" and d.result != MISDEAL
     if table is not None:
         wanted = bool(table.remainder)
     else:
@@ -158,6 +160,8 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        d.irregular.unclaimed,
+        d.irregular.extra_card,
     )
 
 

@@ -21,7 +21,7 @@ simulation that needs only the balances does not pay for the lines.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache, partial
 from types import MappingProxyType
@@ -119,6 +119,8 @@ class PaymentKind(StrEnum):
     """A payment for a card held (``settlement.held_cards``)."""
     ODD = "odd"
     """Odd counters kept from an earlier codille, to the holder of the highest trump."""
+    IRREGULARITY = "irregularity"
+    """A bête made for an irregularity by a law of the table (``laws``): a card too many."""
 
 
 POT = "pot"
@@ -130,6 +132,9 @@ ODD_COUNTER = "odd counter (highest trump)"
 """A codille's odd counter given to a defender for his trump (``codille_remainder:
 highest-trumps``)."""
 RENONCE_BETE = "bête (renonce)"
+ELEVEN_BETE = "bête (a card too many)"
+MISDEAL = "misdeal"
+"""The result of a deal made void by a law of the table (:mod:`engine.referee.laws`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,6 +393,11 @@ def outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
             rules.basis_at(("auction", "all_pass")),
         )
     }
+    if rules.laws.misdeal is not None:
+        # A deal made void by a law of the table, dealt again (by the same dealer or the next).
+        kinds[MISDEAL] = OutcomeKind(
+            MISDEAL, Kind.REDEAL, Game.REDEAL, None, None, False, rules.laws.misdeal.basis
+        )
     for rid, o in rules.outcomes.items():
         named = voles.get(rid, {None})
         vole = next(iter(named)) if len(named) == 1 else None
@@ -545,6 +555,12 @@ class Outcome(NamedTuple):
     trump_holders: tuple[int, ...] = ()
     """The seats that held a trump when play began, the holder of the highest first (asked for
     where the rules give a codille's odd counters to the highest trumps)."""
+    unclaimed: tuple[str, ...] = ()
+    """Payment items not claimed before the next deal (``laws.claims_before_next_deal``): not
+    paid."""
+    extra_card: int | None = None
+    """In a deal made void (``misdeal``), the seat found playing with a card too many: it makes
+    a bête (``laws.eleven_cards``)."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -566,6 +582,8 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.renonces,
         outcome.factor,
         outcome.trump_holders,
+        outcome.unclaimed,
+        outcome.extra_card,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -587,6 +605,8 @@ def settle(
     renonces: Sequence[int] = (),
     factor: int = 1,
     trump_holders: Sequence[int] = (),
+    unclaimed: Sequence[str] = (),
+    extra_card: int | None = None,
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -596,6 +616,10 @@ def settle(
     the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
     the offender of each renonce noticed: each makes a bête. ``trump_holders`` are the seats that
     held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
+    ``unclaimed`` are payment items not claimed in time (``laws.claims_before_next_deal``): not
+    paid. ``result`` ``"misdeal"`` settles a deal made void by a law of the table: nothing is
+    staked or paid, but ``extra_card``, the seat found playing with a card too many, makes a
+    bête alone (``laws.eleven_cards``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -615,6 +639,8 @@ def settle(
         tuple(renonces),
         factor,
         tuple(trump_holders),
+        tuple(unclaimed),
+        extra_card,
     )
     return _settle(rules, args, None)
 
@@ -640,12 +666,16 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         renonces,
         factor,
         trump_holders,
+        unclaimed,
+        extra_card,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
     pot_before = table.pot
     ledger = _Ledger(n, table.pot, lines)
     kinds = _line_table(rules) if lines is not None else None
+    if result == MISDEAL:
+        return _settle_void(rules, table, stakes, extra_card, ledger, kinds, written, lines)
     stake_line = _NO_LINE if kinds is None else kinds.redeal_stake if table.redeal else kinds.stake
     for seat in range(n):
         ledger.to_pot(seat, stakes[seat], stake_line)
@@ -746,6 +776,8 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         per_opponent = [0] * len(opponents)
         paid: list[str] = []
         for item_id, item in items:
+            if item_id in unclaimed:
+                continue  # "your claim must be made before the next deal is finished" (HOYLE-IE)
             if item.single_stake_only and pot_before:
                 continue  # "if only one stake is down" (CG-EN PA32)
             if item.in_play:
@@ -782,13 +814,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     # encore qu'elle soit faite sur treize jettons seulement", ENC-Q), every deal's stake still
     # in the pot counts at that value, this deal's and those a remise left ("& ainsi des
     # autres", ACAD-2): the chain is Quadrille's 14, 42, 56.
-    notional = in_play
-    if rules.bete_stake_value is not None:
-        notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
-    increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
-    size = notional
-    if rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
-        size = min(size, going_bete + increment)
+    size = _bete_size(rules, table, fresh, in_play, going_bete)
     made = 0
     if outcome.bete:
         bete_line = _NO_LINE if kinds is None else kinds.bete
@@ -826,5 +852,72 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
             stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
         ),
         alone,
+        written if lines is None else tuple(lines),
+    )
+
+
+def _bete_size(
+    rules: RuleSet, table: TableState, fresh: int, in_play: int, going_bete: int | None
+) -> int:
+    """The size of a bête made on a deal: what was at stake (``in_play``, this deal's
+    ``fresh`` stakes included), each deal's stake reckoned at the rules' ``stake_value`` where
+    they give one, capped over a bête in play as the rules say."""
+    notional = in_play
+    if rules.bete_stake_value is not None:
+        notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
+    increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
+    size = notional
+    if rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
+        size = min(size, going_bete + increment)
+    return size
+
+
+def _settle_void(
+    rules: RuleSet,
+    table: TableState,
+    stakes: tuple[int, ...],
+    extra_card: int | None,
+    ledger: _Ledger,
+    kinds: _Lines | None,
+    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]],
+    lines: list[Payment] | None,
+) -> SettlementResult:
+    """A deal made void by a law of the table (``misdeal``): "Il n'y a point d'autre peine pour
+    ceux qui donnent mal, que de refaire" (ENC-Q). Nothing is staked (the deal dealt again
+    stakes), the table stays as it was; but a seat found playing with a card too many makes a
+    bête alone, as large as the deal's own bête would have been (HOYLE-IE law 8)."""
+    waiting = list(table.betes)
+    made = 0
+    if extra_card is not None:
+        fresh = sum(stakes)
+        if rules.bete_going is _ALL:
+            going = sum(waiting)
+            rest: list[int] = []
+        else:
+            going = waiting[0] if waiting else 0
+            rest = waiting[1:]
+        in_play = table.pot + fresh - table.remainder - sum(rest)
+        made = _bete_size(rules, table, fresh, in_play, going if table.betes else None)
+        line = _NO_LINE
+        if kinds is not None:
+            line = (
+                ELEVEN_BETE,
+                PaymentKind.IRREGULARITY,
+                (),
+                (rules.basis_at(("laws", "eleven_cards")),),
+                None,
+            )
+        ledger.to_pot(extra_card, made, line)
+        if made:
+            waiting.append(made)
+            waiting.sort(reverse=True)
+    return SettlementResult(
+        tuple(ledger.balances),
+        table.pot,
+        ledger.pot,
+        made,
+        0,
+        replace(table, pot=ledger.pot, betes=tuple(waiting)),
+        None,
         written if lines is None else tuple(lines),
     )

@@ -356,6 +356,31 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     f"no contract {cid!r}",
                 )
 
+    # The laws of the table.
+    laws = d.get("laws") or {}
+    if laws.get("eleven_cards") and not laws.get("misdeal"):
+        add(
+            ("laws", "eleven_cards"),
+            "law-needs-misdeal",
+            "laws.eleven_cards voids the deal as a misdeal does: it needs laws.misdeal "
+            "(who deals again)",
+        )
+    if laws.get("revokes") and (d["play"].get("renonce") or {}).get("action") != "penalised":
+        add(
+            ("laws", "revokes"),
+            "law-needs-renonce",
+            "laws.revokes is about renonces found at the end of a deal: it needs "
+            "play.renonce.action: penalised",
+        )
+    claims = laws.get("claims_before_next_deal") or {}
+    for i, iid in enumerate(claims.get("items", [])):
+        if iid not in items:
+            add(
+                ("laws", "claims_before_next_deal", "items", i),
+                "unknown-item",
+                f"no payment item {iid!r} (known: {', '.join(items)})",
+            )
+
     # Citations.
     sources = d["sources"]
     for path, basis in _bases(d, ()):

@@ -10,7 +10,7 @@ built by this module only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -48,6 +48,7 @@ __all__ = [
     "DemandFee",
     "HeldCards",
     "Item",
+    "Laws",
     "Option",
     "OutcomeRule",
     "PartyRule",
@@ -382,6 +383,62 @@ class PartyRule:
     basis: Basis
 
 
+def _laws(laws: Mapping[str, Any], basis: Callable[..., Basis]) -> Laws:
+    """The typed laws of the table from the file's ``laws`` mapping."""
+    m = laws.get("misdeal")
+    e = laws.get("eleven_cards")
+    r = laws.get("revokes")
+    c = laws.get("claims_before_next_deal")
+    return Laws(
+        misdeal=Misdeal(tuple(m["faults"]), m["redealt_by"], basis("laws", "misdeal"))
+        if m
+        else None,
+        eleven_cards=LawRule(e["penalty"], basis("laws", "eleven_cards")) if e else None,
+        revokes=LawRule(r["several"], basis("laws", "revokes")) if r else None,
+        claims=Claims(tuple(c["items"]), basis("laws", "claims_before_next_deal")) if c else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Misdeal:
+    """A deal found wrong is void and dealt again (``laws.misdeal``)."""
+
+    faults: tuple[str, ...]
+    """The faults that void it: ``too-many``, ``too-few`` (cards), ``duplicate`` (two cards
+    alike), ``faced`` (a card turned in the deal)."""
+    redealt_by: str
+    """Who deals again: ``same`` (the dealer who dealt wrong) or ``next``."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class LawRule:
+    """A law of the table with one setting (``laws.eleven_cards``, ``laws.revokes``)."""
+
+    setting: str
+    """``eleven_cards.penalty`` (``bete``) or ``revokes.several`` (``retake``, ``stand``)."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """Payment items claimed before the next dealer has finished dealing, or lost
+    (``laws.claims_before_next_deal``)."""
+
+    items: tuple[str, ...]
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Laws:
+    """The laws of the table the rule file states (``laws``); None where it states none."""
+
+    misdeal: Misdeal | None = None
+    eleven_cards: LawRule | None = None
+    revokes: LawRule | None = None
+    claims: Claims | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Tables:
     """The compiled form of a ruleset for one setup: small integer tables per trump suit.
@@ -588,6 +645,8 @@ class RuleSet:
     hand_size: int
     talon: int
     packets: tuple[tuple[int, ...], ...]
+    cut_by: str | None
+    """Who cuts, seen from the dealer (``left``, ``right``), where the file says."""
     contracts: Mapping[str, Contract]
     all_pass: AllPass
     all_pass_card: Card | None
@@ -630,6 +689,8 @@ class RuleSet:
     """Payments for cards held, whatever the result (``settlement.held_cards``)."""
     party: PartyRule | None
     """The party of some tours, its last tour paying more, where the file plays one."""
+    laws: Laws
+    """The laws of the table (misdeals, a card too many, several revokes, late claims)."""
     data: Mapping[str, Any] = field(repr=False)
     """The resolved document (read-only view)."""
     where: Mapping[Path_, Where] = field(repr=False)
@@ -1231,6 +1292,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         hand_size=int(d["deal"]["hand_size"]),
         talon=int(d["deal"]["talon"]),
         packets=tuple(tuple(p) for p in d["deal"]["packets"]),
+        cut_by=d["deal"]["cut"]["by"] if d["deal"].get("cut") else None,
         contracts=_freeze(contracts),
         all_pass=AllPass(ap["action"]),
         all_pass_card=Card.parse(ap["card"]) if ap.get("card") else None,
@@ -1285,6 +1347,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         )
         if d.get("party")
         else None,
+        laws=_laws(d.get("laws") or {}, basis),
         data=_deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),
