@@ -47,6 +47,7 @@ __all__ = [
     "apply",
     "at_end",
     "cutting_seat",
+    "dealt_again",
     "forgo_claims",
     "next_dealer",
     "refusal",
@@ -228,8 +229,15 @@ def _retake(d: Deal) -> None:
 def same_dealer(d: Deal) -> bool:
     """Checks if the next deal is dealt by this deal's dealer again: a misdeal under a law
     that has the same dealer deal again."""
-    law = d.rules.laws.misdeal
-    return d.result == MISDEAL and law is not None and law.redealt_by == "same"
+    return dealt_again(d.rules, d.result)
+
+
+def dealt_again(rules: RuleSet, result: str | None) -> bool:
+    """Checks if a deal that ended in ``result`` is dealt again by the same dealer: a misdeal
+    under a law that says so ("il faudroit refaire", ENC-Q). The one statement of it, for the
+    party and the scorekeeper."""
+    law = rules.laws.misdeal
+    return result == MISDEAL and law is not None and law.redealt_by == "same"
 
 
 def next_dealer(d: Deal) -> int:
