@@ -17,6 +17,7 @@ __all__ = [
     "Help",
     "Leader",
     "OptionKind",
+    "OutcomeGame",
     "OwnCard",
     "Pot",
     "Renonce",
@@ -125,6 +126,14 @@ class Pot(StrEnum):
     CODILLE_WINNER = "codille-winner"
     STAYS = "stays"
     BOARD = "board"
+
+
+class OutcomeGame(StrEnum):
+    """The game a points outcome is."""
+
+    WON = "won"
+    REMISE = "remise"
+    CODILLE = "codille"
 
 
 class BeteGoing(StrEnum):

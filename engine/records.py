@@ -586,6 +586,9 @@ class ReplayReport:
     located: str | None = None
     """The error as ``FILE:LINE:COLUMN: ...`` for text output."""
     finished: list[Deal] = field(default_factory=list, repr=False)
+    party: dict[str, Any] | None = None
+    """Where the rule file plays a party to a target or of some deals: whether it is over and
+    the seats at the highest total (``{"over": bool, "leaders": [...]}``)."""
     played: list[Deal] = field(default_factory=list, repr=False)
     """Every deal reached, in order (the last may be unfinished), as the referee left it."""
 
@@ -609,13 +612,16 @@ class ReplayReport:
 
     def as_json(self) -> dict[str, Any]:
         """Returns the report as the spec's JSON document."""
-        return {
+        out = {
             "ruleset": self.ruleset,
             "complete": self.complete,
             "error": self.error,
             "deals": self.deals,
             "totals": self.totals,
         }
+        if self.party is not None:
+            out["party"] = self.party
+        return out
 
 
 def replay(record: Record, rules: RuleSet) -> ReplayReport:
@@ -639,6 +645,9 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
     def report(
         complete: bool, error: dict[str, Any] | None = None, located: str | None = None
     ) -> ReplayReport:
+        standing = None
+        if rules.party is not None and rules.party.tours is None:
+            standing = {"over": party.over, "leaders": party.leaders}
         return ReplayReport(
             rules.id,
             complete,
@@ -647,11 +656,27 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             party.totals,
             located,
             party.finished,
+            standing,
             list(party.deals),
         )
 
     for d_index, deal_rec in enumerate(record.deals):
         base_path: Path_ = ("deals", d_index) if record.party else ()
+        if party.over:
+            line, col = record.locate(base_path)
+            raise RecordError(
+                [
+                    Problem(
+                        record.file,
+                        line,
+                        col,
+                        json_path(base_path),
+                        "record/party-over",
+                        f"deal {d_index}: the party was over before it (a seat reached the"
+                        " target, or the party's deals were played)",
+                    )
+                ]
+            )
         try:
             deal = party.new_deal(
                 seed=deal_rec.seed,

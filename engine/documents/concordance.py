@@ -335,15 +335,15 @@ def _rule_citations(rulesets: Iterable[RuleSet]) -> list[tuple[RuleSet, tuple[An
 def _basis_path(rules: RuleSet, path: tuple[Any, ...]) -> tuple[Any, ...]:
     """The rule a citation supports: its path up to (not including) the ``basis``."""
     for i, key in enumerate(path):
-        if key in ("basis", "codille_remainder_basis"):
+        if key in ("basis", "codille_remainder_basis", "unit_basis"):
             head = path[:i]
-            return (*head, "codille_remainder") if key != "basis" else head
+            return (*head, key.removesuffix("_basis")) if key != "basis" else head
     return path
 
 
 def _evidence(rules: RuleSet, path: tuple[Any, ...]) -> str:
     for i, key in enumerate(path):
-        if key in ("basis", "codille_remainder_basis"):
+        if key in ("basis", "codille_remainder_basis", "unit_basis"):
             basis = rules.value_at(path[: i + 1])
             if isinstance(basis, Mapping):
                 return str(basis.get("evidence", ""))

@@ -112,6 +112,7 @@ class Deal:
         "eldest",
         "exchanges",
         "factor",
+        "faults",
         "forced",
         "given",
         "hands",
@@ -233,6 +234,9 @@ class Deal:
         """Renonces not yet pointed out: (offender, trick number, card)."""
         self.penalties: list[int] = []
         """The offender of each renonce noticed: each makes a bête."""
+        self.faults: list[tuple[int, str]] = []
+        """The faults scored in penalty points (``settlement.penalties``) committed in the
+        deal: (offender, fault id)."""
         self._snapshots: list[Any] | None = None
         self.irregular: laws.Irregularities = laws.NONE
         """What the laws of the table made of the deal: a misdeal, a card too many, the cards
@@ -665,6 +669,8 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.faults:
+            out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         out.update(laws.report(self))
         s = self.settlement
         if s is not None:

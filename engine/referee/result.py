@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.enums import CodilleRemainder, HeldBy
+from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.held import held_card_transfers
 from engine.referee.laws import MISDEAL, at_end
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
-from engine.referee.state import OVER
+from engine.referee.state import OVER, SUIT_NAMES
 from engine.rules.model import RuleSet
 
 if TYPE_CHECKING:
@@ -160,8 +160,23 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        tuple(d.faults),
+        favoured_options(d),
         d.irregular.unclaimed,
         d.irregular.extra_card,
+    )
+
+
+def favoured_options(d: Deal) -> frozenset[str]:
+    """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
+    the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
+    if d.trump is None:
+        return frozenset()
+    suit = SUIT_NAMES[d.trump]
+    return frozenset(
+        oid
+        for oid, option in d.rules.options.items()
+        if option.kind is OptionKind.SUIT and str(d.options.get(oid)) == suit
     )
 
 

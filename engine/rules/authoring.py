@@ -81,6 +81,8 @@ def _holders(data: Any, change: Path_) -> list[Path_]:
 _OWN_BASIS: dict[Path_, Path_] = {
     ("settlement", "codille_remainder"): ("settlement", "codille_remainder_basis"),
     ("settlement", "codille_remainder_basis"): ("settlement", "codille_remainder_basis"),
+    ("settlement", "unit"): ("settlement", "unit_basis"),
+    ("settlement", "unit_basis"): ("settlement", "unit_basis"),
 }
 """Values whose basis is a sibling key rather than a ``basis`` beside them."""
 

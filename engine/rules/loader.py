@@ -52,7 +52,7 @@ MAX_CHAIN = 32
 (``docs/rule-format.md``, "Limits"; the shipped chains have at most two files)."""
 _OWN_KEYS = ("id", "name", "aliases", "summary", "extends")
 _OPS = ("$append", "$remove", "$delete")
-_WHOLE_KEYS = ("basis", "codille_remainder_basis")
+_WHOLE_KEYS = ("basis", "codille_remainder_basis", "unit_basis")
 """Mappings a child gives whole: they replace the parent's instead of merging with it."""
 
 
