@@ -43,8 +43,10 @@ from engine.records import (
 )
 from engine.referee import Deal
 from engine.referee.exchange import ExchangeLimit
+from engine.referee.laws import VERBS as IRREGULARITIES
 from engine.referee.party import Party
 from engine.referee.settlement import (
+    MISDEAL,
     Payment,
     PaymentKind,
     outcome_kind,
@@ -388,7 +390,7 @@ def describe_result(deal: Deal, human: int | None = None) -> list[str]:
 def _result_view(deal: Deal) -> ResultView:
     rules = deal.rules
     s = deal.settlement
-    redeal = deal.result == "redeal"
+    redeal = deal.result == "redeal" or deal.result == MISDEAL
     why = None
     before: list[ResultRule] = []
     if not redeal:
@@ -875,6 +877,14 @@ class TableGame:
         limit = deal.exchange_why()  # the écart's limit and why, before the cards change
         deal.apply(action, seat=seat)
         human = self.human
+        if action.verb in IRREGULARITIES:
+            # A law of the table (a misdeal, a card too many): told, and nothing else follows.
+            said = _macros("table/act.txt.j2").act(
+                Told(phase=phase, action=action, seat=seat, human=human), self.rules
+            )
+            for line in str(said).splitlines():
+                write(line)
+            return
         if phase == "call":
             self._tell_call(deal, seat, action.card, write)
         elif phase == "give":

@@ -230,3 +230,73 @@ def test_claims_are_checked() -> None:
     ombre = Deal(load_ruleset("ombre"), dealer=0, seed=1)
     with pytest.raises(NotationError, match="no law of claims"):
         forgo_claims(ombre, ["matadors"])
+
+
+# At the tables: the terminal, the browser and the scorekeeper let a person declare them.
+
+
+def test_the_terminal_table_takes_a_misdeal_and_deals_again() -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["play", "quadrille", "--seed", "4", "--seat", "1", "--deals", "2"],
+        input="misdeal faced\n\nquit\n",
+    )
+    assert "You find the deal wrong (faced): it is void" in result.output
+    assert "dealt again by the same dealer" in result.output
+    assert result.output.count("dealer: seat 0") == 2  # the second deal: the same dealer
+
+
+def test_the_web_table_offers_the_laws_and_the_referee_rules_them(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    import re
+
+    from starlette.testclient import TestClient
+
+    from engine.web.app import create_app
+
+    client = TestClient(
+        create_app(tmp_path), follow_redirects=True, headers={"origin": "http://testserver"}
+    )
+    r = client.post(
+        "/tables", data={"ruleset": "quadrille", "mode": "bots", "seat": "0", "seed": "4"}
+    )
+    assert 'value="misdeal faced"' in r.text and 'value="extra-card"' not in r.text
+    turn = re.search(r'name="turn" value="([^"]+)"', r.text)
+    assert turn
+    path = str(r.url.path)
+    r = client.post(path + "/act", data={"seat": "0", "turn": turn[1], "action": "misdeal faced"})
+    assert r.status_code == 200 and "The deal is void" in r.text
+    record = read_record(next((tmp_path / "tables").glob("*.yaml")))
+    assert record.deals[0].actions[-1] == "0 misdeal faced"
+
+
+def test_the_scorekeeper_scores_a_void_deal_and_unclaimed_items() -> None:
+    from engine.scoresheet import Evening, parse_entry
+
+    evening = Evening(load_ruleset("quadrille"))
+    void = evening.score(parse_entry({"misdeal": "faced"}, dealer=0, n=4))
+    assert void.result == "misdeal" and void.settlement.balances == (0, 0, 0, 0)
+    assert evening.next_dealer == 0  # the same dealer deals again
+    eleven = evening.score(parse_entry({"extra_card": 2}, dealer=0, n=4))
+    assert eleven.settlement.balances == (0, 0, -14, 0) and evening.next_dealer == 0
+    # The sans-prendre of tests/records/quadrille-unclaimed.yaml, entered without its cards.
+    entry = {
+        "contract": "sans-prendre",
+        "declarer": 1,
+        "trump": "hearts",
+        "tricks": [1, 8, 0, 1],
+        "matadors": 4,
+    }
+    claimed = evening.score(parse_entry(entry, dealer=0, n=4))
+    # The bête of 14 waiting goes with this deal: 28 to the declarer, 11 from each.
+    assert claimed.settlement.balances == (-22, 28 - 1 + 33, -12, -12)
+    forgone = evening.forgo(["sans-prendre", "matadors"])
+    assert forgone.settlement.balances == (-14, 28 - 1 + 9, -4, -4)
+    assert evening.deals[-1].entry.as_score()["unclaimed"] == ["sans-prendre", "matadors"]
+    with pytest.raises(IllegalActionError):
+        evening.forgo(["consolation"])
+    assert evening.deals[-1].entry.unclaimed == ("sans-prendre", "matadors")

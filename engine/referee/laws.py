@@ -48,6 +48,7 @@ __all__ = [
     "at_end",
     "cutting_seat",
     "dealt_again",
+    "declarable",
     "forgo_claims",
     "next_dealer",
     "refusal",
@@ -301,3 +302,13 @@ def report(d: Deal) -> dict[str, object]:
     if i.unclaimed:
         out["unclaimed"] = list(i.unclaimed)
     return out
+
+
+def declarable(d: Deal, seat: int) -> list[Action]:
+    """Returns the irregularities ``seat`` may declare now (each accepted by :func:`refusal`),
+    for the tables to offer apart from the moves: a misdeal of each fault the law names, a
+    card too many, the cards taken back."""
+    from engine.actions import EXTRA_CARD, FAULTS, RETAKE
+
+    candidates = [Action("misdeal", word=f) for f in FAULTS] + [EXTRA_CARD, RETAKE]
+    return [a for a in candidates if refusal(d, a, seat) is None]

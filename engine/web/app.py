@@ -44,6 +44,7 @@ from engine import load_ruleset
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
+from engine.referee import laws
 from engine.rules.model import RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
 from engine.table import contract_choices
@@ -72,6 +73,9 @@ _SECTION = {
     "notice": "play",
     "vole": "play",
     "stop": "play",
+    "misdeal": "laws",
+    "extra-card": "laws",
+    "retake": "laws",
     "score": "settlement",
 }
 
@@ -1005,7 +1009,15 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         refusal = Refusal(why, "allowed", f"{why} is allowed now: click it to play it", "")
     report = deal.report() if deal.is_over else None
     settlement = deal.settlement
+    # The laws of the table this seat may declare now (a misdeal, a card too many), offered
+    # apart from the moves: the referee's answer (engine.referee.laws.declarable).
+    irregular = (
+        [str(a) for a in laws.declarable(deal, seat)]
+        if seat in table.humans and not deal.is_over
+        else []
+    )
     return {
+        "irregular": irregular,
         "table": table,
         "rules": rules,
         "deal": deal,
