@@ -300,3 +300,32 @@ def test_the_scorekeeper_scores_a_void_deal_and_unclaimed_items() -> None:
     with pytest.raises(IllegalActionError):
         evening.forgo(["consolation"])
     assert evening.deals[-1].entry.unclaimed == ("sans-prendre", "matadors")
+
+
+def test_the_web_scorekeeper_scores_a_void_deal(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    import re
+
+    from starlette.testclient import TestClient
+
+    from engine.web.app import create_app
+
+    client = TestClient(
+        create_app(tmp_path), follow_redirects=True, headers={"origin": "http://testserver"}
+    )
+    r = client.post("/evenings", data={"ruleset": "quadrille", "dealer": "0"})
+    assert r.status_code == 200 and 'name="misdeal"' in r.text and 'name="unclaimed"' in r.text
+    version = re.search(r'name="version" value="([^"]+)"', r.text)
+    assert version
+    path = str(r.url.path)
+    data = {
+        "count": "0",
+        "dealer": "0",
+        "version": version[1],
+        "misdeal": "extra-card",
+        "extra_card": "2",
+    }
+    page = client.post(path + "/deals", data=data).text
+    assert "held a card too many" in page
+    saved = next((tmp_path / "evenings").glob("*.yaml")).read_text()
+    assert "extra_card: 2" in saved

@@ -382,6 +382,12 @@ def semantic_problems(resolved: Any) -> list[Problem]:
             "laws.eleven_cards voids the deal as a misdeal does: it needs laws.misdeal "
             "(who deals again)",
         )
+    if laws.get("eleven_cards") and d["settlement"].get("unit") == "point":
+        add(
+            ("laws", "eleven_cards"),
+            "law-needs-counters",
+            "laws.eleven_cards makes a bête, and a game scored in points has none",
+        )
     if laws.get("revokes") and (d["play"].get("renonce") or {}).get("action") != "penalised":
         add(
             ("laws", "revokes"),

@@ -731,6 +731,9 @@ SCORE_FIELDS = {
     "vole",
     "highest_trump",
     "count",
+    "misdeal",
+    "extra_card",
+    "unclaimed",
     *(f"tricks{k}" for k in range(6)),
 }
 
@@ -1087,6 +1090,13 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         value = _one(fields, key, "")
         return _int(value, key) if value != "" else None
 
+    # A void deal under the laws of the table: the fault, or who held a card too many.
+    misdeal = _one(fields, "misdeal", "")
+    if misdeal == "extra-card":
+        return {"extra_card": seat("extra_card")}
+    if misdeal:
+        return {"misdeal": misdeal}
+
     data: dict[str, Any] = {
         "contract": _one(fields, "contract", ""),
         "declarer": seat("declarer"),
@@ -1105,6 +1115,9 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     highest = seat("highest_trump")
     if highest is not None:
         data["highest_trump"] = highest
+    unclaimed = fields.get("unclaimed", [])
+    if unclaimed:
+        data["unclaimed"] = list(unclaimed)
     return data
 
 
