@@ -265,7 +265,7 @@ def _load(name: str) -> RuleSet:
     :raises NotationError: for an unknown name (a usage error);
     :raises RuleFileError: when the file or a parent is invalid.
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     if name.endswith((".yaml", ".yml", ".json")) and not Path(name).is_file():
         raise CliError(_words("no-such-file", name=name), EXIT_USAGE)
@@ -565,7 +565,7 @@ def _replay_against(
 
     own = _record_ruleset(rec, path, None)
     rules_other = _record_ruleset(rec, path, other)
-    report = replay_against(rec, own, rules_other).as_json()
+    compared = replay_against(rec, own, rules_other)
     if html is not None or md is not None:
         from engine.documents.deal_page import replay_story
         from engine.documents.site import write_deal_page
@@ -576,11 +576,11 @@ def _replay_against(
         if md is not None:
             write_deal_page(story, md, "md")
     if json_out:
-        _emit_json(report)
+        _emit_json(compared.as_json())
     else:
-        typer.echo(render_text(report), nl=False)
+        typer.echo(render_text(compared), nl=False)
     # Refused under OTHER is a finding; refused under the record's own ruleset, an error.
-    if report["replays"][0]["error"] is not None:
+    if compared.a.error is not None:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -1105,7 +1105,7 @@ def score(
     json_out: JsonFlag = False,
 ) -> None:
     """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
     from engine.scoresheet import Evening, load_evening
     from engine.scoreterm import report_text, run_score
 

@@ -45,6 +45,7 @@ from engine.referee import Deal
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.laws import VERBS as IRREGULARITIES
 from engine.referee.party import Party
+from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     MISDEAL,
     Payment,
@@ -444,6 +445,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
     result = deal.result or ""
     kind = outcome_kind(rules, result) if result in rules.outcomes else None
     side = set(deal.side)
+    favoured = favoured_options(deal)
     out = []
     for item, payments in groups.items():
         first = payments[0]
@@ -471,7 +473,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
             parts = []
             for part, basis in zip(first.items, first.bases, strict=True):
                 it = rules.items[part]
-                parts.append((it.name, it.value(contract, s.matadors), bool(it.in_play)))
+                parts.append((it.name, it.value(contract, s.matadors, favoured), bool(it.in_play)))
                 group.item_bases.append((it.name, basis))
             group = dataclasses.replace(
                 group,

@@ -208,3 +208,174 @@ def test_the_scorekeeper_scores_points_and_penalties() -> None:
     assert refused.value.code == "score/unknown-fault"
     doc = evening.as_json()
     assert doc["party"] == {"over": False, "leaders": [1]}
+
+
+# The bête's growth (mechanism 11).
+
+
+def _bete_chain(ruleset: str, results: list[str]) -> list[int]:
+    """The bêtes made by successive lost games (declarer seat 1 with seat 3, dealer rotating)."""
+    from engine.referee.settlement import deal_stakes
+
+    rules = load_ruleset(ruleset)
+    table = TableState()
+    made = []
+    for k, result in enumerate(results):
+        dealer = k % 4
+        declarer = (dealer + 1) % 4
+        s = settle(
+            rules,
+            n=4,
+            table=table,
+            stakes=deal_stakes(rules, dealer, table),
+            result=result,
+            contract="ask",
+            declarer=declarer,
+            partner=(declarer + 2) % 4,
+            tricks=[2, 2, 3, 3] if result == "remise" else [1, 1, 4, 4],
+        )
+        made.append(s.bete)
+        table = s.table
+    return made
+
+
+def test_the_doubling_bete_is_fourteen_twenty_eight_fifty_six() -> None:
+    """The issue's house rule, "the bête doubles each time it is made again": 14, 28, 56, where
+    the Encyclopédie's in-play growth gives "la premiere bête étant de quatorze, la seconde doit
+    être de quarante-deux, la troisieme de cinquante-six" (ENC-Q)."""
+    assert load_ruleset("quadrille-doubling-bete").bete_growth == "doubling"
+    assert _bete_chain("quadrille", ["remise", "remise", "remise"]) == [14, 42, 56]
+    assert _bete_chain("quadrille-doubling-bete", ["remise", "remise", "remise"]) == [14, 28, 56]
+
+
+def test_a_bete_growing_by_a_step(tmp_path: Path) -> None:
+    variant = tmp_path / "step.yaml"
+    variant.write_text(
+        "id: quadrille-step\nname: Step\nextends: quadrille\nsummary: A test.\n"
+        "settlement:\n  bete:\n    growth: {step: 10}\n"
+        "    basis: {evidence: conjecture, note: For the tests.}\n",
+        encoding="utf-8",
+    )
+    rules = load_ruleset(variant)
+    assert (rules.bete_growth, rules.bete_step) == ("step", 10)
+    assert _bete_chain(str(variant), ["remise", "remise", "remise"]) == [14, 24, 34]
+
+
+# An item paid more in the palo de favor (mechanism 11).
+
+FAVOUR = """id: tresillo-favour-test
+name: Favour
+extends: tresillo
+summary: A test.
+settlement:
+  items:
+    sans-prendre:
+      favourite_option: favourite-suit
+      favourite_amount: 5
+      basis: {evidence: conjecture, note: For the tests; NHF gives no amount.}
+"""
+
+
+def test_an_item_pays_its_favourite_amount_when_trumps_are_the_favourite_suit(
+    tmp_path: Path,
+) -> None:
+    """NHF: the palo de favor has a "mayor asignación en puntos" (no amount read: the test's
+    own 5). The amount follows the deal's trump suit, whatever the contract's name."""
+    from engine.referee.result import favoured_options
+
+    variant = tmp_path / "favour.yaml"
+    variant.write_text(FAVOUR, encoding="utf-8")
+    rules = load_ruleset(variant)
+    item = rules.items["sans-prendre"]
+    assert item.value("sans-prendre", 0) == 3
+    assert item.value("sans-prendre", 0, frozenset({"favourite-suit"})) == 5
+    assert item.value("entrada", 0, frozenset({"favourite-suit"})) == 0  # still limited
+
+    def paid(favoured: frozenset[str]) -> tuple[int, ...]:
+        return settle(
+            rules,
+            n=4,
+            table=TableState(),
+            stakes=[3, 3, 3, 3],
+            result="win",
+            contract="sans-prendre",
+            declarer=1,
+            tricks=[0, 5, 2, 2],
+            favoured=favoured,
+        ).balances
+
+    plain, favour = paid(frozenset()), paid(frozenset({"favourite-suit"}))
+    assert favour[1] - plain[1] == 2 * 3  # two more from each of the three others
+
+    from engine.referee import Deal
+
+    deal = Deal(rules, dealer=0, seed=4, options={"favourite-suit": "hearts"})
+    assert favoured_options(deal) == frozenset()
+    deal.trump = 2  # hearts
+    assert favoured_options(deal) == frozenset({"favourite-suit"})
+
+
+def test_a_favourite_amount_without_its_option_is_refused(tmp_path: Path) -> None:
+    from engine.rules.loader import validate_paths
+
+    variant = tmp_path / "bad.yaml"
+    variant.write_text(FAVOUR.replace("      favourite_option: favourite-suit\n", ""), "utf-8")
+    problems, _ = validate_paths([str(variant)])
+    assert [p.code for p in problems] == ["semantic/incomplete"]
+    variant.write_text(FAVOUR.replace("favourite-suit\n", "no-such\n", 1), "utf-8")
+    problems, _ = validate_paths([str(variant)])
+    assert [p.code for p in problems] == ["semantic/unknown-option"]
+
+
+# `ombre validate` warns where a variant's declared change has no effect on any deal.
+
+SAME = """id: quadrille-same
+name: Same
+extends: quadrille
+summary: The bête doubles each time it is made again (so the author thought).
+settlement:
+  bete:
+    doubling_after_first_remise: true
+    basis: {evidence: conjecture, note: For the tests.}
+"""
+
+
+def _warnings(tmp_path: Path, text: str) -> list[tuple[str, str]]:
+    from engine.rules.loader import validate_paths
+
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(text, encoding="utf-8")
+    warnings: list = []
+    problems, _ = validate_paths([str(variant)], warnings)
+    assert problems == []
+    return [(w.path, w.code) for w in warnings]
+
+
+def test_a_value_set_to_what_it_inherits_is_warned(tmp_path: Path) -> None:
+    """The issue's variant author: setting Quadrille's own doubling again changes nothing."""
+    found = _warnings(tmp_path, SAME)
+    assert found == [("$.settlement.bete.doubling_after_first_remise", "authoring/no-effect")]
+    # Beside a real change, a rule restated with its own basis is not warned.
+    assert _warnings(tmp_path, SAME + "    growth: doubling\n") == [
+        ("$.settlement.bete.doubling_after_first_remise", "authoring/no-effect")
+    ]  # ... but under the doubling growth that key is never read
+
+
+def test_a_value_the_mechanisms_never_read_is_warned(tmp_path: Path) -> None:
+    text = POINTS.read_text(encoding="utf-8").replace(
+        "  penalties:\n",
+        "  stakes:\n    - who: each\n      amount: 5\n"
+        "      basis: {evidence: conjecture, note: For the tests.}\n  penalties:\n",
+    )
+    text = text.replace("extends: ombre", f"extends: {ROOT / 'rules' / 'ombre.yaml'}")
+    found = _warnings(tmp_path, text)
+    assert found == [("$.settlement.stakes", "authoring/no-effect")]
+
+
+def test_the_shipped_files_declare_no_change_without_effect() -> None:
+    from engine.rules.loader import validate_paths
+
+    warnings: list = []
+    problems, checked = validate_paths([], warnings)
+    assert problems == [] and checked > 20
+    assert [w for w in warnings if w.code == "authoring/no-effect"] == []

@@ -49,12 +49,11 @@ from typing import Any
 
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
-from engine.errors import Problem
 from engine.referee.seating import seating
 from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
-from engine.rules.reader import json_path, parse_bytes
-from engine.rules.schema_pass import document_problems
+from engine.rules.reader import parse_bytes
+from engine.rules.schema_pass import document_problems, duplicate_ids
 
 __all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
 
@@ -225,23 +224,15 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
         if doc is None or found:
             problems.extend(found)
             continue
+        twice, repeated = duplicate_ids(
+            doc, "claims", "claim/duplicate", lambda cid: f"claim {cid!r} is listed twice", seen
+        )
+        problems.extend(twice)
         for i, entry in enumerate(doc.data["claims"]):
+            if i in repeated:
+                continue
             where = ("claims", i)
             cid = str(entry["id"])
-            if cid in seen:
-                line, column = doc.where((*where, "id"))
-                problems.append(
-                    Problem(
-                        doc.file,
-                        line,
-                        column,
-                        json_path((*where, "id")),
-                        "claim/duplicate",
-                        f"claim {cid!r} is listed twice",
-                    )
-                )
-                continue
-            seen.add(cid)
             raw = entry["statement"]
             note = entry.get("note")
             out.append(
@@ -563,7 +554,7 @@ def evaluate(
     it, so a variant shows which of its parent's claims it keeps (``own``: only the claims
     made about the ruleset itself).
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     out = []
     for claim in claims:

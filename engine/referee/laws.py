@@ -26,24 +26,24 @@ dealer (:func:`next_dealer`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.errors import IllegalActionError, NotationError
+from engine.referee.dealstate import NO_IRREGULARITY, Irregularities
 from engine.referee.settlement import MISDEAL
 from engine.referee.state import OVER, PLAY, VOLE, refuse
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from engine.referee.deal import Deal
+    from engine.referee.dealstate import DealState as Deal
     from engine.rules.model import RuleSet
 
 __all__ = [
     "MISDEAL",
     "VERBS",
-    "Irregularities",
     "apply",
     "at_end",
     "cutting_seat",
@@ -58,28 +58,6 @@ __all__ = [
 
 VERBS = frozenset({"misdeal", "extra-card", "retake"})
 """The irregularities' verbs (:data:`engine.actions.VERBS` lists them too)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Irregularities:
-    """What the laws of the table have made of a deal (replaced, never changed, so that a
-    :meth:`Deal.copy` shares it safely)."""
-
-    fault: str | None = None
-    """The misdeal found (``too-many``, ``too-few``, ``duplicate``, ``faced``), None if none."""
-    found_by: int | None = None
-    """The seat that found the misdeal, or that played with a card too many."""
-    extra_card: int | None = None
-    """The seat found playing with a card too many (it makes a bête), None if none."""
-    late: tuple[tuple[int, int, int], ...] = ()
-    """The renonces found at the end of the play, (offender, trick number, card)."""
-    retaken: int = 0
-    """How many times the cards were taken back after several renonces."""
-    unclaimed: tuple[str, ...] = ()
-    """The payment items not claimed in time (:func:`forgo_claims`): not paid."""
-
-
-NONE = Irregularities()
 
 
 def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | None:
@@ -172,8 +150,8 @@ def apply(d: Deal, action: Action, seat: int | None) -> None:
         raise error
     who = d.to_move if seat is None else seat
     d.history.append((who, action))
-    d._legal = None
-    d._play_mask = -1
+    d.listed = None
+    d.legal_mask = -1
     if action.verb == "misdeal":
         d.irregular = replace(d.irregular, fault=action.word, found_by=who)
         _void(d)
@@ -191,9 +169,8 @@ def _void(d: Deal) -> None:
     d.trick = []
     d.phase = OVER
     d.is_over = True
-    d._legal = []
+    d.listed = []
     d.result = MISDEAL
-    d._settlement = None
 
 
 def at_end(d: Deal) -> None:
@@ -204,14 +181,14 @@ def at_end(d: Deal) -> None:
 
 def _retake(d: Deal) -> None:
     """The cards are taken back: play resumes from the first revoked trick; the bêtes stand."""
-    snapshots = d._snapshots
+    snapshots = d.snapshots
     assert snapshots is not None
     late = d.irregular.late
     first = min(t for _, t, _ in late)
     d.irregular = replace(d.irregular, late=(), retaken=d.irregular.retaken + 1)
     hands, won, leader, seen, vole, phase = snapshots[first]
     del snapshots[first + 1 :]
-    del d._tricks[first:]
+    del d.played_tricks[first:]
     d.hands = list(hands)
     d.won = list(won)
     d.leader = d.to_move = leader
@@ -222,9 +199,8 @@ def _retake(d: Deal) -> None:
     d.phase = phase
     d.is_over = False
     d.result = None
-    d._settlement = None
-    d._legal = None
-    d._play_mask = -1
+    d.listed = None
+    d.legal_mask = -1
 
 
 def same_dealer(d: Deal) -> bool:
@@ -271,7 +247,6 @@ def forgo_claims(d: Deal, items: Iterable[str]) -> None:
                 f"{item!r} is not claimed under these rules (to be claimed: {', '.join(law.items)})"
             )
     d.irregular = replace(d.irregular, unclaimed=wanted)
-    d._settlement = None
 
 
 def cutting_seat(rules: RuleSet, dealer: int) -> int | None:
@@ -288,7 +263,7 @@ def report(d: Deal) -> dict[str, object]:
     the fields that apply (``misdeal``, ``found_by``, ``extra_card``, ``retaken``,
     ``unclaimed``)."""
     i = d.irregular
-    if i is NONE:
+    if i is NO_IRREGULARITY:
         return {}
     out: dict[str, object] = {}
     if d.result == MISDEAL:

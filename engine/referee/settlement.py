@@ -971,7 +971,13 @@ def _bete_size(
         notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
     increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
     size = notional
-    if rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
+    if going_bete is not None and rules.bete_growth != "in-play":
+        # A bête made while a bête is in play grows as the rule file says: twice the bête in
+        # play ("should another beast succeed, pay thirty-two, and the next sixty-four",
+        # HOYLE-IE p. 283), or by a fixed step; whatever else is at stake.
+        step = rules.bete_step or 0
+        size = going_bete * 2 if rules.bete_growth == "doubling" else going_bete + step
+    elif rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
         size = min(size, going_bete + increment)
     return size
 

@@ -36,7 +36,7 @@ from engine.enums import (
     Visibility,
     VoleWhen,
 )
-from engine.rules.reader import Path_, json_path
+from engine.rules.reader import Path_, Where, json_path, locate
 
 POINT = "point"
 """The unit of a game scored in points from a tariff (``settlement.unit``)."""
@@ -68,8 +68,6 @@ __all__ = [
     "opponents_of",
     "stakes_of",
 ]
-
-Where = tuple[str, int | None, int | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -807,8 +805,6 @@ class RuleSet:
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
-        from engine.rules.loader import locate
-
         return locate(self.where, path, self.file)
 
     def basis_at(self, path: Path_) -> Basis:
