@@ -300,7 +300,7 @@ def list_(json_out: JsonFlag = False) -> None:
     from engine.rules.loader import default_registry
 
     rows: list[dict[str, Any]] = []
-    for entry in default_registry().entries():
+    for entry in default_registry().found():
         if entry.doc is None or entry.id is None:
             _err(_line("warning", _words("unreadable-rule-file", shown=entry.shown)))
             continue
@@ -1190,5 +1190,5 @@ def _quiet_stdout() -> None:
         pass
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover - ``python -m engine`` keeps the help cache
     main()

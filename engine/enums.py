@@ -11,6 +11,8 @@ __all__ = [
     "BeteCap",
     "BeteGoing",
     "CodilleRemainder",
+    "Defenders",
+    "EqualRank",
     "Evidence",
     "Exchange",
     "HeldBy",
@@ -22,6 +24,7 @@ __all__ = [
     "Pot",
     "Renonce",
     "SourceKind",
+    "Speech",
     "TrumpNamedBy",
     "Visibility",
     "VoleWhen",
@@ -163,3 +166,24 @@ class TrumpNamedBy(StrEnum):
 
     DECLARER = "declarer"
     PARTNER = "partner"
+
+
+class Speech(StrEnum):
+    """How speech goes in the auction."""
+
+    ONCE_EACH = "once-each"
+    ROUND = "round"
+
+
+class EqualRank(StrEnum):
+    """A bid of the rank standing."""
+
+    REFUSED = "refused"
+    EARLIER_HOLDS = "earlier-holds"
+
+
+class Defenders(StrEnum):
+    """The defenders' order of exchange."""
+
+    IN_TURN = "in-turn"
+    EITHER_FIRST = "either-first"

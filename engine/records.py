@@ -33,7 +33,7 @@ from engine.actions import parse_line
 from engine.cards import PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee import Deal
-from engine.referee.laws import cutting_seat
+from engine.referee.deal_laws import cutting_seat
 from engine.referee.party import Party
 from engine.rules.emitter import Flow, document
 from engine.rules.emitter import quoted as yaml_scalar

@@ -34,11 +34,11 @@ from typing import Any
 
 from engine.actions import FAULTS, Action
 from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import AllPass, Help, OptionKind
+from engine.enums import AllPass, CodilleRemainder, Help, OptionKind
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
+from engine.referee.deal_laws import dealt_again
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
-from engine.referee.laws import dealt_again
 from engine.referee.party import last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole
 from engine.referee.result import evaluate_result
@@ -386,6 +386,13 @@ class Evening:
         if dealt_again(self.rules, last.result):
             return last.entry.dealer  # a misdeal: the same dealer deals again
         return seating(self.rules, last.entry.dealer).next_dealer
+
+    @property
+    def asks_trump_holders(self) -> bool:
+        """Checks if an entry must say who held trumps, the highest first: the rules give a
+        codille's odd counters to the defenders with the highest trumps (``codille_remainder:
+        highest-trumps``), so the forms ask for ``trump_holders``."""
+        return self.rules.codille_remainder is CodilleRemainder.HIGHEST_TRUMPS
 
     @property
     def table(self) -> TableState:

@@ -120,6 +120,18 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             break
         _say(write, "number")
     data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
+    if evening.asks_trump_holders:
+        # A codille's odd counters go to the defenders with the highest trumps (the rules'
+        # codille_remainder): who held a trump, the highest first.
+        while True:
+            text = _ask(read, str(ask("trump_holders", n=n)))
+            parts = text.replace(",", " ").split()
+            holders = [small_number(p) for p in parts]
+            if all(h is not None and h < n for h in holders):
+                if holders:
+                    data["trump_holders"] = holders
+                break
+            _say(write, "seat", n=n)
     if evening.table.remainder:
         highest = seat(str(ask("highest")), True)
         if highest is not None:

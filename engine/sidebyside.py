@@ -81,6 +81,9 @@ class SideBySide:
     a: ReplayReport
     b: ReplayReport
     names: tuple[str, str]
+    units: tuple[str, str] = ("", "")
+    """The unit of each side's amounts: where they differ (points against counters) the
+    balances are shown each in its own and never subtracted."""
 
     def _deal(self, k: int) -> DealComparison:
         da = self.a.deals[k] if k < len(self.a.deals) else None
@@ -99,7 +102,8 @@ class SideBySide:
         tricks_same = None
         if da is not None and db is not None:
             ba, bb = da.get("balances"), db.get("balances")
-            if ba is not None and bb is not None and len(ba) == len(bb):
+            same_unit = self.units[0] == self.units[1]
+            if same_unit and ba is not None and bb is not None and len(ba) == len(bb):
                 balance_difference = tuple(y - x for x, y in zip(ba, bb, strict=True))
             if illegal == [None, None]:
                 tricks_same = [t["cards"] for t in da["tricks"]] == [
@@ -127,7 +131,9 @@ class SideBySide:
 
     def as_json(self) -> dict[str, Any]:
         """Returns both replays (each as ``ombre replay --json``) and where they part."""
+        units = {"units": list(self.units)} if self.units[0] != self.units[1] else {}
         return {
+            **units,
             "record": self.record,
             "a": self.a.ruleset,
             "b": self.b.ruleset,
@@ -148,7 +154,11 @@ def replay_against(record: Record, own: RuleSet, other: RuleSet) -> SideBySide:
     from engine.records import replay
 
     return SideBySide(
-        record.file, replay(record, own), replay(record, other), (own.name, other.name)
+        record.file,
+        replay(record, own),
+        replay(record, other),
+        (own.name, other.name),
+        (own.amounts_unit, other.amounts_unit),
     )
 
 

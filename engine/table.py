@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, parse_line, small_number
+from engine.actions import LAW_VERBS, Action, parse_line, small_number
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError, RequestError
@@ -42,8 +42,8 @@ from engine.records import (
     write_record,
 )
 from engine.referee import Deal
+from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
-from engine.referee.laws import VERBS as IRREGULARITIES
 from engine.referee.party import Party
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
@@ -268,6 +268,10 @@ class PromptView:
     demanded_from: int | None = None
     called: str | None = None
     most: int = 0
+    least: int = 0
+    """The fewest he must discard (the declarer's duty to buy)."""
+    may_defer: bool = False
+    """He may let the other defender exchange first (``defer``)."""
     talon: int = 0
     trick: int = 0
     led: Card | None = None
@@ -892,7 +896,7 @@ class TableGame:
         elif phase == "give":
             self._tell_give(deal, seat, action.card, write)
         exchange = None
-        if phase == "exchange":
+        if phase == "exchange" and action.verb != "defer":
             _, discarded, drawn = deal.exchanges[-1]
             exchange = ExchangeView(
                 [ALL_CARDS[c] for c in discarded],
@@ -902,8 +906,8 @@ class TableGame:
             )
         declarer = None
         if (
-            phase in ("auction", "match")
-            and deal.phase not in ("auction", "match")
+            phase in ("auction", "match", "raise")
+            and deal.phase not in ("auction", "match", "raise")
             and not deal.is_over
             and deal.declarer is not None
             and deal.contract is not None
@@ -1023,7 +1027,18 @@ class TableGame:
                 prompt, demanded_from=deal.demanded_from, called=view["called"]
             )
         elif phase == "exchange":
-            prompt = dataclasses.replace(prompt, most=deal.exchange_limit(), talon=view["talon"])
+            why = deal.exchange_why()
+            prompt = dataclasses.replace(
+                prompt,
+                most=deal.exchange_limit(),
+                least=why.least if why is not None else 0,
+                may_defer=deal.may_defer(),
+                talon=view["talon"],
+            )
+        elif phase == "raise":
+            held = deal.holder_contract
+            assert deal.holder is not None and held is not None
+            prompt = dataclasses.replace(prompt, standing=(deal.holder, held.id))
         elif phase not in ("trump", "vole"):
             led = Card.parse(view["trick"][0]) if view["trick"] else None
             trump = view["trump"]
@@ -1116,6 +1131,17 @@ class TableGame:
                 continue
             if word == "quit":
                 raise _Quit
+            if word in ("laws", "irregularities"):
+                write(_message("declarable", seat=seat, actions=deal.declarable(seat), deal=deal))
+                continue
+            declared = self._declare(deal, seat, answer, write)
+            if declared is False:
+                continue
+            if isinstance(declared, Action):
+                if deal.to_move != seat or deal.is_over:
+                    return declared
+                self._show(deal, seat, write)
+                continue
             try:
                 if answer.isascii() and answer.isdigit() and deal.phase != "exchange":
                     # A number of any length is a choice from the list: one too long to read
@@ -1145,6 +1171,39 @@ class TableGame:
                 )
             except NotationError as exc:
                 write(_message("not-understood", error=exc))
+
+    def _declare(self, deal: Deal, seat: int, answer: str, write: Write) -> Action | bool | None:
+        """Declares an irregularity of the laws of the play typed at the table (``expose Kh``,
+        ``show``, or a record line ``2 out-of-turn Kh`` for another seat): the referee refuses
+        or applies it and the table tells what it did. Returns the action declared, False when
+        it was refused (and said so), None when the answer is no such verb."""
+        words = answer.split(maxsplit=1)
+        by = seat
+        text = answer
+        if len(words) == 2 and small_number(words[0]) is not None:
+            try:
+                by, parsed = parse_line(answer)
+            except NotationError:
+                return None
+            text = str(parsed)
+        verb = text.split(maxsplit=1)[0].lower() if text.split() else ""
+        if verb not in LAW_VERBS:
+            return None
+        try:
+            action = Action.parse(text)
+            deal.apply(action, seat=by)
+        except IllegalActionError as exc:
+            write(_message("refused", reason=exc.detail, seat=seat, rule=exc.rule, code=exc.code))
+            return False
+        except NotationError as exc:
+            write(_message("not-understood", error=exc))
+            return False
+        event = deal.irregularities[-1]
+        irregular = deal.view(seat).get("irregular")
+        rule = self.rules.cite(("laws", event.law))
+        write(_message("declared", event=event, human=self.human, irr=irregular, rule=rule))
+        self._save(write, 0, final=False)
+        return action
 
     def _say_tricks(self, deal: Deal, indexes: Iterable[int], totals: bool, write: Write) -> None:
         """Tells the tricks at ``indexes`` (``last``, ``tricks``) and, with ``totals``, the

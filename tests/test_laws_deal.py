@@ -14,7 +14,7 @@ from engine.bots import make_bot
 from engine.errors import IllegalActionError, NotationError, RecordError
 from engine.records import parse_record, read_record, replay, write_record
 from engine.referee import Deal
-from engine.referee.laws import cutting_seat, forgo_claims
+from engine.referee.deal_laws import cutting_seat, forgo_claims
 from engine.referee.party import Party
 from engine.referee.settlement import Kind, PaymentKind, outcome_kind
 

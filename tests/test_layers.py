@@ -31,16 +31,19 @@ _LAYERS: list[set[str]] = [
     {"engine.rules"},  # load_ruleset: the load stage's front door
     {"engine.render"},
     # The referee: the small shared pieces, the deal's state, the phases, the deal, the party.
+    {"engine.referee.irregular"},
     {"engine.referee.state", "engine.referee.tricks", "engine.referee.settlement"},
     {"engine.referee.seating"},
     {"engine.referee.dealstate"},
-    {"engine.referee.laws"},
+    {"engine.referee.deal_laws"},
+    {"engine.referee.remedies"},
     {"engine.referee.held"},
     {"engine.referee.result"},
     {"engine.referee.play"},
     {"engine.referee.exchange"},
     {"engine.referee.declarations"},
     {"engine.referee.auction"},
+    {"engine.referee.laws"},
     {"engine.referee.deal"},
     {"engine.referee.party"},
     {"engine.referee"},
@@ -63,6 +66,7 @@ _LAYERS: list[set[str]] = [
     {"engine.web.app"},
     {"engine.web"},
     {"engine.cli"},
+    {"engine.startup"},  # the console script: a help screen seen before, or the CLI
     {"engine", "engine.__main__"},
 ]
 

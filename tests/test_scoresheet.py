@@ -239,6 +239,55 @@ def test_the_report_names_the_players_and_says_why_one_pays_alone(tmp_path: Path
     assert evening.running_totals()[-1] == evening.totals
 
 
+def test_the_report_gives_each_payment_its_own_basis_from_the_referees_lines(
+    tmp_path: Path,
+) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    path = tmp_path / "evening.yaml"
+    path.write_text(
+        "ruleset: quadrille\nplayers: [Anne, Bertrand, Claire, Denis]\ndeals:\n"
+        "  - dealer: 1\n    score: {contract: ask, declarer: 2, trump: spades, called: Kd,"
+        " holder: 0, tricks: [1, 3, 1, 5]}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["score", "--evening", str(path), "--report"])
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.stdout.split())  # the bases are folded at the table's width
+    (scored,) = load_evening(path, load_ruleset).deals
+    lines = scored.settlement.payments
+    assert {p.kind for p in lines} >= {"stake", "pot", "items", "bete"}
+    rules = load_ruleset("quadrille")
+    for p in lines:
+        assert p.bases, p
+        for part, basis in zip(p.items or (p.item,), p.bases, strict=False):
+            told = basis.evidence
+            if basis.cites:
+                cite = basis.cites[0]
+                told += f"; {cite.source}, {cite.locator}"
+                if cite.quote:
+                    told += f": “{' '.join(cite.quote.split())}”"
+            if p.kind == "stake":
+                told = {"dealer": "the dealer's stake", "each": "each player's stake"}[part] + (
+                    f": [{told}]"
+                )
+            elif len(p.items) > 1:
+                told = f"{rules.items[part].name}: [{told}]"
+            else:
+                told = f"[{told}]"
+            assert told in flat, (p, told)
+    # Who pays alone and why: the settlement's own answer, with its basis.
+    alone = scored.settlement.alone
+    assert alone is not None and alone.declarer == 2 and alone.tricks == 1
+    assert (
+        f"Claire pays alone: the declarer took only 1 trick himself, fewer than {alone.below}"
+        in flat
+    )
+    assert alone.basis.cites and alone.basis.cites[0].locator in flat
+
+
 def test_a_queen_called_without_every_king_is_refused_with_the_referees_reason() -> None:
     # Quadrille's call falls back to a queen only for a caller holding all four kings. The
     # entry says seat 2 held the king of spades: the declarer, seat 1, cannot call a queen.

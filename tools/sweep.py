@@ -78,6 +78,22 @@ def _check_deal(deal: Any, rules: Any, pot_before: int) -> list[str]:
     numbers = [*s.balances, s.pot_before, s.pot_after]
     if not all(type(x) is int for x in numbers):
         problems.append(f"amounts are not integers: {numbers}")
+    elif rules.in_points:
+        # Points are scored, not paid: each seat's score is its tariff row's and its faults'.
+        expected = [0] * rules.players
+        tariff = rules.points.get((deal.contract.id, deal.result)) if deal.contract else None
+        if tariff is not None and deal.result != "redeal" and deal.declarer is not None:
+            expected[deal.declarer] += tariff.declarer
+            for seat in deal.seating.opponents(deal.declarer, deal.partner):
+                expected[seat] += tariff.opponents
+            if deal.partner is not None:
+                expected[deal.partner] += tariff.partner
+        for seat, fault in deal.faults:
+            expected[seat] -= rules.penalties[fault].points
+        if tariff is not None and tariff.codille_winner:
+            expected = list(s.balances)  # the codille's winner: the settlement's own reading
+        if list(s.balances) != expected or s.pot_after != s.pot_before:
+            problems.append(f"points {s.balances} are not the tariff's and the faults' {expected}")
     elif sum(s.balances) + s.pot_after - s.pot_before != 0:
         problems.append(f"counters not conserved: {s.balances}, pot {s.pot_before}->{s.pot_after}")
     if s.pot_before != pot_before:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import DEFER, Action
 from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
@@ -180,6 +180,8 @@ class HeuristicBot(Bot):
             return legal[0], ("{0}: the only legal choice", legal[0])
         if phase in ("auction", "match"):
             return self._bid(deal, seat, legal)
+        if phase == "raise":
+            return self._raise(deal, seat, legal)
         if phase == "trump":
             return self._trump(deal, seat, legal)
         if phase == "call":
@@ -237,14 +239,41 @@ class HeuristicBot(Bot):
         )
         return min(losers, most, deal.rules.talon) * good / count
 
-    def _bid(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+    def _raise(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        """After winning the auction: play the highest contract open to him that the hand is
+        worth, or the contract won."""
+        action, reason = self._bid(deal, seat, legal, lowest=False)
+        if action.verb == "pass":
+            won = deal.auction[-1][1].contract if deal.auction else None
+            held = deal.holder_contract
+            return action, (
+                "pass: he plays {0}, the contract he won; no other is worth more to this hand",
+                held.id if held is not None else won,
+            )
+        return action, reason
+
+    def _bid(
+        self, deal: Deal, seat: int, legal: Sequence[Action], *, lowest: bool | None = None
+    ) -> tuple[Action, Reason]:
         hand = deal.hands[seat]
+        rules = deal.rules
+        if lowest is None:
+            # Where speech goes round he may speak again: he bids no higher than he must, and
+            # names a contract only when its class would not do (never incurring a penalty).
+            lowest = rules.speech == "round"
         best: tuple[Action, Reason] | None = None
         closest: tuple[float, float, str, str] | None = None
         for action in legal:
             if action.verb != "bid":
                 continue
-            contract = deal.rules.contracts[action.contract or ""]
+            contract = rules.contracts[action.contract or ""]
+            if (
+                lowest
+                and contract.only_to_overcall is not None
+                and deal.phase == "auction"
+                and not deal.bid_needed(contract)
+            ):
+                continue
             suits = deal.trump_choices(contract)
             if not suits:
                 continue
@@ -263,10 +292,9 @@ class HeuristicBot(Bot):
                 value = sum(estimate_tricks(deal.t, hand, s) for s in suits) / len(suits)
             need, why = self.need(deal, contract, hand, suit)
             if value >= need:
-                if (
-                    best is None
-                    or contract.rank > deal.rules.contracts[best[0].contract or ""].rank
-                ):
+                rank = contract.rank
+                best_rank = rules.contracts[best[0].contract or ""].rank if best else None
+                if best_rank is None or (rank < best_rank if lowest else rank > best_rank):
                     best = (
                         action,
                         (
@@ -371,7 +399,25 @@ class HeuristicBot(Bot):
             (c for c in bits(hand) if strength[c] < 100 and ranks[c] > 0),
             key=lambda c: (ranks[c] == 1, strength[c]),
         )
-        cards = tuple(ALL_CARDS[c] for c in losers[:most])
+        chosen = losers[:most]
+        why = deal.exchange_why()
+        least = why.least if why is not None else 0
+        if len(chosen) < least:
+            # The duty to buy: he takes the fewest more, giving up his weakest other cards.
+            rest = sorted((c for c in bits(hand) if c not in chosen), key=lambda c: strength[c])
+            chosen = chosen + rest[: least - len(chosen)]
+            return Action("discard", cards=tuple(ALL_CARDS[c] for c in chosen)), (
+                "discard {0}: he must buy at least {1}, so his weakest cards go",
+                len(chosen),
+                least,
+            )
+        if deal.may_defer() and len(chosen) < 2:
+            # Few losers: the other defender, who may need more, takes from the talon first.
+            return DEFER, (
+                "defer: with {0} plain losers he lets the other defender buy first",
+                len(chosen),
+            )
+        cards = tuple(ALL_CARDS[c] for c in chosen)
         if not cards:
             return Action("discard", cards=()), ("keep every card: none is a plain loser",)
         return Action("discard", cards=cards), (

@@ -164,6 +164,9 @@ class Claim:
     note: str | None
     where: str
     """``file:line`` of the claim."""
+    fitted: bool = False
+    """The model was fitted to this claim (an inferred value chosen so that it holds): a
+    confirmation that shows consistency, not independent support."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,7 @@ class Evaluation:
             "statement": c.statement.describe(),
             "kind": c.statement.kind,
             "status": self.status,
+            "fitted": c.fitted,
             "detail": self.detail,
             "where": c.where,
         }
@@ -245,6 +249,7 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
                     Statement(raw["kind"], {k: v for k, v in raw.items() if k != "kind"}),
                     str(note) if note is not None else None,
                     f"{shown}:{doc.where(where)[0]}",
+                    fitted=bool(entry.get("fitted", False)),
                 )
             )
     if problems:

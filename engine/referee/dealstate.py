@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.cards import PACK_SIZE, suit_of
+from engine.referee.irregular import Irregular
 from engine.referee.seating import Seating
 from engine.referee.settlement import TableState
 from engine.referee.state import AUCTION, Phase, mask_of
@@ -68,10 +69,12 @@ class DealState:
         "auction",
         "called",
         "contract",
+        "deal_irregular",
         "dealer",
         "dealt",
         "dealt_talon",
         "declarer",
+        "deferred",
         "demanded_from",
         "eldest",
         "exchanger_index",
@@ -97,9 +100,11 @@ class DealState:
         "overcaller",
         "partner",
         "partner_seen",
+        "passed",
         "penalties",
         "phase",
         "played_tricks",
+        "raised_from",
         "renonces",
         "result",
         "rules",
@@ -181,6 +186,11 @@ class DealState:
     """The seat whose overcall the holder may match ("forcé"), in the ``match`` phase."""
     auction: list[tuple[int, Action]]
     """The speech so far."""
+    passed: int
+    """The seats that have passed, a mask (where speech goes round, a pass is final)."""
+    raised_from: str | None
+    """The contract won in the auction, where its winner then played another (the ``raise``
+    phase: ``declarer_may_play``, ``auction.raise``)."""
 
     # The declarations and the écart.
     declarer: int | None
@@ -205,6 +215,8 @@ class DealState:
     """The seats that exchange, in turn."""
     exchanger_index: int
     """The position in ``exchangers`` of the seat exchanging now."""
+    deferred: bool
+    """The first defender has let the other exchange first (``defer``)."""
     exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]]
     """The écart so far: (seat, discarded, drawn)."""
 
@@ -236,6 +248,9 @@ class DealState:
     snapshots: list[Snapshot] | None
     """The play state at the start of each trick, kept where renonces are penalised (a
     ``notice`` resumes from one); None where they are refused."""
+    irregular: Irregular | None
+    """What the irregularities declared under the laws of the play leave standing (None while
+    there are none; an immutable value, replaced on each change: :mod:`engine.referee.laws`)."""
 
     # The end.
     is_over: bool
@@ -248,9 +263,9 @@ class DealState:
     """The legal actions last listed for the player to move; None once anything changes."""
     legal_mask: int
     """The cards the player to move may play, a mask; -1 until worked out."""
-    irregular: Irregularities
-    """What the laws of the table made of the deal: a misdeal, a card too many, the cards
-    taken back, claims not made (:mod:`engine.referee.laws`)."""
+    deal_irregular: Irregularities
+    """What the laws of the deal made of it: a misdeal, a card too many, the cards taken back,
+    claims not made (:mod:`engine.referee.deal_laws`)."""
 
     def __init__(
         self,
@@ -292,6 +307,8 @@ class DealState:
         self.holder_contract = None
         self.overcaller = None
         self.auction = []
+        self.passed = 0
+        self.raised_from = None
 
         self.declarer = None
         self.contract = None
@@ -305,6 +322,7 @@ class DealState:
         self.transfers = []
         self.exchangers = []
         self.exchanger_index = 0
+        self.deferred = False
         self.exchanges = []
 
         self.tr = None
@@ -320,7 +338,8 @@ class DealState:
         self.penalties = []
         self.faults = []
         self.snapshots = None
-        self.irregular = NO_IRREGULARITY
+        self.irregular = None
+        self.deal_irregular = NO_IRREGULARITY
 
         self.is_over = False
         self.result = None

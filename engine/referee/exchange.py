@@ -2,8 +2,14 @@
 
 Staged filter for a discard: every card named is held (``discard/not-in-hand``; a card named
 twice is refused when the ``Action`` is built), and no more than the limit
-(``discard/too-many``): the talon left, the first exchanger's maximum, and what a middle
-exchanger must leave for the last unless he holds a matador.
+(``discard/too-many``): the talon left, the first exchanger's maximum (or the contract's own
+``exchange_limits.declarer_max`` for the declarer), and what a middle exchanger must leave for
+the last unless he holds a matador; and, for the declarer, no fewer than his duty to buy
+(``discard/must-buy``: ``exchange.declarer_min`` or the contract's own, one more where the
+card turned from the talon does not count, ``besides_turned``).
+
+Where the first defender may let the other exchange first (``exchange.defenders:
+either-first``), he may ``defer`` once, and exchanges after him (``defer/not-now`` otherwise).
 """
 
 from __future__ import annotations
@@ -15,16 +21,16 @@ from itertools import combinations
 from math import comb
 from typing import overload
 
-from engine.actions import Action
+from engine.actions import DEFER, Action
 from engine.cards import ALL_CARDS, Card
-from engine.enums import Exchange
+from engine.enums import Defenders, Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
 from engine.referee.dealstate import DealState
 from engine.referee.state import EXCHANGE, bits, refuse
 from engine.rules.model import Basis
 
-__all__ = ["Discards", "ExchangeLimit", "begin", "limit", "limit_of"]
+__all__ = ["Discards", "ExchangeLimit", "begin", "least", "limit", "limit_of", "may_defer"]
 
 
 _set = object.__setattr__
@@ -37,6 +43,7 @@ def _discard(cards: tuple[Card, ...]) -> Action:
     _set(action, "contract", None)
     _set(action, "suit", None)
     _set(action, "cards", cards)
+    _set(action, "seat", None)
     _set(action, "word", None)
     return action
 
@@ -49,10 +56,11 @@ class Discards(SequenceABC[Action]):
     order of size then of card), iteration and ``in`` all work without building the list.
     """
 
-    def __init__(self, cards: list[int], most: int) -> None:
+    def __init__(self, cards: list[int], most: int, least: int = 0) -> None:
         self.cards = cards
         self.most = most
-        self.sizes = [comb(len(cards), k) for k in range(most + 1)]
+        self.least = least
+        self.sizes = [comb(len(cards), k) if k >= least else 0 for k in range(most + 1)]
 
     def __len__(self) -> int:
         return sum(self.sizes)
@@ -87,7 +95,7 @@ class Discards(SequenceABC[Action]):
         return _discard(tuple(ALL_CARDS[c] for c in chosen))
 
     def __iter__(self) -> Iterator[Action]:
-        for k in range(self.most + 1):
+        for k in range(self.least, self.most + 1):
             for combo in combinations(self.cards, k):
                 yield _discard(tuple(ALL_CARDS[c] for c in combo))
 
@@ -95,7 +103,7 @@ class Discards(SequenceABC[Action]):
         if not isinstance(action, Action) or action.verb != "discard":
             return False
         chosen = [c.index for c in action.cards]
-        return len(chosen) <= self.most and set(chosen) <= set(self.cards)
+        return self.least <= len(chosen) <= self.most and set(chosen) <= set(self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +122,13 @@ class ExchangeLimit:
     one (``exchange.leave_unless_matador``): he may take the whole talon."""
     basis: Basis
     """The écart's rule (``exchange``)."""
+    least: int = 0
+    """The fewest he may discard: the declarer's duty to buy (0: none)."""
+    turned_counts: bool = True
+    """False where the duty to buy does not count the card turned from the talon (he must
+    take :attr:`least` cards, the turned one among them, ``besides_turned``)."""
+    contract_max: int | None = None
+    """The contract's own maximum for the declarer (``exchange_limits.declarer_max``)."""
 
     @property
     def exempt_card(self) -> Card | None:
@@ -129,7 +144,10 @@ def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
     most = min(left, d.hands[seat].bit_count())
     rules = d.rules
     first_max = None
-    if d.exchanger_index == 0 and rules.exchange_first_max is not None:
+    contract = d.contract
+    if seat == d.declarer and contract is not None and contract.exchange_max is not None:
+        most = min(most, contract.exchange_max)
+    elif d.exchanger_index == 0 and rules.exchange_first_max is not None:
         first_max = rules.exchange_first_max
         most = min(most, first_max)
     leave = 0
@@ -143,10 +161,42 @@ def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
     return most, left, first_max, leave, exempt
 
 
+def least(d: DealState) -> tuple[int, bool]:
+    """The declarer's duty to buy: (the fewest cards he may discard now, whether the card
+    turned from the talon counts toward it); (0, True) for anyone else."""
+    contract = d.contract
+    if d.to_move != d.declarer or contract is None:
+        return 0, True
+    rules = d.rules
+    duty = (
+        contract.exchange_min if contract.exchange_min is not None else rules.exchange_declarer_min
+    )
+    counts = True
+    if duty and rules.exchange_besides_turned and contract.trump_from_talon:
+        # The turned card is the first he draws: one more must be taken besides it.
+        duty += 1
+        counts = False
+    return duty, counts
+
+
 def limit_of(d: DealState) -> ExchangeLimit:
     """Returns how many cards the player to move may discard now, and why."""
     rules = d.rules
-    return ExchangeLimit(*_limit(d), rules.basis_at(("exchange",)))
+    most, left, first_max, leave, exempt = _limit(d)
+    fewest, counts = least(d)
+    contract = d.contract
+    own = contract.exchange_max if contract is not None and d.to_move == d.declarer else None
+    return ExchangeLimit(
+        most,
+        left,
+        first_max,
+        leave,
+        exempt,
+        rules.basis_at(("exchange",)),
+        min(fewest, most),
+        counts,
+        own,
+    )
 
 
 def limit(d: DealState) -> int:
@@ -154,12 +204,42 @@ def limit(d: DealState) -> int:
     return _limit(d)[0]
 
 
+def may_defer(d: DealState) -> bool:
+    """Checks if the player to move may let the other defender exchange first: the first
+    defender to exchange after the declarer, once, under ``exchange.defenders:
+    either-first``."""
+    return (
+        d.rules.exchange_defenders is Defenders.EITHER_FIRST
+        and not d.deferred
+        and d.exchanger_index == 1
+        and d.exchangers[0] == d.declarer
+        and len(d.exchangers) > 2
+    )
+
+
 def legal(d: DealState) -> Sequence[Action]:
-    return Discards(sorted(bits(d.hands[d.to_move])), limit(d))
+    most = limit(d)
+    discards = Discards(sorted(bits(d.hands[d.to_move])), most, min(least(d)[0], most))
+    if may_defer(d):
+        return [DEFER, *discards]
+    return discards
 
 
 def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     seat = d.to_move
+    if action.verb == "defer":
+        if may_defer(d):
+            return None
+        return refuse(
+            "defer/not-now",
+            "only the first defender to exchange after the declarer may let the other "
+            "exchange first, once"
+            if d.rules.exchange_defenders is Defenders.EITHER_FIRST
+            else f"{d.rules.id}: the defenders exchange in turn",
+            seat,
+            action,
+            d.rules.cite(("exchange",)),
+        )
     for c in action.cards:
         if not d.hands[seat] >> c.index & 1:
             return refuse("discard/not-in-hand", f"seat {seat} does not hold {c}", seat, action)
@@ -177,6 +257,20 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
                 else f": a middle player leaves {why.leave} for the last"
             )
         return refuse("discard/too-many", reason, seat, action, d.rules.cite(("exchange",)))
+    fewest, counts = least(d)
+    fewest = min(fewest, most)
+    if len(action.cards) < fewest:
+        contract = d.contract
+        assert contract is not None
+        path: tuple[str, ...] = (
+            ("auction", "contracts", contract.id)
+            if contract.exchange_min is not None
+            else ("exchange",)
+        )
+        reason = f"seat {seat} declares {contract.id} and must take at least {fewest}"
+        if not counts:
+            reason += f" ({fewest - 1} besides the card turned from the talon)"
+        return refuse("discard/must-buy", reason, seat, action, d.rules.cite(path))
     return None
 
 
@@ -195,6 +289,13 @@ def begin(d: DealState) -> None:
 
 
 def apply(d: DealState, seat: int, action: Action) -> None:
+    if action.verb == "defer":
+        # He exchanges after the other defender: the two swap places in the order.
+        d.deferred = True
+        order = d.exchangers
+        order[1], order[2] = order[2], order[1]
+        d.to_move = order[1]
+        return
     discards = tuple(c.index for c in action.cards)
     k = len(discards)
     drawn = tuple(d.talon[d.talon_pos : d.talon_pos + k])

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import NotationError
-from engine.referee import laws
+from engine.referee import deal_laws as laws
 from engine.referee.deal import Deal
 from engine.referee.settlement import TableState
 from engine.rules.model import RuleSet

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.enums import CodilleRemainder, HeldBy, OptionKind
+from engine.referee.deal_laws import MISDEAL, at_end
 from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
-from engine.referee.laws import MISDEAL, at_end
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER, SUIT_NAMES
 from engine.rules.model import RuleSet
@@ -159,8 +159,9 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
         tuple(d.faults),
         favoured_options(d),
-        d.irregular.unclaimed,
-        d.irregular.extra_card,
+        d.irregular.turned if d.irregular is not None else (),
+        d.deal_irregular.unclaimed,
+        d.deal_irregular.extra_card,
     )
 
 

@@ -115,6 +115,8 @@ class PaymentKind(StrEnum):
     """The bête of a lost game, put into the pot."""
     RENONCE = "renonce"
     """The bête for a renonce noticed."""
+    TURNED_HAND = "turned-hand"
+    """The bête, by halves, for a hand turned up instead of the tricks (``laws.turned_hand``)."""
     FEE = "fee"
     """A fee paid during the deal (a demanded or a surrendered card)."""
     HELD = "held"
@@ -145,6 +147,7 @@ ODD_COUNTER = "odd counter (highest trump)"
 """A codille's odd counter given to a defender for his trump (``codille_remainder:
 highest-trumps``)."""
 RENONCE_BETE = "bête (renonce)"
+TURNED_HAND_BETE = "bête (hand turned up)"
 ELEVEN_BETE = "bête (a card too many)"
 MISDEAL = "misdeal"
 """The result of a deal made void by a law of the table (:mod:`engine.referee.laws`)."""
@@ -294,6 +297,7 @@ class _Lines(NamedTuple):
     bete: _Line
     renonce: _Line
     odd: _Line
+    turned: _Line
     fees: dict[str, _Line]
 
 
@@ -335,6 +339,13 @@ def _line_table(rules: RuleSet) -> _Lines:
         ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
         (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
         (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
+        (
+            TURNED_HAND_BETE,
+            PaymentKind.TURNED_HAND,
+            (),
+            (rules.basis_at(("laws", "turned_hand")),),
+            None,
+        ),
         fees,
     )
 
@@ -586,6 +597,8 @@ class Outcome(NamedTuple):
     favoured: frozenset[str] = frozenset()
     """The suit options (``kind: suit``) whose chosen suit is the deal's trump suit (the palo
     de favor's items are paid at their ``favourite_amount``)."""
+    turned_hands: tuple[tuple[int, int], ...] = ()
+    """Each hand turned up instead of the tricks, (offender, owner): a bête borne by halves."""
     unclaimed: tuple[str, ...] = ()
     """Payment items not claimed before the next deal (``laws.claims_before_next_deal``): not
     paid."""
@@ -615,6 +628,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.trump_holders,
         outcome.penalties,
         outcome.favoured,
+        outcome.turned_hands,
         outcome.unclaimed,
         outcome.extra_card,
     )
@@ -640,6 +654,7 @@ def settle(
     trump_holders: Sequence[int] = (),
     penalties: Sequence[tuple[int, str]] = (),
     favoured: frozenset[str] = frozenset(),
+    turned_hands: Sequence[tuple[int, int]] = (),
     unclaimed: Sequence[str] = (),
     extra_card: int | None = None,
 ) -> SettlementResult:
@@ -653,6 +668,8 @@ def settle(
     held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
     ``penalties`` are the faults committed, ``(offender, fault id)``, each scored in penalty
     points whatever the result. ``favoured`` names the suit options whose suit is trumps.
+    ``turned_hands`` are the hands turned up instead of the tricks, ``(offender, owner)``: each
+    makes a bête, half paid by each, the odd counter by the offender (``laws.turned_hand``).
     ``unclaimed`` are payment items not claimed in time (``laws.claims_before_next_deal``): not
     paid. ``result`` ``"misdeal"`` settles a deal made void by a law of the table: nothing is
     staked or paid, but ``extra_card``, the seat found playing with a card too many, makes a
@@ -678,6 +695,7 @@ def settle(
         tuple(trump_holders),
         tuple(penalties),
         frozenset(favoured),
+        tuple(turned_hands),
         tuple(unclaimed),
         extra_card,
     )
@@ -707,6 +725,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         trump_holders,
         _penalties,
         favoured,
+        turned_hands,
         unclaimed,
         extra_card,
     ) = args
@@ -870,6 +889,12 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     for offender in renonces:
         # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
         ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
+        made += size
+    for offender, owner in turned_hands:
+        # "fait la bête de moitié avec celui à qui appartiennent les cartes retournées" (ENC-Q).
+        line = _NO_LINE if kinds is None else kinds.turned
+        for seat, share in _split(size, offender, owner):
+            ledger.to_pot(seat, share, line)
         made += size
     if made:
         # The bêtes made on one deal go together (ENC-Q).

@@ -373,6 +373,47 @@ def semantic_problems(resolved: Any) -> list[Problem]:
             )
     _points_problems(d, add)
 
+    # The laws of the play (``laws:``).
+    laws = d.get("laws") or {}
+    hand_size = d["deal"]["hand_size"]
+    shown = laws.get("shown_cards")
+    if shown and shown["before_side_tricks"] > hand_size:
+        add(
+            ("laws", "shown_cards", "before_side_tricks"),
+            "unplayable",
+            f"{shown['before_side_tricks']} tricks is more than a deal has ({hand_size})",
+        )
+    unnamed = laws.get("lay_down_unnamed")
+    if unnamed:
+        for i, cid in enumerate(unnamed["contracts"]):
+            if cid not in contracts:
+                add(
+                    ("laws", "lay_down_unnamed", "contracts", i),
+                    "unknown-contract",
+                    f"no contract {cid!r} (known: {', '.join(contracts)})",
+                )
+            elif contracts[cid]["help"] != "none" or contracts[cid].get("trump_from_talon"):
+                add(
+                    ("laws", "lay_down_unnamed", "contracts", i),
+                    "unplayable",
+                    f"{cid!r} is not played alone with trumps named by the declarer: no one "
+                    "lays it down without naming a suit",
+                )
+    known = laws.get("partner_known_no_vole")
+    if known:
+        if "call" not in d["declarations"]:
+            add(
+                ("laws", "partner_known_no_vole"),
+                "missing-declaration",
+                "the called card's holder is known only where a card is called (declarations.call)",
+            )
+        for i, name in enumerate(known["leads"]):
+            if name not in names:
+                add(
+                    ("laws", "partner_known_no_vole", "leads", i),
+                    "unknown-trump",
+                    f"no top trump named {name!r} (known: {', '.join(names)})",
+                )
     # The laws of the table.
     laws = d.get("laws") or {}
     if laws.get("eleven_cards") and not laws.get("misdeal"):

@@ -43,7 +43,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
-from engine.referee import laws
 from engine.rules import load_ruleset
 from engine.rules.model import RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
@@ -730,6 +729,7 @@ SCORE_FIELDS = {
     "matadors",
     "vole",
     "highest_trump",
+    "trump_holders",
     "count",
     "misdeal",
     "extra_card",
@@ -1005,22 +1005,14 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
             ],
         }
     # What the others did since this seat last acted, as this seat may see it.
-    events = [{"seat": s, "text": text} for s, text in table.events_seen(seat)]
+    events = table.events_seen(seat)
     side = [s for s in (view["declarer"], view["partner"]) if s is not None]
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
         refusal = Refusal(why, "allowed", f"{why} is allowed now: click it to play it", "")
     report = deal.report() if deal.is_over else None
     settlement = deal.settlement
-    # The laws of the table this seat may declare now (a misdeal, a card too many), offered
-    # apart from the moves: the referee's answer (engine.referee.laws.declarable).
-    irregular = (
-        [str(a) for a in laws.declarable(deal, seat)]
-        if seat in table.humans and not deal.is_over
-        else []
-    )
     return {
-        "irregular": irregular,
         "table": table,
         "rules": rules,
         "deal": deal,
@@ -1052,6 +1044,12 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "turn": table.turn,
         "unsaved": None,
         "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
+        # The laws of the play: what this seat may declare, and what the irregularities left
+        # (the referee's answers: Deal.declarable and the view's ``irregular``).
+        "declarable": [str(a) for a in deal.declarable(seat)]
+        if seat in table.humans and not deal.is_over
+        else [],
+        "irregular": view.get("irregular"),
     }
 
 
@@ -1115,6 +1113,11 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     highest = seat("highest_trump")
     if highest is not None:
         data["highest_trump"] = highest
+    holders = _one(fields, "trump_holders", "").replace(",", " ").split()
+    if holders:
+        # Who held a trump, the highest first (the rules give a codille's odd counters to the
+        # highest trumps); checked as seats by the scoresheet.
+        data["trump_holders"] = [_int(h, "a trump's holder") for h in holders[: evening.n]]
     unclaimed = fields.get("unclaimed", [])
     if unclaimed:
         data["unclaimed"] = list(unclaimed)
@@ -1137,6 +1140,7 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "pot": table.pot,
         "betes": list(table.betes),
         "remainder": table.remainder,
+        "asks_trump_holders": evening.asks_trump_holders,
         "redeal": table.redeal,
         "next_dealer": evening.next_dealer,
         "contracts": list(rules.contracts.values()),
