@@ -13,6 +13,11 @@ The irregularities of the laws of the table (``laws:`` in the rule file, ``docs/
 to move: ``expose CARD``, ``out-of-turn CARD``, ``require CARD``, ``require-suit SEAT SUIT``,
 ``show``, ``lay-down``, ``name-trump SUIT`` and ``turn-hand SEAT``.
 
+The irregularities, under a rule file's laws of the table (``laws``; :mod:`engine.referee.laws`, :mod:`engine.referee.deal_laws`):
+``misdeal FAULT`` (the deal found wrong: ``too-many``, ``too-few``, ``duplicate``, ``faced``),
+``extra-card`` (a player found playing with a card too many) and ``retake`` (the cards taken
+back after several renonces).
+
 Actions are small immutable values, checked when built: an ``Action`` with the wrong arguments
 for its verb raises :class:`NotationError`. The common ones are interned so that the referee's
 legal action lists cost nothing to build.
@@ -58,10 +63,17 @@ VERBS = (
     "notice",
     "defer",
     *LAW_VERBS,
+    "misdeal",
+    "extra-card",
+    "retake",
 )
-_BARE = frozenset({"pass", "vole", "stop", "notice", "defer", "show", "lay-down"})
+_BARE = frozenset(
+    {"pass", "vole", "stop", "notice", "defer", "show", "lay-down", "extra-card", "retake"}
+)
 _ONE_CARD = frozenset({"call", "give", "play", "renonce", "expose", "out-of-turn", "require"})
 _ONE_SUIT = frozenset({"trump", "name-trump"})
+FAULTS = ("too-many", "too-few", "duplicate", "faced")
+"""The faults of a deal ``misdeal`` names (``laws.misdeal.faults`` lists those that void it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +86,13 @@ class Action:
     cards: tuple[Card, ...] = ()
     seat: int | None = None
     """The seat an irregularity names (``turn-hand SEAT``, ``require-suit SEAT SUIT``)."""
+    word: str | None = None
+    """The fault a ``misdeal`` names (one of :data:`FAULTS`); None for every other verb."""
 
     def __post_init__(self) -> None:
         verb, contract, suit, cards = self.verb, self.contract, self.suit, self.cards
+        if self.word is not None and (verb != "misdeal" or self.word not in FAULTS):
+            raise NotationError(f"{verb}: no such argument {self.word!r}")
         seat = self.seat
         if verb in ("turn-hand", "require-suit"):
             if type(seat) is not int or seat < 0:
@@ -108,6 +124,8 @@ class Action:
             ok = contract is None and type(suit) is Suit and not cards
         elif verb in _BARE:
             ok = contract is None and suit is None and not cards
+        elif verb == "misdeal":
+            ok = contract is None and suit is None and not cards and self.word is not None
         else:
             raise NotationError(f"not a verb: {verb!r} (verbs: {', '.join(VERBS)})")
         if not ok:
@@ -130,6 +148,8 @@ class Action:
             return f"{self.verb} {self.suit.value}"
         if self.cards:
             return self.verb + " " + " ".join(str(c) for c in self.cards)
+        if self.word is not None:
+            return f"{self.verb} {self.word}"
         return self.verb
 
     def __str__(self) -> str:
@@ -175,6 +195,11 @@ class Action:
             if len(args) != 1:
                 raise NotationError(f"trump takes one suit: {text!r}")
             return TRUMP[Suit.parse(args[0]).index]
+        if verb == "misdeal":
+            fault = args[0].lower() if len(args) == 1 else ""
+            if fault not in FAULTS:
+                raise NotationError(f"misdeal takes one fault ({', '.join(FAULTS)}): {text!r}")
+            return Action("misdeal", word=fault)
         if verb == "name-trump":
             if len(args) != 1:
                 raise NotationError(f"name-trump takes one suit: {text!r}")
@@ -213,6 +238,8 @@ NOTICE = Action("notice")
 DEFER = Action("defer")
 SHOW = Action("show")
 LAY_DOWN = Action("lay-down")
+EXTRA_CARD = Action("extra-card")
+RETAKE = Action("retake")
 _SIMPLE = {
     "pass": PASS,
     "vole": VOLE,
@@ -221,6 +248,8 @@ _SIMPLE = {
     "defer": DEFER,
     "show": SHOW,
     "lay-down": LAY_DOWN,
+    "extra-card": EXTRA_CARD,
+    "retake": RETAKE,
 }
 PLAY: tuple[Action, ...] = tuple(Action("play", cards=(c,)) for c in ALL_CARDS)
 RENONCE: tuple[Action, ...] = tuple(Action("renonce", cards=(c,)) for c in ALL_CARDS)

@@ -33,6 +33,7 @@ from engine.actions import parse_line
 from engine.cards import PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee import Deal
+from engine.referee.deal_laws import cutting_seat
 from engine.referee.party import Party
 from engine.rules.emitter import Flow, document
 from engine.rules.emitter import quoted as yaml_scalar
@@ -116,6 +117,13 @@ class DealRecord:
     seed: int | None = None
     actions: tuple[str, ...] = ()
     note: str | None = None
+    cut: int | None = None
+    """The seat that cut the pack (checked against the rules' ``deal.cut``)."""
+    packets: tuple[int, ...] | None = None
+    """The packets the cards were dealt in, e.g. ``(3, 3, 4)`` (one of the rules' orders)."""
+    unclaimed: tuple[str, ...] = ()
+    """Payment items not claimed before the next dealer had finished dealing
+    (``laws.claims_before_next_deal``): not paid."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +266,9 @@ def _deal(data: Mapping[str, Any], *, top: bool) -> DealRecord:
         data.get("seed"),
         tuple(" ".join(a.split()) for a in data.get("actions", [])),
         note if isinstance(note, str) else None,
+        data.get("cut"),
+        tuple(data["packets"]) if "packets" in data else None,
+        tuple(data.get("unclaimed", ())),
     )
 
 
@@ -340,14 +351,18 @@ def write_record(record: Record) -> str:
 
     def deal_map(deal: DealRecord) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for key in ("note", "dealer", "seed"):
+        for key in ("note", "dealer", "seed", "cut"):
             if getattr(deal, key) is not None:
                 out[key] = getattr(deal, key)
+        if deal.packets is not None:
+            out["packets"] = Flow(deal.packets)
         if deal.hands is not None:
             out["hands"] = [Flow(h) for h in deal.hands]
         if deal.talon is not None:
             out["talon"] = Flow(deal.talon)
         out["actions"] = list(deal.actions)
+        if deal.unclaimed:
+            out["unclaimed"] = Flow(deal.unclaimed)
         return out
 
     if record.party:
@@ -373,6 +388,8 @@ class ReplayReport:
     party: dict[str, Any] | None = None
     """Where the rule file plays a party to a target or of some deals: whether it is over and
     the seats at the highest total (``{"over": bool, "leaders": [...]}``)."""
+    played: list[Deal] = field(default_factory=list, repr=False)
+    """Every deal reached, in order (the last may be unfinished), as the referee left it."""
 
     @staticmethod
     def malformed(error: RecordError) -> ReplayReport:
@@ -431,7 +448,15 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
         if rules.party is not None and rules.party.tours is None:
             standing = {"over": party.over, "leaders": party.leaders}
         return ReplayReport(
-            rules.id, complete, error, deals_out, party.totals, located, party.finished, standing
+            rules.id,
+            complete,
+            error,
+            deals_out,
+            party.totals,
+            located,
+            party.finished,
+            standing,
+            list(party.deals),
         )
 
     for d_index, deal_rec in enumerate(record.deals):
@@ -469,6 +494,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             raise RecordError(
                 [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
             ) from None
+        facts = _deal_facts(record, rules, deal, deal_rec, base_path, d_index)
         for index, line_text in enumerate(deal_rec.actions):
             error: dict[str, Any] | None = None
             try:
@@ -486,15 +512,89 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             if error is not None:
                 if record.party:
                     error["deal"] = d_index
-                deals_out.append(deal.report())
+                deals_out.append({**deal.report(), **facts})
                 line, col = record.locate(record.action_path(d_index, index))
                 where = ":".join(str(x) for x in (record.file, line, col) if x is not None)
                 located = f"{where}: {line_text!r}: {error['code']}: {error['message']}"
                 return report(False, error, located)
-        deals_out.append(deal.report())
+        if deal_rec.unclaimed:
+            _forgo(record, deal, deal_rec, base_path, d_index)
+        deals_out.append({**deal.report(), **facts})
         if not deal.is_over:
             return report(False)
     return report(True)
+
+
+def _deal_facts(
+    record: Record,
+    rules: RuleSet,
+    deal: Deal,
+    deal_rec: DealRecord,
+    base: Path_,
+    d_index: int,
+) -> dict[str, Any]:
+    """Checks the deal's own record (who cut, the packets) against the rules, and returns it
+    for the report: ``record/cut``, ``record/packets``."""
+
+    def fail(key: str, code: str, message: str) -> RecordError:
+        path: Path_ = (*base, key)
+        line, col = record.locate(path)
+        return RecordError(
+            [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {message}")]
+        )
+
+    out: dict[str, Any] = {}
+    if deal_rec.cut is not None:
+        cutter = cutting_seat(rules, deal.dealer)
+        if cutter is None:
+            raise fail("cut", "record/cut", f"{rules.id} does not say who cuts (deal.cut)")
+        if deal_rec.cut != cutter:
+            raise fail(
+                "cut",
+                "record/cut",
+                f"seat {cutter} cuts for dealer {deal.dealer}, on his {rules.cut_by}, not seat "
+                f"{deal_rec.cut} ({rules.cite(('deal', 'cut'))})",
+            )
+        out["cut"] = deal_rec.cut
+    if deal_rec.packets is not None:
+        orders = ", ".join("-".join(map(str, p)) for p in rules.packets)
+        if deal_rec.packets not in rules.packets:
+            raise fail(
+                "packets",
+                "record/packets",
+                f"the cards are dealt in packets of {orders}, not "
+                f"{'-'.join(map(str, deal_rec.packets))} ({rules.cite(('deal',))})",
+            )
+        if deal_rec.seed is not None and deal_rec.packets != rules.packets[0]:
+            raise fail(
+                "packets",
+                "record/packets",
+                "a seeded deal is dealt in the first packet order, "
+                f"{'-'.join(map(str, rules.packets[0]))}: give the hands to record another",
+            )
+        out["packets"] = list(deal_rec.packets)
+    return out
+
+
+def _forgo(record: Record, deal: Deal, deal_rec: DealRecord, base: Path_, d_index: int) -> None:
+    """The deal's ``unclaimed`` items: not paid (``laws.claims_before_next_deal``)."""
+    try:
+        deal.forgo_claims(deal_rec.unclaimed)
+    except NotationError as exc:
+        path: Path_ = (*base, "unclaimed")
+        line, col = record.locate(path)
+        raise RecordError(
+            [
+                Problem(
+                    record.file,
+                    line,
+                    col,
+                    json_path(path),
+                    "record/unclaimed",
+                    f"deal {d_index}: {exc}",
+                )
+            ]
+        ) from None
 
 
 def record_of(

@@ -27,15 +27,16 @@ actions (``docs/records.md``, "Deals without card play")::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import FAULTS, Action
 from engine.cards import FULL_MASK, Card, Suit
 from engine.enums import AllPass, CodilleRemainder, Help, OptionKind
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
+from engine.referee.deal_laws import dealt_again
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor, party_over
@@ -43,6 +44,7 @@ from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result
 from engine.referee.seating import seating
 from engine.referee.settlement import (
+    MISDEAL,
     SettlementResult,
     TableState,
     deal_stakes,
@@ -80,6 +82,9 @@ _SCORE_KEYS = (
     "surrendered",
     "held",
     "penalties",
+    "misdeal",
+    "extra_card",
+    "unclaimed",
 )
 
 
@@ -118,12 +123,25 @@ class Entry:
     """Who held each card the rules pay for whatever the result (``settlement.held_cards``)."""
     penalties: tuple[tuple[int, str], ...] = ()
     """The faults scored in penalty points (``settlement.penalties``): (offender, fault id)."""
+    misdeal: str | None = None
+    """The deal was void (``laws.misdeal``): the fault found (``too-many``, ``too-few``,
+    ``duplicate``, ``faced``), or ``extra-card`` with :attr:`extra_card`."""
+    extra_card: int | None = None
+    """The seat found playing with a card too many (``laws.eleven_cards``): a bête, the deal
+    void."""
+    unclaimed: tuple[str, ...] = ()
+    """Payment items not claimed before the next dealer had finished dealing: not paid
+    (``laws.claims_before_next_deal``)."""
 
     def as_score(self) -> dict[str, Any]:
         """Returns the ``score:`` mapping of the record form (only what was entered)."""
         faults = [{"seat": seat, "fault": fault} for seat, fault in self.penalties]
         if self.passed:
             return {"passed": True, "penalties": faults} if faults else {"passed": True}
+        if self.extra_card is not None:
+            return {"extra_card": self.extra_card}
+        if self.misdeal is not None:
+            return {"misdeal": self.misdeal}
         out: dict[str, Any] = {"contract": self.contract, "declarer": self.declarer}
         for key in ("trump", "called", "holder"):
             value = getattr(self, key)
@@ -144,6 +162,8 @@ class Entry:
             out["held"] = dict(self.held)
         if faults:
             out["penalties"] = faults
+        if self.unclaimed:
+            out["unclaimed"] = list(self.unclaimed)
         return out
 
 
@@ -176,6 +196,9 @@ class ScoredDeal:
             "bete": s.bete,
             "matadors": s.matadors,
             "payments": [p.as_json() for p in s.payments],
+            **({"misdeal": e.misdeal} if e.misdeal is not None else {}),
+            **({"extra_card": e.extra_card} if e.extra_card is not None else {}),
+            **({"unclaimed": list(e.unclaimed)} if e.unclaimed else {}),
         }
 
 
@@ -207,6 +230,20 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         if extra:
             raise NotationError(f"a deal everyone passed has no {extra[0]}")
         return Entry(dealer=dealer, passed=True, penalties=penalties)
+    if "misdeal" in data or "extra_card" in data:
+        # A void deal (the laws of the table): the fault, or who had a card too many, alone.
+        extra = [k for k in data if k not in ("misdeal", "extra_card")]
+        if extra:
+            raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
+        if "extra_card" in data:
+            if "misdeal" in data:
+                raise NotationError("give misdeal or extra_card, not both")
+            seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
+            return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
+        fault = data["misdeal"]
+        if fault not in FAULTS:
+            raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
+        return Entry(dealer=dealer, misdeal=str(fault))
     contract = data.get("contract")
     if not isinstance(contract, str) or not contract.strip():
         raise NotationError("contract is missing (or write passed: true when all passed)")
@@ -257,7 +294,13 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
         for card, seat in raw_held.items()
     )
+    raw_unclaimed = data.get("unclaimed", [])
+    if not isinstance(raw_unclaimed, list | tuple) or not all(
+        isinstance(u, str) for u in raw_unclaimed
+    ):
+        raise NotationError("unclaimed lists the payment items not claimed in time")
     return Entry(
+        unclaimed=tuple(dict.fromkeys(raw_unclaimed)),
         dealer=dealer,
         contract=contract,
         declarer=declarer,
@@ -339,7 +382,10 @@ class Evening:
         """Returns the seat that deals next (the deal passes to the right)."""
         if not self.deals:
             return self.first_dealer
-        return seating(self.rules, self.deals[-1].entry.dealer).next_dealer
+        last = self.deals[-1]
+        if dealt_again(self.rules, last.result):
+            return last.entry.dealer  # a misdeal: the same dealer deals again
+        return seating(self.rules, last.entry.dealer).next_dealer
 
     @property
     def asks_trump_holders(self) -> bool:
@@ -462,6 +508,32 @@ class Evening:
                     cite(("auction", "all_pass")),
                 )
             return "redeal", (), None
+        if entry.misdeal is not None:
+            law = rules.laws.misdeal
+            if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
+                raise _refuse(
+                    "score/no-law",
+                    f"{rules.id} states no law for a void deal "
+                    f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
+                    cite(("laws",)),
+                )
+            if entry.extra_card is None and entry.misdeal not in law.faults:
+                raise _refuse(
+                    "score/misdeal-fault",
+                    f"{entry.misdeal!r} is not a misdeal under these rules (faults: "
+                    f"{', '.join(law.faults)})",
+                    cite(("laws", "misdeal")),
+                )
+            return MISDEAL, (), None
+        claims = rules.laws.claims
+        for item in entry.unclaimed:
+            if claims is None or item not in claims.items:
+                raise _refuse(
+                    "score/unclaimed",
+                    f"{item!r} is not an item claimed before the next deal under these rules"
+                    + (f" (to be claimed: {', '.join(claims.items)})" if claims else ""),
+                    cite(("laws", "claims_before_next_deal")) if claims else cite(("settlement",)),
+                )
         contract = rules.contracts.get(entry.contract or "")
         if contract is None:
             raise _refuse(
@@ -590,7 +662,9 @@ class Evening:
         """
         result, side, partner = self.check(entry)
         rules, n, table = self.rules, self.n, self.table
-        factor = last_tour_factor(rules, len(self.deals))
+        # A deal dealt again by the same dealer is not a deal of the tour.
+        voided = sum(1 for d in self.deals if dealt_again(rules, d.result))
+        factor = last_tour_factor(rules, len(self.deals) - voided)
         stakes = deal_stakes(rules, entry.dealer, table, factor)
         if result == "redeal":
             settlement = settle(
@@ -600,6 +674,10 @@ class Evening:
                 stakes=stakes,
                 result="redeal",
                 penalties=entry.penalties,
+            )
+        elif result == MISDEAL:
+            settlement = settle(
+                rules, n=n, table=table, stakes=stakes, result=MISDEAL, extra_card=entry.extra_card
             )
         else:
             assert entry.declarer is not None and entry.trump is not None
@@ -623,6 +701,7 @@ class Evening:
                 factor=factor,
                 penalties=entry.penalties,
                 favoured=self._favoured(entry.trump),
+                unclaimed=entry.unclaimed,
             )
         scored = ScoredDeal(entry, result, side, settlement)
         self.deals.append(scored)
@@ -669,6 +748,23 @@ class Evening:
         if not amount:
             return []
         return [(entry.declarer, entry.holder, amount, "fee for the demanded card")]
+
+    def forgo(self, items: Sequence[str]) -> ScoredDeal:
+        """The last deal's ``items`` were not claimed before this deal was dealt: it is
+        settled again without them (``laws.claims_before_next_deal``; HOYLE-IE law 9).
+
+        :raises NotationError: if no deal has been scored yet.
+        :raises IllegalActionError: if an item is not one the rules have claimed (the deal is
+            then kept as it was).
+        """
+        if not self.deals:
+            raise NotationError("no deal has been scored yet: nothing was left unclaimed")
+        last = self.deals.pop()
+        try:
+            return self.score(replace(last.entry, unclaimed=tuple(dict.fromkeys(items))))
+        except (IllegalActionError, NotationError):
+            self.deals.append(last)
+            raise
 
     def undo(self) -> Entry | None:
         """Removes the last deal scored and returns its entry (None if there is none)."""

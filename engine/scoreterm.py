@@ -79,6 +79,13 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     first = _ask(read, str(ask("contract", rules))).lower()
     if first in ("undo", "passed"):
         return first
+    words = first.split()
+    if words and words[0] == "misdeal":
+        return {"misdeal": words[1] if len(words) == 2 else ""}  # the laws of the table
+    if words and words[0] == "extra-card":
+        return {"extra_card": small_number(words[1]) if len(words) == 2 else None}
+    if words and words[0] == "unclaimed":
+        return {"unclaimed": words[1:]}  # of the deal just scored, said before this one is dealt
     data: dict[str, Any] = {"contract": first}
 
     def seat(prompt: str, optional: bool = False) -> int | None:
@@ -151,8 +158,13 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
         data = {"passed": True} if answer == "passed" else answer
         assert isinstance(data, dict)
         try:
-            entry = parse_entry(data, dealer=evening.next_dealer, n=evening.n)
-            scored = evening.score(entry)
+            items = data.get("unclaimed")
+            if set(data) == {"unclaimed"} and isinstance(items, list):
+                scored = evening.forgo([str(item) for item in items])
+                number -= 1
+            else:
+                entry = parse_entry(data, dealer=evening.next_dealer, n=evening.n)
+                scored = evening.score(entry)
         except IllegalActionError as exc:
             _say(write, "refused", error=exc)
             continue

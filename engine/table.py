@@ -42,10 +42,12 @@ from engine.records import (
     write_record,
 )
 from engine.referee import Deal, ResultMatch
+from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
+    MISDEAL,
     Payment,
     PaymentKind,
     outcome_kind,
@@ -392,7 +394,7 @@ def describe_result(deal: Deal, human: int | None = None) -> list[str]:
 
 def _result_view(deal: Deal) -> ResultView:
     s = deal.settlement
-    redeal = deal.result == "redeal"
+    redeal = deal.result == "redeal" or deal.result == MISDEAL
     side = list(deal.side) if not redeal else []
     view = ResultView(
         redeal=redeal,
@@ -869,6 +871,14 @@ class TableGame:
         limit = deal.exchange_why()  # the écart's limit and why, before the cards change
         deal.apply(action, seat=seat)
         human = self.human
+        if action.verb in IRREGULARITIES:
+            # A law of the table (a misdeal, a card too many): told, and nothing else follows.
+            said = _macros("table/act.txt.j2").act(
+                Told(phase=phase, action=action, seat=seat, human=human), self.rules
+            )
+            for line in str(said).splitlines():
+                write(line)
+            return
         if phase == "call":
             self._tell_call(deal, seat, action.card, write)
         elif phase == "give":

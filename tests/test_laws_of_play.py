@@ -382,7 +382,7 @@ def test_the_web_table_offers_and_applies_an_irregularity(tmp_path: Path) -> Non
     )
     path = str(r.url.path)
     page = r.text
-    while 'id="declare"' not in page or "show" not in page:
+    while 'id="declare"' not in page or 'value="show"' not in page:
         turn = re.search(r'name="turn" value="([^"]+)"', page)
         action = re.search(r'name="action" value="([^"]+)"', page)
         assert turn and action

@@ -35,6 +35,7 @@ _LAYERS: list[set[str]] = [
     {"engine.referee.irregular"},
     {"engine.referee.seating"},
     {"engine.referee.dealstate"},
+    {"engine.referee.deal_laws"},
     {"engine.referee.remedies"},
     {"engine.referee.held"},
     {"engine.referee.result"},

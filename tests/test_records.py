@@ -363,4 +363,7 @@ def test_the_record_schema_is_valid_and_names_every_key_the_format_has() -> None
         "seed",
         "actions",
         "note",
+        "cut",
+        "packets",
+        "unclaimed",
     }

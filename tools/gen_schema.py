@@ -184,6 +184,8 @@ SCHEMA = {
                 "hand_size": {"type": "integer", "minimum": 1},
                 "talon": NAT,
                 "packets": arr(arr({"type": "integer", "minimum": 1}, minItems=1), minItems=1),
+                # Who cuts, seen from the dealer; a record's `cut` is checked against it.
+                "cut": obj({"by": {"enum": ["left", "right"]}}, ["by"]),
             },
             ["hand_size", "talon", "packets"],
         ),
@@ -314,6 +316,24 @@ SCHEMA = {
                     ["contracts"],
                 ),
                 "turned_hand": obj({"bete": {"enum": ["halves"]}}, ["bete"]),
+                # The laws of the deal (engine/referee/deal_laws.py): misdeals, a card too many,
+                # several revokes, claims before the next deal.
+                "misdeal": obj(
+                    {
+                        "faults": arr(
+                            {"enum": ["too-many", "too-few", "duplicate", "faced"]},
+                            minItems=1,
+                            uniqueItems=True,
+                        ),
+                        "redealt_by": {"enum": ["same", "next"]},
+                    },
+                    ["faults", "redealt_by"],
+                ),
+                "eleven_cards": obj({"penalty": {"enum": ["bete"]}}, ["penalty"]),
+                "revokes": obj({"several": {"enum": ["retake", "stand"]}}, ["several"]),
+                "claims_before_next_deal": obj(
+                    {"items": arr({"type": "string"}, minItems=1, uniqueItems=True)}, ["items"]
+                ),
                 "partner_known_no_vole": obj(
                     {
                         "leads": arr(

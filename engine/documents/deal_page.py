@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.actions import parse_line
-from engine.errors import IllegalActionError, NotationError
 from engine.records import Record, ReplayReport, record_of, replay
-from engine.referee.party import Party
 from engine.referee.settlement import Payment, PaymentKind
 from engine.referee.state import ResultMatch
 from engine.rules.model import Basis, RuleSet
@@ -149,24 +146,15 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
     :raises RecordError: if the record cannot be set up (as :func:`engine.records.replay`).
     """
     report = replay(record, rules)
-    first = record.deals[0].dealer if record.deals and record.deals[0].dealer is not None else 0
-    party = Party(rules, options=record.options, first_dealer=first)
     stories = []
     for d_index, entry in enumerate(report.deals):
         deal_rec = record.deals[d_index]
-        deal = party.new_deal(
-            seed=deal_rec.seed, hands=deal_rec.hands, talon=deal_rec.talon, dealer=deal_rec.dealer
-        )
+        deal = report.played[d_index]  # as the referee left it
         dealt = record_of([deal], rules.id).deals[0]
         error = report.error if d_index == len(report.deals) - 1 else None
         stop = int(error["index"]) if error is not None else len(deal_rec.actions)
         lines = []
-        for index, text in enumerate(deal_rec.actions[:stop]):
-            try:
-                seat, action = parse_line(text)
-                deal.apply(action, seat=seat)
-            except (IllegalActionError, NotationError):  # pragma: no cover - replay stopped first
-                break
+        for index, (seat, action) in enumerate(deal.history[:stop]):
             words = str(action).split()
             lines.append(ActionLine(index, seat, words[0], str(action)))
         view = deal.view(0)

@@ -24,7 +24,7 @@ from engine.actions import LAW_VERBS, Action
 from engine.cards import ALL_CARDS, Card
 from engine.enums import Visibility
 from engine.errors import IllegalActionError, NotationError
-from engine.referee import auction, declarations, exchange, laws, play, result
+from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
@@ -195,6 +195,17 @@ class Deal(DealState):
         )
         self._settlement: SettlementResult | None = None
 
+    def forgo_claims(self, items: Sequence[str]) -> None:
+        """Records that the payment items ``items`` of this finished deal were not claimed
+        before the next dealer had finished dealing: they are not paid
+        (:func:`engine.referee.deal_laws.forgo_claims`; HOYLE-IE law 9).
+
+        :raises NotationError: if the rules state no such law, the deal is not over, or an item
+            is not one that must be claimed.
+        """
+        deal_laws.forgo_claims(self, items)
+        self._settlement = None
+
     def copy(self) -> Deal:
         """Returns an independent copy of the deal in its current state (for look-ahead)."""
         other = object.__new__(Deal)
@@ -348,6 +359,10 @@ class Deal(DealState):
                 _play_card(self, seat, card)
                 return
         action, seat = self._parse(action, seat)
+        if action.verb in deal_laws.VERBS:
+            deal_laws.apply(self, action, seat)  # a law of the deal, by the seat concerned
+            self._settlement = None
+            return
         if action.verb in LAW_VERBS:
             # An irregularity or its remedy, by whichever seat commits or takes it.
             who = self.to_move if seat is None else seat
@@ -403,6 +418,8 @@ class Deal(DealState):
         return action, seat
 
     def _refusal(self, action: Action, seat: int | None) -> IllegalActionError | None:
+        if action.verb in deal_laws.VERBS:
+            return deal_laws.refusal(self, action, seat)
         phase = self.phase
         if phase is OVER:
             return refuse("deal/over", "the deal is over", self.to_move, action)
@@ -490,8 +507,10 @@ class Deal(DealState):
     def declarable(self, seat: int) -> list[Action]:
         """Returns the irregularities and remedies ``seat`` could declare now under the rule
         file's laws of the play (:func:`engine.referee.laws.declarable`); never among the legal
-        actions, which are what the rules ask of the player to move."""
-        return laws.declarable(self, self._seat(seat))
+        actions, which are what the rules ask of the player to move), and under its laws of the
+        deal (a misdeal, a card too many, the cards taken back: :mod:`engine.referee.deal_laws`)."""
+        seat = self._seat(seat)
+        return [*deal_laws.declarable(self, seat), *laws.declarable(self, seat)]
 
     @property
     def irregularities(self) -> tuple[Event, ...]:
@@ -580,6 +599,7 @@ class Deal(DealState):
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        out.update(deal_laws.report(self))
         if self.irregular is not None:
             out["irregularities"] = [e.as_json() for e in self.irregular.events]
         if self.faults:

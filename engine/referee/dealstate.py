@@ -14,6 +14,7 @@ Cards are 0-39 indices and hands bit masks (:class:`engine.rules.model.Tables`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.cards import PACK_SIZE, suit_of
@@ -24,7 +25,7 @@ from engine.referee.state import AUCTION, Phase, ResultMatch, mask_of
 from engine.referee.tricks import TrickRules
 from engine.rules.model import Contract, RuleSet, Setup, Tables
 
-__all__ = ["DealState", "PlayedTrick", "Snapshot"]
+__all__ = ["NO_IRREGULARITY", "DealState", "Irregularities", "PlayedTrick", "Snapshot"]
 
 PlayedTrick = tuple[int, tuple[int, ...], int]
 """A finished trick as the referee keeps it: (leader, card indices in play order, winner)."""
@@ -32,6 +33,28 @@ PlayedTrick = tuple[int, tuple[int, ...], int]
 Snapshot = tuple[tuple[int, ...], tuple[int, ...], int, bool, bool, Phase]
 """The play state at the start of a trick, to resume from when a renonce is pointed out:
 (hands, tricks won, leader, partner seen, vole undertaken, phase)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularities:
+    """What the laws of the table have made of a deal (:mod:`engine.referee.laws`); replaced,
+    never changed, so that a copy of the state shares it safely."""
+
+    fault: str | None = None
+    """The misdeal found (``too-many``, ``too-few``, ``duplicate``, ``faced``), None if none."""
+    found_by: int | None = None
+    """The seat that found the misdeal, or that played with a card too many."""
+    extra_card: int | None = None
+    """The seat found playing with a card too many (it makes a bête), None if none."""
+    late: tuple[tuple[int, int, int], ...] = ()
+    """The renonces found at the end of the play, (offender, trick number, card)."""
+    retaken: int = 0
+    """How many times the cards were taken back after several renonces."""
+    unclaimed: tuple[str, ...] = ()
+    """The payment items not claimed in time: not paid."""
+
+
+NO_IRREGULARITY = Irregularities()
 
 
 class DealState:
@@ -46,6 +69,7 @@ class DealState:
         "auction",
         "called",
         "contract",
+        "deal_irregular",
         "dealer",
         "dealt",
         "dealt_talon",
@@ -243,6 +267,9 @@ class DealState:
     """The legal actions last listed for the player to move; None once anything changes."""
     legal_mask: int
     """The cards the player to move may play, a mask; -1 until worked out."""
+    deal_irregular: Irregularities
+    """What the laws of the deal made of it: a misdeal, a card too many, the cards taken back,
+    claims not made (:mod:`engine.referee.deal_laws`)."""
 
     def __init__(
         self,
@@ -316,6 +343,7 @@ class DealState:
         self.faults = []
         self.snapshots = None
         self.irregular = None
+        self.deal_irregular = NO_IRREGULARITY
 
         self.is_over = False
         self.result = None

@@ -44,6 +44,7 @@ def _discard(cards: tuple[Card, ...]) -> Action:
     _set(action, "suit", None)
     _set(action, "cards", cards)
     _set(action, "seat", None)
+    _set(action, "word", None)
     return action
 
 

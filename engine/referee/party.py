@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import NotationError
+from engine.referee import deal_laws as laws
 from engine.referee.deal import Deal
 from engine.referee.settlement import TableState
 from engine.rules.model import RuleSet
@@ -67,15 +68,18 @@ class Party:
         self.deals: list[Deal] = []
 
     def factor_for(self, index: int) -> int:
-        """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`."""
-        return last_tour_factor(self.rules, index)
+        """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`. A
+        deal made void and dealt again by the same dealer is not a deal of the tour: the
+        deals before ``index`` count without them."""
+        voided = sum(1 for d in self.deals[:index] if laws.same_dealer(d))
+        return last_tour_factor(self.rules, index - voided)
 
     @property
     def next_dealer(self) -> int:
         """Returns the seat that deals next (the deal passes to the right)."""
         if not self.deals:
             return self.first_dealer
-        return self.deals[-1].seating.next_dealer
+        return laws.next_dealer(self.deals[-1])
 
     @property
     def table(self) -> TableState:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.enums import CodilleRemainder, HeldBy, OptionKind
+from engine.referee.deal_laws import MISDEAL, at_end
 from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
@@ -121,6 +122,7 @@ def finish(d: DealState) -> None:
             contract=d.contract.id if d.contract is not None else None,
         )
         d.result = match.rule.result
+    at_end(d)
     if d.renonces:
         # A renonce not pointed out before the end is noticed after it: the bête stands.
         d.penalties.extend(seat for seat, _, _ in d.renonces)
@@ -160,7 +162,7 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
         odd counters for him.
     """
     assert d.result is not None
-    played = d.result != "redeal"
+    played = d.result != "redeal" and d.result != MISDEAL
     if table is not None:
         wanted = bool(table.remainder)
     else:
@@ -183,6 +185,8 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
         tuple(d.faults),
         favoured_options(d),
         d.irregular.turned if d.irregular is not None else (),
+        d.deal_irregular.unclaimed,
+        d.deal_irregular.extra_card,
     )
 
 

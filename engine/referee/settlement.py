@@ -21,14 +21,16 @@ simulation that needs only the balances does not pay for the lines.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
 from engine.rules.model import (
+    ELEVEN_BETE,
     FEE_DEMANDED,
     FEE_SURRENDERED,
+    MISDEAL,
     Alone,
     Basis,
     Game,
@@ -36,6 +38,7 @@ from engine.rules.model import (
     OutcomeItems,
     OutcomeKind,
     PaymentKind,
+    PaymentLines,
     RuleSet,
     held_label,
     opponents_of,
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FEE_DEMANDED",
     "FEE_SURRENDERED",
+    "MISDEAL",
     "POINTS_LINE",
     "POT",
     "SCORE",
@@ -394,6 +398,12 @@ class Outcome(NamedTuple):
     de favor's items are paid at their ``favourite_amount``)."""
     turned_hands: tuple[tuple[int, int], ...] = ()
     """Each hand turned up instead of the tricks, (offender, owner): a bête borne by halves."""
+    unclaimed: tuple[str, ...] = ()
+    """Payment items not claimed before the next deal (``laws.claims_before_next_deal``): not
+    paid."""
+    extra_card: int | None = None
+    """In a deal made void (``misdeal``), the seat found playing with a card too many: it makes
+    a bête (``laws.eleven_cards``)."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -418,6 +428,8 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.penalties,
         outcome.favoured,
         outcome.turned_hands,
+        outcome.unclaimed,
+        outcome.extra_card,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -442,6 +454,8 @@ def settle(
     penalties: Sequence[tuple[int, str]] = (),
     favoured: frozenset[str] = frozenset(),
     turned_hands: Sequence[tuple[int, int]] = (),
+    unclaimed: Sequence[str] = (),
+    extra_card: int | None = None,
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -455,6 +469,10 @@ def settle(
     points whatever the result. ``favoured`` names the suit options whose suit is trumps.
     ``turned_hands`` are the hands turned up instead of the tricks, ``(offender, owner)``: each
     makes a bête, half paid by each, the odd counter by the offender (``laws.turned_hand``).
+    ``unclaimed`` are payment items not claimed in time (``laws.claims_before_next_deal``): not
+    paid. ``result`` ``"misdeal"`` settles a deal made void by a law of the table: nothing is
+    staked or paid, but ``extra_card``, the seat found playing with a card too many, makes a
+    bête alone (``laws.eleven_cards``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -477,6 +495,8 @@ def settle(
         tuple(penalties),
         frozenset(favoured),
         tuple(turned_hands),
+        tuple(unclaimed),
+        extra_card,
     )
     return _settle(rules, args, None)
 
@@ -505,6 +525,8 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         _penalties,
         favoured,
         turned_hands,
+        unclaimed,
+        extra_card,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
@@ -513,6 +535,8 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     pot_before = table.pot
     ledger = _Ledger(n, table.pot, lines)
     kinds = rules.compiled.payment_lines if lines is not None else None
+    if result == MISDEAL:
+        return _settle_void(rules, table, stakes, extra_card, ledger, kinds, written, lines)
     stake_line = _NO_LINE if kinds is None else kinds.redeal_stake if table.redeal else kinds.stake
     for seat in range(n):
         ledger.to_pot(seat, stakes[seat], stake_line)
@@ -613,6 +637,8 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         per_opponent = [0] * len(opponents)
         paid: list[str] = []
         for item_id, item in items:
+            if item_id in unclaimed:
+                continue  # "your claim must be made before the next deal is finished" (HOYLE-IE)
             if item.single_stake_only and pot_before:
                 continue  # "if only one stake is down" (CG-EN PA32)
             if item.in_play:
@@ -649,19 +675,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     # encore qu'elle soit faite sur treize jettons seulement", ENC-Q), every deal's stake still
     # in the pot counts at that value, this deal's and those a remise left ("& ainsi des
     # autres", ACAD-2): the chain is Quadrille's 14, 42, 56.
-    notional = in_play
-    if rules.bete_stake_value is not None:
-        notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
-    increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
-    size = notional
-    if going_bete is not None and rules.bete_growth != "in-play":
-        # A bête made while a bête is in play grows as the rule file says: twice the bête in
-        # play ("should another beast succeed, pay thirty-two, and the next sixty-four",
-        # HOYLE-IE p. 283), or by a fixed step; whatever else is at stake.
-        step = rules.bete_step or 0
-        size = going_bete * 2 if rules.bete_growth == "doubling" else going_bete + step
-    elif rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
-        size = min(size, going_bete + increment)
+    size = _bete_size(rules, table, fresh, in_play, going_bete)
     made = 0
     if outcome.bete:
         bete_line = _NO_LINE if kinds is None else kinds.bete
@@ -765,6 +779,79 @@ def _settle_points(
         0,
         matadors if played else 0,
         TableState(table.pot, table.betes, redeal=result == "redeal"),
+        None,
+        written if lines is None else tuple(lines),
+    )
+
+
+def _bete_size(
+    rules: RuleSet, table: TableState, fresh: int, in_play: int, going_bete: int | None
+) -> int:
+    """The size of a bête made on a deal: what was at stake (``in_play``, this deal's
+    ``fresh`` stakes included), each deal's stake reckoned at the rules' ``stake_value`` where
+    they give one, capped over a bête in play as the rules say."""
+    notional = in_play
+    if rules.bete_stake_value is not None:
+        notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
+    increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
+    size = notional
+    if going_bete is not None and rules.bete_growth != "in-play":
+        # A bête made while a bête is in play grows as the rule file says: twice the bête in
+        # play ("should another beast succeed, pay thirty-two, and the next sixty-four",
+        # HOYLE-IE p. 283), or by a fixed step; whatever else is at stake.
+        step = rules.bete_step or 0
+        size = going_bete * 2 if rules.bete_growth == "doubling" else going_bete + step
+    elif rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
+        size = min(size, going_bete + increment)
+    return size
+
+
+def _settle_void(
+    rules: RuleSet,
+    table: TableState,
+    stakes: tuple[int, ...],
+    extra_card: int | None,
+    ledger: _Ledger,
+    kinds: PaymentLines | None,
+    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]],
+    lines: list[Payment] | None,
+) -> SettlementResult:
+    """A deal made void by a law of the table (``misdeal``): "Il n'y a point d'autre peine pour
+    ceux qui donnent mal, que de refaire" (ENC-Q). Nothing is staked (the deal dealt again
+    stakes), the table stays as it was; but a seat found playing with a card too many makes a
+    bête alone, as large as the deal's own bête would have been (HOYLE-IE law 8)."""
+    waiting = list(table.betes)
+    made = 0
+    if extra_card is not None:
+        fresh = sum(stakes)
+        if rules.bete_going is _ALL:
+            going = sum(waiting)
+            rest: list[int] = []
+        else:
+            going = waiting[0] if waiting else 0
+            rest = waiting[1:]
+        in_play = table.pot + fresh - table.remainder - sum(rest)
+        made = _bete_size(rules, table, fresh, in_play, going if table.betes else None)
+        line = _NO_LINE
+        if kinds is not None:
+            line = (
+                ELEVEN_BETE,
+                PaymentKind.IRREGULARITY,
+                (),
+                (rules.basis_at(("laws", "eleven_cards")),),
+                None,
+            )
+        ledger.to_pot(extra_card, made, line)
+        if made:
+            waiting.append(made)
+            waiting.sort(reverse=True)
+    return SettlementResult(
+        tuple(ledger.balances),
+        table.pot,
+        ledger.pot,
+        made,
+        0,
+        replace(table, pot=ledger.pot, betes=tuple(waiting)),
         None,
         written if lines is None else tuple(lines),
     )

@@ -83,6 +83,10 @@ VERB_PHASES: dict[str, tuple[Phase, ...]] = {
     "stop": (Phase.VOLE,),
     "renonce": (Phase.PLAY,),
     "notice": (Phase.PLAY, Phase.VOLE),
+    # The irregularities (engine.referee.laws), written by the seat concerned at any turn.
+    "misdeal": tuple(p for p in Phase if p is not Phase.OVER),
+    "extra-card": (Phase.PLAY, Phase.VOLE),
+    "retake": (Phase.OVER,),
 }
 
 SUIT_NAMES = ("spades", "clubs", "hearts", "diamonds")

@@ -400,6 +400,36 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     "unknown-trump",
                     f"no top trump named {name!r} (known: {', '.join(names)})",
                 )
+    # The laws of the table.
+    laws = d.get("laws") or {}
+    if laws.get("eleven_cards") and not laws.get("misdeal"):
+        add(
+            ("laws", "eleven_cards"),
+            "law-needs-misdeal",
+            "laws.eleven_cards voids the deal as a misdeal does: it needs laws.misdeal "
+            "(who deals again)",
+        )
+    if laws.get("eleven_cards") and d["settlement"].get("unit") == "point":
+        add(
+            ("laws", "eleven_cards"),
+            "law-needs-counters",
+            "laws.eleven_cards makes a bête, and a game scored in points has none",
+        )
+    if laws.get("revokes") and (d["play"].get("renonce") or {}).get("action") != "penalised":
+        add(
+            ("laws", "revokes"),
+            "law-needs-renonce",
+            "laws.revokes is about renonces found at the end of a deal: it needs "
+            "play.renonce.action: penalised",
+        )
+    claims = laws.get("claims_before_next_deal") or {}
+    for i, iid in enumerate(claims.get("items", [])):
+        if iid not in items:
+            add(
+                ("laws", "claims_before_next_deal", "items", i),
+                "unknown-item",
+                f"no payment item {iid!r} (known: {', '.join(items)})",
+            )
 
     # Citations.
     sources = d["sources"]

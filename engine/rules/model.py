@@ -10,7 +10,7 @@ built by this module only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -46,8 +46,10 @@ POINT = "point"
 """The unit of a game scored in points from a tariff (``settlement.unit``)."""
 
 __all__ = [
+    "ELEVEN_BETE",
     "FEE_DEMANDED",
     "FEE_SURRENDERED",
+    "MISDEAL",
     "ODD_COUNTERS",
     "POINT",
     "RENONCE_BETE",
@@ -65,6 +67,7 @@ __all__ = [
     "HeldCards",
     "Item",
     "Kind",
+    "Laws",
     "LedTrick",
     "OnlyToOvercall",
     "Option",
@@ -496,6 +499,62 @@ class PartyRule:
         return self.deals
 
 
+def _laws(laws: Mapping[str, Any], basis: Callable[..., Basis]) -> Laws:
+    """The typed laws of the table from the file's ``laws`` mapping."""
+    m = laws.get("misdeal")
+    e = laws.get("eleven_cards")
+    r = laws.get("revokes")
+    c = laws.get("claims_before_next_deal")
+    return Laws(
+        misdeal=Misdeal(tuple(m["faults"]), m["redealt_by"], basis("laws", "misdeal"))
+        if m
+        else None,
+        eleven_cards=LawRule(e["penalty"], basis("laws", "eleven_cards")) if e else None,
+        revokes=LawRule(r["several"], basis("laws", "revokes")) if r else None,
+        claims=Claims(tuple(c["items"]), basis("laws", "claims_before_next_deal")) if c else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Misdeal:
+    """A deal found wrong is void and dealt again (``laws.misdeal``)."""
+
+    faults: tuple[str, ...]
+    """The faults that void it: ``too-many``, ``too-few`` (cards), ``duplicate`` (two cards
+    alike), ``faced`` (a card turned in the deal)."""
+    redealt_by: str
+    """Who deals again: ``same`` (the dealer who dealt wrong) or ``next``."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class LawRule:
+    """A law of the table with one setting (``laws.eleven_cards``, ``laws.revokes``)."""
+
+    setting: str
+    """``eleven_cards.penalty`` (``bete``) or ``revokes.several`` (``retake``, ``stand``)."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """Payment items claimed before the next dealer has finished dealing, or lost
+    (``laws.claims_before_next_deal``)."""
+
+    items: tuple[str, ...]
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Laws:
+    """The laws of the table the rule file states (``laws``); None where it states none."""
+
+    misdeal: Misdeal | None = None
+    eleven_cards: LawRule | None = None
+    revokes: LawRule | None = None
+    claims: Claims | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class PlayLaw:
     """One law of the play the rule file states (``laws.KEY``): its parameters and basis.
@@ -687,6 +746,8 @@ class PaymentKind(StrEnum):
     PENALTY = "penalty"
     """Penalty points for a fault (``settlement.penalties``), scored outside the deal's
     result: the offender pays them to the score sheet."""
+    IRREGULARITY = "irregularity"
+    """A bête made for an irregularity by a law of the table (``laws``): a card too many."""
 
 
 FEE_DEMANDED = "fee for the demanded card"
@@ -694,6 +755,9 @@ FEE_SURRENDERED = "fee for the surrendered card"
 ODD_COUNTERS = "odd counters (highest trump)"
 RENONCE_BETE = "bête (renonce)"
 TURNED_HAND_BETE = "bête (hand turned up)"
+ELEVEN_BETE = "bête (a card too many)"
+MISDEAL = "misdeal"
+"""The result of a deal made void by a law of the table (:mod:`engine.referee.deal_laws`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -996,6 +1060,8 @@ class RuleSet:
     hand_size: int
     talon: int
     packets: tuple[tuple[int, ...], ...]
+    cut_by: str | None
+    """Who cuts, seen from the dealer (``left``, ``right``), where the file says."""
     contracts: Mapping[str, Contract]
     all_pass: AllPass
     all_pass_card: Card | None
@@ -1062,6 +1128,8 @@ class RuleSet:
     settled in counters."""
     penalties: Mapping[str, Penalty]
     """The faults scored in penalty points (``settlement.penalties``)."""
+    laws: Laws
+    """The laws of the table (misdeals, a card too many, several revokes, late claims)."""
     data: Mapping[str, Any] = field(repr=False)
     """The resolved document (read-only view)."""
     where: Mapping[Path_, Where] = field(repr=False)
@@ -1620,6 +1688,11 @@ def _outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
             rules.basis_at(("auction", "all_pass")),
         )
     }
+    if rules.laws.misdeal is not None:
+        # A deal made void by a law of the table, dealt again (by the same dealer or the next).
+        kinds[MISDEAL] = OutcomeKind(
+            MISDEAL, Kind.REDEAL, Game.REDEAL, None, None, False, rules.laws.misdeal.basis
+        )
     for rid, o in rules.outcomes.items():
         named = voles.get(rid, {None})
         vole = next(iter(named)) if len(named) == 1 else None
@@ -1849,6 +1922,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         hand_size=int(d["deal"]["hand_size"]),
         talon=int(d["deal"]["talon"]),
         packets=tuple(tuple(p) for p in d["deal"]["packets"]),
+        cut_by=d["deal"]["cut"]["by"] if d["deal"].get("cut") else None,
         contracts=_freeze(contracts),
         all_pass=AllPass(ap["action"]),
         all_pass_card=Card.parse(ap["card"]) if ap.get("card") else None,
@@ -1925,6 +1999,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
                 for k, v in (s.get("penalties") or {}).items()
             }
         ),
+        laws=_laws(d.get("laws") or {}, basis),
         data=_deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),

@@ -72,6 +72,9 @@ _SECTION = {
     "notice": "play",
     "vole": "play",
     "stop": "play",
+    "misdeal": "laws",
+    "extra-card": "laws",
+    "retake": "laws",
     "score": "settlement",
 }
 
@@ -728,6 +731,9 @@ SCORE_FIELDS = {
     "highest_trump",
     "trump_holders",
     "count",
+    "misdeal",
+    "extra_card",
+    "unclaimed",
     *(f"tricks{k}" for k in range(6)),
 }
 
@@ -1083,6 +1089,13 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         value = _one(fields, key, "")
         return _int(value, key) if value != "" else None
 
+    # A void deal under the laws of the table: the fault, or who held a card too many.
+    misdeal = _one(fields, "misdeal", "")
+    if misdeal == "extra-card":
+        return {"extra_card": seat("extra_card")}
+    if misdeal:
+        return {"misdeal": misdeal}
+
     data: dict[str, Any] = {
         "contract": _one(fields, "contract", ""),
         "declarer": seat("declarer"),
@@ -1106,6 +1119,9 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         # Who held a trump, the highest first (the rules give a codille's odd counters to the
         # highest trumps); checked as seats by the scoresheet.
         data["trump_holders"] = [_int(h, "a trump's holder") for h in holders[: evening.n]]
+    unclaimed = fields.get("unclaimed", [])
+    if unclaimed:
+        data["unclaimed"] = list(unclaimed)
     return data
 
 
