@@ -1,7 +1,9 @@
 """The auction: speech in turn, bids by precedence, the "forcé" match, and all passing.
 
-Staged filter for a bid: the contract exists, it may be bid, in the ``match`` phase it is the
-overcall being matched, and otherwise it outranks the bid standing.
+Staged filter for a bid: the contract exists, it may be bid, the bidder holds the cards it
+requires, a contract reserved to the last to speak after all have passed
+(``biddable_when: last-after-all-pass``, the contrabola) is bid by him only, in the ``match``
+phase it is the overcall being matched, and otherwise it outranks the bid standing.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.enums import AllPass
+from engine.enums import AllPass, BiddableWhen
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
 from engine.referee.state import AUCTION, MATCH, refuse
@@ -28,9 +30,16 @@ def legal(d: Deal) -> Sequence[Action]:
         return list(compiled.match[d._holder_contract.id])
     floor = d._holder_contract.rank if d._holder_contract is not None else -1
     bids = compiled.bids[floor]
+    if compiled.bids_reserved and not _last_after_all_pass(d):
+        bids = tuple(b for b in bids if b.contract not in compiled.bids_reserved)
     if compiled.bids_need_cards:
         return [b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None]
     return list(bids)
+
+
+def _last_after_all_pass(d: Deal) -> bool:
+    """Checks if the player to move is the last to speak and every other has passed."""
+    return d.phase is AUCTION and not d._queue and d.holder is None
 
 
 def _lacks(d: Deal, contract_id: str | None) -> str | None:
@@ -74,6 +83,14 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             "bid/requires-cards",
             f"{contract.id} may be bid only by a player holding {', '.join(contract.requires_cards)}"
             f" (seat {seat} lacks {lacking})",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
+    if contract.biddable_when is BiddableWhen.LAST_AFTER_ALL_PASS and not _last_after_all_pass(d):
+        return refuse(
+            "bid/reserved-to-last",
+            f"{contract.id} may be bid only by the last to speak, when every other has passed",
             seat,
             action,
             rules.cite(("auction", "contracts", contract.id)),

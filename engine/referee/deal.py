@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
-from engine.enums import Visibility
+from engine.enums import OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, declarations, exchange, play, result
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
@@ -47,7 +47,7 @@ from engine.referee.state import (
     refuse,
 )
 from engine.referee.tricks import TrickRules
-from engine.rules.model import Contract, DealerPlan, RuleSet
+from engine.rules.model import NO_TRUMPS, Contract, DealerPlan, RuleSet
 
 __all__ = ["Deal"]
 
@@ -589,6 +589,23 @@ class Deal:
             )
         )
 
+    def declarer_shown(self) -> bool:
+        """Checks if the declarer's hand lies open for every seat to see: under an open
+        contract (``open``, *ouvert*), once play begins (``before-first-lead``) or once the
+        first card is led (``after-first-lead``), to the end of the deal. Part of
+        :meth:`view`."""
+        contract = self.contract
+        if contract is None or contract.open is None or not self.start_hands:
+            return False
+        if contract.open is OpenFrom.BEFORE_FIRST_LEAD:
+            return True
+        return bool(self._tricks or self.trick)
+
+    @property
+    def no_trumps(self) -> bool:
+        """Whether the deal is played without trumps (a contract with ``trumps: none``)."""
+        return self.trump == NO_TRUMPS
+
     def view(self, seat: int) -> View:
         """Returns what ``seat`` may see now: its hand, the public play, its choices.
 
@@ -607,7 +624,10 @@ class Deal:
             "auction": [f"{s} {a}" for s, a in self.auction],
             "declarer": self.declarer,
             "contract": self.contract.id if self.contract else None,
-            "trump": SUIT_NAMES[self.trump] if self.trump is not None else None,
+            "trump": SUIT_NAMES[self.trump]
+            if self.trump is not None and self.trump != NO_TRUMPS
+            else None,
+            "no_trumps": self.trump == NO_TRUMPS,
             "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
             "partner": self.partner if partner_known else None,
             "demanded_from": self.demanded_from,
@@ -623,6 +643,9 @@ class Deal:
             "tricks_won": list(self.won),
             "vole": self.vole_undertaken,
             "legal": [str(a) for a in self.legal_actions()] if seat == self.to_move else [],
+            "declarer_hand": [str(c) for c in self.hand(self.declarer)]
+            if self.declarer is not None and self.declarer_shown()
+            else None,
         }
 
     def report(self) -> dict[str, Any]:
@@ -632,7 +655,9 @@ class Deal:
             "contract": self.contract.id if self.contract else None,
             "declarer": self.declarer,
             "partners": [self.partner] if self.partner is not None else [],
-            "trump": SUIT_NAMES[self.trump] if self.trump is not None else None,
+            "trump": SUIT_NAMES[self.trump]
+            if self.trump is not None and self.trump != NO_TRUMPS
+            else None,
             "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
             "forced": self.forced,
             "vole_undertaken": self.vole_undertaken,
@@ -645,6 +670,8 @@ class Deal:
             out["demanded_from"] = self.demanded_from
         if self.turned is not None:
             out["turned"] = str(ALL_CARDS[self.turned])
+        if self.trump == NO_TRUMPS:
+            out["no_trumps"] = True
         if self.exchanges:
             out["exchanges"] = [
                 {

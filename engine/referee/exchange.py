@@ -3,7 +3,9 @@
 Staged filter for a discard: every card named is held (``discard/not-in-hand``; a card named
 twice is refused when the ``Action`` is built), and no more than the limit
 (``discard/too-many``): the talon left, the first exchanger's maximum, and what a middle
-exchanger must leave for the last unless he holds a matador.
+exchanger must leave for the last unless he holds a matador. Under a contract that fixes the
+declarer's number (``exchange_exactly``, the contrabola's one card) he discards exactly that
+many (``discard/exactly``); under ``exchange: declarer-only`` nobody else exchanges.
 """
 
 from __future__ import annotations
@@ -50,10 +52,12 @@ class Discards(SequenceABC[Action]):
     order of size then of card), iteration and ``in`` all work without building the list.
     """
 
-    def __init__(self, cards: list[int], most: int) -> None:
+    def __init__(self, cards: list[int], most: int, least: int = 0) -> None:
         self.cards = cards
         self.most = most
-        self.sizes = [comb(len(cards), k) for k in range(most + 1)]
+        self.least = least
+        # Sizes below ``least`` (an exchange of exactly N cards) hold no discard.
+        self.sizes = [comb(len(cards), k) if k >= least else 0 for k in range(most + 1)]
 
     def __len__(self) -> int:
         return sum(self.sizes)
@@ -88,7 +92,7 @@ class Discards(SequenceABC[Action]):
         return _discard(tuple(ALL_CARDS[c] for c in chosen))
 
     def __iter__(self) -> Iterator[Action]:
-        for k in range(self.most + 1):
+        for k in range(self.least, self.most + 1):
             for combo in combinations(self.cards, k):
                 yield _discard(tuple(ALL_CARDS[c] for c in combo))
 
@@ -96,7 +100,7 @@ class Discards(SequenceABC[Action]):
         if not isinstance(action, Action) or action.verb != "discard":
             return False
         chosen = [c.index for c in action.cards]
-        return len(chosen) <= self.most and set(chosen) <= set(self.cards)
+        return self.least <= len(chosen) <= self.most and set(chosen) <= set(self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +119,22 @@ class ExchangeLimit:
     one (``exchange.leave_unless_matador``): he may take the whole talon."""
     basis: Basis
     """The écart's rule (``exchange``)."""
+    exactly: int | None = None
+    """The declarer's exact number under his contract (``exchange_exactly``), when it applies
+    to him: he may discard neither fewer nor more."""
 
     @property
     def exempt_card(self) -> Card | None:
         """Returns the matador that frees him, as a card."""
         return None if self.exempt is None else ALL_CARDS[self.exempt]
+
+
+def _exactly(d: Deal) -> int | None:
+    """The exact number the player to move must exchange (``exchange_exactly``), or None."""
+    contract = d.contract
+    if contract is None or contract.exchange_exactly is None or d.to_move != d.declarer:
+        return None
+    return contract.exchange_exactly
 
 
 def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
@@ -128,6 +143,9 @@ def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
     seat = d.to_move
     left = len(d.talon) - d._talon_pos
     most = min(left, d.hands[seat].bit_count())
+    exactly = _exactly(d)
+    if exactly is not None:
+        return min(most, exactly), left, None, 0, None
     rules = d.rules
     first_max = None
     if d._ex_pos == 0 and rules.exchange_first_max is not None:
@@ -147,6 +165,10 @@ def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
 def limit_of(d: Deal) -> ExchangeLimit:
     """Returns how many cards the player to move may discard now, and why."""
     rules = d.rules
+    exactly = _exactly(d)
+    if exactly is not None and d.contract is not None:
+        basis = rules.basis_at(("auction", "contracts", d.contract.id))
+        return ExchangeLimit(*_limit(d), basis, exactly)
     return ExchangeLimit(*_limit(d), rules.basis_at(("exchange",)))
 
 
@@ -156,7 +178,9 @@ def limit(d: Deal) -> int:
 
 
 def legal(d: Deal) -> Sequence[Action]:
-    return Discards(sorted(bits(d.hands[d.to_move])), limit(d))
+    most = limit(d)
+    exactly = _exactly(d)
+    return Discards(sorted(bits(d.hands[d.to_move])), most, most if exactly is not None else 0)
 
 
 def refusal(d: Deal, action: Action) -> IllegalActionError | None:
@@ -165,6 +189,17 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
         if not d.hands[seat] >> c.index & 1:
             return refuse("discard/not-in-hand", f"seat {seat} does not hold {c}", seat, action)
     most = limit(d)
+    exactly = _exactly(d)
+    if exactly is not None and len(action.cards) != most:
+        assert d.contract is not None
+        return refuse(
+            "discard/exactly",
+            f"under {d.contract.id} the declarer exchanges exactly {most} card"
+            f"{'' if most == 1 else 's'}, not {len(action.cards)}",
+            seat,
+            action,
+            d.rules.cite(("auction", "contracts", d.contract.id)),
+        )
     if len(action.cards) > most:
         why = limit_of(d)
         left = why.talon
@@ -186,8 +221,11 @@ def begin(d: Deal) -> None:
     assert d.contract is not None and d.declarer is not None
     kind = d.contract.exchange
     if kind is not Exchange.NONE and d.talon:
-        first = 0 if kind is Exchange.DECLARER_FIRST else 1
-        d._exchangers = list(d.seating.in_turn(d.declarer)[first:])
+        order = d.seating.in_turn(d.declarer)
+        if kind is Exchange.DECLARER_ONLY:
+            d._exchangers = [d.declarer]  # nobody else exchanges (the contrabola)
+        else:
+            d._exchangers = list(order[0 if kind is Exchange.DECLARER_FIRST else 1 :])
         d._ex_pos = 0
         d.phase = EXCHANGE
         d.to_move = d._exchangers[0]
