@@ -14,7 +14,6 @@ start a deal:
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalActionError as IllegalActionError
@@ -22,6 +21,7 @@ from engine.errors import NotationError as NotationError
 from engine.errors import Problem as Problem
 from engine.errors import RecordError as RecordError
 from engine.errors import RuleFileError as RuleFileError
+from engine.rules import load_ruleset as load_ruleset
 
 if TYPE_CHECKING:
     from engine.actions import Action as Action
@@ -80,42 +80,3 @@ __all__ = [
     "load_ruleset",
     "parse_cards",
 ]
-
-_CACHE: dict[str, RuleSet] = {}
-
-
-def load_ruleset(name: str | Path) -> RuleSet:
-    """Loads a ruleset or variant by id, alias (``hombre``, ``médiateur``) or path.
-
-    The result is cached per process: rule files are read, resolved and checked once.
-
-    :raises RuleFileError: with every located problem, if the file or a parent is invalid.
-    :raises NotationError: if no ruleset has that name.
-    """
-    from engine.rules.loader import default_registry
-    from engine.rules.model import build_ruleset
-
-    key = str(name)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    registry = default_registry()
-    entry = registry.find(key)
-    if entry is None:
-        import difflib
-
-        names = registry.known_names()
-        hints = difflib.get_close_matches(key.lower(), names, n=1, cutoff=0.6)
-        if hints:
-            raise NotationError(
-                f"no ruleset or variant {key!r}; did you mean {hints[0]!r}? "
-                "(ombre list shows them all)"
-            )
-        rulesets = ", ".join(e.id for e in registry.entries() if e.kind == "ruleset" and e.id)
-        raise NotationError(
-            f"no ruleset or variant {key!r} (the rulesets: {rulesets}; "
-            "ombre list shows the variants too)"
-        )
-    ruleset = build_ruleset(registry.resolve(entry))
-    _CACHE[key] = ruleset
-    return ruleset

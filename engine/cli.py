@@ -265,7 +265,7 @@ def _load(name: str) -> RuleSet:
     :raises NotationError: for an unknown name (a usage error);
     :raises RuleFileError: when the file or a parent is invalid.
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     if name.endswith((".yaml", ".yml", ".json")) and not Path(name).is_file():
         raise CliError(_words("no-such-file", name=name), EXIT_USAGE)
@@ -1105,7 +1105,7 @@ def score(
     json_out: JsonFlag = False,
 ) -> None:
     """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
     from engine.scoresheet import Evening, load_evening
     from engine.scoreterm import report_text, run_score
 

@@ -20,6 +20,7 @@ __all__ = [
     "Leader",
     "OpenFrom",
     "OptionKind",
+    "OutcomeGame",
     "OwnCard",
     "Pot",
     "Renonce",
@@ -131,6 +132,14 @@ class Pot(StrEnum):
     CODILLE_WINNER = "codille-winner"
     STAYS = "stays"
     BOARD = "board"
+
+
+class OutcomeGame(StrEnum):
+    """The game a points outcome is."""
+
+    WON = "won"
+    REMISE = "remise"
+    CODILLE = "codille"
 
 
 class BeteGoing(StrEnum):

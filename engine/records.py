@@ -516,6 +516,9 @@ class ReplayReport:
     located: str | None = None
     """The error as ``FILE:LINE:COLUMN: ...`` for text output."""
     finished: list[Deal] = field(default_factory=list, repr=False)
+    party: dict[str, Any] | None = None
+    """Where the rule file plays a party to a target or of some deals: whether it is over and
+    the seats at the highest total (``{"over": bool, "leaders": [...]}``)."""
 
     @staticmethod
     def malformed(error: RecordError) -> ReplayReport:
@@ -537,13 +540,16 @@ class ReplayReport:
 
     def as_json(self) -> dict[str, Any]:
         """Returns the report as the spec's JSON document."""
-        return {
+        out = {
             "ruleset": self.ruleset,
             "complete": self.complete,
             "error": self.error,
             "deals": self.deals,
             "totals": self.totals,
         }
+        if self.party is not None:
+            out["party"] = self.party
+        return out
 
 
 def replay(record: Record, rules: RuleSet) -> ReplayReport:
@@ -567,12 +573,30 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
     def report(
         complete: bool, error: dict[str, Any] | None = None, located: str | None = None
     ) -> ReplayReport:
+        standing = None
+        if rules.party is not None and rules.party.tours is None:
+            standing = {"over": party.over, "leaders": party.leaders}
         return ReplayReport(
-            rules.id, complete, error, deals_out, party.totals, located, party.finished
+            rules.id, complete, error, deals_out, party.totals, located, party.finished, standing
         )
 
     for d_index, deal_rec in enumerate(record.deals):
         base_path: Path_ = ("deals", d_index) if record.party else ()
+        if party.over:
+            line, col = record.locate(base_path)
+            raise RecordError(
+                [
+                    Problem(
+                        record.file,
+                        line,
+                        col,
+                        json_path(base_path),
+                        "record/party-over",
+                        f"deal {d_index}: the party was over before it (a seat reached the"
+                        " target, or the party's deals were played)",
+                    )
+                ]
+            )
         try:
             deal = party.new_deal(
                 seed=deal_rec.seed,
@@ -680,7 +704,7 @@ def resolve_ruleset(
     :raises RecordError: ``record/unknown-ruleset`` when neither is found.
     :raises RuleFileError: when a rule file found is invalid.
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     if override is not None:
         return load_ruleset(override), []

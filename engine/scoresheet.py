@@ -34,11 +34,11 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import AllPass, Help
+from engine.enums import AllPass, Help, OptionKind
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
-from engine.referee.party import last_tour_factor
+from engine.referee.party import last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole
 from engine.referee.result import evaluate_result
 from engine.referee.seating import seating
@@ -77,6 +77,7 @@ _SCORE_KEYS = (
     "renonces",
     "surrendered",
     "held",
+    "penalties",
 )
 
 
@@ -113,11 +114,14 @@ class Entry:
     """*Roi rendu*: the holder surrendered the called card; the declarer played alone."""
     held: tuple[tuple[str, int], ...] = ()
     """Who held each card the rules pay for whatever the result (``settlement.held_cards``)."""
+    penalties: tuple[tuple[int, str], ...] = ()
+    """The faults scored in penalty points (``settlement.penalties``): (offender, fault id)."""
 
     def as_score(self) -> dict[str, Any]:
         """Returns the ``score:`` mapping of the record form (only what was entered)."""
+        faults = [{"seat": seat, "fault": fault} for seat, fault in self.penalties]
         if self.passed:
-            return {"passed": True}
+            return {"passed": True, "penalties": faults} if faults else {"passed": True}
         out: dict[str, Any] = {"contract": self.contract, "declarer": self.declarer}
         for key in ("trump", "called", "holder"):
             value = getattr(self, key)
@@ -136,6 +140,8 @@ class Entry:
             out["surrendered"] = True
         if self.held:
             out["held"] = dict(self.held)
+        if faults:
+            out["penalties"] = faults
         return out
 
 
@@ -193,11 +199,12 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     passed = data.get("passed", False)
     if not isinstance(passed, bool):
         raise NotationError(f"passed must be true or false, not {passed!r}")
+    penalties = _penalties(data.get("penalties", []), n)
     if passed:
-        extra = [k for k in data if k != "passed"]
+        extra = [k for k in data if k not in ("passed", "penalties")]
         if extra:
             raise NotationError(f"a deal everyone passed has no {extra[0]}")
-        return Entry(dealer=dealer, passed=True)
+        return Entry(dealer=dealer, passed=True, penalties=penalties)
     contract = data.get("contract")
     if not isinstance(contract, str) or not contract.strip():
         raise NotationError("contract is missing (or write passed: true when all passed)")
@@ -263,7 +270,24 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         renonces=renonces,
         surrendered=surrendered,
         held=held,
+        penalties=penalties,
     )
+
+
+def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
+    """Reads ``penalties: [{seat, fault}, ...]`` (only the shape: the fault is checked against
+    the rules by :meth:`Evening.check`)."""
+    if not isinstance(raw, list | tuple):
+        raise NotationError("penalties lists the faults scored, each as {seat: N, fault: ID}")
+    out = []
+    for item in raw:
+        if not isinstance(item, Mapping) or set(item) != {"seat", "fault"}:
+            raise NotationError("each penalty is {seat: N, fault: ID}")
+        fault = item["fault"]
+        if not isinstance(fault, str) or not fault:
+            raise NotationError(f"a penalty's fault is the id of a fault, not {fault!r}")
+        out.append((_seat(item["seat"], n, "a penalty's offender"), fault))
+    return tuple(out)
 
 
 def _partner_named(contract: Any) -> bool:
@@ -394,6 +418,25 @@ class Evening:
         """
         rules, n = self.rules, self.n
         cite = rules.cite
+        if self.over:
+            raise _refuse(
+                "score/party-over",
+                "the party is over: "
+                + (
+                    f"a player has reached {rules.party.target}"
+                    if rules.party is not None and rules.party.target is not None
+                    else "its deals are played"
+                ),
+                cite(("party",)),
+            )
+        for _, fault in entry.penalties:
+            if fault not in rules.penalties:
+                known = ", ".join(rules.penalties) or "none: the rules score no penalty points"
+                raise _refuse(
+                    "score/unknown-fault",
+                    f"no fault {fault!r} is scored in penalty points (known: {known})",
+                    cite(("settlement", "penalties")) if rules.penalties else "",
+                )
         if entry.dealer != self.next_dealer:
             raise _refuse(
                 "score/dealer-order",
@@ -546,7 +589,14 @@ class Evening:
         factor = last_tour_factor(rules, len(self.deals))
         stakes = deal_stakes(rules, entry.dealer, table, factor)
         if result == "redeal":
-            settlement = settle(rules, n=n, table=table, stakes=stakes, result="redeal")
+            settlement = settle(
+                rules,
+                n=n,
+                table=table,
+                stakes=stakes,
+                result="redeal",
+                penalties=entry.penalties,
+            )
         else:
             assert entry.declarer is not None and entry.trump is not None
             transfers = self._demand_fee(entry) + self._entry_transfers(entry)
@@ -567,10 +617,26 @@ class Evening:
                 transfers=transfers,
                 renonces=entry.renonces,
                 factor=factor,
+                penalties=entry.penalties,
+                favoured=self._favoured(entry.trump),
             )
         scored = ScoredDeal(entry, result, side, settlement)
         self.deals.append(scored)
         return scored
+
+    @property
+    def over(self) -> bool:
+        """Checks if the rule file's party (to a target, or of some deals) is over."""
+        return party_over(self.rules, self.totals, len(self.deals))
+
+    def _favoured(self, trump: str) -> frozenset[str]:
+        """The suit options whose chosen suit is ``trump`` (the palo de favor's items)."""
+        chosen = self.rules.resolve_options(self.options)
+        return frozenset(
+            oid
+            for oid, option in self.rules.options.items()
+            if option.kind is OptionKind.SUIT and chosen[oid].value == trump
+        )
 
     def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         """The surrendered card's fee (roi rendu) and the payments for cards held."""
@@ -644,7 +710,16 @@ class Evening:
             "pot": self.table.pot,
             "betes": list(self.table.betes),
             "next_dealer": self.next_dealer,
+            **(
+                {"party": {"over": self.over, "leaders": self._leaders()}}
+                if self.rules.party is not None and self.rules.party.tours is None
+                else {}
+            ),
         }
+
+    def _leaders(self) -> list[int]:
+        totals = self.totals
+        return [seat for seat, total in enumerate(totals) if total == max(totals)]
 
 
 # What a name or title may hold: what YAML reads back as written, on one line (no C0 or C1

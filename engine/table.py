@@ -33,10 +33,18 @@ from engine.actions import Action, parse_line, small_number
 from engine.bots import Bot, make_bot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError, RequestError
-from engine.records import DealRecord, Record, record_of, ruleset_sha256, write_record
+from engine.records import (
+    MAX_DEALS,
+    DealRecord,
+    Record,
+    record_of,
+    ruleset_sha256,
+    write_record,
+)
 from engine.referee import Deal
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
+from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     Payment,
     PaymentKind,
@@ -439,6 +447,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
     result = deal.result or ""
     kind = outcome_kind(rules, result) if result in rules.outcomes else None
     side = set(deal.side)
+    favoured = favoured_options(deal)
     out = []
     for item, payments in groups.items():
         first = payments[0]
@@ -466,7 +475,7 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
             parts = []
             for part, basis in zip(first.items, first.bases, strict=True):
                 it = rules.items[part]
-                parts.append((it.name, it.value(contract, s.matadors), bool(it.in_play)))
+                parts.append((it.name, it.value(contract, s.matadors, favoured), bool(it.in_play)))
                 group.item_bases.append((it.name, basis))
             group = dataclasses.replace(
                 group,
@@ -548,7 +557,12 @@ class TableGame:
             )
         try:
             i = 0
-            while self.deals is None or i < self.deals:
+            while (self.deals is None or i < self.deals) and i < MAX_DEALS:
+                if party.over:
+                    # The rule file's party is over: a seat reached the target, or its deals
+                    # are played.
+                    write(_message("party-over", party=party, rules=rules, human=self.human))
+                    break
                 on_table = party.table
                 deal = self._new_deal(party, i)
                 self.played.append(deal)
@@ -597,17 +611,35 @@ class TableGame:
                 i += 1
                 if self.deals is None or self.deals > 1:
                     write(self._running(party))
-                if self.deals is None and not self._another(party, i, read, write):
+                if party.over:
+                    continue  # told at the top of the loop
+                if (
+                    self.deals is None
+                    and self.human is not None
+                    and not self._another(party, i, read, write)
+                ):
                     break
             if self.deals != 1 and len(self.played) > 1:
                 write(
-                    _message("totals", totals=party.totals, pot=party.table.pot, human=self.human)
+                    _message(
+                        "totals",
+                        totals=party.totals,
+                        pot=party.table.pot,
+                        human=self.human,
+                        points=self.rules.in_points,
+                    )
                 )
         except _Quit:
             write(_message("quit", recorded=self.record_path is not None))
             if len(party.finished) > 1 or (party.finished and self.deals != 1):
                 write(
-                    _message("totals", totals=party.totals, pot=party.table.pot, human=self.human)
+                    _message(
+                        "totals",
+                        totals=party.totals,
+                        pot=party.table.pot,
+                        human=self.human,
+                        points=self.rules.in_points,
+                    )
                 )
         except KeyboardInterrupt:
             write(_message("interrupted"))
@@ -622,6 +654,7 @@ class TableGame:
             totals=party.totals,
             table=party.table,
             human=self.human,
+            points=self.rules.in_points,
         )
 
     def _another(self, party: Party, number: int, read: ReadLine, write: Write) -> bool:
@@ -1253,8 +1286,10 @@ def open_table(
         seed = fresh_seed()
     open_party = request.interactive and not request.auto
     deals: int | None
+    to_the_end = rules.party is not None and rules.party.tours is None
     if start is None:
-        deals = request.deals or (None if open_party else 1)
+        # A party the rule file plays to a target or for some deals is played to its end.
+        deals = request.deals or (None if open_party or to_the_end else 1)
     elif request.deals is not None:
         if request.deals <= finished:
             raise RequestError(_message("from-deals", path=request.start, finished=finished))
@@ -1263,7 +1298,7 @@ def open_table(
         target = int(played.get("deals", 1))
         if len(start.deals) > finished and target > len(start.deals):
             deals = target  # a party of a fixed length, cut short: its deals are played out
-        elif open_party:
+        elif open_party or to_the_end:
             deals = None
         else:
             deals = max(len(start.deals), finished + 1)

@@ -7,10 +7,7 @@ consolation (2) and sans-prendre (4) are marked "inferred".
 
 from __future__ import annotations
 
-import ast
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -347,59 +344,4 @@ def test_enums_are_generated_from_the_schema() -> None:
     assert load_ruleset("mediateur").contracts["mediateur"].help is Help.DEMAND
 
 
-_LAYERS = [
-    {"cards", "errors", "_yaml", "enums", "seeds"},
-    {"actions", "_cache", "_checks", "_authoring"},
-    {"loader", "model"},
-    {"render"},
-    {"settlement"},
-    {"referee"},
-    {"party"},
-    {"records", "bots", "scoresheet", "spiel"},  # spiel: the rules as an OpenSpiel game
-    {"simulate", "compare"},  # bots playing deals; the documents show their figures
-    {"documents"},
-    {"table", "scoreterm", "web", "sidebyside", "starter"},
-    {"cli", "__init__", "__main__"},
-]
-
-
-def _layer(module: str) -> int | None:
-    """The layer of a module of the pipeline (None for a module outside it, left unchecked)."""
-    top = module.split(".")[1] if module.startswith("engine.") else module
-    for i, names in enumerate(_LAYERS):
-        if top in names:
-            return i
-    return None
-
-
-def test_no_module_imports_one_above_it() -> None:
-    """The pipeline is the layout: each module imports only what stands below it (the model
-    never imports the referee)."""
-    offenders = []
-    for path in sorted((ROOT / "engine").rglob("*.py")):
-        rel = path.relative_to(ROOT).with_suffix("")
-        module = ".".join(rel.parts)
-        if module.endswith(".__init__"):
-            module = module[: -len(".__init__")]
-        mine = _layer(module if "." in module else "engine.__init__")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.ImportFrom)
-                and node.module
-                and node.module.startswith("engine")
-            ):
-                target = node.module
-            elif isinstance(node, ast.Import):
-                target = next((a.name for a in node.names if a.name.startswith("engine")), "")
-            else:
-                continue
-            theirs = _layer(target) if target and target != "engine" else None
-            if mine is not None and theirs is not None and theirs > mine:
-                offenders.append(f"{module} imports {target}")
-    assert offenders == []
-
-
-def test_importing_the_model_does_not_import_the_referee() -> None:
-    code = "import engine.rules.model, sys; print('engine.referee' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+# The layering of engine/ (every import, TYPE_CHECKING ones too) is tests/test_layers.py.

@@ -44,6 +44,19 @@ def arr(items: dict, **kw: object) -> dict:
     return {"type": "array", "items": items, **kw}
 
 
+INT = {"type": "integer"}
+# The points one result scores under one contract: a number (the declarer's), or by role.
+POINTS = {
+    "oneOf": [
+        INT,
+        obj(
+            {"declarer": INT, "partner": INT, "opponents": INT, "codille_winner": INT},
+            basis=False,
+        )
+        | {"minProperties": 1},
+    ]
+}
+
 TRICKS = obj({"at_least": NAT, "at_most": NAT, "exactly": NAT}, basis=False) | {"minProperties": 1}
 
 SCHEMA = {
@@ -291,9 +304,17 @@ SCHEMA = {
             {
                 "tours": {"type": "integer", "minimum": 1},
                 "last_tour_factor": {"type": "integer", "minimum": 1},
+                "deals": {"type": "integer", "minimum": 1},
+                "target": {"type": "integer", "minimum": 1},
             },
-            ["tours", "last_tour_factor"],
-        ),
+        )
+        | {
+            "oneOf": [
+                {"required": ["tours", "last_tour_factor"]},
+                {"required": ["deals"]},
+                {"required": ["target"]},
+            ]
+        },
         "settlement": obj(
             {
                 "unit": {"type": "string"},
@@ -309,6 +330,8 @@ SCHEMA = {
                             "single_stake_only": {"const": True},
                             "by_contract": idmap(NAT),
                             "contracts": arr(ID, uniqueItems=True),
+                            "favourite_option": ID,
+                            "favourite_amount": NAT,
                         },
                         ["name"],
                     )
@@ -326,11 +349,31 @@ SCHEMA = {
                             "pot": {
                                 "enum": ["side", "opponents", "codille-winner", "stays", "board"]
                             },
+                            "game": {"enum": ["won", "remise", "codille"]},
                             "bete": {"type": "boolean"},
                             "receive": arr(ID, uniqueItems=True),
                             "pay": arr(ID, uniqueItems=True),
                         },
-                        ["pot"],
+                    )
+                    | {"anyOf": [{"required": ["pot"]}, {"required": ["game"]}]}
+                ),
+                "points": idmap(
+                    {
+                        "type": "object",
+                        "propertyNames": ID,
+                        "properties": {"basis": BASIS},
+                        "additionalProperties": POINTS,
+                        "required": ["basis"],
+                        "minProperties": 2,
+                    }
+                ),
+                "penalties": idmap(
+                    obj(
+                        {
+                            "name": {"type": "string", "minLength": 1},
+                            "points": {"type": "integer", "minimum": 1},
+                        },
+                        ["name", "points"],
                     )
                 ),
                 "sharing": obj(
@@ -348,6 +391,16 @@ SCHEMA = {
                         "cap_over_bete_in_play": {"enum": ["stakes", "none"]},
                         "doubling_after_first_remise": {"type": "boolean"},
                         "going": {"enum": ["largest-first", "all"]},
+                        "growth": {
+                            "oneOf": [
+                                {"enum": ["in-play", "doubling"]},
+                                obj(
+                                    {"step": {"type": "integer", "minimum": 1}},
+                                    ["step"],
+                                    basis=False,
+                                ),
+                            ]
+                        },
                     },
                     ["amount"],
                 ),
@@ -364,10 +417,19 @@ SCHEMA = {
                 ),
                 "codille_remainder": {"enum": ["next-spadille", "stays", "highest-trumps"]},
                 "codille_remainder_basis": BASIS,
+                "unit_basis": BASIS,
             },
-            ["unit", "fiche", "stakes", "items", "outcomes", "sharing", "bete"],
             basis=False,
-        ),
+        )
+        | {
+            # A game scored in points (``unit: point``) needs its tariff and the outcomes'
+            # games; one in counters, its stakes, items, sharing and bête.
+            "if": {"properties": {"unit": {"const": "point"}}, "required": ["unit"]},
+            "then": {"required": ["unit", "points", "outcomes"]},
+            "else": {
+                "required": ["unit", "fiche", "stakes", "items", "outcomes", "sharing", "bete"]
+            },
+        },
     },
     "$defs": {
         "basis": {
@@ -434,6 +496,7 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "Renonce": ("what a revoke does", ("play", "renonce", "action")),
     "VoleWhen": ("the vole condition of a result", ("results", "rules", "*", "when", "vole")),
     "Pot": ("where the pot goes", ("settlement", "outcomes", "*", "pot")),
+    "OutcomeGame": ("the game a points outcome is", ("settlement", "outcomes", "*", "game")),
     "BeteGoing": ("which bêtes go into a deal", ("settlement", "bete", "going")),
     "BeteCap": ("cap on a bête made on a bête", ("settlement", "bete", "cap_over_bete_in_play")),
     "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),

@@ -563,7 +563,7 @@ def evaluate(
     it, so a variant shows which of its parent's claims it keeps (``own``: only the claims
     made about the ruleset itself).
     """
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     out = []
     for claim in claims:

@@ -251,8 +251,8 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
     :raises RuleFileError: with every located problem (an unknown source or status, a match
         found in no sentence or in several, a rule-file entry that does not exist).
     """
-    from engine import load_ruleset
     from engine.documents.sources import load_library
+    from engine.rules import load_ruleset
 
     path = path if path is not None else data_dir("sources") / "concordance.yaml"
     library = library if library is not None else load_library()
@@ -335,15 +335,15 @@ def _rule_citations(rulesets: Iterable[RuleSet]) -> list[tuple[RuleSet, tuple[An
 def _basis_path(rules: RuleSet, path: tuple[Any, ...]) -> tuple[Any, ...]:
     """The rule a citation supports: its path up to (not including) the ``basis``."""
     for i, key in enumerate(path):
-        if key in ("basis", "codille_remainder_basis"):
+        if key in ("basis", "codille_remainder_basis", "unit_basis"):
             head = path[:i]
-            return (*head, "codille_remainder") if key != "basis" else head
+            return (*head, key.removesuffix("_basis")) if key != "basis" else head
     return path
 
 
 def _evidence(rules: RuleSet, path: tuple[Any, ...]) -> str:
     for i, key in enumerate(path):
-        if key in ("basis", "codille_remainder_basis"):
+        if key in ("basis", "codille_remainder_basis", "unit_basis"):
             basis = rules.value_at(path[: i + 1])
             if isinstance(basis, Mapping):
                 return str(basis.get("evidence", ""))
@@ -365,8 +365,8 @@ def build_concordance(
     :raises RuleFileError: if a rule file, the claims or the concordance data are invalid.
     """
     from engine.documents.claims import load_claims
-    from engine.documents.site import all_rulesets
     from engine.documents.sources import load_library
+    from engine.rules import all_rulesets
 
     if source_id not in SOURCES:
         raise KeyError(source_id)

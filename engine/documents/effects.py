@@ -70,7 +70,7 @@ def _engine_sources() -> str:
 
 
 def _chain_bytes(rules: RuleSet) -> bytes:
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     out = []
     for rid in rules.chain:
@@ -117,8 +117,8 @@ def effects(
 ) -> list[Effect]:
     """Returns the measured effect of every variant among ``rulesets``, by id; ``progress`` is
     told of each variant once it is measured (from the cache, or run)."""
-    from engine import load_ruleset
     from engine.compare import render_svg, table_rows
+    from engine.rules import load_ruleset
 
     out = []
     for r in measured(rulesets):

@@ -268,7 +268,7 @@ class Matrix:
 
 def build_matrix(rulesets: Sequence[RuleSet]) -> Matrix:
     """Returns the matrix of ``rulesets``, each compared with its parent (loaded if needed)."""
-    from engine import load_ruleset
+    from engine.rules import load_ruleset
 
     parents = {r.id: load_ruleset(r.extends) if r.extends else None for r in rulesets}
     rows = []

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.render import Format, render, templates_dir
+from engine.rules import all_rulesets
 from engine.rules.model import RuleSet
 
 __all__ = ["Written", "all_rulesets", "render_deal_page", "write_deal_page", "write_docs"]
@@ -34,21 +35,6 @@ class Written:
     def as_json(self) -> dict[str, Any]:
         """Returns the summary as ``ombre docs --json`` prints it."""
         return {"out": str(self.out), "files": list(self.files)}
-
-
-def all_rulesets() -> list[RuleSet]:
-    """Returns every readable ruleset and variant of the registry, rulesets first."""
-    from engine import load_ruleset
-    from engine.rules.loader import default_registry
-
-    ids = [
-        (entry.kind != "ruleset", entry.id)
-        for entry in default_registry().entries()
-        if entry.id is not None
-        and entry.doc is not None
-        and entry.kind in ("ruleset", "variant")  # not files named by path elsewhere
-    ]
-    return [load_ruleset(i) for _, i in sorted(ids)]
 
 
 def _own_changes(rules: RuleSet, diff: Any) -> tuple[Any, ...]:
@@ -78,10 +64,10 @@ def _own_changes(rules: RuleSet, diff: Any) -> tuple[Any, ...]:
 
 def _example_story(path: Path) -> Any:
     """Referees an example record of ``docs/examples/`` for its page."""
-    from engine import load_ruleset
     from engine.documents import repo_path
     from engine.documents.deal_page import replay_story
     from engine.records import read_record
+    from engine.rules import load_ruleset
 
     record = read_record(path)
     return replay_story(record, load_ruleset(record.ruleset), repo_path(path))
@@ -105,7 +91,6 @@ def write_docs(
     """
     from markupsafe import Markup
 
-    from engine import load_ruleset
     from engine.documents import repo_path, repo_root
     from engine.documents.book import rule_view
     from engine.documents.claims import evaluate, load_claims
@@ -117,6 +102,7 @@ def write_docs(
     from engine.documents.glossary import load_glossary
     from engine.documents.matrix import build_matrix
     from engine.documents.sources import load_library
+    from engine.rules import load_ruleset
 
     if fmt not in ("md", "html"):
         raise ValueError(f"docs are written as md or html, not {fmt!r}")

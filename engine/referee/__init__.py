@@ -5,7 +5,8 @@ declarer when all pass, naming trumps, calling or demanding a card, the écart w
 trick play with follow-suit and the matadors' privilege, the vole, the renonce, results and
 settlement -- and the rule file says which a game uses.
 
-The house has one module per phase around a small state (:mod:`engine.referee.deal`):
+The house has one module per phase around a small, explicit state
+(:class:`~engine.referee.dealstate.DealState`, which :class:`Deal` builds on):
 
 * :mod:`~engine.referee.auction` -- speech, bids, the "forcé" match, all passing;
 * :mod:`~engine.referee.declarations` -- trumps, calls and demands, the card given back;
@@ -29,6 +30,7 @@ stable code and the rule behind it (:class:`engine.errors.IllegalActionError`).
 from __future__ import annotations
 
 from engine.referee.deal import Deal
+from engine.referee.dealstate import DealState
 from engine.referee.declarations import trump_suits
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.result import evaluate_result
@@ -50,6 +52,7 @@ __all__ = [
     "PHASES",
     "Alone",
     "Deal",
+    "DealState",
     "ExchangeLimit",
     "Game",
     "Kind",

@@ -9,26 +9,23 @@ phase it is the overcall being matched, and otherwise it outranks the bid standi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.enums import AllPass, BiddableWhen
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
+from engine.referee.dealstate import DealState
 from engine.referee.state import AUCTION, MATCH, refuse
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = ["apply", "legal", "refusal"]
 
 
-def legal(d: Deal) -> Sequence[Action]:
+def legal(d: DealState) -> Sequence[Action]:
     compiled = d.rules.compiled
     if d.phase is MATCH:
-        assert d._holder_contract is not None
-        return list(compiled.match[d._holder_contract.id])
-    floor = d._holder_contract.rank if d._holder_contract is not None else -1
+        assert d.holder_contract is not None
+        return list(compiled.match[d.holder_contract.id])
+    floor = d.holder_contract.rank if d.holder_contract is not None else -1
     bids = compiled.bids[floor]
     if compiled.bids_reserved and not _last_after_all_pass(d):
         bids = tuple(b for b in bids if b.contract not in compiled.bids_reserved)
@@ -37,12 +34,12 @@ def legal(d: Deal) -> Sequence[Action]:
     return list(bids)
 
 
-def _last_after_all_pass(d: Deal) -> bool:
+def _last_after_all_pass(d: DealState) -> bool:
     """Checks if the player to move is the last to speak and every other has passed."""
-    return d.phase is AUCTION and not d._queue and d.holder is None
+    return d.phase is AUCTION and not d.speakers and d.holder is None
 
 
-def _lacks(d: Deal, contract_id: str | None) -> str | None:
+def _lacks(d: DealState, contract_id: str | None) -> str | None:
     """Returns a card the player to move lacks for this contract (None: he may bid it)."""
     from engine.cards import Card
 
@@ -54,7 +51,7 @@ def _lacks(d: Deal, contract_id: str | None) -> str | None:
     return None
 
 
-def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     """Returns why a ``pass`` or ``bid`` is refused now (None: it is legal)."""
     if action.verb == "pass":
         return None
@@ -95,7 +92,7 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction", "contracts", contract.id)),
         )
-    standing = d._holder_contract
+    standing = d.holder_contract
     if d.phase is MATCH:
         assert standing is not None
         if contract.id == standing.id:
@@ -118,12 +115,12 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return None
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     d.auction.append((seat, action))
     if d.phase is MATCH:
         if action.verb == "pass":
-            d.holder = d._overcaller
-        d._overcaller = None
+            d.holder = d.overcaller
+        d.overcaller = None
         d.phase = AUCTION
         _next_speaker(d)
         return
@@ -132,22 +129,22 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         holder = d.holder
         if holder is not None and contract.matchable:
             # "Forcé": the player holding the bid may take it himself and be preferred.
-            d._overcaller = seat
-            d._holder_contract = contract
+            d.overcaller = seat
+            d.holder_contract = contract
             d.phase = MATCH
             d.to_move = holder
             return
         d.holder = seat
-        d._holder_contract = contract
+        d.holder_contract = contract
     _next_speaker(d)
 
 
-def _next_speaker(d: Deal) -> None:
-    if d._queue:
-        d.to_move = d._queue.pop()
+def _next_speaker(d: DealState) -> None:
+    if d.speakers:
+        d.to_move = d.speakers.pop()
         return
-    if d.holder is not None and d._holder_contract is not None:
-        declarations.declare(d, d.holder, d._holder_contract, forced=False)
+    if d.holder is not None and d.holder_contract is not None:
+        declarations.declare(d, d.holder, d.holder_contract, forced=False)
         return
     rules = d.rules
     if rules.all_pass is AllPass.FORCED and rules.all_pass_card is not None:

@@ -1,12 +1,15 @@
-"""The deal: the small state of one hand, and its checked front door.
+"""The deal: one hand's checked front door, built on its explicit state.
 
-A :class:`Deal` is the state of one hand (OpenSpiel's State; the :class:`RuleSet` is its Game).
-Each phase is a module of its own that says what is legal, why anything else is refused, and
-what an action does: :mod:`~engine.referee.auction` (``auction``, ``match``),
+A :class:`Deal` is one hand (OpenSpiel's State; the :class:`RuleSet` is its Game): a
+:class:`~engine.referee.dealstate.DealState` -- the hands, the speech, the declarations, the
+tricks, as public typed attributes -- with the checks and reports around it. Each phase is a
+module of its own that says what is legal, why anything else is refused, and what an action
+does: :mod:`~engine.referee.auction` (``auction``, ``match``),
 :mod:`~engine.referee.declarations` (``trump``, ``call``, ``give``),
 :mod:`~engine.referee.exchange` (``exchange``), :mod:`~engine.referee.play` (``play``, ``vole``)
 and :mod:`~engine.referee.result` (the end). :meth:`Deal.legal_actions` and :meth:`Deal.apply`
-ask the same phase module, so what is listed is exactly what is accepted.
+ask the same phase module, so what is listed is exactly what is accepted. The phase modules
+are functions of the state and stand below this module: none of them imports it.
 """
 
 from __future__ import annotations
@@ -18,12 +21,12 @@ from types import ModuleType
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ALL_CARDS, PACK_SIZE, Card, suit_of
+from engine.cards import ALL_CARDS, Card
 from engine.enums import OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, declarations, exchange, play, result
+from engine.referee.dealstate import DealState
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
-from engine.referee.seating import Seating
 from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
@@ -43,11 +46,9 @@ from engine.referee.state import (
     Phase,
     Trick,
     View,
-    mask_of,
     refuse,
 )
-from engine.referee.tricks import TrickRules
-from engine.rules.model import NO_TRUMPS, Contract, DealerPlan, RuleSet
+from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Setup
 
 __all__ = ["Deal"]
 
@@ -68,13 +69,72 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 
 
-def _seating(rules: RuleSet, dealer: int) -> DealerPlan:
-    """The seating of a deal dealt by ``dealer``, compiled once with the ruleset."""
-    return rules.compiled.dealers[dealer]
+def _shuffle_and_deal(
+    deck: Sequence[int], n: int, seed: int, plan: tuple[tuple[int, int, int], ...]
+) -> tuple[list[list[int]], list[int]]:
+    # The referee's own shuffle: one draw of 32 random bits per card from a Mersenne
+    # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
+    # the seed and the deck, so a seeded record deals the same on any machine.
+    size = len(deck)
+    raw = random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
+    keys = struct.unpack(f"<{size}I", raw)
+    cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for seat, start, end in plan:
+        hands[seat] += cards[start:end]
+    return hands, cards[plan[-1][2] if plan else 0 :]
 
 
-class Deal:
+def _check_hands(
+    rules: RuleSet,
+    setup: Setup,
+    out_seat: int | None,
+    hands: Sequence[Sequence[Card | str]],
+    talon: Sequence[Card | str],
+) -> tuple[list[list[int]], list[int]]:
+    n = rules.players
+    if len(hands) != n:
+        raise NotationError(f"{rules.id} deals {n} hands, not {len(hands)}")
+    deck = set(setup.tables.deck)
+    seen: dict[int, str] = {}
+    out: list[list[int]] = []
+
+    def card_index(value: Card | str, where: str) -> int:
+        card = value if isinstance(value, Card) else Card.parse(str(value))
+        index = card.index
+        if index not in deck:
+            raise NotationError(f"{where}: {rules.not_in_pack(card, setup.values)}")
+        if index in seen:
+            raise NotationError(f"{card} is dealt twice ({seen[index]} and {where})")
+        seen[index] = where
+        return index
+
+    for seat, hand in enumerate(hands):
+        if seat == out_seat:
+            if len(hand):
+                raise NotationError(
+                    f"seat {seat} deals and sits the deal out: its hand is empty, not "
+                    f"{len(hand)} cards"
+                )
+            out.append([])
+            continue
+        if len(hand) != rules.hand_size:
+            raise NotationError(
+                f"seat {seat} holds {len(hand)} cards; {rules.id} deals {rules.hand_size}"
+            )
+        out.append([card_index(c, f"seat {seat}") for c in hand])
+    if len(talon) != rules.talon:
+        raise NotationError(f"the talon holds {len(talon)} cards; {rules.id} has {rules.talon}")
+    talon_cards = [card_index(c, "talon") for c in talon]
+    return out, talon_cards
+
+
+class Deal(DealState):
     """One deal under a ruleset: create it, then ``apply`` actions until ``is_over``.
+
+    Its state is a :class:`~engine.referee.dealstate.DealState` (public, typed attributes the
+    phase modules work on); the deal adds the checked front door: parsing, refusals, views and
+    reports.
 
     :param rules: the ruleset.
     :param dealer: the dealer's seat; the eldest hand is ``(dealer + 1) % n``.
@@ -87,64 +147,7 @@ class Deal:
         (wrong counts, unknown or repeated cards) or an option is unknown.
     """
 
-    __slots__ = (
-        "_ex_pos",
-        "_exchangers",
-        "_holder_contract",
-        "_legal",
-        "_next_seat",
-        "_overcaller",
-        "_play_mask",
-        "_queue",
-        "_settlement",
-        "_snapshots",
-        "_talon_pos",
-        "_tricks",
-        "active",
-        "auction",
-        "called",
-        "contract",
-        "dealer",
-        "dealt",
-        "dealt_talon",
-        "declarer",
-        "demanded_from",
-        "eldest",
-        "exchanges",
-        "factor",
-        "forced",
-        "given",
-        "hands",
-        "history",
-        "holder",
-        "is_over",
-        "leader",
-        "n",
-        "options",
-        "out",
-        "partner",
-        "partner_seen",
-        "penalties",
-        "phase",
-        "renonces",
-        "result",
-        "rules",
-        "seating",
-        "setup",
-        "start_hands",
-        "stopped",
-        "t",
-        "table",
-        "talon",
-        "to_move",
-        "tr",
-        "transfers",
-        "trick",
-        "trump",
-        "turned",
-        "vole_undertaken",
-        "won",
-    )
+    __slots__ = ("_settlement",)
 
     def __init__(
         self,
@@ -160,157 +163,38 @@ class Deal:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
-        self.rules = rules
-        self.setup = rules.setup(options)
-        self.options: Mapping[str, str] = self.setup.values
-        self.t = self.setup.tables
-        n = self.n = rules.players
+        setup = rules.setup(options)
+        n = rules.players
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise NotationError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise NotationError(f"seed must be an integer, not {seed!r}")
-        self.dealer = dealer
-        seating = _seating(rules, dealer)
-        self.seating: Seating = public_seating(rules, dealer)
-        """Who sits where in this deal: order of play, the seat out, opponents, partners."""
-        self.eldest = self.seating.eldest
-        # A seat that sits the deal out (players.sits_out: the dealer at a table of four) is
-        # dealt nothing and never speaks or plays, but is an opponent in the settlement.
-        self.out: int | None = self.seating.out
-        self.active = self.seating.active
-        self.table = table if table is not None else TableState()
+        # The seating of a deal dealt by ``dealer``, compiled once with the ruleset.
+        plan = rules.compiled.dealers[dealer]
+        seats = public_seating(rules, dealer)
         if hands is None:
-            dealt, talon_cards = self._shuffle_and_deal(0 if seed is None else seed, seating.plan)
+            dealt, talon_cards = _shuffle_and_deal(
+                setup.tables.deck, n, 0 if seed is None else seed, plan.plan
+            )
         else:
-            dealt, talon_cards = self._check_hands(hands, talon or [])
-        self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, dealt))
-        self.dealt_talon: tuple[int, ...] = tuple(talon_cards)
-        self.hands = [mask_of(h) for h in dealt]
-        self.talon = list(talon_cards)
-        self._talon_pos = 0
-        self.history: list[tuple[int, Action]] = []
-
-        # Auction.
-        self.phase = AUCTION
-        self.to_move = self.eldest
-        self._queue = list(seating.queue)  # the speakers after the eldest, popped from the end
-        self.holder: int | None = None
-        self._holder_contract: Contract | None = None
-        self._overcaller: int | None = None
-        self.auction: list[tuple[int, Action]] = []
-
-        # Declarations.
-        self.declarer: int | None = None
-        self.contract: Contract | None = None
-        self.forced = False
-        self.trump: int | None = None
-        self.called: int | None = None
-        self.partner: int | None = None
-        self.demanded_from: int | None = None
-        self.given: int | None = None
-        self.turned: int | None = None
-        """The card turned from the talon to fix trumps (``trump_from_talon``), once turned."""
-        self.transfers: list[tuple[int, int, int, str]] = []
-        self._exchangers: list[int] = []
-        self._ex_pos = 0
-        self.exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-
-        # Play.
-        self.tr: TrickRules | None = None
-        self.leader = self.eldest
-        self.trick: list[int] = []
-        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self._next_seat = seating.next_seat
-        self.won = [0] * n
-        self.partner_seen = False
-        self.vole_undertaken = False
-        self.stopped = False
-        self.start_hands: tuple[int, ...] = ()
-        self.factor = factor
-        """Payments and the dealer's stake are multiplied by this (the last tour, doubled)."""
-        self.renonces: list[tuple[int, int, int]] = []
-        """Renonces not yet pointed out: (offender, trick number, card)."""
-        self.penalties: list[int] = []
-        """The offender of each renonce noticed: each makes a bête."""
-        self._snapshots: list[Any] | None = None
-
-        # Outcome.
-        self.is_over = False
-        """The deal is finished (played out, laid down, or passed out)."""
-        self.result: str | None = None
+            dealt, talon_cards = _check_hands(rules, setup, seats.out, hands, talon or [])
+        super().__init__(
+            rules,
+            setup,
+            dealer,
+            seats,
+            dealt,
+            talon_cards,
+            plan.queue,
+            table if table is not None else TableState(),
+            factor,
+        )
         self._settlement: SettlementResult | None = None
-        self._legal: Sequence[Action] | None = None
-        self._play_mask: int = -1
-
-    # Dealing.
-
-    def _shuffle_and_deal(
-        self, seed: int, plan: tuple[tuple[int, int, int], ...]
-    ) -> tuple[list[list[int]], list[int]]:
-        # The referee's own shuffle: one draw of 32 random bits per card from a Mersenne
-        # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
-        # the seed and the deck, so a seeded record deals the same on any machine.
-        deck = self.t.deck
-        size = len(deck)
-        raw = random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
-        keys = struct.unpack(f"<{size}I", raw)
-        cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
-        hands: list[list[int]] = [[] for _ in range(self.n)]
-        for seat, start, end in plan:
-            hands[seat] += cards[start:end]
-        return hands, cards[plan[-1][2] if plan else 0 :]
-
-    def _check_hands(
-        self, hands: Sequence[Sequence[Card | str]], talon: Sequence[Card | str]
-    ) -> tuple[list[list[int]], list[int]]:
-        rules = self.rules
-        if len(hands) != self.n:
-            raise NotationError(f"{rules.id} deals {self.n} hands, not {len(hands)}")
-        deck = set(self.t.deck)
-        seen: dict[int, str] = {}
-        out: list[list[int]] = []
-
-        def card_index(value: Card | str, where: str) -> int:
-            card = value if isinstance(value, Card) else Card.parse(str(value))
-            index = card.index
-            if index not in deck:
-                raise NotationError(f"{where}: {rules.not_in_pack(card, self.options)}")
-            if index in seen:
-                raise NotationError(f"{card} is dealt twice ({seen[index]} and {where})")
-            seen[index] = where
-            return index
-
-        for seat, hand in enumerate(hands):
-            if seat == self.out:
-                if len(hand):
-                    raise NotationError(
-                        f"seat {seat} deals and sits the deal out: its hand is empty, not "
-                        f"{len(hand)} cards"
-                    )
-                out.append([])
-                continue
-            if len(hand) != rules.hand_size:
-                raise NotationError(
-                    f"seat {seat} holds {len(hand)} cards; {rules.id} deals {rules.hand_size}"
-                )
-            out.append([card_index(c, f"seat {seat}") for c in hand])
-        if len(talon) != rules.talon:
-            raise NotationError(f"the talon holds {len(talon)} cards; {rules.id} has {rules.talon}")
-        talon_cards = [card_index(c, "talon") for c in talon]
-        return out, talon_cards
 
     def copy(self) -> Deal:
         """Returns an independent copy of the deal in its current state (for look-ahead)."""
         other = object.__new__(Deal)
-        for name in Deal.__slots__:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = list(value)
-            setattr(other, name, value)
-        if self._snapshots is not None:
-            other._snapshots = list(self._snapshots)
-        other._legal = None
-        other._play_mask = -1
+        self.copy_state(other)
         return other
 
     # Reading the state.
@@ -325,18 +209,7 @@ class Deal:
 
         :raises NotationError: if ``seat`` is not a seat of this deal.
         """
-        return [ALL_CARDS[c] for c in self._sorted(self.hands[self._seat(seat)])]
-
-    def _sorted(self, mask: int) -> list[int]:
-        cards = [c for c in range(PACK_SIZE) if mask >> c & 1]
-        if self.trump is None:
-            # Before trumps: by suit, each in its plain order (read off a table in which that
-            # suit is not trumps; the black aces, always trumps, come first in their suits).
-            strengths = self.t.strength
-            return sorted(cards, key=lambda c: (suit_of(c), -strengths[(suit_of(c) + 1) % 4][c]))
-        strength = self.t.strength[self.trump]
-        follow = self.t.follow[self.trump]
-        return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
+        return [ALL_CARDS[c] for c in self.sorted_cards(self.hands[self._seat(seat)])]
 
     @property
     def stakes(self) -> tuple[int, ...]:
@@ -356,18 +229,11 @@ class Deal:
         return s
 
     @property
-    def side(self) -> list[int]:
-        """Returns the declaring side: the declarer and his partner, if he has one."""
-        if self.declarer is None:
-            return []
-        return [self.declarer] if self.partner is None else [self.declarer, self.partner]
-
-    @property
     def tricks(self) -> list[Trick]:
         """Returns the finished tricks, in order."""
         return [
             Trick(leader, tuple(ALL_CARDS[c] for c in cards), winner)
-            for leader, cards, winner in self._tricks
+            for leader, cards, winner in self.played_tricks
         ]
 
     def trick_winner(self) -> int | None:
@@ -376,25 +242,18 @@ class Deal:
             return None
         return self.seat_at(self.leader, self.tr.winning_position(self.trick))
 
-    def seat_at(self, leader: int, position: int) -> int:
-        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``
-        (:meth:`Seating.seat_of`)."""
-        if self.out is None:
-            return (leader + position) % self.n
-        return self.seating.seat_of(leader, position)
-
     # The rules, asked of the phase modules.
 
     def legal_actions(self) -> Sequence[Action]:
         """Returns every legal action of the player to move (empty once the deal is over)."""
-        legal = self._legal
+        legal = self.listed
         if legal is None:
             phase = self.phase
-            if phase is PLAY and self._snapshots is None:
-                mask = self._play_mask
+            if phase is PLAY and self.snapshots is None:
+                mask = self.legal_mask
                 if mask < 0:
                     assert self.tr is not None
-                    mask = self._play_mask = self.tr.legal(self.hands[self.to_move], self.trick)
+                    mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
                 b = _PLAY_SUITS
                 m = _SUIT_BITS
                 legal = [
@@ -407,18 +266,13 @@ class Deal:
                 legal = []
             else:
                 legal = _MODULES[phase].legal(self)
-            self._legal = legal
+            self.listed = legal
         return legal
 
     def trump_choices(self, contract: Contract | None = None) -> list[int]:
         """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
         contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""
-        contract = contract if contract is not None else self.contract
-        return [
-            s
-            for s in self.t.trump_suits
-            if declarations.trump_stages(self.rules, self.t, self.options, contract, s) is None
-        ]
+        return declarations.trump_choices(self, contract)
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
@@ -459,16 +313,16 @@ class Deal:
             and (seat is None or seat == self.to_move)
         ):
             card = action.cards[0].index
-            mask = self._play_mask
+            mask = self.legal_mask
             if mask < 0:
                 assert self.tr is not None
-                mask = self._play_mask = self.tr.legal(self.hands[self.to_move], self.trick)
+                mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
             if mask >> card & 1:
                 # The hot path: a legal card is played without the general dispatch.
                 seat = self.to_move
                 self.history.append((seat, action))
-                self._legal = None
-                self._play_mask = -1
+                self.listed = None
+                self.legal_mask = -1
                 _play_card(self, seat, card)
                 return
         action, seat = self._parse(action, seat)
@@ -482,8 +336,8 @@ class Deal:
             raise error
         seat = self.to_move
         self.history.append((seat, action))
-        self._legal = None
-        self._play_mask = -1
+        self.listed = None
+        self.legal_mask = -1
         _APPLY[phase](self, seat, action)
 
     def refusal(self, action: Action | str, seat: int | None = None) -> IllegalActionError | None:
@@ -545,7 +399,7 @@ class Deal:
                 self.to_move,
                 action,
             )
-        listed = self._legal
+        listed = self.listed
         # An action just listed by legal_actions() (which lists exactly what the phase's rules
         # accept) needs no second look; any other is asked of the rules, which say why not.
         if type(listed) is not list or action not in listed:
@@ -564,8 +418,8 @@ class Deal:
     def _apply(self, module: ModuleType, action: Action) -> None:
         seat = self.to_move
         self.history.append((seat, action))
-        self._legal = None
-        self._play_mask = -1
+        self.listed = None
+        self.legal_mask = -1
         module.apply(self, seat, action)
 
     # Views and reports.
@@ -599,7 +453,7 @@ class Deal:
             return False
         if contract.open is OpenFrom.BEFORE_FIRST_LEAD:
             return True
-        return bool(self._tricks or self.trick)
+        return bool(self.played_tricks or self.trick)
 
     @property
     def no_trumps(self) -> bool:
@@ -635,7 +489,7 @@ class Deal:
             if given_visible and self.given is not None
             else None,
             "turned": str(ALL_CARDS[self.turned]) if self.turned is not None else None,
-            "talon": len(self.talon) - self._talon_pos,
+            "talon": len(self.talon) - self.talon_pos,
             "exchanges": [(s, len(d)) for s, d, _ in self.exchanges],
             "trick": [str(ALL_CARDS[c]) for c in self.trick],
             "trick_leader": self.leader,
@@ -683,6 +537,8 @@ class Deal:
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.faults:
+            out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         s = self.settlement
         if s is not None:
             out.update(

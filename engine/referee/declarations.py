@@ -16,13 +16,14 @@ with that stage's code and rule.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.actions import CALL, GIVE, PASS, TRUMP, Action
 from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Card, Suit, rank_of
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.referee import exchange
+from engine.referee.dealstate import DealState
 from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
@@ -30,9 +31,6 @@ from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import SURRENDER as SURRENDER_PHASE
 from engine.referee.state import TRUMP as TRUMP_PHASE
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet, Tables
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = [
     "call_choices",
@@ -102,16 +100,16 @@ def trump_suits(
     ]
 
 
-def turned_card(d: Deal) -> int | None:
+def turned_card(d: DealState) -> int | None:
     """Returns the card turned from the talon to fix trumps, under a contract that turns one
     (``trump_from_talon``): the talon's top card, the first the declarer will draw."""
     contract = d.contract
-    if contract is None or not contract.trump_from_talon or d._talon_pos >= len(d.talon):
+    if contract is None or not contract.trump_from_talon or d.talon_pos >= len(d.talon):
         return None
-    return d.talon[d._talon_pos]
+    return d.talon[d.talon_pos]
 
 
-def _turned_stage(d: Deal, suit: int) -> tuple[str, str, tuple[str | int, ...]] | None:
+def _turned_stage(d: DealState, suit: int) -> tuple[str, str, tuple[str | int, ...]] | None:
     """The deal's own trump stage: under ``trump_from_talon``, only the turned card's suit."""
     card = turned_card(d)
     if card is None or ALL_CARDS[card].suit.index == suit:
@@ -125,11 +123,20 @@ def _turned_stage(d: Deal, suit: int) -> tuple[str, str, tuple[str | int, ...]] 
     )
 
 
-def _trump_legal(d: Deal) -> list[Action]:
-    return [TRUMP[s] for s in d.trump_choices() if _turned_stage(d, s) is None]
+def trump_choices(d: DealState, contract: Contract | None = None) -> list[int]:
+    """Returns the suits (0-3) that may be named trumps in this deal under ``contract``
+    (default: the contract being played): those every stage of :func:`trump_stages` allows."""
+    contract = contract if contract is not None else d.contract
+    return [
+        s for s in d.t.trump_suits if trump_stages(d.rules, d.t, d.options, contract, s) is None
+    ]
 
 
-def _trump_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def _trump_legal(d: DealState) -> list[Action]:
+    return [TRUMP[s] for s in trump_choices(d) if _turned_stage(d, s) is None]
+
+
+def _trump_refusal(d: DealState, action: Action) -> IllegalActionError | None:
     assert action.suit is not None
     suit = action.suit.index
     broken = trump_stages(d.rules, d.t, d.options, d.contract, suit) or _turned_stage(d, suit)
@@ -142,7 +149,7 @@ def _trump_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 # Calls and demands.
 
 
-def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
+def call_rule(d: DealState) -> tuple[Call, tuple[str, str]]:
     assert d.contract is not None
     if d.contract.help is _CALL:
         assert d.rules.call is not None
@@ -151,7 +158,7 @@ def call_rule(d: Deal) -> tuple[Call, tuple[str, str]]:
     return d.rules.demand, ("declarations", "demand")
 
 
-def call_stages(d: Deal, rule: Call) -> list[tuple[str, int]]:
+def call_stages(d: DealState, rule: Call) -> list[tuple[str, int]]:
     """The calling rules in order, each as (refusal code, the cards it still allows), for the
     deal's declarer (:func:`stages_for`, knowing every hand)."""
     assert d.declarer is not None
@@ -234,7 +241,7 @@ def call_stage_refusal(
     return code, reason
 
 
-def call_choices(d: Deal) -> list[int]:
+def call_choices(d: DealState) -> list[int]:
     """Returns the cards the declarer may call or demand now (those every stage of
     :func:`call_stages` allows): the cards of the rank, then of the fallback rank."""
     rule, _ = call_rule(d)
@@ -245,7 +252,7 @@ def call_choices(d: Deal) -> list[int]:
     return [c for r in ranks for c in d.t.deck if rank_of(c) == r and allowed >> c & 1]
 
 
-def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def _call_refusal(d: DealState, action: Action) -> IllegalActionError | None:
     rule, path = call_rule(d)
     broken = call_stage_refusal(rule, call_stages(d, rule), action.card, d.declarer)
     if broken is None:
@@ -254,12 +261,12 @@ def _call_refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return refuse(code, reason, d.to_move, action, d.rules.cite(path))
 
 
-def _give_choices(d: Deal) -> int:
+def _give_choices(d: DealState) -> int:
     assert d.declarer is not None and d.called is not None
     return d.hands[d.declarer] & ~(1 << d.called)
 
 
-def _give_refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def _give_refusal(d: DealState, action: Action) -> IllegalActionError | None:
     assert d.declarer is not None
     card = action.card.index
     if not d.hands[d.declarer] >> card & 1:
@@ -280,7 +287,7 @@ def _give_refusal(d: Deal, action: Action) -> IllegalActionError | None:
 # The phase entry points.
 
 
-def legal(d: Deal) -> Sequence[Action]:
+def legal(d: DealState) -> Sequence[Action]:
     if d.phase is SURRENDER_PHASE:
         assert d.called is not None
         return [PASS, GIVE[d.called]]
@@ -288,10 +295,10 @@ def legal(d: Deal) -> Sequence[Action]:
         return _trump_legal(d)
     if d.phase is CALL_PHASE:
         return [CALL[c] for c in call_choices(d)]
-    return [GIVE[c] for c in d._sorted(_give_choices(d))]
+    return [GIVE[c] for c in d.sorted_cards(_give_choices(d))]
 
 
-def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     if d.phase is SURRENDER_PHASE:
         if action.verb == "pass" or action.card.index == d.called:
             return None
@@ -310,7 +317,7 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return _give_refusal(d, action)
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     if d.phase is SURRENDER_PHASE:
         _surrender(d, action.verb == "give")
         return
@@ -325,7 +332,7 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         _give(d, action.card.index)
 
 
-def declare(d: Deal, seat: int, contract: Contract, *, forced: bool) -> None:
+def declare(d: DealState, seat: int, contract: Contract, *, forced: bool) -> None:
     """Makes ``seat`` the declarer of ``contract``; he names trumps next."""
     d.declarer = seat
     d.contract = contract
@@ -345,7 +352,7 @@ def _partner_names_trumps(contract: Contract) -> bool:
     return contract.trump_named_by is TrumpNamedBy.PARTNER and contract.help is Help.CALL
 
 
-def _after_trump(d: Deal) -> None:
+def _after_trump(d: DealState) -> None:
     assert d.contract is not None
     if d.called is not None:  # the partner named trumps after the call
         _after_declarations(d)
@@ -354,13 +361,13 @@ def _after_trump(d: Deal) -> None:
         choices = call_choices(d)
         if choices:
             d.phase = CALL_PHASE
-            d._legal = [CALL[c] for c in choices]  # what legal_actions would list
+            d.listed = [CALL[c] for c in choices]  # what legal_actions would list
             return
     # No help, or nothing can be called or demanded (every card is held): he plays alone.
     _after_declarations(d)
 
 
-def _call(d: Deal, card: int) -> None:
+def _call(d: DealState, card: int) -> None:
     assert d.contract is not None and d.declarer is not None
     d.called = card
     holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
@@ -390,7 +397,7 @@ def _call(d: Deal, card: int) -> None:
     d.phase = GIVE_PHASE
 
 
-def _give(d: Deal, card: int) -> None:
+def _give(d: DealState, card: int) -> None:
     assert d.declarer is not None and d.demanded_from is not None
     d.given = card
     d.hands[d.declarer] &= ~(1 << card)
@@ -398,7 +405,7 @@ def _give(d: Deal, card: int) -> None:
     _after_declarations(d)
 
 
-def _surrender(d: Deal, given: bool) -> None:
+def _surrender(d: DealState, given: bool) -> None:
     """*Roi rendu*: the called card's holder keeps it (pass) or hands it to the declarer, who
     pays him the rule's fee, gives him a card of his choice and plays alone."""
     if not given:
@@ -418,7 +425,7 @@ def _surrender(d: Deal, given: bool) -> None:
     d.to_move = d.declarer
 
 
-def _after_declarations(d: Deal, *, surrender_asked: bool = False) -> None:
+def _after_declarations(d: DealState, *, surrender_asked: bool = False) -> None:
     rule = d.rules.call
     if (
         not surrender_asked

@@ -15,18 +15,16 @@ from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, Card
 from engine.enums import Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
+from engine.referee.dealstate import DealState
 from engine.referee.state import EXCHANGE, bits, refuse
 from engine.rules.model import Basis
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = ["Discards", "ExchangeLimit", "begin", "limit", "limit_of"]
 
@@ -129,7 +127,7 @@ class ExchangeLimit:
         return None if self.exempt is None else ALL_CARDS[self.exempt]
 
 
-def _exactly(d: Deal) -> int | None:
+def _exactly(d: DealState) -> int | None:
     """The exact number the player to move must exchange (``exchange_exactly``), or None."""
     contract = d.contract
     if contract is None or contract.exchange_exactly is None or d.to_move != d.declarer:
@@ -137,23 +135,23 @@ def _exactly(d: Deal) -> int | None:
     return contract.exchange_exactly
 
 
-def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
+def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
     """The écart's limit for the player to move: (most, talon left, first maximum, cards to
     leave, the matador that frees him), each rule read once."""
     seat = d.to_move
-    left = len(d.talon) - d._talon_pos
+    left = len(d.talon) - d.talon_pos
     most = min(left, d.hands[seat].bit_count())
     exactly = _exactly(d)
     if exactly is not None:
         return min(most, exactly), left, None, 0, None
     rules = d.rules
     first_max = None
-    if d._ex_pos == 0 and rules.exchange_first_max is not None:
+    if d.exchanger_index == 0 and rules.exchange_first_max is not None:
         first_max = rules.exchange_first_max
         most = min(most, first_max)
     leave = 0
     exempt = None
-    if 0 < d._ex_pos < len(d._exchangers) - 1 and rules.exchange_leave_at_least:
+    if 0 < d.exchanger_index < len(d.exchangers) - 1 and rules.exchange_leave_at_least:
         leave = rules.exchange_leave_at_least
         if rules.exchange_leave_unless_matador and d.trump is not None:
             exempt = next((c for c in d.t.privileged[d.trump] if d.hands[seat] >> c & 1), None)
@@ -162,7 +160,7 @@ def _limit(d: Deal) -> tuple[int, int, int | None, int, int | None]:
     return most, left, first_max, leave, exempt
 
 
-def limit_of(d: Deal) -> ExchangeLimit:
+def limit_of(d: DealState) -> ExchangeLimit:
     """Returns how many cards the player to move may discard now, and why."""
     rules = d.rules
     exactly = _exactly(d)
@@ -172,18 +170,18 @@ def limit_of(d: Deal) -> ExchangeLimit:
     return ExchangeLimit(*_limit(d), rules.basis_at(("exchange",)))
 
 
-def limit(d: Deal) -> int:
+def limit(d: DealState) -> int:
     """Returns how many cards the player to move may discard now (:func:`limit_of`)."""
     return _limit(d)[0]
 
 
-def legal(d: Deal) -> Sequence[Action]:
+def legal(d: DealState) -> Sequence[Action]:
     most = limit(d)
     exactly = _exactly(d)
     return Discards(sorted(bits(d.hands[d.to_move])), most, most if exactly is not None else 0)
 
 
-def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     seat = d.to_move
     for c in action.cards:
         if not d.hands[seat] >> c.index & 1:
@@ -216,35 +214,35 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return None
 
 
-def begin(d: Deal) -> None:
+def begin(d: DealState) -> None:
     """Starts the écart after the declarations, or the play when there is none."""
     assert d.contract is not None and d.declarer is not None
     kind = d.contract.exchange
     if kind is not Exchange.NONE and d.talon:
         order = d.seating.in_turn(d.declarer)
         if kind is Exchange.DECLARER_ONLY:
-            d._exchangers = [d.declarer]  # nobody else exchanges (the contrabola)
+            d.exchangers = [d.declarer]  # nobody else exchanges (the contrabola)
         else:
-            d._exchangers = list(order[0 if kind is Exchange.DECLARER_FIRST else 1 :])
-        d._ex_pos = 0
+            d.exchangers = list(order[0 if kind is Exchange.DECLARER_FIRST else 1 :])
+        d.exchanger_index = 0
         d.phase = EXCHANGE
-        d.to_move = d._exchangers[0]
+        d.to_move = d.exchangers[0]
         return
     play.begin(d)
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     discards = tuple(c.index for c in action.cards)
     k = len(discards)
-    drawn = tuple(d.talon[d._talon_pos : d._talon_pos + k])
-    d._talon_pos += k
+    drawn = tuple(d.talon[d.talon_pos : d.talon_pos + k])
+    d.talon_pos += k
     for c in discards:
         d.hands[seat] &= ~(1 << c)
     for c in drawn:
         d.hands[seat] |= 1 << c
     d.exchanges.append((seat, discards, drawn))
-    d._ex_pos += 1
-    if d._ex_pos < len(d._exchangers):
-        d.to_move = d._exchangers[d._ex_pos]
+    d.exchanger_index += 1
+    if d.exchanger_index < len(d.exchangers):
+        d.to_move = d.exchangers[d.exchanger_index]
         return
     play.begin(d)

@@ -10,14 +10,11 @@ of a deal; the scoresheet asks :func:`transfers_for` with the holders the scorek
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.cards import Card
+from engine.referee.dealstate import DealState
 from engine.referee.settlement import held_label
 from engine.rules.model import RuleSet
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = ["held_card_transfers", "paid_cards", "transfers_for"]
 
@@ -46,7 +43,7 @@ def transfers_for(
     return out
 
 
-def held_card_transfers(d: Deal) -> list[tuple[int, int, int, str]]:
+def held_card_transfers(d: DealState) -> list[tuple[int, int, int, str]]:
     """Returns the payments for the cards held at the start of play of a deal."""
     if not d.start_hands:
         return []

@@ -14,22 +14,34 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import NotationError
-from engine.referee import Deal
+from engine.referee.deal import Deal
 from engine.referee.settlement import TableState
 from engine.rules.model import RuleSet
 
-__all__ = ["Party"]
+__all__ = ["Party", "last_tour_factor", "party_over"]
 
 
 def last_tour_factor(rules: RuleSet, index: int) -> int:
     """Returns the multiplier of deal ``index`` (from 0) of a party: the rule file's ``party``
     makes the last tour of each party of ``tours`` tours (a deal by each player) pay more."""
     party = rules.party
-    if party is None:
+    if party is None or party.tours is None:
         return 1
     per_party = party.tours * rules.players
     last = index % per_party >= per_party - rules.players
     return party.last_tour_factor if last else 1
+
+
+def party_over(rules: RuleSet, totals: Sequence[int], finished: int) -> bool:
+    """Checks if a party of the rule file's ``party`` is over after ``finished`` deals with these
+    totals: a seat has reached the ``target`` ("The first player to reach the target score
+    (default: 12 points) wins the match.", roc-online), or the ``deals`` are played."""
+    party = rules.party
+    if party is None or not finished:
+        return False
+    if party.target is not None:
+        return max(totals) >= party.target
+    return party.deals is not None and finished >= party.deals
 
 
 class Party:
@@ -87,6 +99,20 @@ class Party:
     def finished(self) -> list[Deal]:
         """Returns the deals that are over."""
         return [d for d in self.deals if d.is_over]
+
+    @property
+    def over(self) -> bool:
+        """Checks if the party the rule file plays is over: a seat's total has reached its
+        ``target``, or its ``deals`` are played (a party of ``tours`` goes on: the tours only
+        say which deals pay more)."""
+        return party_over(self.rules, self.totals, len(self.finished))
+
+    @property
+    def leaders(self) -> list[int]:
+        """Returns the seats at the highest total (the party's winners once it is over)."""
+        totals = self.totals
+        best = max(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
 
     def new_deal(
         self,

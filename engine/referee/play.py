@@ -19,21 +19,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.actions import NOTICE, PLAY, RENONCE, STOP, VOLE, Action
 from engine.cards import ALL_CARDS, RANKS_PER_SUIT, SUITS_IN_PACK, Suit
 from engine.enums import Leader, Renonce
 from engine.errors import IllegalActionError
 from engine.referee import result
+from engine.referee.dealstate import DealState
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, bits, refuse
 from engine.referee.state import VOLE as VOLE_PHASE
 from engine.referee.tricks import TRUMPS, TrickRules
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
-    from engine.rules.model import Contract, RuleSet
+from engine.rules.model import Contract, RuleSet
 
 __all__ = ["begin", "legal", "play_mask", "refusal"]
 
@@ -65,7 +62,7 @@ def plays(mask: int) -> list[Action]:
     return [*b[0][mask & m], *b[1][mask >> _S1 & m], *b[2][mask >> _S2 & m], *b[3][mask >> _S3]]
 
 
-def begin(d: Deal) -> None:
+def begin(d: DealState) -> None:
     """Starts the trick play."""
     assert d.trump is not None
     d.tr = TrickRules.of(d.rules, d.t, d.trump)
@@ -82,41 +79,41 @@ def begin(d: Deal) -> None:
     if d.contract is not None and d.contract.announces_vole:
         d.vole_undertaken = True  # the contre: the vole was announced with the bid
     if d.rules.renonce is Renonce.PENALISED:
-        d._snapshots = []
+        d.snapshots = []
         _snapshot(d)
 
 
-def play_mask(d: Deal) -> int:
+def play_mask(d: DealState) -> int:
     """Returns the mask of the cards the player to move may play now (cached)."""
-    mask = d._play_mask
+    mask = d.legal_mask
     if mask < 0:
         assert d.tr is not None
-        mask = d._play_mask = d.tr.legal(d.hands[d.to_move], d.trick)
+        mask = d.legal_mask = d.tr.legal(d.hands[d.to_move], d.trick)
     return mask
 
 
-def _noticeable(d: Deal) -> bool:
-    return any(t < len(d._tricks) for _, t, _ in d.renonces)
+def _noticeable(d: DealState) -> bool:
+    return any(t < len(d.played_tricks) for _, t, _ in d.renonces)
 
 
-def legal(d: Deal) -> Sequence[Action]:
+def legal(d: DealState) -> Sequence[Action]:
     hand = d.hands[d.to_move]
     if d.phase is VOLE_PHASE:
         out = [VOLE, STOP, *plays(hand)]
     else:
         mask = play_mask(d)
         out = plays(mask)
-        if d._snapshots is not None and mask != hand:
+        if d.snapshots is not None and mask != hand:
             out += [RENONCE[c] for c in bits(hand & ~mask)]
-    if d._snapshots is not None and _noticeable(d):
+    if d.snapshots is not None and _noticeable(d):
         out.append(NOTICE)
     return out
 
 
-def refusal(d: Deal, action: Action) -> IllegalActionError | None:
+def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     verb = action.verb
     seat = d.to_move
-    penalised = d._snapshots is not None
+    penalised = d.snapshots is not None
     if verb in ("vole", "stop"):
         return None  # only offered in the vole phase, where both are legal
     if verb == "notice":
@@ -164,7 +161,7 @@ def refusal(d: Deal, action: Action) -> IllegalActionError | None:
     return _explain_play(d, action)
 
 
-def _explain_play(d: Deal, action: Action) -> IllegalActionError:
+def _explain_play(d: DealState, action: Action) -> IllegalActionError:
     """The refusal of a play: the first stage of the play filter that drops the card."""
     assert d.tr is not None and d.trump is not None
     seat = d.to_move
@@ -199,7 +196,7 @@ def _explain_play(d: Deal, action: Action) -> IllegalActionError:
     return refuse(code, reason, seat, action, rules.cite(("play",)))
 
 
-def apply(d: Deal, seat: int, action: Action) -> None:
+def apply(d: DealState, seat: int, action: Action) -> None:
     verb = action.verb
     if verb == "play":
         if d.phase is VOLE_PHASE:
@@ -214,7 +211,7 @@ def apply(d: Deal, seat: int, action: Action) -> None:
         d.stopped = True
         result.finish(d)
     elif verb == "renonce":
-        d.renonces.append((seat, len(d._tricks), action.card.index))
+        d.renonces.append((seat, len(d.played_tricks), action.card.index))
         play_card(d, seat, action.card.index)
     else:
         _notice(d)
@@ -231,18 +228,18 @@ def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -
     return contract.announces_vole or (contract.vole_allowed and side_tricks >= rules.vole_after)
 
 
-def play_card(d: Deal, seat: int, card: int) -> None:
+def play_card(d: DealState, seat: int, card: int) -> None:
     """Plays a card the caller checked is in the hand; ends the trick when it is complete."""
     d.hands[seat] ^= 1 << card
     trick = d.trick
     trick.append(card)
     if len(trick) < d.active:
-        d.to_move = d._next_seat[seat]
+        d.to_move = d.next_seat[seat]
         return
     _end_trick(d, trick)
 
 
-def _end_trick(d: Deal, trick: list[int]) -> None:
+def _end_trick(d: DealState, trick: list[int]) -> None:
     tr = d.tr
     assert tr is not None
     leader = d.leader
@@ -250,7 +247,7 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
     called = d.called
     if called is not None and called in trick:
         d.partner_seen = True
-    tricks = d._tricks
+    tricks = d.played_tricks
     tricks.append((leader, tuple(trick), winner))
     d.won[winner] += 1
     d.trick = []
@@ -276,29 +273,29 @@ def _end_trick(d: Deal, trick: list[int]) -> None:
             and could_undertake_vole(rules, d.contract, side_tricks)
         ):
             d.phase = VOLE_PHASE
-    if d._snapshots is not None:
+    if d.snapshots is not None:
         _snapshot(d)
 
 
-def _snapshot(d: Deal) -> None:
-    assert d._snapshots is not None
-    d._snapshots.append(
+def _snapshot(d: DealState) -> None:
+    assert d.snapshots is not None
+    d.snapshots.append(
         (tuple(d.hands), tuple(d.won), d.leader, d.partner_seen, d.vole_undertaken, d.phase)
     )
 
 
-def _notice(d: Deal) -> None:
+def _notice(d: DealState) -> None:
     """A renonce is pointed out before the end: the bête, and play resumes from that trick."""
-    assert d._snapshots is not None
-    done = len(d._tricks)
+    assert d.snapshots is not None
+    done = len(d.played_tricks)
     noticed = [r for r in d.renonces if r[1] < done]
     first = min(t for _, t, _ in noticed)
     d.penalties.extend(seat for seat, _, _ in noticed)
     # The cards are taken back: every renonce from that trick on is undone with them.
     d.renonces = [r for r in d.renonces if r[1] < first]
-    hands, won, leader, seen, vole, phase = d._snapshots[first]
-    del d._snapshots[first + 1 :]
-    del d._tricks[first:]
+    hands, won, leader, seen, vole, phase = d.snapshots[first]
+    del d.snapshots[first + 1 :]
+    del d.played_tricks[first:]
     d.hands = list(hands)
     d.won = list(won)
     d.leader = d.to_move = leader

@@ -4,16 +4,13 @@ counters settled (:mod:`engine.referee.settlement`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from engine.enums import CodilleRemainder, HeldBy
+from engine.enums import CodilleRemainder, HeldBy, OptionKind
+from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
-from engine.referee.state import OVER
+from engine.referee.state import OVER, SUIT_NAMES
 from engine.rules.model import RuleSet
-
-if TYPE_CHECKING:
-    from engine.referee.deal import Deal
 
 __all__ = ["evaluate_result", "finish", "outcome", "paid_matadors", "settlement"]
 
@@ -68,7 +65,7 @@ def _evaluate(
     )
 
 
-def paid_matadors(d: Deal) -> int:
+def paid_matadors(d: DealState) -> int:
     """Returns how many matadors the declaring side is paid for (or pays), 0 if none."""
     if d.trump is None or not d.start_hands or d.declarer is None:
         return 0
@@ -84,19 +81,19 @@ def paid_matadors(d: Deal) -> int:
     return run if run >= d.rules.paid_minimum else 0
 
 
-def finish(d: Deal) -> None:
+def finish(d: DealState) -> None:
     """Ends the deal: its result. The settlement follows from it (:func:`settlement`), reckoned
     when first asked for."""
     d.phase = OVER
     d.is_over = True
-    d._legal = []
+    d.listed = []
     if d.result != "redeal":
         d.result = evaluate_result(
             d.rules,
             d.won,
             d.side,
             vole_undertaken=d.vole_undertaken,
-            played=len(d._tricks),
+            played=len(d.played_tricks),
             contract=d.contract.id if d.contract is not None else None,
         )
     if d.renonces:
@@ -105,7 +102,7 @@ def finish(d: Deal) -> None:
         d.renonces = []
 
 
-def top_trump_holder(d: Deal) -> int | None:
+def top_trump_holder(d: DealState) -> int | None:
     """Returns the seat that held the highest trump when play began (None before trumps)."""
     if d.trump is None or not d.start_hands:
         return None
@@ -117,7 +114,7 @@ def top_trump_holder(d: Deal) -> int | None:
     return None
 
 
-def trump_holders(d: Deal) -> tuple[int, ...]:
+def trump_holders(d: DealState) -> tuple[int, ...]:
     """Returns the seats that held a trump when play began, the holder of the highest first."""
     if d.trump is None or not d.start_hands:
         return ()
@@ -130,7 +127,7 @@ def trump_holders(d: Deal) -> tuple[int, ...]:
     return tuple(out)
 
 
-def outcome(d: Deal, table: TableState | None = None) -> Outcome:
+def outcome(d: DealState, table: TableState | None = None) -> Outcome:
     """Returns what the finished deal leaves to settle, whatever lies on the table.
 
     :param table: the table it is to be settled on, if known: the holder of the highest trump
@@ -158,9 +155,24 @@ def outcome(d: Deal, table: TableState | None = None) -> Outcome:
         transfers,
         tuple(d.penalties),
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
+        tuple(d.faults),
+        favoured_options(d),
     )
 
 
-def settlement(d: Deal) -> SettlementResult:
+def favoured_options(d: DealState) -> frozenset[str]:
+    """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
+    the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
+    if d.trump is None or d.trump >= len(SUIT_NAMES):
+        return frozenset()  # no trumps yet, or none at all (``trumps: none``)
+    suit = SUIT_NAMES[d.trump]
+    return frozenset(
+        oid
+        for oid, option in d.rules.options.items()
+        if option.kind is OptionKind.SUIT and str(d.options.get(oid)) == suit
+    )
+
+
+def settlement(d: DealState) -> SettlementResult:
     """Returns the settlement of the finished deal on the table it was dealt on."""
     return settle_outcome(d.rules, outcome(d, d.table), d.table)

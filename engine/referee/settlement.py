@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 __all__ = [
     "FEE_DEMANDED",
     "FEE_SURRENDERED",
+    "POINTS_LINE",
     "POT",
+    "SCORE",
     "Alone",
     "Game",
     "Kind",
@@ -119,10 +121,21 @@ class PaymentKind(StrEnum):
     """A payment for a card held (``settlement.held_cards``)."""
     ODD = "odd"
     """Odd counters kept from an earlier codille, to the holder of the highest trump."""
+    POINTS = "points"
+    """Points scored from the tariff (``settlement.points``): the score sheet pays the seat
+    that scores them (:data:`SCORE` the payer), a seat that loses them pays the score sheet."""
+    PENALTY = "penalty"
+    """Penalty points for a fault (``settlement.penalties``), scored outside the deal's
+    result: the offender pays them to the score sheet."""
 
 
 POT = "pot"
 """The payer or payee of a payment that is the pot (the table), not a seat."""
+SCORE = "score"
+"""The payer or payee of a line in a game scored in points: the score sheet, not a seat
+(points are scored, not paid by one player to another)."""
+POINTS_LINE = "points"
+"""The label of the lines of points scored from the tariff."""
 FEE_DEMANDED = "fee for the demanded card"
 FEE_SURRENDERED = "fee for the surrendered card"
 ODD_COUNTERS = "odd counters (highest trump)"
@@ -171,13 +184,23 @@ class Payment(NamedTuple):
 
     @property
     def payer_seat(self) -> int | None:
-        """Returns the paying seat, None when the pot pays."""
-        return None if self.payer == POT else int(self.payer)
+        """Returns the paying seat, None when the pot (or the score sheet) pays."""
+        return None if self.payer in (POT, SCORE) else int(self.payer)
 
     @property
     def payee_seat(self) -> int | None:
-        """Returns the seat paid, None when it is the pot."""
-        return None if self.payee == POT else int(self.payee)
+        """Returns the seat paid, None when it is the pot (or the score sheet)."""
+        return None if self.payee in (POT, SCORE) else int(self.payee)
+
+    @property
+    def scored(self) -> int:
+        """Returns what the line adds to its seat's score in a game scored in points (negative:
+        a loss or a penalty); 0 for a line of counters."""
+        if self.payer == SCORE:
+            return self.amount
+        if self.payee == SCORE:
+            return -self.amount
+        return 0
 
     @property
     def basis(self) -> Basis | None:
@@ -346,7 +369,8 @@ class OutcomeKind:
     the result's name).
 
     The game is read off the outcome's settlement: a bête is a lost game, by remise when the pot
-    stays and by codille when it goes to the opponents; no bête, a won game. The vole is read
+    stays and by codille when it goes to the opponents; no bête, a won game (a game scored in
+    points, which has no pot, names it: ``game``). The vole is read
     off the results table: a result named only by rules for a vole made (failed) is one.
     """
 
@@ -391,7 +415,9 @@ def outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
     for rid, o in rules.outcomes.items():
         named = voles.get(rid, {None})
         vole = next(iter(named)) if len(named) == 1 else None
-        if not o.bete:
+        if o.game is not None:
+            game = Game(o.game.value)  # a game in points says what its result is
+        elif not o.bete:
             game = Game.WON
         elif o.pot is _STAYS:
             game = Game.REMISE
@@ -545,6 +571,11 @@ class Outcome(NamedTuple):
     trump_holders: tuple[int, ...] = ()
     """The seats that held a trump when play began, the holder of the highest first (asked for
     where the rules give a codille's odd counters to the highest trumps)."""
+    penalties: tuple[tuple[int, str], ...] = ()
+    """The faults committed in the deal, ``(offender, fault id of settlement.penalties)``."""
+    favoured: frozenset[str] = frozenset()
+    """The suit options (``kind: suit``) whose chosen suit is the deal's trump suit (the palo
+    de favor's items are paid at their ``favourite_amount``)."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -566,6 +597,8 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.renonces,
         outcome.factor,
         outcome.trump_holders,
+        outcome.penalties,
+        outcome.favoured,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -587,6 +620,8 @@ def settle(
     renonces: Sequence[int] = (),
     factor: int = 1,
     trump_holders: Sequence[int] = (),
+    penalties: Sequence[tuple[int, str]] = (),
+    favoured: frozenset[str] = frozenset(),
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -596,6 +631,8 @@ def settle(
     the deal, ``(payer, payee, amount, item)`` (the fee for a demanded card). ``renonces`` names
     the offender of each renonce noticed: each makes a bête. ``trump_holders`` are the seats that
     held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
+    ``penalties`` are the faults committed, ``(offender, fault id)``, each scored in penalty
+    points whatever the result. ``favoured`` names the suit options whose suit is trumps.
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -615,6 +652,8 @@ def settle(
         tuple(renonces),
         factor,
         tuple(trump_holders),
+        tuple(penalties),
+        frozenset(favoured),
     )
     return _settle(rules, args, None)
 
@@ -640,9 +679,13 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         renonces,
         factor,
         trump_holders,
+        _penalties,
+        favoured,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
+    if rules.in_points:
+        return _settle_points(rules, args, lines, written)
     pot_before = table.pot
     ledger = _Ledger(n, table.pot, lines)
     kinds = _line_table(rules) if lines is not None else None
@@ -755,7 +798,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
                 per_opponent = [a + b for a, b in zip(per_opponent, amounts, strict=True)]
             else:
                 # The last tour of a party pays double (``factor``, ACAD PA25).
-                value = item.value(contract, matadors) * factor
+                value = item.value(contract, matadors, favoured) * factor
                 if not value:
                     continue
                 per_opponent = [a + value for a in per_opponent]
@@ -787,7 +830,13 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         notional = in_play + (rules.bete_stake_value - fresh) * (table.stakes + 1)
     increment = rules.bete_stake_value if rules.bete_stake_value is not None else fresh
     size = notional
-    if rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
+    if going_bete is not None and rules.bete_growth != "in-play":
+        # A bête made while a bête is in play grows as the rule file says: twice the bête in
+        # play ("should another beast succeed, pay thirty-two, and the next sixty-four",
+        # HOYLE-IE p. 283), or by a fixed step; whatever else is at stake.
+        step = rules.bete_step or 0
+        size = going_bete * 2 if rules.bete_growth == "doubling" else going_bete + step
+    elif rules.bete_cap is _CAP_STAKES and going_bete is not None and not table.doubled:
         size = min(size, going_bete + increment)
     made = 0
     if outcome.bete:
@@ -826,5 +875,66 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
             stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
         ),
         alone,
+        written if lines is None else tuple(lines),
+    )
+
+
+def _settle_points(
+    rules: RuleSet,
+    args: tuple[Any, ...],
+    lines: list[Payment] | None,
+    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]],
+) -> SettlementResult:
+    """Scores a deal of a game in points: each role scores what the tariff gives the deal's
+    contract and result (``settlement.points``), and each offender loses the penalty points of
+    his faults (``settlement.penalties``), whatever the result. Nothing is staked and nothing
+    lies on the table: the points are scored, not paid from one seat to another, so the
+    balances need not add up to nothing."""
+    n, table, _, result, contract, declarer, partner, tricks = args[:8]
+    matadors, penalties = args[8], args[14]
+    balances = [0] * n
+
+    def score(seat: int, points: int, line: _Line) -> None:
+        if not points:
+            return
+        balances[seat] += points
+        if lines is not None:
+            payer, payee = (SCORE, str(seat)) if points > 0 else (str(seat), SCORE)
+            lines.append(Payment(line[0], payer, payee, abs(points), *line[1:]))
+
+    played = result is not None and result != "redeal" and declarer is not None
+    if played and contract is not None:
+        tariff = rules.points.get((contract, result))
+        if tariff is not None:
+            line: _Line = (
+                POINTS_LINE,
+                PaymentKind.POINTS,
+                (contract, result),
+                (tariff.basis,),
+                None,
+            )
+            score(declarer, tariff.declarer, line)
+            if partner is not None:
+                score(partner, tariff.partner, line)
+            opponents = _opponents(rules, n, declarer, partner)
+            for seat in opponents:
+                score(seat, tariff.opponents, line)
+            if tariff.codille_winner and opponents:
+                score(max(opponents, key=lambda x: tricks[x]), tariff.codille_winner, line)
+    for offender, fault in penalties:
+        penalty = rules.penalties[fault]
+        score(
+            offender,
+            -penalty.points,
+            (penalty.name, PaymentKind.PENALTY, (fault,), (penalty.basis,), None),
+        )
+    return SettlementResult(
+        tuple(balances),
+        table.pot,
+        table.pot,
+        0,
+        matadors if played else 0,
+        TableState(table.pot, table.betes, redeal=result == "redeal"),
+        None,
         written if lines is None else tuple(lines),
     )

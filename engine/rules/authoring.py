@@ -27,6 +27,7 @@ __all__ = [
     "PLACEHOLDER_SUMMARY",
     "at_variant",
     "authoring_problems",
+    "no_effect_warnings",
     "placeholder_warnings",
 ]
 
@@ -81,6 +82,8 @@ def _holders(data: Any, change: Path_) -> list[Path_]:
 _OWN_BASIS: dict[Path_, Path_] = {
     ("settlement", "codille_remainder"): ("settlement", "codille_remainder_basis"),
     ("settlement", "codille_remainder_basis"): ("settlement", "codille_remainder_basis"),
+    ("settlement", "unit"): ("settlement", "unit_basis"),
+    ("settlement", "unit_basis"): ("settlement", "unit_basis"),
 }
 """Values whose basis is a sibling key rather than a ``basis`` beside them."""
 
@@ -347,4 +350,115 @@ def placeholder_warnings(doc: Any) -> list[Problem]:
                 walk(value, (*path, k))
 
     walk(data, ())
+    return out
+
+
+_BASIS_KEYS = ("basis", "unit_basis", "codille_remainder_basis")
+_POINTS_UNREAD: tuple[tuple[Path_, str], ...] = (
+    (("settlement", "fiche"), "a game in points has no counters"),
+    (("settlement", "stakes"), "nothing is staked in a game in points"),
+    (("settlement", "items"), "a game in points is scored from its tariff, not by items"),
+    (("settlement", "sharing"), "a game in points is scored from its tariff, not shared"),
+    (("settlement", "bete"), "no bête is made in a game in points"),
+    (("settlement", "codille_remainder"), "a game in points has no pot to share"),
+    (("settlement", "held_cards"), "a game in points is scored from its tariff only"),
+    (("auction", "all_pass", "add_stakes"), "nothing is staked in a game in points"),
+    (("party", "last_tour_factor"), "a game in points is scored from its tariff, not multiplied"),
+)
+_OUTCOME_POINTS_UNREAD = ("pot", "bete", "receive", "pay")
+
+
+def _unread(data: Mapping[str, Any], path: Path_) -> str | None:
+    """Returns why the rules' mechanisms never read the value at ``path`` of the resolved
+    ``data`` (None when they read it)."""
+    s = data.get("settlement") or {}
+    in_points = s.get("unit") == "point"
+    if in_points:
+        for prefix, why in _POINTS_UNREAD:
+            if tuple(path[: len(prefix)]) == prefix:
+                return why
+        if (
+            len(path) >= 4
+            and tuple(path[:2]) == ("settlement", "outcomes")
+            and path[3] in _OUTCOME_POINTS_UNREAD
+        ):
+            return "a game in points has no pot, bête or items: the outcome's game is read"
+    else:
+        if tuple(path[:2]) == ("settlement", "points"):
+            return "the tariff is read only in a game in points (settlement.unit: point)"
+        if len(path) >= 4 and tuple(path[:2]) == ("settlement", "outcomes") and path[3] == "game":
+            return "an outcome's game is read only in a game in points; the pot says it here"
+    growth = (s.get("bete") or {}).get("growth", "in-play")
+    capped = ("cap_over_bete_in_play", "doubling_after_first_remise")
+    if (
+        growth != "in-play"
+        and tuple(path[:2]) == ("settlement", "bete")
+        and path[2:3] in [(k,) for k in capped]
+    ):
+        return (
+            "a bête made on a bête grows by the bête's growth here, so the cap over the"
+            " bête in play is never applied"
+        )
+    party = data.get("party") or {}
+    if "tours" not in party and tuple(path[:2]) == ("party", "last_tour_factor"):
+        return "the last tour is read only in a party of tours"
+    return None
+
+
+def no_effect_warnings(
+    file: str,
+    data: Mapping[str, Any],
+    overrides: Sequence[tuple[Path_, Any]],
+    parent: Mapping[str, Any],
+    parent_id: str,
+) -> list[Problem]:
+    """Returns a warning for each change a variant declares that has no effect on any deal: a
+    value set to what it inherits from its parent, or a value the rules' mechanisms never read
+    (a stake in a game scored in points, a cap the bête's growth bypasses ...). The file is
+    valid; but its summary may promise a change that its deals never show."""
+    out: list[Problem] = []
+    seen: set[Path_] = set()
+    # A rule restated unchanged is told (once, at its first value) only when nothing else in
+    # the file changes a deal: a variant may restate a rule whole to give it its own basis
+    # beside the change it makes.
+    changed: dict[Path_, bool] = {}
+    first: dict[Path_, tuple[Path_, Any]] = {}
+    for path, where in overrides:
+        path = tuple(path)
+        if not path or path[0] in _OWN_KEYS or any(k in _BASIS_KEYS for k in path):
+            continue
+        if where[0] != file or _unread(data, path) is not None:
+            continue
+        holder = _holders(data, path)[0]
+        value = _value_at(data, path)
+        same = value is not None and value == _value_at(parent, path)
+        changed[holder] = changed.get(holder, False) or not same
+        first.setdefault(holder, (path, where))
+    restated: set[Path_] = set()
+    if not any(changed.values()):
+        restated = {first[h][0] for h in changed}
+    for path, where in overrides:
+        path = tuple(path)
+        if not path or path[0] in _OWN_KEYS or any(k in _BASIS_KEYS for k in path):
+            continue
+        if where[0] != file or path in seen:
+            continue
+        seen.add(path)
+        value = _value_at(data, path)
+        if value is None:
+            continue  # a deletion
+        _, line, column = where
+        why = _unread(data, path)
+        if why is not None:
+            message = f"this change has no effect on any deal: {why}"
+        elif path in restated:
+            holder = _holders(data, path)[0]
+            message = (
+                f"this change has no effect on any deal: {parent_id} already has"
+                f" {json_path(holder)} as this file states it ({json_path(path)} = {value!r}),"
+                " and nothing else in the file changes a deal"
+            )
+        else:
+            continue
+        out.append(Problem(file, line, column, json_path(path), "authoring/no-effect", message))
     return out

@@ -14,6 +14,8 @@ Each check adds located problems to one list; nothing stops at the first. The ch
 * every contract, result, outcome and item that is referred to exists; every contract that
   calls or demands has the declaration it needs;
 * every citation names a source of the file's ``sources`` table;
+* a game scored in points (``settlement.unit: point``) gives points to every result each
+  contract can end in, and names each outcome's game; penalty points only there;
 * the file plays (``docs/rule-format.md``, "What validation guarantees"): for every
   combination of setup options, every contract can name a trump suit that is in the pack, a
   contract that calls a partner leaves at least one opponent, and a demanded card comes from
@@ -23,7 +25,7 @@ Each check adds located problems to one list; nothing stops at the first. The ch
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.cards import Rank
@@ -47,7 +49,7 @@ def canonical_card(text: Any) -> Any:
 def _bases(value: Any, path: Path_) -> Iterator[tuple[Path_, dict[str, Any]]]:
     if isinstance(value, dict):
         for key, sub in value.items():
-            if key in ("basis", "codille_remainder_basis") and isinstance(sub, dict):
+            if key in ("basis", "codille_remainder_basis", "unit_basis") and isinstance(sub, dict):
                 yield (*path, key), sub
             else:
                 yield from _bases(sub, (*path, key))
@@ -407,7 +409,7 @@ def semantic_problems(resolved: Any) -> list[Problem]:
 
     # Results, outcomes and items.
     outcomes = d["settlement"]["outcomes"]
-    items = d["settlement"]["items"]
+    items = d["settlement"].get("items") or {}
     for i, rule in enumerate(d["results"]["rules"]):
         if rule["result"] not in outcomes:
             add(
@@ -441,6 +443,21 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     "unknown-contract",
                     f"no contract {cid!r}",
                 )
+        favourite = item.get("favourite_option")
+        path = ("settlement", "items", iid, "favourite_option")
+        if favourite and favourite not in options:
+            add(path, "unknown-option", f"no setup option {favourite!r}")
+        elif favourite and options[favourite]["kind"] != "suit":
+            add(path, "option-not-a-suit", f"option {favourite!r} does not choose a suit")
+        if favourite and "favourite_amount" not in item:
+            add(path, "incomplete", "a favourite_option needs a favourite_amount")
+        if "favourite_amount" in item and not favourite:
+            add(
+                ("settlement", "items", iid, "favourite_amount"),
+                "incomplete",
+                "a favourite_amount needs the favourite_option whose suit it is paid for",
+            )
+    _points_problems(d, add)
 
     # Citations.
     sources = d["sources"]
@@ -546,3 +563,81 @@ def _uncovered_endings(d: dict[str, Any]) -> list[str]:
         " table with `when: {otherwise: true}`)"
         for text, cids in by_gap.items()
     ]
+
+
+def reachable_results(d: dict[str, Any]) -> dict[str, list[str]]:
+    """Returns, for each contract, the results a deal in it can end in, in the results
+    table's order: the first rule that holds for each way the deal can end (:func:`_endings`),
+    as the referee reads the table."""
+    hand = d["deal"]["hand_size"]
+    rules = [(r["result"], condition_of(r["when"])) for r in d["results"]["rules"]]
+    found: dict[str, list[str]] = {}
+    for cid, c in d["auction"]["contracts"].items():
+        seen: set[str] = set()
+        for side, split, played, vole in _endings(d, c):
+            for result, w in rules:
+                if w.holds(
+                    contract=cid,
+                    side_tricks=side,
+                    opponents=split,
+                    played=played,
+                    hand_size=hand,
+                    vole_undertaken=vole,
+                ):
+                    seen.add(result)
+                    break
+        order = [r for r, _ in rules]
+        found[cid] = sorted(seen, key=order.index)
+    return found
+
+
+def _points_problems(d: dict[str, Any], add: Callable[[Path_, str, str], None]) -> None:
+    """The checks of a game scored in points (``settlement.unit: point``): a tariff for every
+    result each contract can end in, each outcome naming its game; penalty points only there."""
+    s = d["settlement"]
+    contracts = d["auction"]["contracts"]
+    outcomes = s["outcomes"]
+    points = s.get("points") or {}
+    in_points = s["unit"] == "point"
+    if s.get("penalties") and not in_points:
+        add(
+            ("settlement", "penalties"),
+            "penalty-needs-points",
+            "penalty points are scored only in a game scored in points (settlement.unit: point)",
+        )
+    for oid, out in outcomes.items():
+        if in_points and "game" not in out:
+            add(
+                ("settlement", "outcomes", oid),
+                "incomplete",
+                f"outcome {oid!r} of a game scored in points needs its game (won, remise or "
+                "codille): there is no pot to say it",
+            )
+        elif not in_points and "pot" not in out:
+            add(
+                ("settlement", "outcomes", oid),
+                "incomplete",
+                f"outcome {oid!r} needs its pot: `game` is for a game scored in points",
+            )
+    for cid, row in points.items():
+        if cid not in contracts:
+            add(("settlement", "points", cid), "unknown-contract", f"no contract {cid!r}")
+            continue
+        for rid in row:
+            if rid != "basis" and rid not in outcomes:
+                add(
+                    ("settlement", "points", cid, rid),
+                    "unknown-outcome",
+                    f"no result {rid!r} (known: {', '.join(outcomes)})",
+                )
+    if not in_points:
+        return
+    for cid, results in reachable_results(d).items():
+        missing = [r for r in results if r not in (points.get(cid) or {})]
+        if missing:
+            add(
+                ("settlement", "points", cid) if cid in points else ("settlement", "points"),
+                "no-points",
+                f"the tariff gives no points to contract {cid} for {', '.join(missing)}: a deal in"
+                " it can end so (give each result its points, 0 where nobody scores)",
+            )

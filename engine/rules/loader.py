@@ -28,7 +28,7 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -36,7 +36,15 @@ from typing import Any
 
 from engine.errors import Problem, RuleFileError
 from engine.rules import cache as _cache
-from engine.rules.reader import Document, Path_, json_path, parse_bytes, read_file
+from engine.rules.reader import (
+    Document,
+    Path_,
+    Where,
+    json_path,
+    locate,
+    parse_bytes,
+    read_file,
+)
 
 __all__ = [
     "Registry",
@@ -46,13 +54,12 @@ __all__ = [
     "validate_paths",
 ]
 
-Where = tuple[str, int | None, int | None]
 MAX_CHAIN = 32
 """The longest ``extends:`` chain resolved: a file and at most 31 ancestors
 (``docs/rule-format.md``, "Limits"; the shipped chains have at most two files)."""
 _OWN_KEYS = ("id", "name", "aliases", "summary", "extends")
 _OPS = ("$append", "$remove", "$delete")
-_WHOLE_KEYS = ("basis", "codille_remainder_basis")
+_WHOLE_KEYS = ("basis", "codille_remainder_basis", "unit_basis")
 """Mappings a child gives whole: they replace the parent's instead of merging with it."""
 
 
@@ -113,17 +120,6 @@ class Resolved:
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
         return locate(self.where, path, self.file)
-
-
-def locate(where: Mapping[Path_, Where], path: Path_, file: str) -> Where:
-    """Returns the provenance of ``path`` or of its nearest ancestor (``file`` if none)."""
-    p = tuple(path)
-    while True:
-        if p in where:
-            return where[p]
-        if not p:
-            return (file, None, None)
-        p = p[:-1]
 
 
 @dataclass
@@ -871,7 +867,29 @@ def validate_paths(
         for entry in entries:
             if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
                 warnings.extend(placeholder_warnings(entry.doc))
+                warnings.extend(_no_effect(registry, entry))
     return problems, len(entries)
+
+
+def _no_effect(registry: Registry, entry: _Entry) -> list[Problem]:
+    """The warnings for a valid variant's changes that no deal shows
+    (:func:`engine.rules.authoring.no_effect_warnings`)."""
+    from engine.rules.authoring import no_effect_warnings
+
+    resolved = registry._resolve(entry)
+    if isinstance(resolved, list) or len(resolved.chain) < 2:
+        return []
+    if entry.doc is None:
+        return []
+    parent_entry = registry.find(str(entry.doc.data.get("extends")), relative_to=entry.path.parent)
+    if parent_entry is None:
+        return []
+    parent = registry._resolve(parent_entry)
+    if isinstance(parent, list):
+        return []
+    return no_effect_warnings(
+        resolved.file, resolved.data, resolved.overrides, parent.data, parent.id
+    )
 
 
 def _name_clashes(registry: Registry, checked: Sequence[_Entry]) -> list[Problem]:

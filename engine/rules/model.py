@@ -31,6 +31,7 @@ from engine.enums import (
     Leader,
     OpenFrom,
     OptionKind,
+    OutcomeGame,
     OwnCard,
     Pot,
     Renonce,
@@ -39,10 +40,14 @@ from engine.enums import (
     Visibility,
     VoleWhen,
 )
-from engine.rules.reader import Path_, json_path
+from engine.rules.reader import Path_, Where, json_path, locate
+
+POINT = "point"
+"""The unit of a game scored in points from a tariff (``settlement.unit``)."""
 
 __all__ = [
     "NO_TRUMPS",
+    "POINT",
     "Basis",
     "Call",
     "Cite",
@@ -56,6 +61,8 @@ __all__ = [
     "Option",
     "OutcomeRule",
     "PartyRule",
+    "Penalty",
+    "Points",
     "ResultRule",
     "RuleSet",
     "Setup",
@@ -65,8 +72,6 @@ __all__ = [
     "opponents_of",
     "stakes_of",
 ]
-
-Where = tuple[str, int | None, int | None]
 
 NO_TRUMPS = 4
 """The index of the compiled tables of a contract played without trumps (``trumps: none``):
@@ -367,15 +372,23 @@ class Item:
     contracts: tuple[str, ...] | None
     """Paid only for these contracts (None: for every contract)."""
     basis: Basis
+    favourite_option: str | None = None
+    """A setup option of kind ``suit``: when the deal's trumps are the suit chosen for it (the
+    palo de favor), the item is worth :attr:`favourite_amount` instead."""
+    favourite_amount: int | None = None
 
-    def value(self, contract: str, matadors: int) -> int:
-        """Returns what this item is worth per opponent for a contract (in-play items: 0)."""
+    def value(self, contract: str, matadors: int, favoured: frozenset[str] = frozenset()) -> int:
+        """Returns what this item is worth per opponent for a contract (in-play items: 0).
+
+        ``favoured`` names the suit options whose chosen suit is the deal's trump suit."""
         if self.contracts is not None and contract not in self.contracts:
             return 0
         if self.per_matador is not None:
             return self.per_matador * matadors
         if self.in_play:
             return 0
+        if self.favourite_option is not None and self.favourite_option in favoured:
+            return self.favourite_amount or 0
         return self.by_contract.get(contract, self.amount or 0)
 
 
@@ -384,14 +397,47 @@ class OutcomeRule:
     """How a result is settled: where the pot goes, whether a bête is made, items paid."""
 
     id: str
-    pot: Pot
+    pot: Pot | None
     """``side`` (the declaring side), ``opponents``, ``codille-winner``, ``stays`` or ``board``
-    (the declaring side sweeps everything on the table, waiting bêtes included)."""
+    (the declaring side sweeps everything on the table, waiting bêtes included); None in a game
+    scored in points, which has no pot (:attr:`game` says what the result is)."""
     bete: bool
     receive: tuple[str, ...]
     """Items each opponent pays the declaring side."""
     pay: tuple[str, ...]
     """Items the declaring side pays each opponent."""
+    basis: Basis
+    game: OutcomeGame | None = None
+    """What the result is for the declaring side (``won``, ``remise``: lost short of codille,
+    ``codille``), given where there is no pot to say it (a game scored in points)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """The points one result scores under one contract (``settlement.points``), by role: each
+    role named scores its amount (negative: loses it), a role not named scores nothing. The
+    opponent who took the most tricks scores :attr:`opponents` and :attr:`codille_winner`."""
+
+    contract: str
+    result: str
+    declarer: int
+    partner: int
+    opponents: int
+    """What each opponent scores."""
+    codille_winner: int
+    """What the opponent with the most tricks scores besides (ties: the first from the
+    declarer's right, as the pot of ``codille-winner`` goes)."""
+    basis: Basis
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """A fault scored in penalty points outside the deal's result (``settlement.penalties``):
+    the offender loses :attr:`points`."""
+
+    id: str
+    name: str
+    points: int
     basis: Basis
 
 
@@ -408,12 +454,21 @@ class HeldCards:
 
 @dataclass(frozen=True, slots=True)
 class PartyRule:
-    """A party of :attr:`tours` tours (a deal by each player), its last tour paying
-    :attr:`last_tour_factor` times the stake (``party``)."""
+    """A party (``party``): of :attr:`tours` tours (a deal by each player), its last tour paying
+    :attr:`last_tour_factor` times the stake; or of :attr:`deals` deals; or played until a seat's
+    score reaches :attr:`target`."""
 
-    tours: int
+    tours: int | None
     last_tour_factor: int
     basis: Basis
+    deals: int | None = None
+    target: int | None = None
+
+    def length(self, players: int) -> int | None:
+        """Returns the number of deals in a party (None: played to a target)."""
+        if self.tours is not None:
+            return self.tours * players
+        return self.deals
 
 
 @dataclass(frozen=True, slots=True)
@@ -662,6 +717,11 @@ class RuleSet:
     bete_doubling_after_first_remise: bool
     bete_going: BeteGoing
     """Which waiting bêtes go into a deal: the largest (with those made with it), or all."""
+    bete_growth: str
+    """How a bête made while a bête is in play grows: ``in-play`` (as large as what is at
+    stake), ``doubling`` (twice the bête in play) or ``step`` (the bête in play and
+    :attr:`bete_step`)."""
+    bete_step: int | None
     codille_remainder: CodilleRemainder
     codille_remainder_basis: Basis | None
     """The basis of :attr:`codille_remainder` where the file gives one of its own."""
@@ -672,6 +732,11 @@ class RuleSet:
     """Payments for cards held, whatever the result (``settlement.held_cards``)."""
     party: PartyRule | None
     """The party of some tours, its last tour paying more, where the file plays one."""
+    points: Mapping[tuple[str, str], Points]
+    """For (contract, result), the points scored (``settlement.points``); empty in a game
+    settled in counters."""
+    penalties: Mapping[str, Penalty]
+    """The faults scored in penalty points (``settlement.penalties``)."""
     data: Mapping[str, Any] = field(repr=False)
     """The resolved document (read-only view)."""
     where: Mapping[Path_, Where] = field(repr=False)
@@ -681,6 +746,12 @@ class RuleSet:
     _setups: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     """The setups, their compiled tables and packs, each built once the first time it is asked
     for (written by this class's own methods only: setups are a finite set of choices)."""
+
+    @property
+    def in_points(self) -> bool:
+        """Checks if deals are scored in points from a tariff (``settlement.unit: point``),
+        not settled in counters."""
+        return self.unit == POINT
 
     @cached_property
     def compiled(self) -> Compiled:
@@ -715,8 +786,6 @@ class RuleSet:
 
     def locate(self, path: Path_) -> Where:
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
-        from engine.rules.loader import locate
-
         return locate(self.where, path, self.file)
 
     def basis_at(self, path: Path_) -> Basis:
@@ -1167,6 +1236,26 @@ def _compile_tables(rules: RuleSet) -> Compiled:
     )
 
 
+def _points_of(data: Mapping[str, Any], basis: Any) -> dict[tuple[str, str], Points]:
+    """The tariff of ``settlement.points``: a number is the declarer's, a mapping by role."""
+    found: dict[tuple[str, str], Points] = {}
+    for cid, row in (data or {}).items():
+        for rid, value in row.items():
+            if rid == "basis":
+                continue
+            roles = {"declarer": value} if isinstance(value, int) else dict(value)
+            found[(cid, rid)] = Points(
+                contract=cid,
+                result=rid,
+                declarer=int(roles.get("declarer", 0)),
+                partner=int(roles.get("partner", 0)),
+                opponents=int(roles.get("opponents", 0)),
+                codille_winner=int(roles.get("codille_winner", 0)),
+                basis=basis("settlement", "points", cid),
+            )
+    return found
+
+
 def build_ruleset(resolved: Any) -> RuleSet:
     """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`)."""
     d: dict[str, Any] = resolved.data
@@ -1264,6 +1353,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
             )
         )
     s = d["settlement"]
+    in_points = s["unit"] == POINT
     items = {
         k: Item(
             id=k,
@@ -1275,23 +1365,29 @@ def build_ruleset(resolved: Any) -> RuleSet:
             by_contract=_freeze(dict(v.get("by_contract") or {})),
             contracts=tuple(v["contracts"]) if "contracts" in v else None,
             basis=basis("settlement", "items", k),
+            favourite_option=v.get("favourite_option"),
+            favourite_amount=v.get("favourite_amount"),
         )
-        for k, v in s["items"].items()
+        for k, v in (s.get("items") or {}).items()
     }
     outcomes = {
         k: OutcomeRule(
             id=k,
-            pot=Pot(v["pot"]),
-            bete=bool(v.get("bete", False)),
-            receive=tuple(v.get("receive", [])),
-            pay=tuple(v.get("pay", [])),
+            # A game in points has no pot, bête or items: what it inherits of them is not read.
+            pot=Pot(v["pot"]) if "pot" in v and not in_points else None,
+            bete=bool(v.get("bete", False)) and not in_points,
+            receive=() if in_points else tuple(v.get("receive", [])),
+            pay=() if in_points else tuple(v.get("pay", [])),
             basis=basis("settlement", "outcomes", k),
+            game=OutcomeGame(v["game"]) if "game" in v else None,
         )
         for k, v in s["outcomes"].items()
     }
     ap = d["auction"]["all_pass"]
     ex = d.get("exchange") or {}
-    bete = s["bete"]
+    bete = s.get("bete") or {"amount": "in-play"}
+    sharing = s.get("sharing") or {"split": "halves", "odd_counter": {"to": "declarer"}}
+    growth = bete.get("growth", "in-play")
     return RuleSet(
         id=d["id"],
         name=d["name"],
@@ -1329,7 +1425,9 @@ def build_ruleset(resolved: Any) -> RuleSet:
         all_pass=AllPass(ap["action"]),
         all_pass_card=Card.parse(ap["card"]) if ap.get("card") else None,
         all_pass_contract=ap.get("contract"),
-        all_pass_stakes=tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
+        all_pass_stakes=()
+        if in_points
+        else tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
         call=call("call"),
         demand=call("demand"),
         exchange_first_max=ex.get("first_max"),
@@ -1344,18 +1442,22 @@ def build_ruleset(resolved: Any) -> RuleSet:
         vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
         results=tuple(results),
         unit=s["unit"],
-        fiche=int(s["fiche"]),
-        stakes=tuple((x["who"], int(x["amount"])) for x in s["stakes"]),
-        items=_freeze(items),
+        fiche=int(s.get("fiche", 1)),
+        stakes=()
+        if in_points
+        else tuple((x["who"], int(x["amount"])) for x in s.get("stakes", ())),
+        items=_freeze({} if in_points else items),
         outcomes=_freeze(outcomes),
-        split=s["sharing"]["split"],
-        odd_counter=s["sharing"]["odd_counter"]["to"],
-        sole_liability_below=s["sharing"].get("sole_liability_below"),
+        split=sharing["split"],
+        odd_counter=sharing["odd_counter"]["to"],
+        sole_liability_below=sharing.get("sole_liability_below"),
         bete_amount=bete["amount"],
         bete_stake_value=bete.get("stake_value"),
         bete_cap=BeteCap(bete.get("cap_over_bete_in_play", "none")),
         bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
         bete_going=BeteGoing(bete.get("going", "all")),
+        bete_growth="step" if isinstance(growth, Mapping) else str(growth),
+        bete_step=int(growth["step"]) if isinstance(growth, Mapping) else None,
         codille_remainder=CodilleRemainder(s.get("codille_remainder", "stays")),
         codille_remainder_basis=Basis.from_data(
             s["codille_remainder_basis"], where("settlement", "codille_remainder_basis")
@@ -1373,12 +1475,21 @@ def build_ruleset(resolved: Any) -> RuleSet:
             for i, h in enumerate(s.get("held_cards") or ())
         ),
         party=PartyRule(
-            tours=int(d["party"]["tours"]),
-            last_tour_factor=int(d["party"]["last_tour_factor"]),
+            tours=int(d["party"]["tours"]) if "tours" in d["party"] else None,
+            last_tour_factor=int(d["party"].get("last_tour_factor", 1)),
             basis=basis("party"),
+            deals=int(d["party"]["deals"]) if "deals" in d["party"] else None,
+            target=int(d["party"]["target"]) if "target" in d["party"] else None,
         )
         if d.get("party")
         else None,
+        points=MappingProxyType(_points_of(s.get("points") or {}, basis)),
+        penalties=_freeze(
+            {
+                k: Penalty(k, v["name"], int(v["points"]), basis("settlement", "penalties", k))
+                for k, v in (s.get("penalties") or {}).items()
+            }
+        ),
         data=_deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),

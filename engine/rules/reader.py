@@ -38,6 +38,20 @@ except AttributeError:  # pragma: no cover - pure-Python PyYAML
 
 Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[int, int]]
+Where = tuple[str, int | None, int | None]
+"""Where a value was set: the file, its line and column (None where unknown)."""
+
+
+def locate(where: Mapping[Path_, Where], path: Path_, file: str) -> Where:
+    """Returns the provenance of ``path`` or of its nearest ancestor (``file`` if none)."""
+    p = tuple(path)
+    while True:
+        if p in where:
+            return where[p]
+        if not p:
+            return (file, None, None)
+        p = p[:-1]
+
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"

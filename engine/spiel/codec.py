@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 
 from engine.actions import CALL, GIVE, PASS, PLAY, STOP, TRUMP, VOLE, Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
-from engine.referee.deal import _seating
 from engine.referee.settlement import stakes_for
 from engine.referee.state import PHASES
 from engine.rules.model import RuleSet
@@ -89,7 +88,7 @@ class Codec:
         self.contracts = tuple(rules.contracts)
         self._bid = {c: _FIXED + i for i, c in enumerate(self.contracts)}
         slots = [-1] * len(self.deck)
-        for seat, start, end in _seating(rules, self.dealer).plan:
+        for seat, start, end in rules.compiled.dealers[self.dealer].plan:
             for pos in range(start, end):
                 slots[pos] = seat
         self.slots = tuple(slots)

@@ -96,7 +96,7 @@ class _Spec:
     def __init__(
         self, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None
     ) -> None:
-        from engine import load_ruleset
+        from engine.rules import load_ruleset
 
         self.key = (ruleset, options, dealer)
         try:
@@ -361,7 +361,7 @@ class OmbreState(pyspiel.State):
         if deal is None:
             return " ".join(str(ALL_CARDS[c]) for c in core.pack)
         lines = [f"seat {s}: {' '.join(str(c) for c in deal.hand(s))}" for s in range(deal.n)]
-        lines.append("talon: " + " ".join(str(ALL_CARDS[c]) for c in deal.talon[deal._talon_pos :]))
+        lines.append("talon: " + " ".join(str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]))
         lines.append(f"phase: {deal.phase}")
         lines.append("actions: " + ", ".join(deal.record_actions()))
         if core.picks:
@@ -392,8 +392,8 @@ def _sample_world(deal: Deal, seat: int, rng: random.Random) -> Deal:
         for _ in range(need):
             hands[s] |= 1 << pool.pop()
         world.hands[s] = hands[s]
-    left = len(deal.talon) - deal._talon_pos
-    world.talon = list(deal.talon[: deal._talon_pos]) + [pool.pop() for _ in range(left)]
+    left = len(deal.talon) - deal.talon_pos
+    world.talon = list(deal.talon[: deal.talon_pos]) + [pool.pop() for _ in range(left)]
     if called is not None and not kn.partner_known:
         holder = next((s for s in range(n) if world.hands[s] >> called & 1), None)
         if deal.contract is not None and deal.contract.help == "call":

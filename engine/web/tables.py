@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import load_ruleset
 from engine.actions import Action
 from engine.bots import BOTS, Bot, make_bot
 from engine.cards import Card, Suit
@@ -28,6 +27,7 @@ from engine.errors import IllegalActionError, NotationError, RecordError, RuleFi
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
+from engine.rules import load_ruleset
 from engine.rules.model import NO_TRUMPS, RuleSet
 from engine.seeds import deal_seed
 from engine.web.store import Store

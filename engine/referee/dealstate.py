@@ -1,0 +1,353 @@
+"""The state of one deal in progress: the explicit, typed state every phase module works on.
+
+A :class:`DealState` holds what a deal is at one moment -- the hands, the talon drawn so far,
+who speaks or plays next, the standing bid, the declarations, the tricks, the renonces -- as
+public, documented attributes. It stands below the phases: :mod:`~engine.referee.auction`,
+:mod:`~engine.referee.declarations`, :mod:`~engine.referee.exchange`,
+:mod:`~engine.referee.play` and :mod:`~engine.referee.result` are functions of a
+``DealState`` (they read and change it, and nothing else), and :class:`engine.referee.Deal`
+builds its checked front door on it. No phase module imports the deal; the deal imports them.
+
+Cards are 0-39 indices and hands bit masks (:class:`engine.rules.model.Tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.actions import Action
+from engine.cards import PACK_SIZE, suit_of
+from engine.referee.seating import Seating
+from engine.referee.settlement import TableState
+from engine.referee.state import AUCTION, Phase, mask_of
+from engine.referee.tricks import TrickRules
+from engine.rules.model import Contract, RuleSet, Setup, Tables
+
+__all__ = ["DealState", "PlayedTrick", "Snapshot"]
+
+PlayedTrick = tuple[int, tuple[int, ...], int]
+"""A finished trick as the referee keeps it: (leader, card indices in play order, winner)."""
+
+Snapshot = tuple[tuple[int, ...], tuple[int, ...], int, bool, bool, Phase]
+"""The play state at the start of a trick, to resume from when a renonce is pointed out:
+(hands, tricks won, leader, partner seen, vole undertaken, phase)."""
+
+
+class DealState:
+    """The state of one deal: set up once by :class:`engine.referee.Deal`, then changed only
+    by the phase modules' ``apply`` (and the functions they call).
+
+    Every attribute is public and typed; the phases read and write these and nothing else.
+    """
+
+    __slots__ = (
+        "active",
+        "auction",
+        "called",
+        "contract",
+        "dealer",
+        "dealt",
+        "dealt_talon",
+        "declarer",
+        "demanded_from",
+        "eldest",
+        "exchanger_index",
+        "exchangers",
+        "exchanges",
+        "factor",
+        "faults",
+        "forced",
+        "given",
+        "hands",
+        "history",
+        "holder",
+        "holder_contract",
+        "is_over",
+        "leader",
+        "legal_mask",
+        "listed",
+        "n",
+        "next_seat",
+        "options",
+        "out",
+        "overcaller",
+        "partner",
+        "partner_seen",
+        "penalties",
+        "phase",
+        "played_tricks",
+        "renonces",
+        "result",
+        "rules",
+        "seating",
+        "setup",
+        "snapshots",
+        "speakers",
+        "start_hands",
+        "stopped",
+        "t",
+        "table",
+        "talon",
+        "talon_pos",
+        "to_move",
+        "tr",
+        "transfers",
+        "trick",
+        "trump",
+        "turned",
+        "vole_undertaken",
+        "won",
+    )
+
+    # What the deal is played under (fixed for the deal).
+    rules: RuleSet
+    """The ruleset."""
+    setup: Setup
+    """The setup options resolved, with their compiled tables."""
+    options: Mapping[str, str]
+    """The setup options' values (defaults filled in)."""
+    t: Tables
+    """The compiled tables of this setup (``setup.tables``)."""
+    n: int
+    """The seats at the table."""
+    dealer: int
+    """The dealer's seat."""
+    seating: Seating
+    """Who sits where in this deal: order of play, the seat out, opponents, partners."""
+    eldest: int
+    """The eldest hand: the first to speak and to lead."""
+    out: int | None
+    """The seat that sits the deal out (``players.sits_out``), None if every seat plays: dealt
+    nothing, it never speaks or plays, but is an opponent in the settlement."""
+    active: int
+    """How many seats play."""
+    next_seat: tuple[int, ...]
+    """The seat that plays after each seat (the seat out skipped)."""
+    table: TableState
+    """What lay on the table when the deal began (a party's pot and bêtes)."""
+    factor: int
+    """Payments and the dealer's stake are multiplied by this (the last tour, doubled)."""
+    dealt: tuple[tuple[int, ...], ...]
+    """Each seat's cards as dealt."""
+    dealt_talon: tuple[int, ...]
+    """The talon as dealt, top card first."""
+
+    # The cards and the turn.
+    hands: list[int]
+    """Each seat's hand now, a mask."""
+    talon: list[int]
+    """The talon as dealt, top card first (cards drawn stay listed: see ``talon_pos``)."""
+    talon_pos: int
+    """How many cards have been drawn from the top of the talon."""
+    history: list[tuple[int, Action]]
+    """Every action applied, with the seat that took it."""
+    phase: Phase
+    """The phase the deal is in."""
+    to_move: int
+    """The seat to act."""
+
+    # The auction.
+    speakers: list[int]
+    """The seats still to speak after the one speaking, popped from the end."""
+    holder: int | None
+    """The seat holding the bid standing."""
+    holder_contract: Contract | None
+    """The contract standing (in the ``match`` phase, the overcall being matched)."""
+    overcaller: int | None
+    """The seat whose overcall the holder may match ("forcé"), in the ``match`` phase."""
+    auction: list[tuple[int, Action]]
+    """The speech so far."""
+
+    # The declarations and the écart.
+    declarer: int | None
+    contract: Contract | None
+    forced: bool
+    """The declarer was imposed when all passed."""
+    trump: int | None
+    """The trump suit's index (0-3), once named."""
+    called: int | None
+    """The card called or demanded."""
+    partner: int | None
+    """The called card's holder, the declarer's partner (None: he plays alone)."""
+    demanded_from: int | None
+    """The seat that handed over a demanded (or surrendered) card."""
+    given: int | None
+    """The card given back for a demanded one."""
+    turned: int | None
+    """The card turned from the talon to fix trumps (``trump_from_talon``), once turned."""
+    transfers: list[tuple[int, int, int, str]]
+    """Payments made during the deal: (payer, payee, amount, item)."""
+    exchangers: list[int]
+    """The seats that exchange, in turn."""
+    exchanger_index: int
+    """The position in ``exchangers`` of the seat exchanging now."""
+    exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+    """The écart so far: (seat, discarded, drawn)."""
+
+    # The play.
+    tr: TrickRules | None
+    """Following and winning a trick under the trumps named (set when play begins)."""
+    leader: int
+    """The seat that led the trick in progress."""
+    trick: list[int]
+    """The cards of the trick in progress, in play order."""
+    played_tricks: list[PlayedTrick]
+    """The finished tricks, in order."""
+    won: list[int]
+    """The tricks each seat has won."""
+    partner_seen: bool
+    """The called card has appeared (or there is none to wait for)."""
+    vole_undertaken: bool
+    stopped: bool
+    """The declaring side laid down instead of going on for the vole."""
+    start_hands: tuple[int, ...]
+    """Each seat's hand when play began (empty before)."""
+    renonces: list[tuple[int, int, int]]
+    """Renonces not yet pointed out: (offender, trick number, card)."""
+    penalties: list[int]
+    """The offender of each renonce noticed: each makes a bête."""
+    faults: list[tuple[int, str]]
+    """The faults scored in penalty points (``settlement.penalties``) committed in the
+    deal: (offender, fault id)."""
+    snapshots: list[Snapshot] | None
+    """The play state at the start of each trick, kept where renonces are penalised (a
+    ``notice`` resumes from one); None where they are refused."""
+
+    # The end.
+    is_over: bool
+    """The deal is finished (played out, laid down, or passed out)."""
+    result: str | None
+    """The result's name from the results table (``redeal`` for a deal passed out)."""
+
+    # What the player to move may do, worked out once per action.
+    listed: Sequence[Action] | None
+    """The legal actions last listed for the player to move; None once anything changes."""
+    legal_mask: int
+    """The cards the player to move may play, a mask; -1 until worked out."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        setup: Setup,
+        dealer: int,
+        seating: Seating,
+        dealt: Sequence[Sequence[int]],
+        talon: Sequence[int],
+        speakers: Sequence[int],
+        table: TableState,
+        factor: int,
+    ) -> None:
+        self.rules = rules
+        self.setup = setup
+        self.options = setup.values
+        self.t = setup.tables
+        self.n = rules.players
+        self.dealer = dealer
+        self.seating = seating
+        self.eldest = seating.eldest
+        self.out = seating.out
+        self.active = seating.active
+        self.next_seat = seating.right
+        self.table = table
+        self.factor = factor
+        self.dealt = tuple(map(tuple, dealt))
+        self.dealt_talon = tuple(talon)
+
+        self.hands = [mask_of(h) for h in dealt]
+        self.talon = list(talon)
+        self.talon_pos = 0
+        self.history = []
+        self.phase = AUCTION
+        self.to_move = self.eldest
+
+        self.speakers = list(speakers)
+        self.holder = None
+        self.holder_contract = None
+        self.overcaller = None
+        self.auction = []
+
+        self.declarer = None
+        self.contract = None
+        self.forced = False
+        self.trump = None
+        self.called = None
+        self.partner = None
+        self.demanded_from = None
+        self.given = None
+        self.turned = None
+        self.transfers = []
+        self.exchangers = []
+        self.exchanger_index = 0
+        self.exchanges = []
+
+        self.tr = None
+        self.leader = self.eldest
+        self.trick = []
+        self.played_tricks = []
+        self.won = [0] * self.n
+        self.partner_seen = False
+        self.vole_undertaken = False
+        self.stopped = False
+        self.start_hands = ()
+        self.renonces = []
+        self.penalties = []
+        self.faults = []
+        self.snapshots = None
+
+        self.is_over = False
+        self.result = None
+        self.listed = None
+        self.legal_mask = -1
+
+    # Answers every phase asks.
+
+    @property
+    def side(self) -> list[int]:
+        """Returns the declaring side: the declarer and his partner, if he has one."""
+        if self.declarer is None:
+            return []
+        return [self.declarer] if self.partner is None else [self.declarer, self.partner]
+
+    def seat_at(self, leader: int, position: int) -> int:
+        """Returns the seat that played ``position`` (from 0) in a trick led by ``leader``
+        (:meth:`Seating.seat_of`)."""
+        if self.out is None:
+            return (leader + position) % self.n
+        return self.seating.seat_of(leader, position)
+
+    def sorted_cards(self, mask: int) -> list[int]:
+        """Returns the cards of a mask, highest first in the current ranking: by suit, trumps
+        first once named; before trumps, each suit in its plain order."""
+        cards = [c for c in range(PACK_SIZE) if mask >> c & 1]
+        if self.trump is None:
+            # Before trumps: by suit, each in its plain order (read off a table in which that
+            # suit is not trumps; the black aces, always trumps, come first in their suits).
+            strengths = self.t.strength
+            return sorted(cards, key=lambda c: (suit_of(c), -strengths[(suit_of(c) + 1) % 4][c]))
+        strength = self.t.strength[self.trump]
+        follow = self.t.follow[self.trump]
+        return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
+
+    def copy_state(self, other: DealState) -> None:
+        """Copies this state into ``other`` (a fresh instance of the same class): lists are
+        copied, so the two go on independently (for look-ahead)."""
+        for name in _slots(type(self)):
+            value = getattr(self, name)
+            if type(value) is list:
+                value = list(value)
+            setattr(other, name, value)
+        other.listed = None
+        other.legal_mask = -1
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slots(cls: type) -> tuple[str, ...]:
+    """Every slot of a class and its bases (worked out once a class)."""
+    slots = _SLOTS.get(cls)
+    if slots is None:
+        slots = _SLOTS[cls] = tuple(
+            name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())
+        )
+    return slots

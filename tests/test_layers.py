@@ -1,0 +1,188 @@
+"""The pipeline is the layout: each module of engine/ imports only what stands below it.
+
+Every import counts -- at the top of a module, inside a function, and under ``if
+TYPE_CHECKING:`` -- so that no circle hides behind an import made only for the type checker
+(the phase modules once imported the deal that imports them). Two modules in one layer may
+import each other's way only once: the whole graph has no circle.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "engine"
+
+# Lowest first. A name ending in ".*" places every module of that package not placed itself.
+_LAYERS: list[set[str]] = [
+    {"engine.errors", "engine.enums", "engine.seeds", "engine.files"},
+    {"engine.cards"},
+    {"engine.actions"},
+    # The load stage.
+    {"engine.rules.reader", "engine.rules.cache"},
+    {"engine.rules.schema_pass"},
+    {"engine.rules.model"},
+    {"engine.rules.checks"},
+    {"engine.rules.authoring"},
+    {"engine.rules.loader"},
+    {"engine.rules"},  # load_ruleset: the load stage's front door
+    {"engine.render"},
+    # The referee: the small shared pieces, the deal's state, the phases, the deal, the party.
+    {"engine.referee.state", "engine.referee.tricks", "engine.referee.settlement"},
+    {"engine.referee.seating"},
+    {"engine.referee.dealstate"},
+    {"engine.referee.held"},
+    {"engine.referee.result"},
+    {"engine.referee.play"},
+    {"engine.referee.exchange"},
+    {"engine.referee.declarations"},
+    {"engine.referee.auction"},
+    {"engine.referee.deal"},
+    {"engine.referee.party"},
+    {"engine.referee"},
+    # Past the referee.
+    {"engine.bots.base"},
+    {"engine.bots.heuristic"},
+    {"engine.bots.search"},
+    {"engine.bots"},
+    {"engine.records", "engine.spiel.codec"},
+    {"engine.spiel.game"},
+    {"engine.spiel.bots"},
+    {"engine.spiel"},
+    {"engine.scoresheet"},
+    {"engine.simulate"},
+    {"engine.compare"},
+    {"engine.documents.*", "engine.documents"},
+    {"engine.sidebyside", "engine.starter", "engine.scoreterm", "engine.table"},
+    {"engine.web.store", "engine.web.server"},
+    {"engine.web.tables"},
+    {"engine.web.app"},
+    {"engine.web"},
+    {"engine.cli"},
+    {"engine", "engine.__main__"},
+]
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(ENGINE.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _layer(module: str) -> int | None:
+    for i, names in enumerate(_LAYERS):
+        if module in names:
+            return i
+    package = module.rpartition(".")[0]
+    while package:
+        for i, names in enumerate(_LAYERS):
+            if f"{package}.*" in names:
+                return i
+        package = package.rpartition(".")[0]
+    return None
+
+
+def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The engine modules a file imports anywhere in it (TYPE_CHECKING blocks and function
+    bodies included): ``from engine.x import y`` names ``engine.x.y`` where that is a module."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] != "engine":
+                continue
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                out.add(sub if sub in modules else node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "engine")
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {m: imports_of(p, modules) - {m} for m, p in modules.items()}
+
+
+def test_every_module_has_a_place_in_the_pipeline() -> None:
+    unplaced = [m for m in _modules() if _layer(m) is None]
+    assert unplaced == [], f"place these in tests/test_layers.py _LAYERS: {unplaced}"
+
+
+def test_no_module_imports_one_above_it() -> None:
+    offenders = []
+    for module, targets in _graph().items():
+        mine = _layer(module)
+        for target in sorted(targets):
+            theirs = _layer(target)
+            if mine is not None and theirs is not None and theirs > mine:
+                offenders.append(f"{module} imports {target}")
+    assert offenders == []
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A circle of imports, if there is one (else [])."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+def test_no_import_circle_not_even_for_the_type_checker() -> None:
+    assert _cycle(_graph()) == []
+
+
+def test_the_checks_see_imports_made_only_for_the_type_checker(tmp_path: Path) -> None:
+    """The scan finds an import under ``if TYPE_CHECKING:`` and inside a function, and the
+    circle check finds the circle it makes."""
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from engine.referee.deal import Deal\n"
+        "def f():\n"
+        "    from engine.rules import loader\n",
+        encoding="utf-8",
+    )
+    modules = _modules()
+    assert imports_of(module, modules) == {"engine.referee.deal", "engine.rules.loader"}
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}}
+    assert _cycle(graph) == ["a", "b", "c", "a"]
+    assert _layer("engine.referee.play") < _layer("engine.referee.deal")  # type: ignore[operator]
+
+
+def test_the_phases_never_import_the_deal() -> None:
+    graph = _graph()
+    phases = ["auction", "declarations", "exchange", "play", "result", "held", "settlement"]
+    assert [p for p in phases if "engine.referee.deal" in graph[f"engine.referee.{p}"]] == []
+
+
+def test_importing_the_model_does_not_import_the_referee() -> None:
+    code = "import engine.rules.model, sys; print('engine.referee' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
