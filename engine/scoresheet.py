@@ -617,6 +617,7 @@ class Evening:
                 transfers=transfers,
                 renonces=entry.renonces,
                 factor=factor,
+                out=rules.compiled.dealers[entry.dealer].out,
                 penalties=entry.penalties,
                 favoured=self._favoured(entry.trump),
             )

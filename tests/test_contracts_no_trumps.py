@@ -276,8 +276,60 @@ def test_random_and_heuristic_bots_play_contrabolas_to_the_end() -> None:
             deal.apply(bots[k % 2].choose(deal, deal.to_move))
             k += 1
         assert deal.result in ("contrabola", "contrabola-failed")
-        assert (
-            sum(deal.settlement.balances) + deal.settlement.pot_after - deal.settlement.pot_before
-            == 0
-        )  # type: ignore[union-attr]
+        # Scored in the online table's points: "Contrabola made | Ombre +4", "Contrabola
+        # failed | Each defender +1"; the seat that rests scores nothing.
+        s = deal.settlement
+        assert s is not None
+        balances = list(s.balances)
+        ombre = deal.declarer
+        assert ombre is not None and deal.out is not None
+        if deal.result == "contrabola":
+            assert balances[ombre] == 4 and sum(balances) == 4
+        else:
+            assert balances[ombre] == 0 and sum(balances) == 2
+            assert all(balances[x] == 1 for x in deal.seating.playing_opponents(ombre))
+        assert balances[deal.out] == 0
     assert seen == 40
+
+
+# The online table's points (its scoring.ts, re-expressed: scoring.test.ts).
+
+
+def played(fixed: dict[int, str], actions: list[str]) -> Deal:
+    deal = deal_of(fixed)
+    run(deal, actions)
+    bot = HeuristicBot(0)
+    while not deal.is_over:
+        deal.apply(bot.choose(deal, deal.to_move))
+    return deal
+
+
+def test_the_points_of_each_result_follow_the_online_tariff() -> None:
+    for seed in range(60):
+        deal = Deal(ROCAMBOR, dealer=seed % 4, seed=seed)
+        bot = HeuristicBot(seed)
+        while not deal.is_over:
+            deal.apply(bot.choose(deal, deal.to_move))
+        s = deal.settlement
+        assert s is not None
+        if deal.result == "redeal":
+            assert set(s.balances) == {0}
+            continue
+        ombre, out = deal.declarer, deal.out
+        assert ombre is not None and out is not None
+        defenders = deal.seating.playing_opponents(ombre)
+        b = list(s.balances)
+        favour = deal.contract is not None and deal.contract.id.endswith("-favor")
+        if deal.result == "win":
+            assert b[ombre] == 1 + favour and sum(b) == b[ombre]  # sacada
+        elif deal.result == "win-seven":
+            assert deal.won[ombre] >= 7 and b[ombre] == 2 + favour
+        elif deal.result == "remise":
+            assert all(b[x] == 1 for x in defenders) and b[ombre] == 0  # puesta
+        elif deal.result == "codille":
+            best = max(defenders, key=lambda x: deal.won[x])
+            assert b[best] == 2 and sum(b) == 2
+        elif deal.result == "vole":
+            assert b[ombre] == 6
+        assert b[out] == 0  # the resting seat scores nothing
+    assert ROCAMBOR.party is not None and ROCAMBOR.party.target == 12

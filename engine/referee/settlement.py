@@ -599,6 +599,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.trump_holders,
         outcome.penalties,
         outcome.favoured,
+        rules.compiled.dealers[outcome.dealer].out,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -622,6 +623,7 @@ def settle(
     trump_holders: Sequence[int] = (),
     penalties: Sequence[tuple[int, str]] = (),
     favoured: frozenset[str] = frozenset(),
+    out: int | None = None,
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -633,6 +635,8 @@ def settle(
     held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
     ``penalties`` are the faults committed, ``(offender, fault id)``, each scored in penalty
     points whatever the result. ``favoured`` names the suit options whose suit is trumps.
+    ``out`` is the seat that sat the deal out, if one did (in a game in points it scores
+    nothing as an opponent).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -654,6 +658,7 @@ def settle(
         tuple(trump_holders),
         tuple(penalties),
         frozenset(favoured),
+        out,
     )
     return _settle(rules, args, None)
 
@@ -681,6 +686,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         trump_holders,
         _penalties,
         favoured,
+        _out,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
@@ -892,6 +898,7 @@ def _settle_points(
     balances need not add up to nothing."""
     n, table, _, result, contract, declarer, partner, tricks = args[:8]
     matadors, penalties = args[8], args[14]
+    out = args[16]
     balances = [0] * n
 
     def score(seat: int, points: int, line: _Line) -> None:
@@ -916,7 +923,9 @@ def _settle_points(
             score(declarer, tariff.declarer, line)
             if partner is not None:
                 score(partner, tariff.partner, line)
-            opponents = _opponents(rules, n, declarer, partner)
+            # The opponents who played: a seat that sat the deal out scores nothing (the
+            # online Rocambor's "Each defender +1" goes to the active seats only, roc-online).
+            opponents = tuple(s for s in _opponents(rules, n, declarer, partner) if s != out)
             for seat in opponents:
                 score(seat, tariff.opponents, line)
             if tariff.codille_winner and opponents:
