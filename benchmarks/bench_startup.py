@@ -3,7 +3,7 @@ interpreter's own start (``python -c pass``), best of N runs each (a hyperfine-l
 
     python benchmarks/bench_startup.py [--runs 10] [--root DIR]
 
-``--root`` times another checkout of the engine (``python -m engine.cli`` from there), e.g. the
+``--root`` times another checkout of the engine (``python -m engine`` from there), e.g. the
 commit before a change, so that before and after are measured in one run on one machine.
 Prints figures; it is not a test (issue 17's targets: validate at most 4x, --help at most 2x).
 """
@@ -42,7 +42,10 @@ def main() -> int:
     base = best([py, "-c", "pass"], args.runs, ROOT)
     print(f"python -c pass                      {1000 * base:7.1f} ms")
     for root in roots:
-        cli = [py, "-m", "engine.cli"]
+        # ``python -m engine`` is the console script's path (help cache and all); an older
+        # checkout without engine/__main__.py is timed through engine.cli.
+        main = "engine" if (root / "engine" / "__main__.py").exists() else "engine.cli"
+        cli = [py, "-m", main]
         rule = str(root / "rules" / "quadrille.yaml")
         label = "" if root == ROOT else f"  ({root})"
         for name, cmd in (

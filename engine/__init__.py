@@ -16,13 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import IllegalActionError as IllegalActionError
-from engine.errors import NotationError as NotationError
-from engine.errors import Problem as Problem
-from engine.errors import RecordError as RecordError
-from engine.errors import RuleFileError as RuleFileError
-from engine.rules import load_ruleset as load_ruleset
-
 if TYPE_CHECKING:
     from engine.actions import Action as Action
     from engine.cards import ALL_CARDS as ALL_CARDS
@@ -31,13 +24,25 @@ if TYPE_CHECKING:
     from engine.cards import Rank as Rank
     from engine.cards import Suit as Suit
     from engine.cards import parse_cards as parse_cards
+    from engine.errors import IllegalActionError as IllegalActionError
+    from engine.errors import NotationError as NotationError
+    from engine.errors import Problem as Problem
+    from engine.errors import RecordError as RecordError
+    from engine.errors import RuleFileError as RuleFileError
     from engine.referee import Deal as Deal
     from engine.referee.party import Party as Party
+    from engine.rules import load_ruleset as load_ruleset
     from engine.rules.model import RuleSet as RuleSet
 
-# The cards, the model and the referee are imported when first asked for, so that a command
-# that needs none of them (``ombre --help``) does not pay for them.
+# The errors, the cards, the model and the referee are imported when first asked for, so that
+# a command that needs none of them (``ombre --help`` printed from the cache) does not pay for
+# them.
 _LAZY = {
+    "IllegalActionError": "engine.errors",
+    "NotationError": "engine.errors",
+    "Problem": "engine.errors",
+    "RecordError": "engine.errors",
+    "RuleFileError": "engine.errors",
     "ALL_CARDS": "engine.cards",
     "Card": "engine.cards",
     "Colour": "engine.cards",
@@ -48,6 +53,7 @@ _LAZY = {
     "Deal": "engine.referee",
     "Party": "engine.referee.party",
     "RuleSet": "engine.rules.model",
+    "load_ruleset": "engine.rules",
 }
 
 

@@ -4,7 +4,14 @@ The verbs (``spec/interface.md``): ``pass``, ``bid CONTRACT``, ``trump SUIT``, `
 ``give CARD``, ``discard CARD …``, ``play CARD``, ``vole`` and ``stop``; and, under a rule file
 whose revokes are penalised (``play.renonce.action: penalised``), ``renonce CARD`` (a card
 played that does not follow) and ``notice`` (a renonce pointed out before the end of the
-deal). A record line puts the seat in front: ``"2 play 3d"``.
+deal); and, where a defender may exchange first or second (``exchange.defenders:
+either-first``), ``defer`` (the first defender lets the other exchange before him). A record
+line puts the seat in front: ``"2 play 3d"``.
+
+The irregularities of the laws of the table (``laws:`` in the rule file, ``docs/records.md``
+"Irregularities") are verbs too, written by the seat that commits or remedies them, whoever is
+to move: ``expose CARD``, ``out-of-turn CARD``, ``require CARD``, ``require-suit SEAT SUIT``,
+``show``, ``lay-down``, ``name-trump SUIT`` and ``turn-hand SEAT``.
 
 Actions are small immutable values, checked when built: an ``Action`` with the wrong arguments
 for its verb raises :class:`NotationError`. The common ones are interned so that the referee's
@@ -25,6 +32,18 @@ from engine.errors import NotationError
 
 __all__ = ["VERBS", "Action", "parse_line", "small_number"]
 
+LAW_VERBS = (
+    "expose",
+    "out-of-turn",
+    "require",
+    "require-suit",
+    "show",
+    "lay-down",
+    "name-trump",
+    "turn-hand",
+)
+"""The verbs of the laws of the table (irregularities and their remedies)."""
+
 VERBS = (
     "pass",
     "bid",
@@ -37,22 +56,43 @@ VERBS = (
     "stop",
     "renonce",
     "notice",
+    "defer",
+    *LAW_VERBS,
 )
-_BARE = frozenset({"pass", "vole", "stop", "notice"})
-_ONE_CARD = frozenset({"call", "give", "play", "renonce"})
+_BARE = frozenset({"pass", "vole", "stop", "notice", "defer", "show", "lay-down"})
+_ONE_CARD = frozenset({"call", "give", "play", "renonce", "expose", "out-of-turn", "require"})
+_ONE_SUIT = frozenset({"trump", "name-trump"})
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One decision: a verb and its argument (a contract, a suit, or cards)."""
+    """One decision: a verb and its argument (a contract, a suit, cards, or a seat)."""
 
     verb: str
     contract: str | None = None
     suit: Suit | None = None
     cards: tuple[Card, ...] = ()
+    seat: int | None = None
+    """The seat an irregularity names (``turn-hand SEAT``, ``require-suit SEAT SUIT``)."""
 
     def __post_init__(self) -> None:
         verb, contract, suit, cards = self.verb, self.contract, self.suit, self.cards
+        seat = self.seat
+        if verb in ("turn-hand", "require-suit"):
+            if type(seat) is not int or seat < 0:
+                raise NotationError(f"{verb} names a seat (a number), not {seat!r}")
+            ok = (
+                contract is None
+                and not cards
+                and (suit is None if verb == "turn-hand" else type(suit) is Suit)
+            )
+            if not ok:
+                raise NotationError(
+                    f"wrong arguments for {verb!r}: {_describe(contract, suit, cards)}"
+                )
+            return
+        if seat is not None:
+            raise NotationError(f"{verb} names no seat: seat={seat!r}")
         if type(cards) is not tuple:
             raise NotationError(f"{verb}: cards must be a tuple of Card, not {cards!r}")
         for c in cards:
@@ -64,7 +104,7 @@ class Action:
             ok = contract is None and suit is None and len(set(cards)) == len(cards)
         elif verb == "bid":
             ok = type(contract) is str and bool(contract) and suit is None and not cards
-        elif verb == "trump":
+        elif verb in _ONE_SUIT:
             ok = contract is None and type(suit) is Suit and not cards
         elif verb in _BARE:
             ok = contract is None and suit is None and not cards
@@ -82,8 +122,12 @@ class Action:
         """Returns the action in record notation, e.g. ``play Kd``."""
         if self.verb == "bid":
             return f"bid {self.contract}"
-        if self.verb == "trump" and self.suit is not None:
-            return f"trump {self.suit.value}"
+        if self.verb == "require-suit" and self.suit is not None:
+            return f"require-suit {self.seat} {self.suit.value}"
+        if self.verb == "turn-hand":
+            return f"turn-hand {self.seat}"
+        if self.verb in _ONE_SUIT and self.suit is not None:
+            return f"{self.verb} {self.suit.value}"
         if self.cards:
             return self.verb + " " + " ".join(str(c) for c in self.cards)
         return self.verb
@@ -131,6 +175,18 @@ class Action:
             if len(args) != 1:
                 raise NotationError(f"trump takes one suit: {text!r}")
             return TRUMP[Suit.parse(args[0]).index]
+        if verb == "name-trump":
+            if len(args) != 1:
+                raise NotationError(f"name-trump takes one suit: {text!r}")
+            return Action("name-trump", suit=Suit.parse(args[0]))
+        if verb in ("turn-hand", "require-suit"):
+            want = 1 if verb == "turn-hand" else 2
+            number = small_number(args[0]) if args else None
+            if len(args) != want or number is None:
+                shape = "SEAT" if verb == "turn-hand" else "SEAT SUIT"
+                raise NotationError(f"{verb} takes {shape}: {text!r}")
+            suit = Suit.parse(args[1]) if verb == "require-suit" else None
+            return Action(verb, suit=suit, seat=number)
         if verb == "discard":
             cards = tuple(Card.parse(a) for a in args)
             if len(set(cards)) != len(cards):
@@ -139,7 +195,10 @@ class Action:
         if len(args) != 1:
             raise NotationError(f"{verb} takes one card: {text!r}")
         card = Card.parse(args[0])
-        return {"play": PLAY, "call": CALL, "give": GIVE, "renonce": RENONCE}[verb][card.index]
+        table = {"play": PLAY, "call": CALL, "give": GIVE, "renonce": RENONCE}.get(verb)
+        if table is None:
+            return Action(verb, cards=(card,))
+        return table[card.index]
 
 
 def _describe(contract: object, suit: object, cards: object) -> str:
@@ -151,7 +210,18 @@ PASS = Action("pass")
 VOLE = Action("vole")
 STOP = Action("stop")
 NOTICE = Action("notice")
-_SIMPLE = {"pass": PASS, "vole": VOLE, "stop": STOP, "notice": NOTICE}
+DEFER = Action("defer")
+SHOW = Action("show")
+LAY_DOWN = Action("lay-down")
+_SIMPLE = {
+    "pass": PASS,
+    "vole": VOLE,
+    "stop": STOP,
+    "notice": NOTICE,
+    "defer": DEFER,
+    "show": SHOW,
+    "lay-down": LAY_DOWN,
+}
 PLAY: tuple[Action, ...] = tuple(Action("play", cards=(c,)) for c in ALL_CARDS)
 RENONCE: tuple[Action, ...] = tuple(Action("renonce", cards=(c,)) for c in ALL_CARDS)
 CALL: tuple[Action, ...] = tuple(Action("call", cards=(c,)) for c in ALL_CARDS)

@@ -300,7 +300,7 @@ def list_(json_out: JsonFlag = False) -> None:
     from engine.rules.loader import default_registry
 
     rows: list[dict[str, Any]] = []
-    for entry in default_registry().entries():
+    for entry in default_registry().found():
         if entry.doc is None or entry.id is None:
             _err(_line("warning", _words("unreadable-rule-file", shown=entry.shown)))
             continue
@@ -565,7 +565,7 @@ def _replay_against(
 
     own = _record_ruleset(rec, path, None)
     rules_other = _record_ruleset(rec, path, other)
-    report = replay_against(rec, own, rules_other).as_json()
+    compared = replay_against(rec, own, rules_other)
     if html is not None or md is not None:
         from engine.documents.deal_page import replay_story
         from engine.documents.site import write_deal_page
@@ -576,11 +576,11 @@ def _replay_against(
         if md is not None:
             write_deal_page(story, md, "md")
     if json_out:
-        _emit_json(report)
+        _emit_json(compared.as_json())
     else:
-        typer.echo(render_text(report), nl=False)
+        typer.echo(render_text(compared), nl=False)
     # Refused under OTHER is a finding; refused under the record's own ruleset, an error.
-    if report["replays"][0]["error"] is not None:
+    if compared.a.error is not None:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -1190,5 +1190,5 @@ def _quiet_stdout() -> None:
         pass
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover - ``python -m engine`` keeps the help cache
     main()

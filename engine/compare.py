@@ -141,6 +141,15 @@ class Comparison:
     outcomes: tuple[tuple[DealOutcome, ...], tuple[DealOutcome, ...]]
     check: Comparison | None = None
     """The same comparison on a second, independent run (another seed): what it confirms."""
+    units: tuple[str, str] = ("", "")
+    """The unit of each side's amounts (:attr:`engine.rules.model.RuleSet.amounts_unit`): where
+    they differ, the balances and bêtes are reported each in its own unit and never compared;
+    only the unit-free figures (rates) are."""
+
+    @property
+    def same_unit(self) -> bool:
+        """Checks if both sides' amounts are in one unit (so they may be compared)."""
+        return self.units[0] == self.units[1]
 
     def _side(self, which: int) -> dict[str, Any]:
         deals = self.outcomes[which]
@@ -168,6 +177,7 @@ class Comparison:
         return {
             "ruleset": (self.a, self.b)[which],
             "name": self.names[which],
+            "unit": self.units[which],
             "results": dict(sorted(results.items())),
             "contracts": contracts,
             "declarer_won": proportion_ci(sum(d.won for d in declared), len(declared)).as_json(),
@@ -191,7 +201,8 @@ class Comparison:
             for cid in contracts
         }
         roles: dict[str, Any] = {}
-        for role in ("declarer", "partner", "defender"):
+        # Balances in different units (points and counters) are never subtracted.
+        for role in ("declarer", "partner", "defender") if self.same_unit else ():
             both = [(_roles(x).get(role), _roles(y).get(role)) for x, y in pairs]
             kept = [(p, q) for p, q in both if p is not None and q is not None]
             if kept:
@@ -220,7 +231,7 @@ class Comparison:
         a second run, ``confirmation``: each difference whose interval excludes 0, and whether
         the second run's interval excludes 0 on the same side."""
         difference = self._differences()
-        out = {
+        out: dict[str, Any] = {
             "a": self.a,
             "b": self.b,
             "deals": self.deals,
@@ -231,6 +242,11 @@ class Comparison:
             "rulesets": [self._side(0), self._side(1)],
             "difference": difference,
         }
+        if not self.same_unit:
+            out["units_differ"] = {
+                "units": list(self.units),
+                "not_compared": ["average_by_role", "bete_size", "totals"],
+            }
         if self.check is not None:
             again = self.check._differences()
             found = list(_verdicts(difference, again))
@@ -357,7 +373,15 @@ def compare(
             confirm=False,
         )
     return Comparison(
-        a.id, b.id, (a.name, b.name), deals, seed, bots, (tuple(first), tuple(second)), check
+        a.id,
+        b.id,
+        (a.name, b.name),
+        deals,
+        seed,
+        bots,
+        (tuple(first), tuple(second)),
+        check,
+        (a.amounts_unit, b.amounts_unit),
     )
 
 
@@ -388,6 +412,34 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
     """Returns the chart's panels with their scales in pixels, from :meth:`Comparison.as_json`."""
     sides = report["rulesets"]
     contracts = sorted({c for s in sides for c in s["contracts"]})
+    units = [s.get("unit") or "counters" for s in sides]
+    # Balances in different units are not drawn on one scale: one panel for each side's.
+    balance_panels = [
+        (
+            "Average balance per deal, by role ("
+            + ("points" if units[0] == "points" else "counters")
+            + ")"
+            if units[0] == units[1]
+            else f"Average balance per deal, by role: {side['ruleset']} only ({unit})",
+            False,
+            [
+                (
+                    role,
+                    [
+                        s["average_by_role"].get(role) if k in shown else None
+                        for k, s in enumerate(sides)
+                    ],
+                )
+                for role in ("declarer", "partner", "defender")
+                if any(role in s["average_by_role"] for s in sides)
+            ],
+        )
+        for shown, side, unit in (
+            [((0, 1), sides[0], units[0])]
+            if units[0] == units[1]
+            else [((0,), sides[0], units[0]), ((1,), sides[1], units[1])]
+        )
+    ]
     panels_spec: list[tuple[str, bool, list[tuple[str, list[Any]]]]] = [
         (
             "How often each contract is played",
@@ -400,15 +452,7 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
             [(c, [s["contracts"].get(c, {}).get("won") for s in sides]) for c in contracts]
             + [("any contract", [s["declarer_won"] for s in sides])],
         ),
-        (
-            "Average balance per deal, by role (counters)",
-            False,
-            [
-                (role, [s["average_by_role"].get(role) for s in sides])
-                for role in ("declarer", "partner", "defender")
-                if any(role in s["average_by_role"] for s in sides)
-            ],
-        ),
+        *balance_panels,
         (
             "Bêtes and voles",
             True,
@@ -548,8 +592,11 @@ def table_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     row("declaring side won", a["declarer_won"], b["declarer_won"], d["declarer_won"])
     for role in ("declarer", "partner", "defender"):
         if role in a["average_by_role"] or role in b["average_by_role"]:
+            unit = ""
+            if "units_differ" in report:
+                unit = f" ({a.get('unit', '')} / {b.get('unit', '')})"
             row(
-                f"{role}, per deal",
+                f"{role}, per deal{unit}",
                 a["average_by_role"].get(role),
                 b["average_by_role"].get(role),
                 d["average_by_role"].get(role),

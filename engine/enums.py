@@ -13,6 +13,8 @@ __all__ = [
     "BeteGoing",
     "BiddableWhen",
     "CodilleRemainder",
+    "Defenders",
+    "EqualRank",
     "Evidence",
     "Exchange",
     "HeldBy",
@@ -26,6 +28,7 @@ __all__ = [
     "Renonce",
     "SitsOut",
     "SourceKind",
+    "Speech",
     "TrumpNamedBy",
     "Trumps",
     "Visibility",
@@ -204,3 +207,24 @@ class SitsOut(StrEnum):
 
     DEALER = "dealer"
     OPPOSITE_DEALER = "opposite-dealer"
+
+
+class Speech(StrEnum):
+    """How speech goes in the auction."""
+
+    ONCE_EACH = "once-each"
+    ROUND = "round"
+
+
+class EqualRank(StrEnum):
+    """A bid of the rank standing."""
+
+    REFUSED = "refused"
+    EARLIER_HOLDS = "earlier-holds"
+
+
+class Defenders(StrEnum):
+    """The defenders' order of exchange."""
+
+    IN_TURN = "in-turn"
+    EITHER_FIRST = "either-first"

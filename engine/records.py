@@ -34,6 +34,8 @@ from engine.cards import PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee import Deal
 from engine.referee.party import Party
+from engine.rules.emitter import Flow, document
+from engine.rules.emitter import quoted as yaml_scalar
 from engine.rules.model import RuleSet
 from engine.rules.reader import (
     Document,
@@ -44,6 +46,7 @@ from engine.rules.reader import (
     parse_text,
     read_file,
 )
+from engine.rules.schema_pass import document_problems
 from engine.seeds import deal_seed
 
 __all__ = [
@@ -59,10 +62,6 @@ __all__ = [
     "yaml_scalar",
 ]
 
-_TOP_KEYS = {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions", "deals"}
-_META_KEYS = {"title", "source", "note", "ruleset_file", "ruleset_sha256", "table"}
-_TABLE_KEYS = {"seat": int, "seed": int, "bots": str, "deals": int}
-_DEAL_KEYS = {"dealer", "hands", "talon", "seed", "actions", "note"}
 _SEAT = re.compile(r"^[0-9]{1,3}$")
 
 MAX_SEATS = 6
@@ -159,159 +158,62 @@ def _problem(doc: Document, path: Path_, code: str, message: str) -> Problem:
     return Problem(doc.file, line, col, json_path(path), code, message)
 
 
-def _cards(doc: Document, value: Any, path: Path_, problems: list[Problem]) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        problems.append(_problem(doc, path, "record/type", "expected a list of cards"))
-        return ()
-    out = []
-    for i, item in enumerate(value):
-        try:
-            out.append(str(Card.parse(str(item))))
-        except NotationError as exc:
-            problems.append(_problem(doc, (*path, i), "record/card", str(exc)))
-    return tuple(out)
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _deal(
-    doc: Document, data: Any, path: Path_, problems: list[Problem], *, top: bool
-) -> DealRecord:
-    keys = _DEAL_KEYS if not top else _DEAL_KEYS | _TOP_KEYS | _META_KEYS
-    if not isinstance(data, dict):
-        problems.append(_problem(doc, path, "record/type", "a deal must be a mapping"))
-        return DealRecord(None)
-    for key in data:
-        if key not in keys:
-            import difflib
-
-            hint = difflib.get_close_matches(str(key), sorted(keys), n=1)
-            more = f"; did you mean {hint[0]!r}?" if hint else ""
-            problems.append(
-                _problem(doc, (*path, key), "record/unknown-key", f"unknown key {key!r}{more}")
-            )
-    dealer = data.get("dealer")
-    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
-        problems.append(
-            _problem(doc, (*path, "dealer"), "record/type", "dealer must be a seat number")
-        )
-        dealer = None
-    hands = None
-    if "hands" in data:
-        raw = data["hands"]
-        if not isinstance(raw, list):
-            problems.append(
-                _problem(doc, (*path, "hands"), "record/type", "hands must be a list of hands")
-            )
-        else:
-            hands = tuple(_cards(doc, h, (*path, "hands", i), problems) for i, h in enumerate(raw))
-    talon = _cards(doc, data["talon"], (*path, "talon"), problems) if "talon" in data else None
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        problems.append(
-            _problem(doc, (*path, "seed"), "record/type", "seed must be a whole number")
-        )
-        seed = None
-    if hands is None and seed is None and not top:
+def _deal_problems(doc: Document, data: dict[str, Any], path: Path_, *, top: bool) -> list[Problem]:
+    """What the schema cannot say of a deal: each card's notation, each action's seat, hands or
+    a seed (not both)."""
+    problems = []
+    hands = data.get("hands")
+    lists = (
+        [((*path, "hands", i), h) for i, h in enumerate(hands)] if isinstance(hands, list) else []
+    )
+    if "talon" in data:
+        lists.append(((*path, "talon"), data["talon"]))
+    for at, cards in lists:
+        for i, item in enumerate(cards if isinstance(cards, list) else []):
+            try:
+                Card.parse(str(item))
+            except NotationError as exc:
+                problems.append(_problem(doc, (*at, i), "record/card", str(exc)))
+    if "hands" not in data and data.get("seed") is None and not top:
         problems.append(
             _problem(doc, path, "record/no-deal", "a deal needs hands (and talon) or a seed")
         )
-    if hands is not None and seed is not None:
+    if isinstance(hands, list) and _whole(data.get("seed")):
         problems.append(
             _problem(
                 doc, (*path, "seed"), "record/seed-and-hands", "give hands or a seed, not both"
             )
         )
-    actions: list[str] = []
-    raw_actions = data.get("actions", [])
-    if not isinstance(raw_actions, list):
-        problems.append(_problem(doc, (*path, "actions"), "record/type", "actions must be a list"))
-    else:
-        for i, a in enumerate(raw_actions):
-            if not isinstance(a, str):
-                problems.append(
-                    _problem(
-                        doc,
-                        (*path, "actions", i),
-                        "record/type",
-                        f"an action is text like '1 play Kd', not {a!r}",
-                    )
-                )
-                continue
-            line = " ".join(a.split())
-            seat = line.split(" ", 1)[0]
-            if not _SEAT.match(seat):
-                problems.append(
-                    _problem(
-                        doc,
-                        (*path, "actions", i),
-                        "record/seat",
-                        f"an action starts with a seat number (0, 1, 2 ...), not {seat!r}",
-                    )
-                )
-                continue
-            actions.append(line)
-    note = data.get("note") if not top else None
-    return DealRecord(
-        dealer, hands, talon, seed, tuple(actions), note if isinstance(note, str) else None
-    )
-
-
-def _table(doc: Document, raw: Any, problems: list[Problem]) -> dict[str, Any] | None:
-    """Reads the ``table`` mapping: how ``ombre play`` played the record."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        problems.append(
-            _problem(doc, ("table",), "record/type", "table must be a mapping (seat, seed ...)")
-        )
-        return None
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        kind = _TABLE_KEYS.get(str(key))
-        if kind is None:
+    actions = data.get("actions")
+    for i, action in enumerate(actions if isinstance(actions, list) else []):
+        if not isinstance(action, str):
+            continue
+        seat = " ".join(action.split()).split(" ", 1)[0]
+        if not _SEAT.match(seat):
             problems.append(
                 _problem(
                     doc,
-                    ("table", key),
-                    "record/unknown-key",
-                    f"unknown key {key!r} in table (keys: {', '.join(_TABLE_KEYS)})",
+                    (*path, "actions", i),
+                    "record/seat",
+                    f"an action starts with a seat number (0, 1, 2 ...), not {seat!r}",
                 )
             )
-        elif not isinstance(value, kind) or isinstance(value, bool):
-            what = "a whole number" if kind is int else "text"
-            problems.append(
-                _problem(doc, ("table", key), "record/type", f"table.{key} must be {what}")
-            )
-        else:
-            out[str(key)] = value
-    return out
+    return problems
 
 
-def _from_document(doc: Document) -> Record:
-    problems: list[Problem] = []
+def _problems(doc: Document) -> list[Problem]:
+    """Every problem of a record: the schema's (``engine/schema/record.schema.json``), then
+    what a schema cannot say, each located, in the order of the file."""
+    problems = document_problems("record", doc)
     data = doc.data
     if not isinstance(data, dict):
-        raise RecordError(
-            [
-                _problem(
-                    doc,
-                    (),
-                    "record/not-a-mapping",
-                    "a record must be a mapping (ruleset, dealer, hands, actions ...)",
-                )
-            ]
-        )
+        return problems
     ruleset = data.get("ruleset")
-    if not isinstance(ruleset, str) or not ruleset:
-        problems.append(
-            _problem(
-                doc,
-                ("ruleset",),
-                "record/no-ruleset",
-                "a record names its ruleset (ruleset: quadrille)",
-            )
-        )
-        ruleset = ""
-    elif not ruleset.isprintable() or len(ruleset) > 1024:
+    if isinstance(ruleset, str) and ruleset and (not ruleset.isprintable() or len(ruleset) > 1024):
         problems.append(
             _problem(
                 doc,
@@ -321,70 +223,72 @@ def _from_document(doc: Document) -> Record:
                 f" characters, of at most 1024 characters, not {ruleset[:40]!r}",
             )
         )
-        ruleset = ""
-    options_raw = data.get("options") or {}
-    options: dict[str, str] = {}
-    if not isinstance(options_raw, dict):
-        problems.append(_problem(doc, ("options",), "record/type", "options must be a mapping"))
+    if "deals" in data:
+        deals = data["deals"]
+        seeded = _whole(data.get("seed"))
+        for i, deal in enumerate(deals if isinstance(deals, list) else []):
+            if isinstance(deal, dict):
+                if seeded and "hands" not in deal and "seed" not in deal:
+                    deal = {**deal, "seed": 0}  # a party-wide seed deals it
+                problems.extend(_deal_problems(doc, deal, ("deals", i), top=False))
     else:
-        options = {str(k): str(v) for k, v in options_raw.items()}
-    meta = {k: data.get(k) for k in _META_KEYS - {"table"}}
-    for k, v in meta.items():
-        if v is not None and not isinstance(v, str):
-            problems.append(_problem(doc, (k,), "record/type", f"{k} must be text"))
-    table = _table(doc, data.get("table"), problems)
-    party = "deals" in data
-    deals: list[DealRecord] = []
-    if party:
-        for key in data:
-            if key not in {"ruleset", "options", "deals", "seed"} | _META_KEYS:
-                problems.append(
-                    _problem(
-                        doc,
-                        (key,),
-                        "record/unknown-key",
-                        f"{key!r} belongs inside each deal of a party",
-                    )
-                )
-        raw = data["deals"]
-        if not isinstance(raw, list) or not raw:
-            problems.append(
-                _problem(doc, ("deals",), "record/type", "deals must be a non-empty list")
-            )
-        else:
-            base_seed = data.get("seed")
-            for i, d in enumerate(raw):
-                if (
-                    isinstance(d, dict)
-                    and isinstance(base_seed, int)
-                    and "hands" not in d
-                    and "seed" not in d
-                ):
-                    # A party-wide seed: deal i uses deal_seed(seed, i) (engine.seeds).
-                    d = {**d, "seed": deal_seed(base_seed, i)}
-                deals.append(_deal(doc, d, ("deals", i), problems, top=False))
-    else:
-        deal = _deal(doc, data, (), problems, top=True)
-        if deal.hands is None and deal.seed is None:
+        problems.extend(_deal_problems(doc, data, (), top=True))
+        if "hands" not in data and data.get("seed") is None:
             problems.append(
                 _problem(
                     doc, (), "record/no-deal", "a record needs hands (and talon), a seed, or deals"
                 )
             )
-        deals.append(deal)
+    problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+    return problems
+
+
+def _deal(data: Mapping[str, Any], *, top: bool) -> DealRecord:
+    """Returns a deal the checks passed."""
+
+    def cards(raw: list[Any]) -> tuple[str, ...]:
+        return tuple(str(Card.parse(str(item))) for item in raw)
+
+    hands = data.get("hands")
+    note = data.get("note") if not top else None
+    return DealRecord(
+        data.get("dealer"),
+        tuple(cards(h) for h in hands) if hands is not None else None,
+        cards(data["talon"]) if "talon" in data else None,
+        data.get("seed"),
+        tuple(" ".join(a.split()) for a in data.get("actions", [])),
+        note if isinstance(note, str) else None,
+    )
+
+
+def _from_document(doc: Document) -> Record:
+    problems = _problems(doc)
     if problems:
         raise RecordError(problems)
+    data: dict[str, Any] = doc.data
+    deals: list[DealRecord] = []
+    party = "deals" in data
+    if party:
+        base_seed = data.get("seed")
+        for i, d in enumerate(data["deals"]):
+            if isinstance(base_seed, int) and "hands" not in d and "seed" not in d:
+                # A party-wide seed: deal i uses deal_seed(seed, i) (engine.seeds).
+                d = {**d, "seed": deal_seed(base_seed, i)}
+            deals.append(_deal(d, top=False))
+    else:
+        deals.append(_deal(data, top=True))
+    table = data.get("table")
     return Record(
-        ruleset=ruleset,
+        ruleset=data["ruleset"],
         deals=tuple(deals),
-        options=options,
+        options={str(k): str(v) for k, v in (data.get("options") or {}).items()},
         party=party,
-        title=meta["title"] if isinstance(meta["title"], str) else None,
-        source=meta["source"] if isinstance(meta["source"], str) else None,
-        note=meta["note"] if isinstance(meta["note"], str) else None,
-        ruleset_file=meta["ruleset_file"] if isinstance(meta["ruleset_file"], str) else None,
-        ruleset_sha256=meta["ruleset_sha256"] if isinstance(meta["ruleset_sha256"], str) else None,
-        table=table,
+        title=data.get("title"),
+        source=data.get("source"),
+        note=data.get("note"),
+        ruleset_file=data.get("ruleset_file"),
+        ruleset_sha256=data.get("ruleset_sha256"),
+        table={str(k): v for k, v in table.items()} if table is not None else None,
         file=doc.file,
         where=dict(doc.positions),
     )
@@ -419,88 +323,38 @@ def read_record(path: str | Path) -> Record:
     return _from_document(doc)
 
 
-def _flow(cards: Sequence[str]) -> str:
-    return "[" + ", ".join(cards) + "]"
-
-
-_PLAIN = re.compile(r"^[0-9]+( [a-z][a-z-]*)( [A-Za-z0-9-]+)*$|^[a-z][a-z0-9-]*$")
-
-
-# Characters that YAML does not allow raw, or reads as a line break (U+0085, U+2028,
-# U+2029) or a byte-order mark: written as \u escapes, which JSON and YAML read alike.
-_ESCAPE = re.compile(
-    "[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-    "\U00010000-\U0010ffff]"
-)
-
-
-def yaml_scalar(text: str) -> str:
-    """Returns text as a double-quoted YAML scalar that reads back exactly (escapes as needed)."""
-    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
-
-
-def _scalar(text: str) -> str:
-    """Returns text as a YAML scalar: bare when that reads back the same, else quoted."""
-    if _PLAIN.match(text) and text not in ("true", "false", "null", "yes", "no", "on", "off"):
-        return text
-    return yaml_scalar(text)
-
-
 def write_record(record: Record) -> str:
-    """Writes a record as YAML, in the layout ``ombre play`` uses."""
-    lines = []
-    if record.title is not None:
-        lines.append(f"title: {_scalar(record.title)}")
-    if record.source is not None:
-        lines.append(f"source: {_scalar(record.source)}")
-    if record.note is not None:
-        lines.append(f"note: {_scalar(record.note)}")
-    lines.append(f"ruleset: {_scalar(record.ruleset)}")
+    """Writes a record as YAML, in the layout ``ombre play`` uses (:mod:`engine.rules.emitter`)."""
+    top: dict[str, Any] = {}
+    for key in ("title", "source", "note"):
+        if getattr(record, key) is not None:
+            top[key] = getattr(record, key)
+    top["ruleset"] = record.ruleset
     if record.ruleset_file is not None:
-        lines.append(f"ruleset_file: {json.dumps(record.ruleset_file, ensure_ascii=False)}")
+        top["ruleset_file"] = record.ruleset_file
     if record.ruleset_sha256 is not None:
-        lines.append(f"ruleset_sha256: {_scalar(record.ruleset_sha256)}")
+        top["ruleset_sha256"] = record.ruleset_sha256
     if record.table:
-        table = ", ".join(
-            f"{k}: {v if isinstance(v, int) else _scalar(str(v))}" for k, v in record.table.items()
-        )
-        lines.append(f"table: {{{table}}}")
-    opts = ", ".join(f"{_scalar(k)}: {_scalar(v)}" for k, v in record.options.items())
-    lines.append(f"options: {{{opts}}}")
+        top["table"] = Flow(dict(record.table))
+    top["options"] = Flow(dict(record.options))
 
-    def deal_lines(deal: DealRecord, indent: str, first: str) -> list[str]:
-        out = []
-        prefix = first
-        if deal.note is not None:
-            out.append(f"{prefix}note: {_scalar(deal.note)}")
-            prefix = indent
-        if deal.dealer is not None:
-            out.append(f"{prefix}dealer: {deal.dealer}")
-            prefix = indent
-        if deal.seed is not None:
-            out.append(f"{prefix}seed: {deal.seed}")
-            prefix = indent
+    def deal_map(deal: DealRecord) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in ("note", "dealer", "seed"):
+            if getattr(deal, key) is not None:
+                out[key] = getattr(deal, key)
         if deal.hands is not None:
-            out.append(f"{prefix}hands:")
-            prefix = indent
-            out.extend(f"{indent}  - {_flow(h)}" for h in deal.hands)
+            out["hands"] = [Flow(h) for h in deal.hands]
         if deal.talon is not None:
-            out.append(f"{prefix}talon: {_flow(deal.talon)}")
-            prefix = indent
-        if deal.actions:
-            out.append(f"{prefix}actions:")
-            out.extend(f"{indent}  - {_scalar(a)}" for a in deal.actions)
-        else:
-            out.append(f"{prefix}actions: []")
+            out["talon"] = Flow(deal.talon)
+        out["actions"] = list(deal.actions)
         return out
 
     if record.party:
-        lines.append("deals:")
-        for deal in record.deals:
-            lines.extend(deal_lines(deal, "    ", "  - "))
+        top["deals"] = [deal_map(deal) for deal in record.deals]
     else:
-        lines.extend(deal_lines(record.deals[0], "", ""))
-    return "\n".join(lines) + "\n"
+        top.update(deal_map(record.deals[0]))
+    return document(top)
 
 
 @dataclass

@@ -49,8 +49,10 @@ from engine.referee.settlement import (
     pays_alone,
     settle,
 )
+from engine.rules.emitter import Comment, Flow, document
 from engine.rules.model import Call, Contract, RuleSet
 from engine.rules.reader import json_path, parse_text
+from engine.rules.schema_pass import document_problems
 
 __all__ = [
     "Entry",
@@ -750,39 +752,30 @@ def check_name(text: str, what: str) -> str:
 
 
 def write_evening(evening: Evening) -> str:
-    """Returns the evening as a party record of deals without card play (YAML)."""
-    import json
-
-    from engine.records import yaml_scalar
-
-    def scalar(value: Any) -> str:
-        # Text as the records write it (escapes for what YAML reads otherwise); numbers and
-        # flags as JSON.
-        return yaml_scalar(value) if isinstance(value, str) else json.dumps(value)
-
-    lines = []
+    """Returns the evening as a party record of deals without card play (YAML, written by
+    :mod:`engine.rules.emitter`)."""
+    top: dict[Any, Any] = {}
     if evening.title:
-        lines.append(f"title: {scalar(evening.title)}")
-    lines.append(f"ruleset: {evening.rules.id}")
+        top["title"] = evening.title
+    top["ruleset"] = evening.rules.id
     if evening.players:
-        lines.append(f"players: [{', '.join(scalar(p) for p in evening.players)}]")
-    opts = ", ".join(f"{k}: {v}" for k, v in evening.options.items())
-    lines.append(f"options: {{{opts}}}")
+        top["players"] = Flow(list(evening.players))
+    top["options"] = Flow(dict(evening.options))
     if not evening.deals:
-        lines.append(f"first_dealer: {evening.first_dealer}")
-        lines.append("deals: []")
-        return "\n".join(lines) + "\n"
-    lines.append("deals:")
-    for d in evening.deals:
-        lines.append(f"  - dealer: {d.entry.dealer}")
-        score = d.entry.as_score()
-        body = ", ".join(f"{k}: {scalar(v)}" for k, v in score.items())
-        lines.append(f"    score: {{{body}}}")
-        lines.append(
-            f"    # {d.result}; balances {list(d.settlement.balances)}; "
-            f"on the table {d.settlement.pot_after}"
-        )
-    return "\n".join(lines) + "\n"
+        top["first_dealer"] = evening.first_dealer
+    top["deals"] = [
+        {
+            "dealer": d.entry.dealer,
+            **({"note": d.entry.note} if d.entry.note is not None else {}),
+            "score": Flow(d.entry.as_score()),
+            Comment(
+                f"{d.result}; balances {list(d.settlement.balances)}; "
+                f"on the table {d.settlement.pot_after}"
+            ): None,
+        }
+        for d in evening.deals
+    ]
+    return document(top)
 
 
 def read_evening(text: str, file: str, load: Any) -> Evening:
@@ -802,42 +795,25 @@ def read_evening(text: str, file: str, load: Any) -> Evening:
         line, col = doc.where(path)
         return RecordError([Problem(file, line, col, json_path(path), code, message)])
 
-    if not isinstance(data, dict):
-        raise fail((), "record/not-a-mapping", "an evening is a mapping (ruleset, deals)")
-    for key in data:
-        if key not in ("ruleset", "options", "deals", "title", "first_dealer", "players"):
-            raise fail((key,), "record/unknown-key", f"unknown key {key!r}")
-    ruleset = data.get("ruleset")
-    if not isinstance(ruleset, str):
-        raise fail(("ruleset",), "record/no-ruleset", "an evening names its ruleset")
+    # Checked as rule files are (engine/schema/evening.schema.json), every problem located.
+    problems = document_problems("evening", doc)
+    if problems:
+        raise RecordError(problems)
+    ruleset = data["ruleset"]
     rules = load(ruleset)
-    options_raw = data.get("options") or {}
-    if not isinstance(options_raw, dict):
-        raise fail(("options",), "record/type", "options must be a mapping")
-    options = {str(k): str(v) for k, v in options_raw.items()}
+    options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     deals = data.get("deals") or []
-    if not isinstance(deals, list):
-        raise fail(("deals",), "record/type", "deals must be a list")
     first = data.get("first_dealer")
-    if first is None and deals and isinstance(deals[0], dict):
+    if first is None and deals:
         first = deals[0].get("dealer", 0)
     players = data.get("players") or []
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise fail(("players",), "record/type", "players must be a list of names")
     try:
         first_dealer = _seat(first if first is not None else 0, rules.players, "the first dealer")
         evening = Evening(rules, options, first_dealer, data.get("title"), players=tuple(players))
     except NotationError as exc:
         raise fail(("options",), "record/options", str(exc)) from None
     for i, raw in enumerate(deals):
-        if not isinstance(raw, dict):
-            raise fail(("deals", i), "record/type", "a deal is a mapping (dealer, score)")
-        extra = [k for k in raw if k not in ("dealer", "score", "note")]
-        if extra:
-            raise fail(("deals", i, extra[0]), "record/unknown-key", f"unknown key {extra[0]!r}")
-        score = raw.get("score")
-        if not isinstance(score, dict):
-            raise fail(("deals", i), "record/no-score", "a deal without card play has score:")
+        score = raw["score"]
         dealer = raw.get("dealer", evening.next_dealer)
         try:
             entry = parse_entry(

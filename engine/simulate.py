@@ -25,6 +25,7 @@ of a random deal.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import random
@@ -56,6 +57,7 @@ __all__ = [
     "BLOCK",
     "Played",
     "Setup",
+    "Summary",
     "Tally",
     "block_seed",
     "deal_record",
@@ -352,6 +354,74 @@ def default_jobs() -> int:
 ROLES = ("declarer", "partner", "defender", "none")
 
 
+@dataclass(frozen=True)
+class BotSummary:
+    """How the seats of one kind of bot fared (``by_bot`` of ``ombre simulate --json``)."""
+
+    seats: list[int]
+    balance: int
+    average_per_seat_deal: float
+    declared: int
+    declarer_won: int
+    declarer_remise: int
+    declarer_codille: int
+    declarer_win_rate: float
+    declarer_codille_rate: float
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """What is on the table after the last deal."""
+
+    pot: int
+    bete_in_play: int | None
+    betes: list[int]
+    doubled: bool
+    odd_counters: int
+    redeal: bool
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A run's summary (:meth:`Tally.summary`): its fields, in order, are the JSON document of
+    ``ombre simulate --json``; the text summary's template reads them."""
+
+    ruleset: str
+    deals: int
+    seed: int
+    bots: str
+    seats: list[str]
+    options: dict[str, str]
+    results: dict[str, int]
+    contracts: dict[str, int]
+    totals: list[int]
+    pot: int
+    table: TableSummary
+    average_by_seat: list[float]
+    average_by_role: dict[str, float]
+    seat_deals_by_role: dict[str, int]
+    played: int
+    declarer_won: int
+    declarer_remise: int
+    declarer_codille: int
+    declarer_win_rate: float
+    codille_rate: float
+    all_passed: int
+    all_pass_rate: float
+    forced: int
+    forced_rate: float
+    vole_undertaken: int
+    largest_bete: int
+    largest_bete_deal: int | None
+    largest_pot: int
+    actions_per_deal: float
+    by_bot: dict[str, BotSummary]
+    digest: str
+    jobs: int
+    seconds: float
+    deals_per_second: int | None
+
+
 @dataclass
 class Tally:
     """The sums of a run: what ``ombre simulate`` prints."""
@@ -460,6 +530,10 @@ class Tally:
 
     def as_json(self) -> dict[str, Any]:
         """Returns the summary as the spec's JSON document (``ombre simulate --json``)."""
+        return dataclasses.asdict(self.summary())
+
+    def summary(self) -> Summary:
+        """Returns the summary, typed: what the JSON document and the text summary show."""
         setup = self.setup
         deals = self.deals
         kinds = sorted(set(setup.bots))
@@ -473,67 +547,67 @@ class Tally:
             seats = [s for s, k in enumerate(setup.bots) if k == kind]
             declared = sum(self.declared_outcome[kind, o] for o in ("won", "remise", "codille"))
             balance = sum(self.totals[s] for s in seats)
-            by_bot[kind] = {
-                "seats": seats,
-                "balance": balance,
-                "average_per_seat_deal": round(balance / (deals * len(seats)), 4),
-                "declared": declared,
-                "declarer_won": self.declared_outcome[kind, "won"],
-                "declarer_remise": self.declared_outcome[kind, "remise"],
-                "declarer_codille": self.declared_outcome[kind, "codille"],
-                "declarer_win_rate": rate(self.declared_outcome[kind, "won"], declared),
-                "declarer_codille_rate": rate(self.declared_outcome[kind, "codille"], declared),
-            }
+            by_bot[kind] = BotSummary(
+                seats=seats,
+                balance=balance,
+                average_per_seat_deal=round(balance / (deals * len(seats)), 4),
+                declared=declared,
+                declarer_won=self.declared_outcome[kind, "won"],
+                declarer_remise=self.declared_outcome[kind, "remise"],
+                declarer_codille=self.declared_outcome[kind, "codille"],
+                declarer_win_rate=rate(self.declared_outcome[kind, "won"], declared),
+                declarer_codille_rate=rate(self.declared_outcome[kind, "codille"], declared),
+            )
         won = sum(self.declared_outcome[k, "won"] for k in kinds)
         codille = sum(self.declared_outcome[k, "codille"] for k in kinds)
         remise = sum(self.declared_outcome[k, "remise"] for k in kinds)
-        return {
-            "ruleset": setup.rules.id,
-            "deals": deals,
-            "seed": setup.seed,
-            "bots": setup.bots[0] if len(set(setup.bots)) == 1 else ",".join(setup.bots),
-            "seats": list(setup.bots),
-            "options": dict(setup.options),
-            "results": dict(sorted(self.results.items())),
-            "contracts": dict(sorted(self.contracts.items())),
-            "totals": list(self.totals),
-            "pot": self.table.pot,
-            "table": {
-                "pot": self.table.pot,
-                "bete_in_play": self.table.bete_in_play,
-                "betes": list(self.table.betes),
-                "doubled": self.table.doubled,
-                "odd_counters": self.table.remainder,
-                "redeal": self.table.redeal,
-            },
-            "average_by_seat": [round(t / deals, 4) for t in self.totals],
-            "average_by_role": {
+        return Summary(
+            ruleset=setup.rules.id,
+            deals=deals,
+            seed=setup.seed,
+            bots=setup.bots[0] if len(set(setup.bots)) == 1 else ",".join(setup.bots),
+            seats=list(setup.bots),
+            options=dict(setup.options),
+            results=dict(sorted(self.results.items())),
+            contracts=dict(sorted(self.contracts.items())),
+            totals=list(self.totals),
+            pot=self.table.pot,
+            table=TableSummary(
+                pot=self.table.pot,
+                bete_in_play=self.table.bete_in_play,
+                betes=list(self.table.betes),
+                doubled=self.table.doubled,
+                odd_counters=self.table.remainder,
+                redeal=self.table.redeal,
+            ),
+            average_by_seat=[round(t / deals, 4) for t in self.totals],
+            average_by_role={
                 role: round(self.role_balance[role] / self.role_count[role], 4)
                 for role in ROLES
                 if self.role_count[role]
             },
-            "seat_deals_by_role": {r: c for r, c in self.role_count.items() if c},
-            "played": played,
-            "declarer_won": won,
-            "declarer_remise": remise,
-            "declarer_codille": codille,
-            "declarer_win_rate": rate(won, played),
-            "codille_rate": rate(codille, played),
-            "all_passed": self.all_passed,
-            "all_pass_rate": rate(self.all_passed, deals),
-            "forced": self.forced,
-            "forced_rate": rate(self.forced, deals),
-            "vole_undertaken": self.vole_undertaken,
-            "largest_bete": self.largest_bete,
-            "largest_bete_deal": self.largest_bete_deal,
-            "largest_pot": self.largest_pot,
-            "actions_per_deal": round(self.actions / deals, 3),
-            "by_bot": by_bot,
-            "digest": self.digest,
-            "jobs": self.jobs,
-            "seconds": round(self.seconds, 3),
-            "deals_per_second": round(deals / self.seconds) if self.seconds else None,
-        }
+            seat_deals_by_role={r: c for r, c in self.role_count.items() if c},
+            played=played,
+            declarer_won=won,
+            declarer_remise=remise,
+            declarer_codille=codille,
+            declarer_win_rate=rate(won, played),
+            codille_rate=rate(codille, played),
+            all_passed=self.all_passed,
+            all_pass_rate=rate(self.all_passed, deals),
+            forced=self.forced,
+            forced_rate=rate(self.forced, deals),
+            vole_undertaken=self.vole_undertaken,
+            largest_bete=self.largest_bete,
+            largest_bete_deal=self.largest_bete_deal,
+            largest_pot=self.largest_pot,
+            actions_per_deal=round(self.actions / deals, 3),
+            by_bot=by_bot,
+            digest=self.digest,
+            jobs=self.jobs,
+            seconds=round(self.seconds, 3),
+            deals_per_second=round(deals / self.seconds) if self.seconds else None,
+        )
 
 
 TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")
@@ -634,7 +708,7 @@ def summary_text(tally: Tally, rules: RuleSet) -> str:
     """Returns the readable summary (``templates/simulate/summary.txt.j2``)."""
     from engine.render import render
 
-    return render("simulate/summary.txt.j2", "text", s=tally.as_json(), name=rules.name, pct=_pct)
+    return render("simulate/summary.txt.j2", "text", s=tally.summary(), name=rules.name, pct=_pct)
 
 
 def _pct(value: float) -> str:

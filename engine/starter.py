@@ -8,17 +8,15 @@ most often changes, with the parent's own values and the basis each change needs
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from engine.errors import NotationError
 from engine.rules.authoring import PLACEHOLDER_NOTE, PLACEHOLDER_SUMMARY
+from engine.rules.emitter import commented, quoted, scalar
 
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
@@ -58,12 +56,6 @@ def starter_path(name: str, out: Path | None, variants_dir: Path) -> Path:
     return Path.cwd() / f"{name}.yaml"
 
 
-def _commented(data: Any, indent: int = 0) -> list[str]:
-    """Returns ``data`` dumped as YAML, each line commented out."""
-    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=88)
-    return ["# " + " " * indent + line for line in text.rstrip("\n").splitlines()]
-
-
 def _strip_bases(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _strip_bases(v) for k, v in value.items() if k != "basis"}
@@ -101,9 +93,9 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         "# (evidence attested | inferred | disputed | conjecture, and a cite for attested or",
         "# disputed), or `ombre validate` refuses it. Guide: docs/authoring.md; format:",
         "# docs/rule-format.md.",
-        f"id: {name}",
-        f"name: {json.dumps(parent.name + ', ' + name, ensure_ascii=False)}",
-        f"extends: {parent.id}",
+        f"id: {scalar(name)}",
+        f"name: {quoted(parent.name + ', ' + name)}",
+        f"extends: {scalar(parent.id)}",
         "summary: >-",
         *textwrap.wrap(
             f"{parent.name} {PLACEHOLDER_SUMMARY}",
@@ -119,44 +111,56 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         "#     kind: house          # primary | secondary | modern | house",
         "",
     ]
+    basis = {
+        "evidence": "attested",
+        "cite": [
+            {
+                "source": "my-house",
+                "locator": "rule 7",
+                "quote": "a sentence at most, in the source's own spelling",
+            }
+        ],
+        "note": PLACEHOLDER_NOTE,
+    }
     if sharing.get("sole_liability_below") is not None:
         lines.append("# Example: a threshold. The parent's sharing of a lost game:")
-        lines += _commented({"settlement": {"sharing": _strip_bases(sharing)}})
-        head = [
-            "# settlement:",
-            "#   sharing:",
-            f"#     sole_liability_below: {int(sharing['sole_liability_below']) + 1}",
-        ]
+        lines += commented({"settlement": {"sharing": _strip_bases(sharing)}})
+        change: dict[str, Any] = {
+            "settlement": {
+                "sharing": {
+                    "sole_liability_below": int(sharing["sole_liability_below"]) + 1,
+                    "basis": basis,
+                }
+            }
+        }
     else:
         vole = _strip_bases(parent.plain(("vole",)) or {})
         lines.append("# Example: a threshold. The parent's vole:")
-        lines += _commented({"vole": vole})
-        head = ["# vole:", f"#   after_tricks: {int(vole.get('after_tricks', 1)) + 1}"]
-    indent = "  " * (len(head) - 1)
+        lines += commented({"vole": vole})
+        change = {"vole": {"after_tricks": int(vole.get("after_tricks", 1)) + 1, "basis": basis}}
     lines += [
         "# Change one value and give the rule's basis whole, for instance:",
-        *head,
-        f"# {indent}basis:",
-        f"# {indent}  evidence: attested",
-        f"# {indent}  cite:",
-        f"# {indent}    - source: my-house",
-        f'# {indent}      locator: "rule 7"',
-        f'# {indent}      quote: "a sentence at most, in the source\'s own spelling"',
-        f"# {indent}  note: {PLACEHOLDER_NOTE}",
+        *commented(change),
         "",
         "# Example: the stakes, a list replaced whole (each item with its basis). The parent's:",
-    ]
-    lines += _commented({"settlement": {"stakes": stakes}})
-    lines += [
+        *commented({"settlement": {"stakes": stakes}}),
         "",
         f"# Example: a contract changed or added. The parent's: {', '.join(contracts)}.",
-        "# auction:",
-        "#   contracts:",
-        f"#     {first_contract}:",
-        "#       matchable: false",
-        "#       basis:",
-        "#         evidence: conjecture",
-        "#         note: No source says; our house's choice.",
+        *commented(
+            {
+                "auction": {
+                    "contracts": {
+                        first_contract: {
+                            "matchable": False,
+                            "basis": {
+                                "evidence": "conjecture",
+                                "note": "No source says; our house's choice.",
+                            },
+                        }
+                    }
+                }
+            }
+        ),
         "",
     ]
     return "\n".join(lines)

@@ -266,6 +266,10 @@ class PromptView:
     demanded_from: int | None = None
     called: str | None = None
     most: int = 0
+    least: int = 0
+    """The fewest he must discard (the declarer's duty to buy)."""
+    may_defer: bool = False
+    """He may let the other defender exchange first (``defer``)."""
     talon: int = 0
     trick: int = 0
     led: Card | None = None
@@ -886,7 +890,7 @@ class TableGame:
         elif phase == "give":
             self._tell_give(deal, seat, action.card, write)
         exchange = None
-        if phase == "exchange":
+        if phase == "exchange" and action.verb != "defer":
             _, discarded, drawn = deal.exchanges[-1]
             exchange = ExchangeView(
                 [ALL_CARDS[c] for c in discarded],
@@ -896,8 +900,8 @@ class TableGame:
             )
         declarer = None
         if (
-            phase in ("auction", "match")
-            and deal.phase not in ("auction", "match")
+            phase in ("auction", "match", "raise")
+            and deal.phase not in ("auction", "match", "raise")
             and not deal.is_over
             and deal.declarer is not None
             and deal.contract is not None
@@ -1017,7 +1021,18 @@ class TableGame:
                 prompt, demanded_from=deal.demanded_from, called=view["called"]
             )
         elif phase == "exchange":
-            prompt = dataclasses.replace(prompt, most=deal.exchange_limit(), talon=view["talon"])
+            why = deal.exchange_why()
+            prompt = dataclasses.replace(
+                prompt,
+                most=deal.exchange_limit(),
+                least=why.least if why is not None else 0,
+                may_defer=deal.may_defer(),
+                talon=view["talon"],
+            )
+        elif phase == "raise":
+            held = deal.holder_contract
+            assert deal.holder is not None and held is not None
+            prompt = dataclasses.replace(prompt, standing=(deal.holder, held.id))
         elif phase not in ("trump", "vole"):
             led = Card.parse(view["trick"][0]) if view["trick"] else None
             trump = view["trump"]

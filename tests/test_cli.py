@@ -119,6 +119,21 @@ def test_list_text() -> None:
     assert any(line.startswith("quadrille-a-trois ") and "quadrille " in line for line in lines)
 
 
+def test_list_does_not_depend_on_files_loaded_before_in_the_process(tmp_path: Path) -> None:
+    # The registry is process-wide: a file named by path (a house rule played from a club's
+    # folder) stays known to it, but `list` shows rules/ and variants/ only, whatever ran
+    # before it (tests/test_table_records.py used to add three rows to test_list_text).
+    variant = (ROOT / "variants" / "quadrille-four-trick-bete.yaml").read_text(encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text(variant.replace("id: quadrille-four-trick-bete", "id: our-house"), "utf-8")
+    assert invoke("show", str(house)).exit_code == 0
+    assert load_ruleset(str(house)).id == "our-house"
+    listed = invoke("list", "--json")
+    ids = [row["id"] for row in json.loads(listed.stdout)]
+    assert "our-house" not in ids and len(ids) == len(GAMES) + len(VARIANTS)
+    assert "our-house" not in invoke("list").stdout
+
+
 # ombre validate
 
 

@@ -121,7 +121,7 @@ def test_bad_data_is_refused_with_its_line(tmp_path: Path, body: str, code: str)
 
 def test_the_shipped_data_loads() -> None:
     entries = load_entries(library=LIBRARY)
-    assert len(entries) >= 25
+    assert len(entries) >= 20  # the sentences the laws of the play quote left the data
     assert all(e.why for e in entries)
 
 

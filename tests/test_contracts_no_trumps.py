@@ -7,8 +7,8 @@ rule tests, re-expressed here), in ``variants/tresillo-rocambor.yaml``.
   Knight > Jack > 7 > 6 > 5 > 4 > 3 > 2 > Ace").
 - ``aim: no-tricks``: the declarer undertakes to take no trick; the results table says what a
   trick taken costs.
-- ``exchange: declarer-only`` with ``exchange_exactly: 1``: "Contrabola: Ombre must exchange
-  exactly 1 card, nobody else exchanges".
+- ``exchange: declarer-only`` with ``exchange_limits: {declarer_min: 1, declarer_max: 1}``:
+  "Contrabola: Ombre must exchange exactly 1 card, nobody else exchanges".
 - ``biddable_when: last-after-all-pass``: the engine's test "rejects contrabola unless last
   active player after all-pass".
 """
@@ -125,11 +125,11 @@ def test_contrabola_forces_the_ombre_to_exchange_exactly_one_card_and_nobody_els
     assert deal.phase is Phase.EXCHANGE and deal.to_move == 3
     assert deal.no_trumps and deal.view(1)["trump"] is None and deal.view(1)["no_trumps"]
     why = deal.exchange_why()
-    assert why is not None and why.exactly == 1 and why.most == 1
+    assert why is not None and why.least == 1 and why.most == 1
     legal = list(deal.legal_actions())
     assert len(legal) == 9 and all(len(a.cards) == 1 for a in legal)
-    for wrong in ("discard", "discard 5h 5d"):
-        assert deal.refusal(wrong).code == "discard/exactly"  # type: ignore[union-attr]
+    assert deal.refusal("discard").code == "discard/must-buy"  # type: ignore[union-attr]
+    assert deal.refusal("discard 5h 5d").code == "discard/too-many"  # type: ignore[union-attr]
     run(deal, ["3 discard 5h"])
     assert deal.phase is Phase.PLAY and deal.to_move == 1  # nobody else exchanges
     assert deal.report()["no_trumps"] is True and deal.report()["trump"] is None
@@ -250,13 +250,13 @@ def test_no_trumps_and_a_trump_option_conflict(tmp_path: Path) -> None:
     assert "semantic/no-trumps-conflict" in found
 
 
-def test_an_exact_exchange_needs_the_declarer_to_exchange(tmp_path: Path) -> None:
-    found = codes(
-        tmp_path,
-        "nt-ex",
-        NOLO.format(id="nt-ex", extra="exchange: others-only\n      exchange_exactly: 1"),
-    )
-    assert "semantic/exchange-exactly-without-declarer" in found
+def test_exchange_limits_take_a_declarer_only_exchange(tmp_path: Path) -> None:
+    extra = "exchange: declarer-only\n      exchange_limits: {declarer_min: 1, declarer_max: 1}"
+    found = codes(tmp_path, "nt-ex", NOLO.format(id="nt-ex", extra=extra))
+    assert "semantic/limits-without-exchange" not in found
+    extra = "exchange: others-only\n      exchange_limits: {declarer_min: 1, declarer_max: 1}"
+    found = codes(tmp_path, "nt-ex2", NOLO.format(id="nt-ex2", extra=extra))
+    assert "semantic/limits-without-exchange" in found
 
 
 def test_random_and_heuristic_bots_play_contrabolas_to_the_end() -> None:

@@ -182,6 +182,29 @@ def test_a_bad_disagreement_is_located(
     assert expected in found, found
 
 
+def test_a_disagreement_listed_twice_is_located_at_its_second_id(tmp_path: Path) -> None:
+    from engine.documents.disagreements import load_disagreements
+
+    path = tmp_path / "disagreements.yaml"
+    path.write_text(_DISAGREEMENT + _DISAGREEMENT.split("\n", 1)[1], encoding="utf-8")
+    with pytest.raises(RuleFileError) as raised:
+        load_disagreements(path)
+    assert [(p.line, p.column, p.code, p.message) for p in raised.value.problems] == [
+        (10, 5, "data/duplicate", "'d' is listed twice")
+    ]
+
+
+def test_a_claim_listed_in_two_files_is_located_in_the_second(tmp_path: Path) -> None:
+    from engine.documents.claims import load_claims
+
+    (tmp_path / "a.yaml").write_text(_CLAIM, encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(_CLAIM, encoding="utf-8")
+    with pytest.raises(RuleFileError) as raised:
+        load_claims(tmp_path)
+    [problem] = raised.value.problems
+    assert (Path(problem.file).name, problem.line, problem.code) == ("b.yaml", 2, "claim/duplicate")
+
+
 @pytest.mark.parametrize(
     ("entry", "expected"),
     [

@@ -43,4 +43,4 @@ def test_the_readme_says_how_to_reach_the_command_before_using_it() -> None:
     quick = readme.split("## Quick start")[1].split("## The commands at a glance")[0]
     assert ". .venv/bin/activate" in quick and ".venv/bin/ombre" in quick
     # The console script the line names is the one the package declares.
-    assert 'ombre = "engine.cli:main"' in (DOCS.parent / "pyproject.toml").read_text("utf-8")
+    assert 'ombre = "engine.startup:main"' in (DOCS.parent / "pyproject.toml").read_text("utf-8")

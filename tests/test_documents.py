@@ -511,3 +511,35 @@ def test_the_matrix_comes_in_parts_with_fixed_labels_and_linked_changes(tmp_path
     assert re.search(r"<a href=\"diffs/quadrille-four-trick-bete.html\"><mark", page)
     css = (tmp_path / "style.css").read_text("utf-8")
     assert '.matrix th[scope="row"]' in css and "position: sticky" in css
+
+
+def test_the_matrix_has_a_picker_of_rule_sets_that_needs_no_script(tmp_path: Path) -> None:
+    from engine.documents.site import write_docs
+
+    ids = ["quadrille", "quadrille-four-trick-bete", "quadrille-contre", "ombre"]
+    write_docs(tmp_path, "html", [load_ruleset(i) for i in ids])
+    page = (tmp_path / "matrix.html").read_text("utf-8")
+    _html_ok(page)
+    assert "<script" not in page  # a static page: nothing to run
+    picker = page.split('<form class="picker"')[1].split("</form>")[0]
+    # A tick box per rule set, each ticked: the page as written shows every column.
+    boxes = re.findall(r'<input type="checkbox" id="show-([a-z0-9-]+)" checked>', picker)
+    assert sorted(boxes) == sorted(ids)
+    assert '<button type="reset">' in picker
+    # Every cell of a column carries its rule set's class, and one CSS rule hides the class
+    # when its box is unticked, in every table of the page.
+    tables = page.split('<div class="matrix">')[1:]
+    assert len(tables) == 2  # the games, then Quadrille and its variants
+    for ident in ids:
+        assert f"body:has(#show-{ident}:not(:checked)) .c-{ident} {{ display: none; }}" in page
+    quadrille_family = tables[1].split("</table>")[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", quadrille_family, re.S)
+    for row in rows:
+        cells = re.findall(r'<t[dh] (?:scope="col" )?class="c-([a-z0-9-]+)"', row)
+        assert sorted(cells) == ["quadrille", "quadrille-contre", "quadrille-four-trick-bete"], row
+    # Where CSS cannot hide a column the picker is not shown (every column stays).
+    css = (tmp_path / "style.css").read_text("utf-8")
+    assert ".picker { display: none; }" in css and "@supports selector(body:has(a))" in css
+    # The Markdown matrix is unchanged: no picker there.
+    write_docs(tmp_path / "md", "md", [load_ruleset(i) for i in ids])
+    assert "picker" not in (tmp_path / "md" / "matrix.md").read_text("utf-8")

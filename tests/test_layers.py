@@ -22,7 +22,7 @@ _LAYERS: list[set[str]] = [
     {"engine.cards"},
     {"engine.actions"},
     # The load stage.
-    {"engine.rules.reader", "engine.rules.cache"},
+    {"engine.rules.reader", "engine.rules.emitter", "engine.rules.cache"},
     {"engine.rules.schema_pass"},
     {"engine.rules.model"},
     {"engine.rules.checks"},
@@ -31,15 +31,18 @@ _LAYERS: list[set[str]] = [
     {"engine.rules"},  # load_ruleset: the load stage's front door
     {"engine.render"},
     # The referee: the small shared pieces, the deal's state, the phases, the deal, the party.
+    {"engine.referee.irregular"},
     {"engine.referee.state", "engine.referee.tricks", "engine.referee.settlement"},
     {"engine.referee.seating"},
     {"engine.referee.dealstate"},
+    {"engine.referee.remedies"},
     {"engine.referee.held"},
     {"engine.referee.result"},
     {"engine.referee.play"},
     {"engine.referee.exchange"},
     {"engine.referee.declarations"},
     {"engine.referee.auction"},
+    {"engine.referee.laws"},
     {"engine.referee.deal"},
     {"engine.referee.party"},
     {"engine.referee"},
@@ -62,6 +65,7 @@ _LAYERS: list[set[str]] = [
     {"engine.web.app"},
     {"engine.web"},
     {"engine.cli"},
+    {"engine.startup"},  # the console script: a help screen seen before, or the CLI
     {"engine", "engine.__main__"},
 ]
 

@@ -298,3 +298,69 @@ def test_a_malformed_records_json_report_is_the_engines_own(tmp_path: Path) -> N
     assert result.exit_code == 1
     assert json.loads(result.stdout) == ReplayReport.malformed(info.value).as_json()
     assert json.loads(result.stdout)["ruleset"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Both were read without a word: the options as none, the party's seed ignored.
+        (
+            "ruleset: quadrille\noptions: []\nseed: 1\n",
+            (2, "record/type", "options must be a mapping"),
+        ),
+        (
+            "ruleset: quadrille\nseed: x\ndeals: [{dealer: 0, seed: 1}]\n",
+            (2, "record/type", "seed must be a whole number"),
+        ),
+        (
+            "ruleset: quadrille\ndeals: [{dealer: 0}]\ndealer: 1\n",
+            (3, "record/unknown-key", "'dealer' belongs inside each deal of a party"),
+        ),
+        (
+            "ruleset: quadrille\ndealr: 0\nseed: 1\n",
+            (2, "record/unknown-key", "unknown key 'dealr'; did you mean 'dealer'?"),
+        ),
+    ],
+)
+def test_the_record_schema_refuses_with_the_records_own_codes(
+    text: str, expected: tuple[int, str, str]
+) -> None:
+    """Records are checked as rule files are: engine/schema/record.schema.json, every problem
+    located, with the record/* codes and wording."""
+    with pytest.raises(RecordError) as caught:
+        parse_record(text, "r.yaml")
+    assert expected in [(p.line, p.code, p.message) for p in caught.value.problems]
+
+
+def test_a_records_problems_come_in_the_order_of_the_file() -> None:
+    with pytest.raises(RecordError) as caught:
+        parse_record(
+            "ruleset: quadrille\ntitle: 5\ndealer: x\nhands: [[Zz]]\nactions: [x pass]\n", "r.yaml"
+        )
+    assert [(p.line, p.code) for p in caught.value.problems] == [
+        (2, "record/type"),
+        (3, "record/type"),
+        (4, "record/card"),
+        (5, "record/seat"),
+    ]
+
+
+def test_the_record_schema_is_valid_and_names_every_key_the_format_has() -> None:
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    from engine.rules.schema_pass import schema_file
+
+    schema = json.loads(schema_file("record").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    single = set(schema["else"]["properties"])
+    assert {"ruleset", "options", "dealer", "hands", "talon", "seed", "actions", "table"} <= single
+    assert set(schema["$defs"]["deal"]["properties"]) == {
+        "dealer",
+        "hands",
+        "talon",
+        "seed",
+        "actions",
+        "note",
+    }

@@ -379,3 +379,112 @@ def test_the_shipped_files_declare_no_change_without_effect() -> None:
     problems, checked = validate_paths([], warnings)
     assert problems == [] and checked > 20
     assert [w for w in warnings if w.code == "authoring/no-effect"] == []
+
+
+# Comparison across the centuries: points against counters, never the same unit.
+
+
+def test_the_matrix_labels_each_amount_with_its_unit() -> None:
+    from engine.documents.matrix import build_matrix
+
+    matrix = build_matrix([load_ruleset("ombre"), load_ruleset(POINTS)])
+    rows = {row.aspect: row for row in matrix.rows}
+    assert rows["unit"].cells[0].value.startswith("jetons")
+    assert rows["unit"].cells[1].value.startswith("points")
+    assert rows["stakes"].cells[0].value == "each 3 (jetons)"
+    assert rows["stakes"].cells[1].value == "- (scored in points)"
+    assert "entrada: win +1" in rows["points tariff"].cells[1].value
+    assert rows["points tariff"].cells[1].value.endswith("(points)")
+    assert rows["party"].cells[1].value == "to 12 (points)"
+
+
+def test_diff_names_the_units_when_they_differ() -> None:
+    from engine.documents.diff import diff_rulesets
+
+    d = diff_rulesets(load_ruleset("ombre"), load_ruleset(POINTS))
+    assert d.units == ("jetons", "points")
+    assert d.as_json()["units"] == {"a": "jetons", "b": "points"}
+    assert diff_rulesets(load_ruleset("quadrille"), load_ruleset("quadrille-renonce")).units is None
+    assert "units" not in diff_rulesets(load_ruleset("ombre"), load_ruleset("tresillo")).as_json()
+
+
+def test_simulate_against_compares_only_unit_free_figures() -> None:
+    """Points and jetons are reported each in their own unit; no balance is subtracted across
+    them, while the rates (a contract played, a game won) are compared as usual."""
+    from engine.compare import compare, render_text
+
+    c = compare(load_ruleset("ombre"), load_ruleset(POINTS), 60, seed=1, confirm=False)
+    report = c.as_json()
+    a, b = report["rulesets"]
+    assert (a["unit"], b["unit"]) == ("jetons", "points")
+    assert report["units_differ"]["units"] == ["jetons", "points"]
+    assert report["difference"]["average_by_role"] == {}
+    assert a["average_by_role"] and b["average_by_role"]  # each side in its own unit
+    assert report["difference"]["declarer_won"]["n"] > 0  # a rate is compared
+    text = render_text(report)
+    assert "Units: A counts in jetons, B in points" in text
+    same = compare(load_ruleset("ombre"), load_ruleset("ombre-spadille-force"), 30, confirm=False)
+    assert "units_differ" not in same.as_json() and same.as_json()["difference"]["average_by_role"]
+
+
+def test_a_record_under_points_and_counters_is_never_subtracted(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+    from engine.records import read_record
+    from engine.sidebyside import render_text, replay_against
+
+    record = tmp_path / "one.yaml"
+    runner = CliRunner()
+    out = runner.invoke(
+        app, ["play", str(POINTS), "--auto", "--seed", "3", "--deals", "2", "--record", str(record)]
+    )
+    assert out.exit_code == 0, out.output
+    report = replay_against(read_record(record), load_ruleset(POINTS), load_ruleset("ombre"))
+    doc = report.as_json()
+    assert doc["units"] == ["points", "jetons"]
+    assert all("balance_difference" not in d for d in doc["deals"])
+    assert "units: A counts in points, B in jetons" in render_text(report)
+    same = replay_against(read_record(record), load_ruleset(POINTS), load_ruleset(POINTS))
+    assert "units" not in same.as_json()
+
+
+# The page that compares two whole rule sets rule by rule (docs/comparisons.yaml).
+
+
+def test_two_rule_sets_rule_by_rule_in_their_own_units() -> None:
+    from engine.documents.across import across
+    from engine.documents.sources import load_library
+    from engine.render import render
+
+    x = across(load_ruleset("ombre"), load_ruleset(POINTS), "A test.")
+    rows = {row.aspect: row for row in x.rows}
+    assert rows["players"].same and not rows["unit"].same
+    assert x.units == ("jetons", "points") and not x.same_unit
+    assert rows["party"].basis_b is not None and rows["party"].basis_a is None
+    assert 0 < x.agreeing < len(x.rows)
+    page = render(
+        "across.j2", "md", ext="md", root="../", lib=load_library(), books=set(), x=x, title="T"
+    )
+    assert "counts in jetons, ombre-in-points in points" in page
+    assert "| stakes | each 3 (jetons) | - (scored in points) |" in page
+    assert "### Party" in page  # a differing rule with its own basis, its authority given
+    html = render(
+        "across.j2", "html", ext="html", root="../", lib=load_library(), books=set(), x=x, title="T"
+    )
+    assert "<script" not in html and "ombre-in-points" in html
+
+
+def test_the_comparisons_file_is_read_and_checked(tmp_path: Path) -> None:
+    from engine.documents.across import load_comparisons
+    from engine.errors import RuleFileError
+
+    shipped = load_comparisons(ROOT / "docs" / "comparisons.yaml")
+    assert ("ombre", "dansk-lhombre") in [(c.a, c.b) for c in shipped]
+    assert shipped[0].name == "ombre-against-dansk-lhombre"
+    assert load_comparisons(tmp_path / "none.yaml") == []
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- a: ombre\n  b: quadrille\n", encoding="utf-8")
+    with pytest.raises(RuleFileError) as refused:
+        load_comparisons(bad)
+    assert refused.value.problems[0].code == "comparisons/entry"

@@ -35,14 +35,12 @@ def test_a_house_rule_changes_only_the_payments() -> None:
 
 def test_an_action_refused_under_the_other() -> None:
     rec = read_record(RECORDS / "quadrille-ask-remise.yaml")
-    report = replay_against(
-        rec, load_ruleset("quadrille"), load_ruleset("mediateur-solitaire")
-    ).as_json()
-    (deal,) = report["deals"]
+    compared = replay_against(rec, load_ruleset("quadrille"), load_ruleset("mediateur-solitaire"))
+    (deal,) = compared.as_json()["deals"]
     assert deal["illegal_b"]["index"] == 0
     assert deal["illegal_b"]["code"] == "bid/unknown-contract"
     assert "illegal_a" not in deal
-    text = render_text(report)
+    text = render_text(compared)
     assert "illegal under mediateur-solitaire: action 0" in text
 
 

@@ -114,6 +114,26 @@ def test_summary_fields() -> None:
     assert doc["largest_bete"] >= 0 and len(doc["digest"]) == 64
 
 
+def test_the_summary_is_a_typed_value_its_json_and_text_show() -> None:
+    """The text summary's template is fed the typed Summary, not the JSON document; the JSON
+    document is that value's fields, in order."""
+    import dataclasses
+
+    from engine.simulate import Summary, summary_text
+
+    rules = load_ruleset("ombre")
+    tally = run(Setup(rules, ("random", "heuristic", "random"), seed=4), 60)
+    summary = tally.summary()
+    assert isinstance(summary, Summary)
+    doc = tally.as_json()
+    assert list(doc) == [f.name for f in dataclasses.fields(Summary)]
+    assert doc["table"] == dataclasses.asdict(summary.table)
+    assert doc["by_bot"]["heuristic"]["seats"] == summary.by_bot["heuristic"].seats == [1]
+    text = summary_text(tally, rules)
+    assert f"{rules.name}: 60 deals with random,heuristic,random bots (seed 4)" in text
+    assert f"Digest         {summary.digest[:16]}" in text
+
+
 runner = CliRunner()
 
 

@@ -209,7 +209,6 @@ SCHEMA = {
                             "exchange": {
                                 "enum": ["declarer-first", "others-only", "declarer-only", "none"]
                             },
-                            "exchange_exactly": {"type": "integer", "minimum": 1},
                             "trumps": {"enum": ["named", "none"]},
                             "aim": {"enum": ["tricks", "no-tricks"]},
                             "open": {"enum": ["before-first-lead", "after-first-lead"]},
@@ -220,11 +219,36 @@ SCHEMA = {
                             "trump_from_talon": {"type": "boolean"},
                             "trump_named_by": {"enum": ["declarer", "partner"]},
                             "requires_cards": arr(CARD, minItems=1, uniqueItems=True),
+                            "trump_suit": SUIT,
+                            "bid_as": ID,
+                            "only_to_overcall": {
+                                "oneOf": [
+                                    {"enum": ["refused"]},
+                                    obj(
+                                        {
+                                            "penalty": ID,
+                                            "basis": BASIS,
+                                        },
+                                        ["penalty"],
+                                        basis=False,
+                                    ),
+                                ]
+                            },
+                            "instead_of": ID,
+                            "declarer_may_play": arr(ID, minItems=1, uniqueItems=True),
+                            "exchange_limits": obj(
+                                {"declarer_min": NAT, "declarer_max": NAT},
+                                [],
+                                basis=False,
+                            )
+                            | {"minProperties": 1},
                         },
                         ["name", "rank", "biddable", "help"],
                     )
                 ),
-                "speech": {"enum": ["once-each"]},
+                "speech": {"enum": ["once-each", "round"]},
+                "equal_rank": {"enum": ["refused", "earlier-holds"]},
+                "raise": obj({"to": {"enum": ["higher"]}}, ["to"]),
                 "all_pass": obj(
                     {
                         "action": {"enum": ["forced", "redeal"]},
@@ -251,6 +275,9 @@ SCHEMA = {
                 "first_max": {"type": "integer", "minimum": 0},
                 "leave_at_least": NAT,
                 "leave_unless_matador": {"type": "boolean"},
+                "declarer_min": NAT,
+                "besides_turned": {"type": "boolean"},
+                "defenders": {"enum": ["in-turn", "either-first"]},
             },
             [],
         ),
@@ -263,6 +290,52 @@ SCHEMA = {
                 "renonce": obj({"action": {"enum": ["refused", "penalised"]}}, ["action"]),
             },
             ["leader", "follow_suit", "must_trump", "must_overtake"],
+        ),
+        "laws": obj(
+            {
+                # The laws of the play (an exposed card, play out of turn, cards shown, a hand
+                # laid down without naming trumps, a hand turned up, the king's holder known).
+                "exposed_card": obj(
+                    {
+                        "remedy": {"enum": ["call-card"]},
+                        "exempt": arr({"enum": ["alone", "self-caller"]}, uniqueItems=True),
+                    },
+                    ["remedy"],
+                ),
+                "out_of_turn": obj(
+                    {
+                        "remedy": arr(
+                            {"enum": ["call-card", "require-suit"]}, minItems=1, uniqueItems=True
+                        ),
+                        "bars_vole": {"type": "boolean"},
+                    },
+                    ["remedy"],
+                ),
+                "shown_cards": obj(
+                    {
+                        "remedy": {"enum": ["dictate"]},
+                        "before_side_tricks": {"type": "integer", "minimum": 1},
+                        "bars_vole": {"type": "boolean"},
+                    },
+                    ["remedy", "before_side_tricks"],
+                ),
+                "lay_down_unnamed": obj(
+                    {"contracts": arr(ID, minItems=1, uniqueItems=True)},
+                    ["contracts"],
+                ),
+                "turned_hand": obj({"bete": {"enum": ["halves"]}}, ["bete"]),
+                "partner_known_no_vole": obj(
+                    {
+                        "leads": arr(
+                            {"type": "string", "minLength": 1}, minItems=1, uniqueItems=True
+                        ),
+                        "called_card": {"type": "boolean"},
+                    },
+                    ["leads"],
+                ),
+            },
+            [],
+            basis=False,
         ),
         "vole": obj(
             {
@@ -506,6 +579,9 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "OpenFrom": ("when an open contract's hand is shown", ("auction", "contracts", "*", "open")),
     "BiddableWhen": ("when a contract may be bid", ("auction", "contracts", "*", "biddable_when")),
     "SitsOut": ("who sits out of each deal", ("players", "sits_out")),
+    "Speech": ("how speech goes in the auction", ("auction", "speech")),
+    "EqualRank": ("a bid of the rank standing", ("auction", "equal_rank")),
+    "Defenders": ("the defenders' order of exchange", ("exchange", "defenders")),
 }
 
 

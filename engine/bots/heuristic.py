@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import DEFER, Action
 from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
@@ -202,6 +202,8 @@ class HeuristicBot(Bot):
             return legal[0], ("{0}: the only legal choice", legal[0])
         if phase in ("auction", "match"):
             return self._bid(deal, seat, legal)
+        if phase == "raise":
+            return self._raise(deal, seat, legal)
         if phase == "trump":
             return self._trump(deal, seat, legal)
         if phase == "call":
@@ -259,14 +261,41 @@ class HeuristicBot(Bot):
         )
         return min(losers, most, deal.rules.talon) * good / count
 
-    def _bid(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+    def _raise(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        """After winning the auction: play the highest contract open to him that the hand is
+        worth, or the contract won."""
+        action, reason = self._bid(deal, seat, legal, lowest=False)
+        if action.verb == "pass":
+            won = deal.auction[-1][1].contract if deal.auction else None
+            held = deal.holder_contract
+            return action, (
+                "pass: he plays {0}, the contract he won; no other is worth more to this hand",
+                held.id if held is not None else won,
+            )
+        return action, reason
+
+    def _bid(
+        self, deal: Deal, seat: int, legal: Sequence[Action], *, lowest: bool | None = None
+    ) -> tuple[Action, Reason]:
         hand = deal.hands[seat]
+        rules = deal.rules
+        if lowest is None:
+            # Where speech goes round he may speak again: he bids no higher than he must, and
+            # names a contract only when its class would not do (never incurring a penalty).
+            lowest = rules.speech == "round"
         best: tuple[Action, Reason] | None = None
         closest: tuple[float, float, str, str] | None = None
         for action in legal:
             if action.verb != "bid":
                 continue
-            contract = deal.rules.contracts[action.contract or ""]
+            contract = rules.contracts[action.contract or ""]
+            if (
+                lowest
+                and contract.only_to_overcall is not None
+                and deal.phase == "auction"
+                and not deal.bid_needed(contract)
+            ):
+                continue
             suits = [NO_TRUMPS] if contract.no_trumps else deal.trump_choices(contract)
             if not suits:
                 continue
@@ -274,8 +303,8 @@ class HeuristicBot(Bot):
                 # A game to take no trick: the hand must hold almost no card that can win,
                 # after the écart has thrown the worst of them.
                 danger = nolo_danger(deal.t, hand, suits[0])
-                thrown = contract.exchange_exactly or (
-                    (deal.rules.exchange_first_max or deal.rules.talon)
+                thrown = (
+                    (contract.exchange_max or deal.rules.exchange_first_max or deal.rules.talon)
                     if contract.exchange in ("declarer-first", "declarer-only")
                     else 0
                 )
@@ -309,10 +338,9 @@ class HeuristicBot(Bot):
                 value = sum(estimate_tricks(deal.t, hand, s) for s in suits) / len(suits)
             need, why = self.need(deal, contract, hand, suit)
             if value >= need:
-                if (
-                    best is None
-                    or contract.rank > deal.rules.contracts[best[0].contract or ""].rank
-                ):
+                rank = contract.rank
+                best_rank = rules.contracts[best[0].contract or ""].rank if best else None
+                if best_rank is None or (rank < best_rank if lowest else rank > best_rank):
                     best = (
                         action,
                         (
@@ -417,9 +445,8 @@ class HeuristicBot(Bot):
             # A game to take no trick: throw the cards most likely to win one, highest first.
             strength = t.strength[trump]
             worst = sorted(bits(hand), key=lambda c: (-_danger(t, hand, trump, c), -strength[c]))
-            take = most if why is not None and why.exactly is not None else 0
-            if not take:
-                take = sum(1 for c in worst[:most] if _danger(t, hand, trump, c) > 0)
+            take = sum(1 for c in worst[:most] if _danger(t, hand, trump, c) > 0)
+            take = max(take, why.least if why is not None else 0)  # his duty to buy
             cards = tuple(ALL_CARDS[c] for c in worst[:take])
             return Action("discard", cards=cards), (
                 "discard {0} of his highest cards: he must take no trick",
@@ -431,14 +458,25 @@ class HeuristicBot(Bot):
             (c for c in bits(hand) if strength[c] < 100 and ranks[c] > 0),
             key=lambda c: (ranks[c] == 1, strength[c]),
         )
-        cards = tuple(ALL_CARDS[c] for c in losers[:most])
-        if why is not None and why.exactly is not None and len(cards) != most:
-            # An exchange of exactly so many: the weakest cards make up the number.
-            rest = sorted(
-                (c for c in bits(hand) if c not in {x.index for x in cards}),
-                key=lambda c: strength[c],
+        chosen = losers[:most]
+        why = deal.exchange_why()
+        least = why.least if why is not None else 0
+        if len(chosen) < least:
+            # The duty to buy: he takes the fewest more, giving up his weakest other cards.
+            rest = sorted((c for c in bits(hand) if c not in chosen), key=lambda c: strength[c])
+            chosen = chosen + rest[: least - len(chosen)]
+            return Action("discard", cards=tuple(ALL_CARDS[c] for c in chosen)), (
+                "discard {0}: he must buy at least {1}, so his weakest cards go",
+                len(chosen),
+                least,
             )
-            cards = (*cards, *(ALL_CARDS[c] for c in rest[: most - len(cards)]))[:most]
+        if deal.may_defer() and len(chosen) < 2:
+            # Few losers: the other defender, who may need more, takes from the talon first.
+            return DEFER, (
+                "defer: with {0} plain losers he lets the other defender buy first",
+                len(chosen),
+            )
+        cards = tuple(ALL_CARDS[c] for c in chosen)
         if not cards:
             return Action("discard", cards=()), ("keep every card: none is a plain loser",)
         return Action("discard", cards=cards), (

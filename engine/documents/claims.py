@@ -49,12 +49,11 @@ from typing import Any
 
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
-from engine.errors import Problem
 from engine.referee.seating import seating
 from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
-from engine.rules.reader import json_path, parse_bytes
-from engine.rules.schema_pass import document_problems
+from engine.rules.reader import parse_bytes
+from engine.rules.schema_pass import document_problems, duplicate_ids
 
 __all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
 
@@ -165,6 +164,9 @@ class Claim:
     note: str | None
     where: str
     """``file:line`` of the claim."""
+    fitted: bool = False
+    """The model was fitted to this claim (an inferred value chosen so that it holds): a
+    confirmation that shows consistency, not independent support."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,7 @@ class Evaluation:
             "statement": c.statement.describe(),
             "kind": c.statement.kind,
             "status": self.status,
+            "fitted": c.fitted,
             "detail": self.detail,
             "where": c.where,
         }
@@ -225,23 +228,15 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
         if doc is None or found:
             problems.extend(found)
             continue
+        twice, repeated = duplicate_ids(
+            doc, "claims", "claim/duplicate", lambda cid: f"claim {cid!r} is listed twice", seen
+        )
+        problems.extend(twice)
         for i, entry in enumerate(doc.data["claims"]):
+            if i in repeated:
+                continue
             where = ("claims", i)
             cid = str(entry["id"])
-            if cid in seen:
-                line, column = doc.where((*where, "id"))
-                problems.append(
-                    Problem(
-                        doc.file,
-                        line,
-                        column,
-                        json_path((*where, "id")),
-                        "claim/duplicate",
-                        f"claim {cid!r} is listed twice",
-                    )
-                )
-                continue
-            seen.add(cid)
             raw = entry["statement"]
             note = entry.get("note")
             out.append(
@@ -254,6 +249,7 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
                     Statement(raw["kind"], {k: v for k, v in raw.items() if k != "kind"}),
                     str(note) if note is not None else None,
                     f"{shown}:{doc.where(where)[0]}",
+                    fitted=bool(entry.get("fitted", False)),
                 )
             )
     if problems:

@@ -17,7 +17,7 @@ from engine.documents import repo_path
 from engine.rules.model import Basis, RuleSet
 from engine.rules.reader import Path_, json_path
 
-__all__ = ["Change", "RuleChange", "RuleDiff", "diff_rulesets", "readable"]
+__all__ = ["Change", "RuleChange", "RuleDiff", "diff_rulesets", "readable", "unit_label"]
 
 
 def plain(value: Any) -> Any:
@@ -224,13 +224,30 @@ class RuleDiff:
                 return head
         return path[:1]
 
+    @property
+    def units(self) -> tuple[str, str] | None:
+        """Returns the unit of each side's amounts (``points``, ``jetons`` ...) when they
+        differ, None when both count in the same unit: amounts in different units are shown
+        each in its own and never subtracted (points are scored, counters change hands)."""
+        a, b = unit_label(self.a), unit_label(self.b)
+        return None if a == b else (a, b)
+
     def as_json(self) -> dict[str, Any]:
-        """Returns the diff as in ``ombre diff --json``."""
-        return {
+        """Returns the diff as in ``ombre diff --json`` (with ``units`` where they differ)."""
+        out: dict[str, Any] = {
             "a": self.a.id,
             "b": self.b.id,
             "changes": [c.as_json() for c in self.changes],
         }
+        if self.units is not None:
+            out["units"] = {"a": self.units[0], "b": self.units[1]}
+        return out
+
+
+def unit_label(rules: RuleSet) -> str:
+    """Returns the unit a ruleset's amounts are in, plural: ``points`` for a game scored from
+    a tariff, else its counter (``jetons``, ``Markes``)."""
+    return rules.amounts_unit
 
 
 def _where(rules: RuleSet, path: Path_) -> str:

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.documents import data_dir, repo_path
-from engine.errors import Problem, RuleFileError
-from engine.rules.reader import json_path, parse_bytes
-from engine.rules.schema_pass import document_problems
+from engine.errors import RuleFileError
+from engine.rules.reader import parse_bytes
+from engine.rules.schema_pass import document_problems, duplicate_ids
 
 __all__ = ["HOME_KINDS", "Disagreement", "Home", "Reading", "load_disagreements"]
 
@@ -83,24 +83,14 @@ def load_disagreements(path: Path | None = None) -> tuple[Disagreement, ...] | N
     if doc is None or problems:
         raise RuleFileError(problems)
     out: list[Disagreement] = []
-    seen: set[str] = set()
+    problems, repeated = duplicate_ids(
+        doc, "disagreements", "data/duplicate", lambda did: f"{did!r} is listed twice"
+    )
     for i, entry in enumerate(doc.data["disagreements"]):
+        if i in repeated:
+            continue
         where = ("disagreements", i)
         did = str(entry["id"])
-        if did in seen:
-            line, column = doc.where((*where, "id"))
-            problems.append(
-                Problem(
-                    doc.file,
-                    line,
-                    column,
-                    json_path((*where, "id")),
-                    "data/duplicate",
-                    f"{did!r} is listed twice",
-                )
-            )
-            continue
-        seen.add(did)
         readings = tuple(
             Reading(
                 str(r["source"]),

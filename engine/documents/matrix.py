@@ -39,8 +39,8 @@ def _kinds(r: RuleSet) -> str:
             traits.append("no trumps")
         if c.no_tricks:
             traits.append("no tricks")
-        if c.exchange_exactly is not None:
-            traits.append(f"exchanges exactly {c.exchange_exactly}")
+        if c.exchange_min is not None and c.exchange_min == c.exchange_max:
+            traits.append(f"exchanges exactly {c.exchange_min}")
         if c.open is not None:
             traits.append(f"open {c.open}")
         if c.biddable_when != "always":
@@ -103,6 +103,77 @@ def _results(r: RuleSet) -> str:
     return "; ".join(parts)
 
 
+_POINTS = "- (scored in points)"
+"""A counter's cell in a game scored in points: it has no counters, and says so rather than
+show an amount in a unit it does not use."""
+
+
+def _unit(r: RuleSet) -> str:
+    """The unit every amount of the column is in: the amounts of two columns in different
+    units are never the same thing (points are scored, counters change hands)."""
+    if r.in_points:
+        return "points, scored from a tariff (nothing staked)"
+    return f"{r.unit}s (counters); fiche {r.fiche}"
+
+
+def _counters(read: Callable[[RuleSet], str], label: bool = True) -> Callable[[RuleSet], str]:
+    """A row about counters (its amounts labelled with their unit); a game in points has
+    none."""
+
+    def cell(r: RuleSet) -> str:
+        if r.in_points:
+            return _POINTS
+        value = read(r)
+        if not label or value in ("", "-"):
+            return value or "-"
+        return f"{value} ({r.unit}s)"
+
+    return cell
+
+
+def _points(r: RuleSet) -> str:
+    if not r.in_points:
+        return "-"
+    rows: dict[str, list[str]] = {}
+    for p in r.points.values():
+        roles = [
+            f"{name} {amount:+d}"
+            for name, amount in (
+                ("declarer", p.declarer),
+                ("partner", p.partner),
+                ("each opponent", p.opponents),
+                ("most tricks", p.codille_winner),
+            )
+            if amount
+        ]
+        text = (
+            roles[0].removeprefix("declarer ")
+            if roles == [f"declarer {p.declarer:+d}"]
+            else (", ".join(roles) or "0")
+        )
+        rows.setdefault(p.contract, []).append(f"{p.result} {text}")
+    return "; ".join(f"{c}: {', '.join(v)}" for c, v in rows.items()) + " (points)"
+
+
+def _penalties(r: RuleSet) -> str:
+    return (
+        "; ".join(f"{f.id} -{f.points}" for f in r.penalties.values()) + " (points)"
+        if r.penalties
+        else "-"
+    )
+
+
+def _party(r: RuleSet) -> str:
+    party = r.party
+    if party is None:
+        return "-"
+    if party.target is not None:
+        return f"to {party.target} ({'points' if r.in_points else r.unit + 's'})"
+    if party.deals is not None:
+        return f"{party.deals} deals"
+    return f"{party.tours} tours, the last x{party.last_tour_factor}"
+
+
 def _items(r: RuleSet) -> str:
     parts = []
     for i in r.items.values():
@@ -114,6 +185,8 @@ def _items(r: RuleSet) -> str:
             value = str(i.amount)
         if i.by_contract:
             value += " (" + ", ".join(f"{k} {v}" for k, v in i.by_contract.items()) + ")"
+        if i.favourite_option is not None:
+            value += f", {i.favourite_amount} in the {i.favourite_option}"
         parts.append(f"{i.id} {value}")
     return "; ".join(parts)
 
@@ -121,6 +194,9 @@ def _items(r: RuleSet) -> str:
 def _outcomes(r: RuleSet) -> str:
     parts = []
     for o in r.outcomes.values():
+        if o.pot is None:
+            parts.append(f"{o.id}: {'won' if o.game == 'won' else f'lost ({o.game})'}")
+            continue
         text = f"{o.id}: pot {o.pot}" + (", bête" if o.bete else "")
         if o.receive:
             text += ", receives " + "+".join(o.receive)
@@ -138,6 +214,10 @@ def _bete(r: RuleSet) -> str:
         out += f", capped by {r.bete_cap}"
     if r.bete_doubling_after_first_remise:
         out += ", doubles after a first remise"
+    if r.bete_growth == "doubling":
+        out += "; a bête on a bête is twice it"
+    elif r.bete_growth == "step":
+        out += f"; a bête on a bête is it and {r.bete_step} more"
     return out
 
 
@@ -169,6 +249,14 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
     ("contracts, lowest first", _contracts),
     ("without trumps, to take no trick, open", _kinds),
     (
+        "speech",
+        lambda r: (
+            str(r.speech)
+            + ("; equal rank: earlier holds" if r.equal_rank == "earlier-holds" else "")
+            + ("; raise after the auction" if r.raise_to else "")
+        ),
+    ),
+    (
         "all pass",
         lambda r: (
             (
@@ -187,23 +275,38 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
             "-"
             if r.talon == 0
             else f"first at most {r.exchange_first_max}; leave {r.exchange_leave_at_least}"
+            + (
+                f"; declarer buys at least {r.exchange_declarer_min}"
+                if r.exchange_declarer_min
+                else ""
+            )
+            + ("; besides the turned card" if r.exchange_besides_turned else "")
+            + ("; a defender may defer" if r.exchange_defenders == "either-first" else "")
         ),
     ),
     ("vole", lambda r: f"after {r.vole_after} tricks"),
     ("thresholds", _results),
-    ("stakes", lambda r: ", ".join(f"{w} {a}" for w, a in r.stakes)),
-    ("unit", lambda r: f"{r.unit}; fiche {r.fiche}"),
-    ("payment items, per opponent", _items),
+    ("unit", _unit),
+    ("party", _party),
+    ("stakes", _counters(lambda r: ", ".join(f"{w} {a}" for w, a in r.stakes))),
+    ("payment items, per opponent", _counters(_items)),
+    ("points tariff", _points),
+    ("penalty points", _penalties),
     ("outcomes", _outcomes),
-    ("bêtes", _bete),
+    ("bêtes", _counters(_bete, label=False)),
     (
         "sole liability",
-        lambda r: (
-            f"below {r.sole_liability_below} tricks" if r.sole_liability_below is not None else "-"
+        _counters(
+            lambda r: (
+                f"below {r.sole_liability_below} tricks"
+                if r.sole_liability_below is not None
+                else "-"
+            ),
+            label=False,
         ),
     ),
-    ("odd counter", lambda r: f"to the {r.odd_counter}"),
-    ("codille remainder", lambda r: r.codille_remainder),
+    ("odd counter", lambda r: _POINTS if r.in_points else f"to the {r.odd_counter}"),
+    ("codille remainder", lambda r: _POINTS if r.in_points else r.codille_remainder),
 )
 """The rows of the matrix: a name and how to read the cell from a ruleset."""
 

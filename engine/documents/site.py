@@ -1,7 +1,8 @@
 """``ombre docs``: every document for a set of rulesets, written to a folder.
 
 The folder holds ``index``, ``books/ID``, ``diffs/ID`` (each ruleset against what it extends),
-``effects`` and ``effects/ID`` (what each variant does to the game: a seeded, paired
+``across/A-against-B`` (two whole rule sets rule by rule, for the pairs of
+``docs/comparisons.yaml``), ``effects`` and ``effects/ID`` (what each variant does to the game: a seeded, paired
 ``simulate --against`` run of its parent against it, the table and the SVG chart; in Markdown
 the chart is ``effects/ID.svg`` beside the page), ``matrix``, ``claims``, ``disagreements``,
 ``glossary`` and ``sources/ID``, in Markdown or HTML; HTML adds the one stylesheet,
@@ -92,6 +93,7 @@ def write_docs(
     from markupsafe import Markup
 
     from engine.documents import repo_path, repo_root
+    from engine.documents.across import across, load_comparisons
     from engine.documents.book import rule_view
     from engine.documents.claims import evaluate, load_claims
     from engine.documents.concordance import SOURCES, build_concordance
@@ -181,6 +183,19 @@ def write_docs(
         matrix=build_matrix(chosen),
         files={r.id: repo_path(r.file) for r in chosen},
     )
+    by_id = {r.id: r for r in chosen}
+    compared = []
+    for pair in load_comparisons(repo_root() / "docs" / "comparisons.yaml"):
+        if pair.a in by_id and pair.b in by_id:
+            a, b = by_id[pair.a], by_id[pair.b]
+            compared.append((pair.name, a, b))
+            page(
+                f"across/{pair.name}",
+                "across.j2",
+                "../",
+                title=f"{a.name} and {b.name}, rule by rule",
+                x=across(a, b, pair.why),
+            )
     page(
         "claims",
         "claims.j2",
@@ -235,6 +250,7 @@ def write_docs(
         concordances=read,
         examples=examples,
         measured=bool(measured),
+        compared=compared,
     )
     if fmt == "html":
         shutil.copyfile(Path(templates_dir()) / "style.css", out / "style.css")

@@ -1,42 +1,119 @@
 """The auction: speech in turn, bids by precedence, the "forcé" match, and all passing.
 
-Staged filter for a bid: the contract exists, it may be bid, the bidder holds the cards it
-requires, a contract reserved to the last to speak after all have passed
-(``biddable_when: last-after-all-pass``, the contrabola) is bid by him only, in the ``match``
-phase it is the overcall being matched, and otherwise it outranks the bid standing.
+Speech goes once round (``auction.speech: once-each``) or round and round, a pass being final,
+until all but one have passed (``round``). A bid of the rank standing is refused, or taken by a
+hand that speaks earlier than its holder (``auction.equal_rank: earlier-holds``). A contract
+named only to overcall (``only_to_overcall``) is refused, or penalised, when the lower contract
+it stands for (its ``bid_as`` class, or ``instead_of``) would have outranked the bid standing.
+
+Staged filter for a bid: the contract exists, it may be bid, in the ``match`` phase it is the
+overcall being matched, and otherwise it outranks the bid standing and, where it may be named
+only to overcall, it is needed. After the auction its winner may name what he plays instead
+(the ``raise`` phase: ``declarer_may_play``, ``auction.raise``).
+A contract reserved to the last to speak after all have passed (``biddable_when:
+last-after-all-pass``, the contrabola) is bid by him only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.actions import Action
-from engine.enums import AllPass, BiddableWhen
+from engine.actions import PASS, Action
+from engine.enums import AllPass, BiddableWhen, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
 from engine.referee.dealstate import DealState
-from engine.referee.state import AUCTION, MATCH, refuse
+from engine.referee.state import AUCTION, MATCH, RAISE, refuse
+from engine.rules.model import Contract
 
-__all__ = ["apply", "legal", "refusal"]
+__all__ = ["apply", "legal", "needed", "raise_choices", "refusal"]
 
 
 def legal(d: DealState) -> Sequence[Action]:
     compiled = d.rules.compiled
+    if d.phase is RAISE:
+        return [PASS, *(Action("bid", contract=c.id) for c in raise_choices(d))]
     if d.phase is MATCH:
         assert d.holder_contract is not None
         return list(compiled.match[d.holder_contract.id])
-    floor = d.holder_contract.rank if d.holder_contract is not None else -1
+    standing = d.holder_contract
+    floor = standing.rank if standing is not None else -1
     bids = compiled.bids[floor]
     if compiled.bids_reserved and not _last_after_all_pass(d):
         bids = tuple(b for b in bids if b.contract not in compiled.bids_reserved)
+    rules = d.rules
+    if standing is not None and rules.equal_rank is EqualRank.EARLIER_HOLDS and _earlier(d):
+        # An earlier hand may take a contract of the rank standing (another than the one held).
+        same = [
+            Action("bid", contract=c.id)
+            for c in rules.contracts.values()
+            if c.biddable and c.rank == standing.rank and c.id != standing.id
+        ]
+        bids = (bids[0], *same, *bids[1:])
     if compiled.bids_need_cards:
-        return [b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None]
+        bids = tuple(b for b in bids if b.verb == "pass" or _lacks(d, b.contract) is None)
+    if compiled.named_only_to_overcall:
+        bids = tuple(b for b in bids if b.verb == "pass" or _named_legally(d, b.contract))
     return list(bids)
 
 
 def _last_after_all_pass(d: DealState) -> bool:
     """Checks if the player to move is the last to speak and every other has passed."""
     return d.phase is AUCTION and not d.speakers and d.holder is None
+
+
+def _earlier(d: DealState) -> bool:
+    """Checks if the player to move speaks earlier than the holder of the bid (in turn from
+    the eldest)."""
+    order = d.seating.order
+    return d.holder is not None and order.index(d.to_move) < order.index(d.holder)
+
+
+def _outranks(d: DealState, contract: Contract) -> bool:
+    """Checks if ``contract``, bid now by the player to move, outranks the bid standing."""
+    standing = d.holder_contract
+    if standing is None or contract.rank > standing.rank:
+        return True
+    return (
+        contract.rank == standing.rank
+        and contract.id != standing.id
+        and d.rules.equal_rank is EqualRank.EARLIER_HOLDS
+        and _earlier(d)
+    )
+
+
+def needed(d: DealState, contract: Contract) -> bool:
+    """Checks if naming ``contract`` now is needed to overcall: the lower contract it stands
+    for (its class, or ``instead_of``) would not outrank the bid standing (our reading of the
+    DLU's "nødvendigt for overbud"; a contract named freely is always needed)."""
+    lower = contract.needs
+    if lower is None:
+        return True
+    return not _outranks(d, d.rules.contracts[lower])
+
+
+def _named_legally(d: DealState, contract_id: str | None) -> bool:
+    contract = d.rules.contracts[contract_id or ""]
+    rule = contract.only_to_overcall
+    return rule is None or rule.penalty is not None or needed(d, contract)
+
+
+def raise_choices(d: DealState) -> list[Contract]:
+    """Returns the contracts the auction's winner may play instead of the one he won: those
+    it lets him name (``declarer_may_play``) and, under ``auction.raise: {to: higher}``, every
+    higher biddable contract, lowest first."""
+    won = d.holder_contract
+    if won is None:
+        return []
+    rules = d.rules
+    names = set(won.declarer_may_play)
+    if rules.raise_to == "higher":
+        names |= {c.id for c in rules.contracts.values() if c.biddable and c.rank > won.rank}
+    lacking = rules.compiled.bids_need_cards
+    return sorted(
+        (rules.contracts[c] for c in names if not lacking or _lacks(d, c) is None),
+        key=lambda c: (c.rank, c.id),
+    )
 
 
 def _lacks(d: DealState, contract_id: str | None) -> str | None:
@@ -57,6 +134,8 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
         return None
     rules = d.rules
     seat = d.to_move
+    if d.phase is RAISE:
+        return _raise_refusal(d, action)
     contract = rules.contracts.get(action.contract or "")
     if contract is None:
         known = ", ".join(c for c, v in rules.contracts.items() if v.biddable)
@@ -104,7 +183,20 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction", "contracts", standing.id)),
         )
-    if standing is not None and contract.rank <= standing.rank:
+    if standing is not None and not _outranks(d, contract):
+        if (
+            contract.rank == standing.rank
+            and contract.id != standing.id
+            and rules.equal_rank is EqualRank.EARLIER_HOLDS
+        ):
+            return refuse(
+                "bid/equal-rank-later",
+                f"{contract.id} ranks with {standing.id}, and seat {d.holder}, who holds it, "
+                "speaks earlier: the earlier hand holds",
+                seat,
+                action,
+                rules.cite(("auction", "equal_rank")),
+            )
         return refuse(
             "bid/outranked",
             f"{contract.id} does not outrank {standing.id}",
@@ -112,11 +204,61 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction",)),
         )
+    rule = contract.only_to_overcall
+    if rule is not None and rule.penalty is None and not needed(d, contract):
+        lower = contract.needs
+        return refuse(
+            "bid/not-needed",
+            f"{contract.id} may be named only when needed to overcall, and {lower} would do"
+            + (f" over {standing.id}" if standing is not None else ""),
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
     return None
 
 
+def _raise_refusal(d: DealState, action: Action) -> IllegalActionError | None:
+    rules = d.rules
+    won = d.holder_contract
+    assert won is not None
+    if any(c.id == action.contract for c in raise_choices(d)):
+        return None
+    if action.contract not in rules.contracts:
+        known = ", ".join(c.id for c in raise_choices(d))
+        return refuse(
+            "raise/unknown-contract",
+            f"{rules.id} has no contract {action.contract!r} (he may play: {known}, or pass)",
+            d.to_move,
+            action,
+        )
+    path: tuple[str, ...] = (
+        ("auction", "raise") if rules.raise_to is not None else ("auction", "contracts", won.id)
+    )
+    return refuse(
+        "raise/not-allowed",
+        f"seat {d.to_move} won with {won.id} and may not play {action.contract} instead"
+        + (" (a raise must be to a higher contract)" if rules.raise_to is not None else ""),
+        d.to_move,
+        action,
+        rules.cite(path),
+    )
+
+
 def apply(d: DealState, seat: int, action: Action) -> None:
+    if d.phase is RAISE:
+        assert d.holder is not None and d.holder_contract is not None
+        chosen = d.holder_contract
+        if action.verb == "bid":
+            chosen = d.rules.contracts[action.contract or ""]
+        if chosen is not d.holder_contract:
+            d.raised_from = d.holder_contract.id
+        declarations.declare(d, d.holder, chosen, forced=False)
+        return
     d.auction.append((seat, action))
+    if d.rules.speech is Speech.ROUND:
+        _round(d, seat, action)
+        return
     if d.phase is MATCH:
         if action.verb == "pass":
             d.holder = d.overcaller
@@ -127,6 +269,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
     if action.verb == "bid":
         contract = d.rules.contracts[action.contract or ""]
         holder = d.holder
+        _penalise(d, seat, contract)
         if holder is not None and contract.matchable:
             # "Forcé": the player holding the bid may take it himself and be preferred.
             d.overcaller = seat
@@ -139,11 +282,53 @@ def apply(d: DealState, seat: int, action: Action) -> None:
     _next_speaker(d)
 
 
+def _penalise(d: DealState, seat: int, contract: Contract) -> None:
+    """Charges the fault of a contract named without need (``only_to_overcall: {penalty:
+    FAULT}``) to the bidder, for the penalty ledger (``settlement.penalties``)."""
+    rule = contract.only_to_overcall
+    if rule is None or rule.penalty is None or needed(d, contract):
+        return
+    d.faults.append((seat, rule.penalty))
+
+
+def _round(d: DealState, seat: int, action: Action) -> None:
+    """Speech that goes round (``auction.speech: round``): a bid takes the bid standing, a
+    pass is final, and the auction ends when all but the holder have passed (or all have)."""
+    if action.verb == "bid":
+        contract = d.rules.contracts[action.contract or ""]
+        _penalise(d, seat, contract)
+        d.holder = seat
+        d.holder_contract = contract
+    else:
+        d.passed |= 1 << seat
+    order = d.seating.order
+    i = order.index(seat)
+    for k in range(1, len(order) + 1):
+        nxt = order[(i + k) % len(order)]
+        if d.passed >> nxt & 1:
+            continue
+        if nxt == d.holder:
+            break  # every other hand has passed: he has it
+        d.to_move = nxt
+        return
+    _end(d)
+
+
 def _next_speaker(d: DealState) -> None:
     if d.speakers:
         d.to_move = d.speakers.pop()
         return
+    _end(d)
+
+
+def _end(d: DealState) -> None:
+    """The auction is over: its winner declares (or first names what he plays), or all
+    passed."""
     if d.holder is not None and d.holder_contract is not None:
+        if raise_choices(d):
+            d.phase = RAISE
+            d.to_move = d.holder
+            return
         declarations.declare(d, d.holder, d.holder_contract, forced=False)
         return
     rules = d.rules

@@ -20,13 +20,15 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import LAW_VERBS, Action
 from engine.cards import ALL_CARDS, Card
 from engine.enums import OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
-from engine.referee import auction, declarations, exchange, play, result
+from engine.referee import auction, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
+from engine.referee.irregular import Event
 from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
+from engine.referee.remedies import view as irregular_view
 from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
@@ -38,6 +40,7 @@ from engine.referee.state import (
     MATCH,
     OVER,
     PLAY,
+    RAISE,
     SUIT_NAMES,
     SURRENDER,
     TRUMP,
@@ -59,6 +62,7 @@ _MODULES: dict[Phase, ModuleType] = {
     CALL: declarations,
     GIVE: declarations,
     SURRENDER: declarations,
+    RAISE: auction,
     EXCHANGE: exchange,
     PLAY: play,
     VOLE: play,
@@ -249,7 +253,7 @@ class Deal(DealState):
         legal = self.listed
         if legal is None:
             phase = self.phase
-            if phase is PLAY and self.snapshots is None:
+            if phase is PLAY and self.snapshots is None and self.irregular is None:
                 mask = self.legal_mask
                 if mask < 0:
                     assert self.tr is not None
@@ -265,7 +269,8 @@ class Deal(DealState):
             elif phase is OVER:
                 legal = []
             else:
-                legal = _MODULES[phase].legal(self)
+                named = laws.legal(self) if self.irregular is not None else None
+                legal = named if named is not None else _MODULES[phase].legal(self)
             self.listed = legal
         return legal
 
@@ -273,6 +278,22 @@ class Deal(DealState):
         """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
         contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""
         return declarations.trump_choices(self, contract)
+
+    def bid_needed(self, contract: Contract) -> bool:
+        """Checks if naming ``contract`` now would be needed to overcall: always, unless it is
+        named only to overcall (``only_to_overcall``) and the lower contract it stands for would
+        outrank the bid standing (:func:`engine.referee.auction.needed`)."""
+        return auction.needed(self, contract)
+
+    def raise_choices(self) -> list[Contract]:
+        """Returns the contracts the auction's winner may play instead of the one he won (empty
+        outside the ``raise`` phase)."""
+        return auction.raise_choices(self) if self.phase is RAISE else []
+
+    def may_defer(self) -> bool:
+        """Checks if the player to move may let the other defender exchange first
+        (``exchange.defenders: either-first``)."""
+        return self.phase is EXCHANGE and exchange.may_defer(self)
 
     def exchange_limit(self) -> int:
         """Returns how many cards the player to move may discard now (0 outside the écart)."""
@@ -311,6 +332,7 @@ class Deal(DealState):
             and type(action) is Action
             and action.verb == "play"
             and (seat is None or seat == self.to_move)
+            and self.irregular is None
         ):
             card = action.cards[0].index
             mask = self.legal_mask
@@ -326,6 +348,15 @@ class Deal(DealState):
                 _play_card(self, seat, card)
                 return
         action, seat = self._parse(action, seat)
+        if action.verb in LAW_VERBS:
+            # An irregularity or its remedy, by whichever seat commits or takes it.
+            who = self.to_move if seat is None else seat
+            error = self._refusal(action, who)
+            if error is not None:
+                raise error
+            self.history.append((who, action))
+            laws.apply(self, who, action)
+            return
         if phase is PLAY and action.verb == "play" and (seat is None or seat == self.to_move):
             card = action.cards[0].index
             if play.play_mask(self) >> card & 1:
@@ -385,6 +416,19 @@ class Deal(DealState):
                     action,
                     rule=self.rules.cite(("deck",)),
                 )
+        if action.verb in LAW_VERBS:
+            who = self.to_move if seat is None else seat
+            return laws.refusal(self, who, action)
+        naming = self.irregular.naming if self.irregular is not None else None
+        if naming is not None:
+            return refuse(
+                f"{action.verb}/name-trump",
+                f"seat {naming} laid his hand down without naming trumps: another player "
+                "names them (name-trump SUIT)",
+                self.to_move,
+                action,
+                self.rules.cite(("laws", "lay_down_unnamed")),
+            )
         if seat is not None and seat != self.to_move:
             return IllegalActionError(
                 f"{action.verb}/not-your-turn",
@@ -460,6 +504,26 @@ class Deal(DealState):
         """Whether the deal is played without trumps (a contract with ``trumps: none``)."""
         return self.trump == NO_TRUMPS
 
+    def declarable(self, seat: int) -> list[Action]:
+        """Returns the irregularities and remedies ``seat`` could declare now under the rule
+        file's laws of the play (:func:`engine.referee.laws.declarable`); never among the legal
+        actions, which are what the rules ask of the player to move."""
+        return laws.declarable(self, self._seat(seat))
+
+    @property
+    def irregularities(self) -> tuple[Event, ...]:
+        """Returns the irregularities and remedies declared in this deal, in order (the laws
+        of the play applied without a verb, such as the king's holder made known, included)."""
+        return self.irregular.events if self.irregular is not None else ()
+
+    def public_cards(self, seat: int) -> list[Card]:
+        """Returns the cards of ``seat``'s hand every seat may see now (exposed, played out of
+        turn, or in a hand shown or turned up)."""
+        seat = self._seat(seat)
+        if self.irregular is None:
+            return []
+        return [ALL_CARDS[c] for c in self.irregular.public_cards(self.hands, seat)]
+
     def view(self, seat: int) -> View:
         """Returns what ``seat`` may see now: its hand, the public play, its choices.
 
@@ -468,7 +532,7 @@ class Deal(DealState):
         seat = self._seat(seat)
         partner_known = self.partner_known_to(seat)
         given_visible = self.given_visible_to(seat)
-        return {
+        out: View = {
             "seat": seat,
             "dealer": self.dealer,
             "eldest": self.eldest,
@@ -501,6 +565,10 @@ class Deal(DealState):
             if self.declarer is not None and self.declarer_shown()
             else None,
         }
+        irregular = irregular_view(self)
+        if irregular is not None:
+            out["irregular"] = irregular
+        return out
 
     def report(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre replay --json`` (its ``deals`` entries)."""
@@ -526,6 +594,8 @@ class Deal(DealState):
             out["turned"] = str(ALL_CARDS[self.turned])
         if self.trump == NO_TRUMPS:
             out["no_trumps"] = True
+        if self.raised_from is not None:
+            out["won_with"] = self.raised_from
         if self.exchanges:
             out["exchanges"] = [
                 {
@@ -537,6 +607,8 @@ class Deal(DealState):
             ]
         if self.penalties or self.renonces:
             out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+        if self.irregular is not None:
+            out["irregularities"] = [e.as_json() for e in self.irregular.events]
         if self.faults:
             out["penalties"] = [{"seat": s, "fault": f} for s, f in self.faults]
         s = self.settlement

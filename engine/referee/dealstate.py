@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.actions import Action
 from engine.cards import PACK_SIZE, suit_of
+from engine.referee.irregular import Irregular
 from engine.referee.seating import Seating
 from engine.referee.settlement import TableState
 from engine.referee.state import AUCTION, Phase, mask_of
@@ -49,6 +50,7 @@ class DealState:
         "dealt",
         "dealt_talon",
         "declarer",
+        "deferred",
         "demanded_from",
         "eldest",
         "exchanger_index",
@@ -62,6 +64,7 @@ class DealState:
         "history",
         "holder",
         "holder_contract",
+        "irregular",
         "is_over",
         "leader",
         "legal_mask",
@@ -73,9 +76,11 @@ class DealState:
         "overcaller",
         "partner",
         "partner_seen",
+        "passed",
         "penalties",
         "phase",
         "played_tricks",
+        "raised_from",
         "renonces",
         "result",
         "rules",
@@ -157,6 +162,11 @@ class DealState:
     """The seat whose overcall the holder may match ("forcé"), in the ``match`` phase."""
     auction: list[tuple[int, Action]]
     """The speech so far."""
+    passed: int
+    """The seats that have passed, a mask (where speech goes round, a pass is final)."""
+    raised_from: str | None
+    """The contract won in the auction, where its winner then played another (the ``raise``
+    phase: ``declarer_may_play``, ``auction.raise``)."""
 
     # The declarations and the écart.
     declarer: int | None
@@ -181,6 +191,8 @@ class DealState:
     """The seats that exchange, in turn."""
     exchanger_index: int
     """The position in ``exchangers`` of the seat exchanging now."""
+    deferred: bool
+    """The first defender has let the other exchange first (``defer``)."""
     exchanges: list[tuple[int, tuple[int, ...], tuple[int, ...]]]
     """The écart so far: (seat, discarded, drawn)."""
 
@@ -212,6 +224,9 @@ class DealState:
     snapshots: list[Snapshot] | None
     """The play state at the start of each trick, kept where renonces are penalised (a
     ``notice`` resumes from one); None where they are refused."""
+    irregular: Irregular | None
+    """What the irregularities declared under the laws of the play leave standing (None while
+    there are none; an immutable value, replaced on each change: :mod:`engine.referee.laws`)."""
 
     # The end.
     is_over: bool
@@ -265,6 +280,8 @@ class DealState:
         self.holder_contract = None
         self.overcaller = None
         self.auction = []
+        self.passed = 0
+        self.raised_from = None
 
         self.declarer = None
         self.contract = None
@@ -278,6 +295,7 @@ class DealState:
         self.transfers = []
         self.exchangers = []
         self.exchanger_index = 0
+        self.deferred = False
         self.exchanges = []
 
         self.tr = None
@@ -293,6 +311,7 @@ class DealState:
         self.penalties = []
         self.faults = []
         self.snapshots = None
+        self.irregular = None
 
         self.is_over = False
         self.result = None

@@ -4,8 +4,8 @@ Each rule is a staged filter over the candidates (suits, or cards). The legal ac
 candidates that pass every stage; an action that fails is refused by the first stage it fails,
 with that stage's code and rule.
 
-* trumps: the contract's favourite-suit option (``trump_option``, ``trump_not_option``), then
-  the suits in the pack, then, under a contract whose trumps are turned from the talon
+* trumps: the contract's favourite-suit option (``trump_option``, ``trump_not_option``), its
+  own suit (``trump_suit``), then the suits in the pack, then, under a contract whose trumps are turned from the talon
   (``trump_from_talon``, the Spanish *vuelta*), the suit of the talon's top card: the first
   card the declarer will draw, turned for all to see;
 * a call or demand: the trump suit, the caller's own card, the rank, the fallback rank (only
@@ -73,6 +73,16 @@ def trump_stages(
         return (
             "trump/option-excluded",
             f"{contract.id} is played in another suit than {name}",
+            ("auction", "contracts", contract.id),
+        )
+    if (
+        contract is not None
+        and contract.trump_suit is not None
+        and contract.trump_suit.index != suit
+    ):
+        return (
+            "trump/contract-suit",
+            f"{contract.id} is played with {contract.trump_suit.value} as trumps",
             ("auction", "contracts", contract.id),
         )
     if suit not in tables.trump_suits:

@@ -2,10 +2,14 @@
 
 Staged filter for a discard: every card named is held (``discard/not-in-hand``; a card named
 twice is refused when the ``Action`` is built), and no more than the limit
-(``discard/too-many``): the talon left, the first exchanger's maximum, and what a middle
-exchanger must leave for the last unless he holds a matador. Under a contract that fixes the
-declarer's number (``exchange_exactly``, the contrabola's one card) he discards exactly that
-many (``discard/exactly``); under ``exchange: declarer-only`` nobody else exchanges.
+(``discard/too-many``): the talon left, the first exchanger's maximum (or the contract's own
+``exchange_limits.declarer_max`` for the declarer), and what a middle exchanger must leave for
+the last unless he holds a matador; and, for the declarer, no fewer than his duty to buy
+(``discard/must-buy``: ``exchange.declarer_min`` or the contract's own, one more where the
+card turned from the talon does not count, ``besides_turned``).
+
+Where the first defender may let the other exchange first (``exchange.defenders:
+either-first``), he may ``defer`` once, and exchanges after him (``defer/not-now`` otherwise).
 """
 
 from __future__ import annotations
@@ -17,16 +21,16 @@ from itertools import combinations
 from math import comb
 from typing import overload
 
-from engine.actions import Action
+from engine.actions import DEFER, Action
 from engine.cards import ALL_CARDS, Card
-from engine.enums import Exchange
+from engine.enums import Defenders, Exchange
 from engine.errors import IllegalActionError
 from engine.referee import play
 from engine.referee.dealstate import DealState
 from engine.referee.state import EXCHANGE, bits, refuse
 from engine.rules.model import Basis
 
-__all__ = ["Discards", "ExchangeLimit", "begin", "limit", "limit_of"]
+__all__ = ["Discards", "ExchangeLimit", "begin", "least", "limit", "limit_of", "may_defer"]
 
 
 _set = object.__setattr__
@@ -39,6 +43,7 @@ def _discard(cards: tuple[Card, ...]) -> Action:
     _set(action, "contract", None)
     _set(action, "suit", None)
     _set(action, "cards", cards)
+    _set(action, "seat", None)
     return action
 
 
@@ -54,7 +59,6 @@ class Discards(SequenceABC[Action]):
         self.cards = cards
         self.most = most
         self.least = least
-        # Sizes below ``least`` (an exchange of exactly N cards) hold no discard.
         self.sizes = [comb(len(cards), k) if k >= least else 0 for k in range(most + 1)]
 
     def __len__(self) -> int:
@@ -117,22 +121,18 @@ class ExchangeLimit:
     one (``exchange.leave_unless_matador``): he may take the whole talon."""
     basis: Basis
     """The écart's rule (``exchange``)."""
-    exactly: int | None = None
-    """The declarer's exact number under his contract (``exchange_exactly``), when it applies
-    to him: he may discard neither fewer nor more."""
+    least: int = 0
+    """The fewest he may discard: the declarer's duty to buy (0: none)."""
+    turned_counts: bool = True
+    """False where the duty to buy does not count the card turned from the talon (he must
+    take :attr:`least` cards, the turned one among them, ``besides_turned``)."""
+    contract_max: int | None = None
+    """The contract's own maximum for the declarer (``exchange_limits.declarer_max``)."""
 
     @property
     def exempt_card(self) -> Card | None:
         """Returns the matador that frees him, as a card."""
         return None if self.exempt is None else ALL_CARDS[self.exempt]
-
-
-def _exactly(d: DealState) -> int | None:
-    """The exact number the player to move must exchange (``exchange_exactly``), or None."""
-    contract = d.contract
-    if contract is None or contract.exchange_exactly is None or d.to_move != d.declarer:
-        return None
-    return contract.exchange_exactly
 
 
 def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
@@ -141,12 +141,12 @@ def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
     seat = d.to_move
     left = len(d.talon) - d.talon_pos
     most = min(left, d.hands[seat].bit_count())
-    exactly = _exactly(d)
-    if exactly is not None:
-        return min(most, exactly), left, None, 0, None
     rules = d.rules
     first_max = None
-    if d.exchanger_index == 0 and rules.exchange_first_max is not None:
+    contract = d.contract
+    if seat == d.declarer and contract is not None and contract.exchange_max is not None:
+        most = min(most, contract.exchange_max)
+    elif d.exchanger_index == 0 and rules.exchange_first_max is not None:
         first_max = rules.exchange_first_max
         most = min(most, first_max)
     leave = 0
@@ -160,14 +160,42 @@ def _limit(d: DealState) -> tuple[int, int, int | None, int, int | None]:
     return most, left, first_max, leave, exempt
 
 
+def least(d: DealState) -> tuple[int, bool]:
+    """The declarer's duty to buy: (the fewest cards he may discard now, whether the card
+    turned from the talon counts toward it); (0, True) for anyone else."""
+    contract = d.contract
+    if d.to_move != d.declarer or contract is None:
+        return 0, True
+    rules = d.rules
+    duty = (
+        contract.exchange_min if contract.exchange_min is not None else rules.exchange_declarer_min
+    )
+    counts = True
+    if duty and rules.exchange_besides_turned and contract.trump_from_talon:
+        # The turned card is the first he draws: one more must be taken besides it.
+        duty += 1
+        counts = False
+    return duty, counts
+
+
 def limit_of(d: DealState) -> ExchangeLimit:
     """Returns how many cards the player to move may discard now, and why."""
     rules = d.rules
-    exactly = _exactly(d)
-    if exactly is not None and d.contract is not None:
-        basis = rules.basis_at(("auction", "contracts", d.contract.id))
-        return ExchangeLimit(*_limit(d), basis, exactly)
-    return ExchangeLimit(*_limit(d), rules.basis_at(("exchange",)))
+    most, left, first_max, leave, exempt = _limit(d)
+    fewest, counts = least(d)
+    contract = d.contract
+    own = contract.exchange_max if contract is not None and d.to_move == d.declarer else None
+    return ExchangeLimit(
+        most,
+        left,
+        first_max,
+        leave,
+        exempt,
+        rules.basis_at(("exchange",)),
+        min(fewest, most),
+        counts,
+        own,
+    )
 
 
 def limit(d: DealState) -> int:
@@ -175,29 +203,46 @@ def limit(d: DealState) -> int:
     return _limit(d)[0]
 
 
+def may_defer(d: DealState) -> bool:
+    """Checks if the player to move may let the other defender exchange first: the first
+    defender to exchange after the declarer, once, under ``exchange.defenders:
+    either-first``."""
+    return (
+        d.rules.exchange_defenders is Defenders.EITHER_FIRST
+        and not d.deferred
+        and d.exchanger_index == 1
+        and d.exchangers[0] == d.declarer
+        and len(d.exchangers) > 2
+    )
+
+
 def legal(d: DealState) -> Sequence[Action]:
     most = limit(d)
-    exactly = _exactly(d)
-    return Discards(sorted(bits(d.hands[d.to_move])), most, most if exactly is not None else 0)
+    discards = Discards(sorted(bits(d.hands[d.to_move])), most, min(least(d)[0], most))
+    if may_defer(d):
+        return [DEFER, *discards]
+    return discards
 
 
 def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     seat = d.to_move
+    if action.verb == "defer":
+        if may_defer(d):
+            return None
+        return refuse(
+            "defer/not-now",
+            "only the first defender to exchange after the declarer may let the other "
+            "exchange first, once"
+            if d.rules.exchange_defenders is Defenders.EITHER_FIRST
+            else f"{d.rules.id}: the defenders exchange in turn",
+            seat,
+            action,
+            d.rules.cite(("exchange",)),
+        )
     for c in action.cards:
         if not d.hands[seat] >> c.index & 1:
             return refuse("discard/not-in-hand", f"seat {seat} does not hold {c}", seat, action)
     most = limit(d)
-    exactly = _exactly(d)
-    if exactly is not None and len(action.cards) != most:
-        assert d.contract is not None
-        return refuse(
-            "discard/exactly",
-            f"under {d.contract.id} the declarer exchanges exactly {most} card"
-            f"{'' if most == 1 else 's'}, not {len(action.cards)}",
-            seat,
-            action,
-            d.rules.cite(("auction", "contracts", d.contract.id)),
-        )
     if len(action.cards) > most:
         why = limit_of(d)
         left = why.talon
@@ -211,6 +256,20 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
                 else f": a middle player leaves {why.leave} for the last"
             )
         return refuse("discard/too-many", reason, seat, action, d.rules.cite(("exchange",)))
+    fewest, counts = least(d)
+    fewest = min(fewest, most)
+    if len(action.cards) < fewest:
+        contract = d.contract
+        assert contract is not None
+        path: tuple[str, ...] = (
+            ("auction", "contracts", contract.id)
+            if contract.exchange_min is not None
+            else ("exchange",)
+        )
+        reason = f"seat {seat} declares {contract.id} and must take at least {fewest}"
+        if not counts:
+            reason += f" ({fewest - 1} besides the card turned from the talon)"
+        return refuse("discard/must-buy", reason, seat, action, d.rules.cite(path))
     return None
 
 
@@ -232,6 +291,13 @@ def begin(d: DealState) -> None:
 
 
 def apply(d: DealState, seat: int, action: Action) -> None:
+    if action.verb == "defer":
+        # He exchanges after the other defender: the two swap places in the order.
+        d.deferred = True
+        order = d.exchangers
+        order[1], order[2] = order[2], order[1]
+        d.to_move = order[1]
+        return
     discards = tuple(c.index for c in action.cards)
     k = len(discards)
     drawn = tuple(d.talon[d.talon_pos : d.talon_pos + k])

@@ -24,7 +24,7 @@ from engine.actions import NOTICE, PLAY, RENONCE, STOP, VOLE, Action
 from engine.cards import ALL_CARDS, RANKS_PER_SUIT, SUITS_IN_PACK, Suit
 from engine.enums import Leader, Renonce
 from engine.errors import IllegalActionError
-from engine.referee import result
+from engine.referee import remedies, result
 from engine.referee.dealstate import DealState
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, bits, refuse
@@ -88,7 +88,11 @@ def play_mask(d: DealState) -> int:
     mask = d.legal_mask
     if mask < 0:
         assert d.tr is not None
-        mask = d.legal_mask = d.tr.legal(d.hands[d.to_move], d.trick)
+        mask = d.tr.legal(d.hands[d.to_move], d.trick)
+        if d.irregular is not None:
+            # A card called or a suit named by the adversaries (the laws of the play).
+            mask = remedies.restrict(d, d.to_move, mask)
+        d.legal_mask = mask
     return mask
 
 
@@ -103,8 +107,11 @@ def legal(d: DealState) -> Sequence[Action]:
     else:
         mask = play_mask(d)
         out = plays(mask)
-        if d.snapshots is not None and mask != hand:
-            out += [RENONCE[c] for c in bits(hand & ~mask)]
+        if d.snapshots is not None:
+            assert d.tr is not None
+            follows = d.tr.legal(hand, d.trick)  # a renonce breaks the trick rules
+            if follows != hand:
+                out += [RENONCE[c] for c in bits(hand & ~follows)]
     if d.snapshots is not None and _noticeable(d):
         out.append(NOTICE)
     return out
@@ -139,6 +146,13 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             "renonce/not-a-renonce", f"{action.card} is a lead, not a renonce", seat, action
         )
     allowed = play_mask(d)
+    if d.irregular is not None:
+        assert d.tr is not None
+        follows = d.tr.legal(hand, d.trick)
+        if verb == "renonce":
+            allowed = follows
+        elif follows >> card & 1 and not allowed >> card & 1:
+            return _explain_law(d, action)
     if verb == "renonce":
         if not penalised:
             return refuse(
@@ -159,6 +173,36 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     if allowed >> card & 1:
         return None
     return _explain_play(d, action)
+
+
+def _explain_law(d: DealState, action: Action) -> IllegalActionError:
+    """The refusal of a card the trick rules allow and the adversaries' remedy does not."""
+    state = d.irregular
+    assert state is not None
+    seat = d.to_move
+    called = [ALL_CARDS[c] for h, c in state.required if h == seat]
+    allowed = play_mask(d)
+    if any(allowed >> c.index & 1 for c in called):
+        names = ", ".join(str(c) for c in called if allowed >> c.index & 1)
+        key = "exposed_card"
+        for h, c, law in state.liable:
+            if h == seat and ALL_CARDS[c] in called:
+                key = law
+        return refuse(
+            "play/card-called",
+            f"the adversaries called {names}: seat {seat} must play it now",
+            seat,
+            action,
+            d.rules.cite(("laws", key)),
+        )
+    suit = next((x for t, x in state.suits if t == seat), 0)
+    return refuse(
+        "play/suit-named",
+        f"the adversaries named {SUIT_NAMES[suit]}: seat {seat} must play {SUIT_NAMES[suit]}",
+        seat,
+        action,
+        d.rules.cite(("laws", "out_of_turn")),
+    )
 
 
 def _explain_play(d: DealState, action: Action) -> IllegalActionError:
@@ -231,6 +275,8 @@ def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -
 def play_card(d: DealState, seat: int, card: int) -> None:
     """Plays a card the caller checked is in the hand; ends the trick when it is complete."""
     d.hands[seat] ^= 1 << card
+    if d.irregular is not None:
+        remedies.after_play(d, seat, card)
     trick = d.trick
     trick.append(card)
     if len(trick) < d.active:
@@ -245,6 +291,8 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
     leader = d.leader
     winner = d.seat_at(leader, tr.winning_position(trick))
     called = d.called
+    if d.rules.play_laws.partner_known_no_vole is not None:
+        remedies.after_lead(d, leader, trick[0])
     if called is not None and called in trick:
         d.partner_seen = True
     tricks = d.played_tricks
@@ -263,6 +311,7 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
         and not d.vole_undertaken
         and d.contract is not None
         and (d.partner_seen or not rules.vole_requires_partner_seen)
+        and (d.irregular is None or d.irregular.vole_barred is None)
     ):
         side = d.side
         side_tricks = sum(d.won[s] for s in side)

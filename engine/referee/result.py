@@ -157,6 +157,7 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
         trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
         tuple(d.faults),
         favoured_options(d),
+        d.irregular.turned if d.irregular is not None else (),
     )
 
 

@@ -115,6 +115,8 @@ class PaymentKind(StrEnum):
     """The bête of a lost game, put into the pot."""
     RENONCE = "renonce"
     """The bête for a renonce noticed."""
+    TURNED_HAND = "turned-hand"
+    """The bête, by halves, for a hand turned up instead of the tricks (``laws.turned_hand``)."""
     FEE = "fee"
     """A fee paid during the deal (a demanded or a surrendered card)."""
     HELD = "held"
@@ -143,6 +145,7 @@ ODD_COUNTER = "odd counter (highest trump)"
 """A codille's odd counter given to a defender for his trump (``codille_remainder:
 highest-trumps``)."""
 RENONCE_BETE = "bête (renonce)"
+TURNED_HAND_BETE = "bête (hand turned up)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +292,7 @@ class _Lines(NamedTuple):
     bete: _Line
     renonce: _Line
     odd: _Line
+    turned: _Line
     fees: dict[str, _Line]
 
 
@@ -330,6 +334,13 @@ def _line_table(rules: RuleSet) -> _Lines:
         ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
         (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
         (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
+        (
+            TURNED_HAND_BETE,
+            PaymentKind.TURNED_HAND,
+            (),
+            (rules.basis_at(("laws", "turned_hand")),),
+            None,
+        ),
         fees,
     )
 
@@ -576,6 +587,8 @@ class Outcome(NamedTuple):
     favoured: frozenset[str] = frozenset()
     """The suit options (``kind: suit``) whose chosen suit is the deal's trump suit (the palo
     de favor's items are paid at their ``favourite_amount``)."""
+    turned_hands: tuple[tuple[int, int], ...] = ()
+    """Each hand turned up instead of the tricks, (offender, owner): a bête borne by halves."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -599,6 +612,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.trump_holders,
         outcome.penalties,
         outcome.favoured,
+        outcome.turned_hands,
         rules.compiled.dealers[outcome.dealer].out,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
@@ -623,6 +637,7 @@ def settle(
     trump_holders: Sequence[int] = (),
     penalties: Sequence[tuple[int, str]] = (),
     favoured: frozenset[str] = frozenset(),
+    turned_hands: Sequence[tuple[int, int]] = (),
     out: int | None = None,
 ) -> SettlementResult:
     """Settles one deal.
@@ -635,6 +650,8 @@ def settle(
     held a trump when play began, the highest first (for ``codille_remainder: highest-trumps``).
     ``penalties`` are the faults committed, ``(offender, fault id)``, each scored in penalty
     points whatever the result. ``favoured`` names the suit options whose suit is trumps.
+    ``turned_hands`` are the hands turned up instead of the tricks, ``(offender, owner)``: each
+    makes a bête, half paid by each, the odd counter by the offender (``laws.turned_hand``).
     ``out`` is the seat that sat the deal out, if one did (in a game in points it scores
     nothing as an opponent).
 
@@ -658,6 +675,7 @@ def settle(
         tuple(trump_holders),
         tuple(penalties),
         frozenset(favoured),
+        tuple(turned_hands),
         out,
     )
     return _settle(rules, args, None)
@@ -686,6 +704,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         trump_holders,
         _penalties,
         favoured,
+        turned_hands,
         _out,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
@@ -857,6 +876,12 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
         ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
         made += size
+    for offender, owner in turned_hands:
+        # "fait la bête de moitié avec celui à qui appartiennent les cartes retournées" (ENC-Q).
+        line = _NO_LINE if kinds is None else kinds.turned
+        for seat, share in _split(size, offender, owner):
+            ledger.to_pot(seat, share, line)
+        made += size
     if made:
         # The bêtes made on one deal go together (ENC-Q).
         waiting.append(made)
@@ -898,7 +923,7 @@ def _settle_points(
     balances need not add up to nothing."""
     n, table, _, result, contract, declarer, partner, tricks = args[:8]
     matadors, penalties = args[8], args[14]
-    out = args[16]
+    out = args[17]
     balances = [0] * n
 
     def score(seat: int, points: int, line: _Line) -> None:

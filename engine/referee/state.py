@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from engine.referee.irregular import IrregularView
 
 __all__ = ["PHASES", "SUIT_NAMES", "Phase", "Trick", "View", "bits", "mask_of", "refuse"]
 
@@ -32,13 +35,16 @@ class Phase(StrEnum):
     OVER = "over"
     SURRENDER = "surrender"
     """The holder of the called card may surrender it (*roi rendu*)."""
+    RAISE = "raise"
+    """The auction's winner names the contract he plays instead, or raises it (``pass``:
+    he plays the contract he won)."""
 
 
 PHASES: tuple[str, ...] = tuple(p.value for p in Phase)
 
 # The members as plain names: reading an enum member off its class costs ten times more, and
 # the referee compares phases on every action.
-AUCTION, MATCH, TRUMP, CALL, GIVE, EXCHANGE, PLAY, VOLE, OVER, SURRENDER = Phase
+AUCTION, MATCH, TRUMP, CALL, GIVE, EXCHANGE, PLAY, VOLE, OVER, SURRENDER, RAISE = Phase
 
 EXPECTED = {
     AUCTION: "pass or bid",
@@ -51,16 +57,18 @@ EXPECTED = {
     VOLE: "vole, stop, or play CARD (which undertakes the vole)",
     OVER: "nothing: the deal is over",
     SURRENDER: "give CARD (surrender the called card) or pass (keep it)",
+    RAISE: "bid CONTRACT (play it instead of the contract won) or pass (play the contract won)",
 }
 
 # The verbs each phase takes (renonce and notice only under a rule file that penalises them).
 VERB_PHASES: dict[str, tuple[Phase, ...]] = {
-    "pass": (Phase.AUCTION, Phase.MATCH, Phase.SURRENDER),
-    "bid": (Phase.AUCTION, Phase.MATCH),
+    "pass": (Phase.AUCTION, Phase.MATCH, Phase.SURRENDER, Phase.RAISE),
+    "bid": (Phase.AUCTION, Phase.MATCH, Phase.RAISE),
     "trump": (Phase.TRUMP,),
     "call": (Phase.CALL,),
     "give": (Phase.GIVE, Phase.SURRENDER),
     "discard": (Phase.EXCHANGE,),
+    "defer": (Phase.EXCHANGE,),
     "play": (Phase.PLAY, Phase.VOLE),
     "vole": (Phase.VOLE,),
     "stop": (Phase.VOLE,),
@@ -142,6 +150,8 @@ class View(TypedDict):
     declarer_hand: list[str] | None
     """The declarer's cards, shown to every seat under an open contract (*ouvert*) from the
     moment its rule says; None otherwise."""
+    irregular: NotRequired[IrregularView]
+    """The irregularities of the deal, where any was declared (the same for every seat)."""
 
 
 def card(index: int) -> Card:

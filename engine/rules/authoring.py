@@ -151,7 +151,7 @@ def _unplayable(resolved: Any) -> list[Problem]:
             f"the vole is undertaken after {after} tricks, but a deal has only {tricks}: "
             "nothing is left to play for",
         )
-    below = d["settlement"]["sharing"].get("sole_liability_below")
+    below = (d["settlement"].get("sharing") or {}).get("sole_liability_below")
     if below is not None and below > tricks:
         add(
             ("settlement", "sharing", "sole_liability_below"),
@@ -241,7 +241,146 @@ def _mechanism_problems(resolved: Any) -> list[Problem]:
                     "trump-turned-and-chosen",
                     f"contract {cid}: trumps are turned from the talon, so no partner names them",
                 )
+    _auction_problems(d, add)
     return problems
+
+
+def _auction_problems(d: dict[str, Any], add: Any) -> None:
+    """Checks the auction that goes round, equal ranks, class bids, bids only to overcall,
+    the raise, a contract's own trumps and its exchange limits (issue 16)."""
+    auction = d["auction"]
+    contracts = auction["contracts"]
+    talon = int(d["deal"]["talon"])
+    rnd = auction["speech"] == "round"
+    ranks: dict[int, list[str]] = {}
+    for cid, c in contracts.items():
+        if c["biddable"]:
+            ranks.setdefault(int(c["rank"]), []).append(cid)
+    if "equal_rank" not in auction:
+        for rank, ids in ranks.items():
+            if len(ids) > 1:
+                add(
+                    ("auction", "contracts", ids[1], "rank"),
+                    "equal-rank-unsettled",
+                    f"contracts {', '.join(ids)} share rank {rank}: say who holds at equal rank "
+                    "(auction.equal_rank: refused or earlier-holds)",
+                )
+    suits = set(d["deck"]["suits"])
+    for cid, c in contracts.items():
+        path: Path_ = ("auction", "contracts", cid)
+        if rnd and c.get("matchable"):
+            add(
+                (*path, "matchable"),
+                "round-and-matchable",
+                f"contract {cid}: where speech goes round the holder speaks again, so no "
+                "overcall is matched (drop matchable)",
+            )
+        for key in ("bid_as", "instead_of"):
+            other = c.get(key)
+            if other is None:
+                continue
+            o = contracts.get(other)
+            if o is None:
+                add(
+                    (*path, key),
+                    "unknown-contract",
+                    f"no contract {other!r} (known: {', '.join(contracts)})",
+                )
+            elif other == cid or not o["biddable"] or int(o["rank"]) > int(c["rank"]):
+                add(
+                    (*path, key),
+                    "class-not-lower",
+                    f"contract {cid}: {key} {other} must be another biddable contract of no "
+                    "higher rank",
+                )
+            elif key == "bid_as" and o.get("bid_as"):
+                add(
+                    (*path, key),
+                    "class-of-a-class",
+                    f"contract {cid}: {other} is itself bid as {o['bid_as']}; name the class",
+                )
+        rule = c.get("only_to_overcall")
+        faults = d["settlement"].get("penalties") or {}
+        if isinstance(rule, dict) and rule["penalty"] not in faults:
+            add(
+                (*path, "only_to_overcall", "penalty"),
+                "unknown-fault",
+                f"contract {cid}: no fault {rule['penalty']!r} in settlement.penalties (known: "
+                f"{', '.join(faults) or 'none'})",
+            )
+        if rule is not None and not (c.get("bid_as") or c.get("instead_of")):
+            add(
+                (*path, "only_to_overcall"),
+                "overcall-of-what",
+                f"contract {cid} may be named only to overcall, but names no lower contract "
+                "that would do otherwise (bid_as or instead_of)",
+            )
+        for j, other in enumerate(c.get("declarer_may_play", [])):
+            if other not in contracts or other == cid:
+                add(
+                    (*path, "declarer_may_play", j),
+                    "unknown-contract",
+                    f"contract {cid}: {other!r} is not another contract (known: "
+                    f"{', '.join(contracts)})",
+                )
+        if c.get("trump_suit") is not None:
+            if c["trump_suit"] not in suits:
+                add(
+                    (*path, "trump_suit"),
+                    "trump-suit-not-in-pack",
+                    f"contract {cid}: {c['trump_suit']} are not in the pack",
+                )
+            for key in ("trump_option", "trump_not_option", "trump_from_talon"):
+                if c.get(key):
+                    add(
+                        (*path, key),
+                        "trump-fixed-and-chosen",
+                        f"contract {cid} has its own trump suit, so {key} cannot choose them",
+                    )
+        limits = c.get("exchange_limits")
+        if limits is not None:
+            if c.get("exchange", "none") not in ("declarer-first", "declarer-only"):
+                add(
+                    (*path, "exchange_limits"),
+                    "limits-without-exchange",
+                    f"contract {cid}: the declarer does not exchange (exchange: "
+                    f"{c.get('exchange', 'none')}), so exchange_limits has no effect",
+                )
+            low, high = limits.get("declarer_min"), limits.get("declarer_max")
+            if low is not None and high is not None and low > high:
+                add(
+                    (*path, "exchange_limits", "declarer_min"),
+                    "buy-more-than-allowed",
+                    f"contract {cid}: the declarer must take {low} but may take only {high}",
+                )
+            for key, value in limits.items():
+                if value > talon:
+                    add(
+                        (*path, "exchange_limits", key),
+                        "unplayable",
+                        f"{key} {value}, but the talon holds only {talon} cards",
+                    )
+    ex = d.get("exchange") or {}
+    if ex.get("declarer_min", 0) > talon:
+        add(
+            ("exchange", "declarer_min"),
+            "unplayable",
+            f"declarer_min {ex['declarer_min']}, but the talon holds only {talon} cards",
+        )
+    if ex.get("besides_turned") and not any(c.get("trump_from_talon") for c in contracts.values()):
+        add(
+            ("exchange", "besides_turned"),
+            "no-effect",
+            "besides_turned, but no contract turns its trumps from the talon",
+        )
+    if ex.get("defenders") == "either-first" and not any(
+        c.get("exchange") == "declarer-first" for c in contracts.values()
+    ):
+        add(
+            ("exchange", "defenders"),
+            "no-effect",
+            "either-first, but under no contract does the declarer exchange first",
+        )
 
 
 def authoring_problems(resolved: Any) -> list[Problem]:

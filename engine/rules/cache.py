@@ -24,9 +24,7 @@ interrupted write. Any failure to read or write it is silently a miss.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -138,6 +136,8 @@ def load(path: Path, raw: bytes, read_bytes: Any, context: str = "") -> dict[str
     if not enabled():
         return None
     try:
+        import json
+
         target = _entry_path(path, content_hash(raw), context)
         entry = json.loads(target.read_text(encoding="utf-8"))
         if entry.get("format") != FORMAT:
@@ -158,6 +158,9 @@ def store(path: Path, raw: bytes, entry: dict[str, Any], context: str = "") -> N
     if not enabled():
         return
     try:
+        import json
+        import tempfile
+
         target = _entry_path(path, content_hash(raw), context)
         target.parent.mkdir(parents=True, exist_ok=True)
         entry = {"format": FORMAT, **entry}

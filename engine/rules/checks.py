@@ -333,22 +333,6 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                     " results rule names it (when: {contract: [...]}): it would be won and"
                     " lost by the tricks of the other contracts",
                 )
-        if "exchange_exactly" in c:
-            if c.get("exchange", "none") not in ("declarer-first", "declarer-only"):
-                add(
-                    (*where, "exchange_exactly"),
-                    "exchange-exactly-without-declarer",
-                    f"contract {cid}: exchange_exactly is what the declarer exchanges, but"
-                    f" exchange is {c.get('exchange', 'none')!r}"
-                    " (declarer-first or declarer-only)",
-                )
-            elif c["exchange_exactly"] > min(talon, hand):
-                add(
-                    (*where, "exchange_exactly"),
-                    "exchange-exactly-too-many",
-                    f"contract {cid}: the declarer cannot exchange {c['exchange_exactly']}"
-                    f" cards (hands of {hand}, a talon of {talon})",
-                )
         if c.get("biddable_when", "always") != "always" and not c["biddable"]:
             add(
                 (*where, "biddable_when"),
@@ -458,6 +442,48 @@ def semantic_problems(resolved: Any) -> list[Problem]:
                 "a favourite_amount needs the favourite_option whose suit it is paid for",
             )
     _points_problems(d, add)
+
+    # The laws of the play (``laws:``).
+    laws = d.get("laws") or {}
+    hand_size = d["deal"]["hand_size"]
+    shown = laws.get("shown_cards")
+    if shown and shown["before_side_tricks"] > hand_size:
+        add(
+            ("laws", "shown_cards", "before_side_tricks"),
+            "unplayable",
+            f"{shown['before_side_tricks']} tricks is more than a deal has ({hand_size})",
+        )
+    unnamed = laws.get("lay_down_unnamed")
+    if unnamed:
+        for i, cid in enumerate(unnamed["contracts"]):
+            if cid not in contracts:
+                add(
+                    ("laws", "lay_down_unnamed", "contracts", i),
+                    "unknown-contract",
+                    f"no contract {cid!r} (known: {', '.join(contracts)})",
+                )
+            elif contracts[cid]["help"] != "none" or contracts[cid].get("trump_from_talon"):
+                add(
+                    ("laws", "lay_down_unnamed", "contracts", i),
+                    "unplayable",
+                    f"{cid!r} is not played alone with trumps named by the declarer: no one "
+                    "lays it down without naming a suit",
+                )
+    known = laws.get("partner_known_no_vole")
+    if known:
+        if "call" not in d["declarations"]:
+            add(
+                ("laws", "partner_known_no_vole"),
+                "missing-declaration",
+                "the called card's holder is known only where a card is called (declarations.call)",
+            )
+        for i, name in enumerate(known["leads"]):
+            if name not in names:
+                add(
+                    ("laws", "partner_known_no_vole", "leads", i),
+                    "unknown-trump",
+                    f"no top trump named {name!r} (known: {', '.join(names)})",
+                )
 
     # Citations.
     sources = d["sources"]

@@ -224,10 +224,17 @@ class Registry:
         """Returns every known file, read."""
         return [self._read(e) for e in self._entries.values()]
 
+    def found(self) -> list[_Entry]:
+        """Returns the files of ``rules/`` and ``variants/``, read: not the files named by path
+        since (those stay known to :meth:`find`, but a listing must not depend on what this
+        process happened to load before)."""
+        return [e for e in self.entries() if e.kind in ("ruleset", "variant")]
+
     def files(self) -> list[tuple[str, str, Path]]:
-        """Returns ``(id, kind, path)`` for every readable file, rulesets first."""
+        """Returns ``(id, kind, path)`` for every readable file of :meth:`found`, rulesets
+        first."""
         out = []
-        for e in self.entries():
+        for e in self.found():
             if e.id is not None:
                 out.append((e.id, e.kind, e.path))
         return sorted(out, key=lambda t: (t[1] != "ruleset", t[0]))

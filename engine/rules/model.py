@@ -25,6 +25,8 @@ from engine.enums import (
     BeteGoing,
     BiddableWhen,
     CodilleRemainder,
+    Defenders,
+    EqualRank,
     Exchange,
     HeldBy,
     Help,
@@ -35,6 +37,7 @@ from engine.enums import (
     OwnCard,
     Pot,
     Renonce,
+    Speech,
     TrumpNamedBy,
     Trumps,
     Visibility,
@@ -58,10 +61,13 @@ __all__ = [
     "DemandFee",
     "HeldCards",
     "Item",
+    "OnlyToOvercall",
     "Option",
     "OutcomeRule",
     "PartyRule",
     "Penalty",
+    "PlayLaw",
+    "PlayLaws",
     "Points",
     "ResultRule",
     "RuleSet",
@@ -199,8 +205,6 @@ class Contract:
     biddable_when: BiddableWhen = BiddableWhen.ALWAYS
     """``last-after-all-pass``: bid only by the last to speak, when every other has passed
     (the contrabola)."""
-    exchange_exactly: int | None = None
-    """The declarer discards and draws exactly this many (the contrabola's one card)."""
 
     @property
     def no_trumps(self) -> bool:
@@ -211,6 +215,43 @@ class Contract:
     def no_tricks(self) -> bool:
         """Whether the declarer undertakes to take no trick."""
         return self.aim is Aim.NO_TRICKS
+
+    trump_suit: Suit | None = None
+    """The contract's own trump suit, fixed (the DLU's *bedre spil* and *solo spar*: spades)."""
+    bid_as: str | None = None
+    """The class contract it is bid as (the DLU's *spil*): it is named only to overcall."""
+    only_to_overcall: OnlyToOvercall | None = None
+    """It may be named only when needed to overcall: refused otherwise, or penalised."""
+    instead_of: str | None = None
+    """The lower contract whose failure to outrank the bid standing makes naming this one
+    needed (default: :attr:`bid_as`)."""
+    declarer_may_play: tuple[str, ...] = ()
+    """Contracts the declarer who won the auction with this one may play instead, named after
+    the auction (the DLU's *spil*: a suit, *tourné* or *købe nolo*)."""
+    exchange_min: int | None = None
+    """The declarer's duty to buy under this contract (overrides ``exchange.declarer_min``)."""
+    exchange_max: int | None = None
+    """The most the declarer may take under this contract (overrides ``exchange.first_max``)."""
+
+    @property
+    def needs(self) -> str | None:
+        """Returns the contract whose failure to outrank the bid standing makes naming this
+        one needed (None: it may always be named)."""
+        if self.only_to_overcall is None:
+            return None
+        return self.instead_of or self.bid_as
+
+
+@dataclass(frozen=True, slots=True)
+class OnlyToOvercall:
+    """A contract named without need to overcall (``only_to_overcall``): refused, or accepted
+    and the bidder charged the fault :attr:`penalty` of the penalty ledger
+    (``settlement.penalties``, which gives its points)."""
+
+    penalty: str | None
+    """The fault (an id of ``settlement.penalties``) of naming it without need; None: such a
+    bid is refused."""
+    basis: Basis
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +513,80 @@ class PartyRule:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayLaw:
+    """One law of the play the rule file states (``laws.KEY``): its parameters and basis.
+
+    ``remedies`` are what the adversaries may do (``call-card``, ``require-suit``,
+    ``dictate``), ``exempt`` who the law does not bind (``alone``: the declarer of a contract
+    without help; ``self-caller``), ``bars_vole`` whether the irregularity takes the vole from
+    the offender's side, ``before_side_tricks`` the tricks the side must have before it may show
+    its cards, ``contracts`` the contracts a law is about, ``leads`` the top trumps (by name)
+    whose lead makes the called card's holder known, ``called_card`` whether leading the called
+    card does too, ``bete`` how a bête is borne (``halves``)."""
+
+    key: str
+    basis: Basis
+    remedies: tuple[str, ...] = ()
+    exempt: tuple[str, ...] = ()
+    bars_vole: bool = False
+    before_side_tricks: int = 0
+    contracts: tuple[str, ...] = ()
+    leads: tuple[str, ...] = ()
+    called_card: bool = False
+    bete: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLaws:
+    """The laws of the play a rule file states (``laws:``), each None where it states none."""
+
+    exposed_card: PlayLaw | None = None
+    out_of_turn: PlayLaw | None = None
+    shown_cards: PlayLaw | None = None
+    lay_down_unnamed: PlayLaw | None = None
+    turned_hand: PlayLaw | None = None
+    partner_known_no_vole: PlayLaw | None = None
+
+    def any(self) -> bool:
+        """Checks if the file states any law of the play."""
+        return any(getattr(self, k) is not None for k in PLAY_LAW_KEYS)
+
+
+PLAY_LAW_KEYS = (
+    "exposed_card",
+    "out_of_turn",
+    "shown_cards",
+    "lay_down_unnamed",
+    "turned_hand",
+    "partner_known_no_vole",
+)
+"""The keys of ``laws:`` that are laws of the play."""
+
+
+def _play_laws(d: Mapping[str, Any], basis: Any) -> PlayLaws:
+    laws = d.get("laws") or {}
+    out: dict[str, PlayLaw] = {}
+    for key in PLAY_LAW_KEYS:
+        law = laws.get(key)
+        if law is None:
+            continue
+        remedy = law.get("remedy", ())
+        out[key] = PlayLaw(
+            key=key,
+            basis=basis("laws", key),
+            remedies=(remedy,) if isinstance(remedy, str) else tuple(remedy),
+            exempt=tuple(law.get("exempt", ())),
+            bars_vole=bool(law.get("bars_vole", False)),
+            before_side_tricks=int(law.get("before_side_tricks", 0)),
+            contracts=tuple(law.get("contracts", ())),
+            leads=tuple(law.get("leads", ())),
+            called_card=bool(law.get("called_card", False)),
+            bete=str(law.get("bete", "")),
+        )
+    return PlayLaws(**out)
+
+
+@dataclass(frozen=True, slots=True)
 class Tables:
     """The compiled form of a ruleset for one setup: small integer tables per trump suit.
 
@@ -571,6 +686,8 @@ class Compiled:
     """Some contract may be bid only by a player holding certain cards."""
     bids_reserved: frozenset[str]
     """The contracts bid only by the last to speak after all have passed (the contrabola)."""
+    named_only_to_overcall: bool
+    """Some contract may be named only when needed to overcall, on pain of refusal."""
     dealers: tuple[DealerPlan, ...]
     """The seating of a deal dealt by each seat."""
     opponents: Mapping[tuple[int, int | None], tuple[int, ...]]
@@ -694,6 +811,18 @@ class RuleSet:
     exchange_first_max: int | None
     exchange_leave_at_least: int
     exchange_leave_unless_matador: bool
+    exchange_declarer_min: int
+    """The declarer must take at least this many cards (``exchange.declarer_min``)."""
+    exchange_besides_turned: bool
+    """The duty to buy does not count the card turned from the talon (``besides_turned``)."""
+    exchange_defenders: Defenders
+    """``in-turn``, or ``either-first``: the first defender may ``defer`` to the other."""
+    speech: Speech
+    """``once-each``, or ``round``: speech goes round until all but one have passed."""
+    equal_rank: EqualRank
+    """A bid of the rank standing: ``refused``, or ``earlier-holds`` (an earlier hand's)."""
+    raise_to: str | None
+    """``higher``: after the auction the declarer may raise his contract (``auction.raise``)."""
     leader: Leader
     follow_suit: bool
     must_trump: bool
@@ -732,6 +861,8 @@ class RuleSet:
     """Payments for cards held, whatever the result (``settlement.held_cards``)."""
     party: PartyRule | None
     """The party of some tours, its last tour paying more, where the file plays one."""
+    play_laws: PlayLaws
+    """The laws of the play the file states (``laws:``: an exposed card, play out of turn ...)."""
     points: Mapping[tuple[str, str], Points]
     """For (contract, result), the points scored (``settlement.points``); empty in a game
     settled in counters."""
@@ -746,6 +877,13 @@ class RuleSet:
     _setups: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     """The setups, their compiled tables and packs, each built once the first time it is asked
     for (written by this class's own methods only: setups are a finite set of choices)."""
+
+    @property
+    def amounts_unit(self) -> str:
+        """Returns the unit of the amounts a deal settles, plural: ``points`` for a game scored
+        from a tariff, else its counter (``jetons``). Amounts in different units are never
+        added, subtracted or compared as numbers."""
+        return "points" if self.in_points else f"{self.unit}s"
 
     @property
     def in_points(self) -> bool:
@@ -1229,10 +1367,26 @@ def _compile_tables(rules: RuleSet) -> Compiled:
             for c in rules.contracts.values()
             if c.biddable_when is BiddableWhen.LAST_AFTER_ALL_PASS
         ),
+        named_only_to_overcall=any(
+            c.only_to_overcall is not None and c.only_to_overcall.penalty is None
+            for c in rules.contracts.values()
+        ),
         dealers=tuple(dealers),
         opponents=MappingProxyType(opponents),
         outcome_items=MappingProxyType(items),
         deal_stakes=MappingProxyType(stakes),
+    )
+
+
+def _only_to_overcall(value: Any, basis: Any, cid: str) -> OnlyToOvercall | None:
+    """The ``only_to_overcall`` of a contract: ``refused`` or ``{penalty: N}``."""
+    if value is None:
+        return None
+    if value == "refused":
+        return OnlyToOvercall(None, basis("auction", "contracts", cid))
+    where = ("auction", "contracts", cid, "only_to_overcall")
+    return OnlyToOvercall(
+        str(value["penalty"]), basis(*where) if "basis" in value else basis(*where[:-1])
     )
 
 
@@ -1317,7 +1471,13 @@ def build_ruleset(resolved: Any) -> RuleSet:
             aim=Aim(c.get("aim", "tricks")),
             open=OpenFrom(c["open"]) if c.get("open") else None,
             biddable_when=BiddableWhen(c.get("biddable_when", "always")),
-            exchange_exactly=c.get("exchange_exactly"),
+            trump_suit=Suit(c["trump_suit"]) if c.get("trump_suit") else None,
+            bid_as=c.get("bid_as"),
+            only_to_overcall=_only_to_overcall(c.get("only_to_overcall"), basis, cid),
+            instead_of=c.get("instead_of"),
+            declarer_may_play=tuple(c.get("declarer_may_play", ())),
+            exchange_min=(c.get("exchange_limits") or {}).get("declarer_min"),
+            exchange_max=(c.get("exchange_limits") or {}).get("declarer_max"),
         )
 
     def call(key: str) -> Call | None:
@@ -1433,6 +1593,12 @@ def build_ruleset(resolved: Any) -> RuleSet:
         exchange_first_max=ex.get("first_max"),
         exchange_leave_at_least=int(ex.get("leave_at_least", 0)),
         exchange_leave_unless_matador=bool(ex.get("leave_unless_matador", False)),
+        exchange_declarer_min=int(ex.get("declarer_min", 0)),
+        exchange_besides_turned=bool(ex.get("besides_turned", False)),
+        exchange_defenders=Defenders(ex.get("defenders", "in-turn")),
+        speech=Speech(d["auction"]["speech"]),
+        equal_rank=EqualRank(d["auction"].get("equal_rank", "refused")),
+        raise_to=(d["auction"].get("raise") or {}).get("to"),
         leader=Leader(d["play"]["leader"]),
         follow_suit=bool(d["play"]["follow_suit"]),
         must_trump=bool(d["play"]["must_trump"]),
@@ -1483,6 +1649,7 @@ def build_ruleset(resolved: Any) -> RuleSet:
         )
         if d.get("party")
         else None,
+        play_laws=_play_laws(d, basis),
         points=MappingProxyType(_points_of(s.get("points") or {}, basis)),
         penalties=_freeze(
             {

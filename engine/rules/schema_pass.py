@@ -10,6 +10,8 @@ default code ``schema/<keyword>`` for every error of the node, ``x-codes`` for o
 (``{"type": "source/shape"}``), and ``x-messages`` the validator's words for one keyword. The
 message may mention ``{value}`` (the value refused), ``{key}`` (for ``additionalProperties``
 the unknown key, for ``required`` the missing one) and ``{allowed}`` (the keys allowed).
+``x-hint: false`` leaves out the "did you mean" of an unknown key, and ``x-at-key: true``
+locates a missing key's problem at the key (``$.ruleset``) rather than at the mapping.
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from typing import Any
 from engine.errors import Problem
 from engine.rules.reader import Document, Path_, json_path
 
-__all__ = ["Locate", "document_problems", "schema_file", "schema_problems", "validator"]
+__all__ = [
+    "Locate",
+    "document_problems",
+    "duplicate_ids",
+    "schema_file",
+    "schema_problems",
+    "validator",
+]
 
 Locate = Callable[[Path_], tuple[str, int | None, int | None]]
 """Returns the file, line and column of the value at a path (or of its nearest ancestor)."""
@@ -40,7 +49,7 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def validator(name: str) -> Any:
     """Returns the validator of schema ``name`` (built once per process).
 
@@ -70,7 +79,7 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
             extras = [k for k in error.instance if k not in allowed]
             for extra in extras:
                 hint = difflib.get_close_matches(str(extra), allowed, n=1)
-                more = f"; did you mean {hint[0]!r}?" if hint else ""
+                more = f"; did you mean {hint[0]!r}?" if hint and schema.get("x-hint", True) else ""
                 sub = (*path, extra)
                 f, line, col = locate(sub)
                 text = (
@@ -86,6 +95,9 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
             key = ""
             if kind == "required":
                 key = message.split(" is a required property")[0]
+                if schema.get("x-at-key"):
+                    missing = [k for k in error.validator_value if k not in error.instance]
+                    path = (*path, missing[0]) if missing else path
             message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
             choices = [
@@ -111,3 +123,31 @@ def document_problems(name: str, doc: Document) -> list[Problem]:
         return (doc.file, *doc.where(path))
 
     return schema_problems(validator(name), doc.data, locate)
+
+
+def duplicate_ids(
+    doc: Document,
+    key: str,
+    code: str,
+    message: Callable[[str], str],
+    seen: set[str] | None = None,
+) -> tuple[list[Problem], frozenset[int]]:
+    """Checks what a schema cannot say of the list ``doc.data[key]``: that no entry's ``id`` is
+    listed twice (nor is in ``seen``, the ids of the files read before; ``seen`` gains this
+    file's). Returns a problem located at each repeated ``id`` (``code``, ``message(id)``) and
+    the indices of the repeated entries, which the reader skips."""
+    seen = seen if seen is not None else set()
+    problems: list[Problem] = []
+    repeated: set[int] = set()
+    entries = doc.data.get(key) if isinstance(doc.data, dict) else None
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if not isinstance(entry, dict) or "id" not in entry:
+            continue
+        ident = str(entry["id"])
+        if ident in seen:
+            path: Path_ = (key, i, "id")
+            line, column = doc.where(path)
+            problems.append(Problem(doc.file, line, column, json_path(path), code, message(ident)))
+            repeated.add(i)
+        seen.add(ident)
+    return problems, frozenset(repeated)

@@ -16,6 +16,7 @@ id             decision
 +P             ``give CARD``
 +P             one card of an écart (``discard`` decomposed: one card at a time, then 4)
 +P             ``play CARD``
++1             ``defer`` (only under ``exchange.defenders: either-first``)
 =============  =========================================================================
 
 A multi-card écart is a run of single-card decisions, lowest card index first, closed by
@@ -36,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine.actions import CALL, GIVE, PASS, PLAY, STOP, TRUMP, VOLE, Action
+from engine.actions import CALL, DEFER, GIVE, PASS, PLAY, STOP, TRUMP, VOLE, Action
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.referee.settlement import stakes_for
 from engine.referee.state import PHASES
@@ -86,6 +87,7 @@ class Codec:
         setup = rules.setup(self.options or None)
         self.deck = tuple(sorted(setup.tables.deck))
         self.contracts = tuple(rules.contracts)
+        self.defers = rules.exchange_defenders == "either-first"
         self._bid = {c: _FIXED + i for i, c in enumerate(self.contracts)}
         slots = [-1] * len(self.deck)
         for seat, start, end in rules.compiled.dealers[self.dealer].plan:
@@ -116,8 +118,13 @@ class Codec:
         return self.pick_base + PACK_SIZE
 
     @property
-    def num_actions(self) -> int:
+    def defer_id(self) -> int:
+        """The id of ``defer``, where a defender may exchange second (else beyond the layout)."""
         return self.play_base + PACK_SIZE
+
+    @property
+    def num_actions(self) -> int:
+        return self.play_base + PACK_SIZE + (1 if self.defers else 0)
 
     def encode(self, action: Action) -> int:
         """Returns the id of a (single-decision) action of the referee."""
@@ -140,6 +147,8 @@ class Codec:
             return VOLE_ID
         if verb == "stop":
             return STOP_ID
+        if verb == "defer" and self.defers:
+            return self.defer_id
         raise ValueError(f"{action} is not a decision of the game (an écart is decomposed)")
 
     def decode(self, action_id: int) -> Action | int | None:
@@ -152,6 +161,8 @@ class Codec:
             raise ValueError(f"action {action_id} is not an action of this game")
         if action_id < _FIXED:
             return (PASS, VOLE, STOP, None)[action_id]
+        if action_id == self.defer_id:
+            return DEFER
         if action_id < self.trump_base:
             return Action("bid", contract=self.contracts[action_id - _FIXED])
         if action_id < self.call_base:
@@ -219,7 +230,19 @@ class Codec:
         party = r.value_at(("party",))
         factor = int(party["last_tour_factor"]) if party else 1
         bete = r.bete_stake_value or 1
-        return factor * ((n - 1) * (items + fees) + 2 * (bete + 1) * (stakes + 1))
+        # A game in points: the largest a tariff row scores a seat, and a fault for every bid
+        # a seat can make in one auction (each bid outranks the last).
+        points = max(
+            (
+                abs(p.declarer) + abs(p.partner) + abs(p.opponents) + abs(p.codille_winner)
+                for p in r.points.values()
+            ),
+            default=0,
+        )
+        faults = max((f.points for f in r.penalties.values()), default=0) * (
+            len(self.contracts) + 1
+        )
+        return factor * ((n - 1) * (items + fees) + 2 * (bete + 1) * (stakes + 1)) + points + faults
 
     # Tensors.
 

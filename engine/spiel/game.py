@@ -233,12 +233,25 @@ class _Core:
             # picked so far is itself an écart the referee accepted, or none).
             low = self.picks[-1] if self.picks else -1
             picked = tuple(ALL_CARDS[c] for c in self.picks)
+            why = deal.exchange_why()
+            least = why.least if why is not None else 0
+            hand = [c for c in bits(deal.hands[deal.to_move]) if c > low]
+            # A card is offered if some écart the referee accepts goes on with it (enough
+            # higher cards are left to meet a duty to buy); closing is offered once the cards
+            # picked are themselves an écart it accepts.
             out = [
                 codec.pick_base + c
-                for c in bits(deal.hands[deal.to_move])
-                if c > low and Action("discard", cards=(*picked, ALL_CARDS[c])) in legal
+                for k, c in enumerate(hand)
+                if Action("discard", cards=(*picked, ALL_CARDS[c])) in legal
+                or (
+                    len(picked) + 1 < least
+                    and len(hand) - k - 1 >= least - len(picked) - 1
+                    and len(picked) + 1 <= deal.exchange_limit()
+                )
             ]
-            return [DRAW_ID, *out]
+            close = [DRAW_ID] if Action("discard", cards=picked) in legal else []
+            defer = [codec.defer_id] if not picked and deal.may_defer() else []
+            return [*close, *out, *defer]
         return sorted(codec.encode(a) for a in legal)
 
 

@@ -998,7 +998,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
             ],
         }
     # What the others did since this seat last acted, as this seat may see it.
-    events = [{"seat": s, "text": text} for s, text in table.events_seen(seat)]
+    events = table.events_seen(seat)
     side = [s for s in (view["declarer"], view["partner"]) if s is not None]
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:

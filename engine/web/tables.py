@@ -44,6 +44,16 @@ class StaleError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Seen:
+    """One action as a seat may know it (``deed`` in ``templates/table/_words.j2`` words it)."""
+
+    seat: int
+    action: Action
+    hidden: bool
+    """The seat may not see its cards: another's écart, a given card, a renonce."""
+
+
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """Why an action is not allowed now: the referee's code, reason and rule."""
 
@@ -184,23 +194,20 @@ class WebTable:
         legal = {str(a) for a in deal.legal_actions()}
         return [a for a in others if a not in legal]
 
-    def events_seen(self, seat: int) -> list[tuple[int, str]]:
+    def events_seen(self, seat: int) -> list[Seen]:
         """Returns what the others did since ``seat`` last acted, as that seat may know it: the
-        cards of another's écart and a card given in exchange stay hidden (their number is told).
+        cards of another's écart and a card given in exchange stay hidden (their number is told),
+        and another's renonce is a card played (the templates word them as the terminal does).
         """
         deal = self.deal
         given_known = deal.view(seat)["given"] is not None
         mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
         out = []
         for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:
-            if s != seat and a.verb == "discard":
-                k = len(a.cards)
-                text = f"discards {k} card{'' if k == 1 else 's'} and draws as many"
-            elif s != seat and a.verb == "give" and not given_known:
-                text = "gives a card in exchange"
-            else:
-                text = str(a)
-            out.append((s, text))
+            hidden = s != seat and (
+                a.verb in ("discard", "renonce") or (a.verb == "give" and not given_known)
+            )
+            out.append(Seen(s, a, hidden))
         return out
 
     def viewer(self) -> int:

@@ -397,6 +397,56 @@ def test_the_bids_are_explained_with_the_terminals_words(client: TestClient) -> 
     assert not re.search(r"<li>\d ", auction)
 
 
+def test_the_moves_since_your_last_turn_read_as_at_the_terminal(client: TestClient) -> None:
+    import html
+
+    from engine import load_ruleset
+    from engine.actions import Action
+    from engine.render import environment
+
+    rules = load_ruleset("quadrille")
+    words = environment("text").get_template("table/_words.j2").module
+    seen: list[str] = []
+    for seed in (3, 4, 5):
+        path, page = new_table(client, seed=seed)
+        for _ in range(60):
+            if 'id="events"' in page:
+                events = page.split('id="events"')[1].split("</section>")[0]
+                seen += html.unescape(events.split("</b>", 1)[1]).strip().split(" · ")
+            if 'id="result"' in page or 'name="action" value="' not in page:
+                break
+            action = re.search(r'name="action" value="([^"]+)"', page)
+            assert action
+            data = {"seat": "0", "turn": turn_of(page), "action": action[1]}
+            page = client.post(path + "/act", data=data).text
+    seen = [x for x in seen if x]
+    assert seen
+    for x in seen:
+        # Never the record's notation ("seat 1 (bot): bid ask"): the seat's name, then the
+        # action in the terminal table's words, from the same macro.
+        found = re.fullmatch(r"Seat (\d) \(bot\) (.*)", x)
+        assert found, x
+        verb = found[2].split()[0]
+        assert verb in {
+            "passes",
+            "bids",
+            "names",
+            "discards",
+            "gives",
+            "calls",
+            "plays",
+            "lays",
+            "undertakes",
+        }, x
+    bids = {
+        f"Seat {s} (bot) " + str(words.deed(rules, Action.parse(f"bid {c}")))
+        for s in range(1, 4)
+        for c in rules.contracts
+    }
+    assert any(x in bids for x in seen) and all(x in bids for x in seen if " bids " in x)
+    assert any("[" in x for x in seen if " bids " in x)  # "Demander à jouer (ask leave) [ask]"
+
+
 def test_the_result_page_shows_one_pot(client: TestClient) -> None:
     path, page = new_table(client, seed=4)
     page = play_out(client, path, page, {"0"})

@@ -398,3 +398,31 @@ def test_a_failed_save_is_told_in_the_page_and_nothing_is_lost(
     assert [c.text for c in css(browser, "#totals td[data-seat]")] == ["-14", "+9", "-4", "+9"]
     browser.get(evening_url)
     assert [c.text for c in css(browser, "#totals td[data-seat]")] == ["-14", "+9", "-4", "+9"]
+
+
+def test_the_matrix_picker_hides_and_shows_a_rule_sets_columns(
+    browser: Any, tmp_path: Path
+) -> None:
+    # The documents' matrix (issue 19, item 14): a reader unticks a rule set and its columns
+    # go from every table, with no script on the page; "show every rule set" brings them back.
+    from engine.documents.site import write_docs
+
+    ids = ["quadrille", "quadrille-four-trick-bete", "quadrille-contre", "ombre"]
+    write_docs(tmp_path, "html", [load_ruleset(i) for i in ids])
+    browser.get((tmp_path / "matrix.html").as_uri())
+    assert css(browser, "#picker")[0].is_displayed()
+
+    def shown(ident: str) -> int:
+        return sum(1 for e in css(browser, f".c-{ident}") if e.is_displayed())
+
+    before = {i: shown(i) for i in ids}
+    assert all(before.values())
+    css(browser, "#show-quadrille-contre")[0].click()
+    assert shown("quadrille-contre") == 0
+    assert {i: shown(i) for i in ids if i != "quadrille-contre"} == {
+        i: n for i, n in before.items() if i != "quadrille-contre"
+    }
+    css(browser, "#show-quadrille")[0].click()  # in both tables: the games and its family
+    assert shown("quadrille") == 0 and shown("ombre") == before["ombre"]
+    css(browser, 'button[type="reset"]')[0].click()
+    assert {i: shown(i) for i in ids} == before

@@ -1,0 +1,451 @@
+"""The laws of the play: irregularities a seat commits, and the remedies the others take.
+
+Each law is a mechanism the rule file states under ``laws:`` (``docs/rule-format.md``), with its
+source. The irregularities are record verbs (``docs/records.md``, "Irregularities"), written
+by the seat that commits or remedies them, whoever is to move:
+
+* ``expose CARD`` (``laws.exposed_card``): a card separated from the hand and seen. It becomes
+  public and, unless its holder is exempt (``exempt: [alone, self-caller]``: "Celui qui joue
+  sans prendre n'est point du-tout sujet à cette loi, non plus que celui qui joue seul s'étant
+  appellé", ENC-Q), an adversary may call it (``require CARD``): its holder must play it at his
+  first turn where it may be played. Whether keeping it "peut préjudicier au jeu" is the
+  adversaries' judgement: the referee lets them call it, and holds him to their call.
+* ``out-of-turn CARD`` (``laws.out_of_turn``): a card played out of turn. It is taken back and
+  lies exposed; the offender is not beasted, but an adversary may call the card (``require``)
+  or, instead (``remedy: [call-card, require-suit]``), name the suit that the offender's partner
+  or his own partner must play at his next turn (``require-suit SEAT SUIT``; HOYLE-GB laws 6 and
+  11). With ``bars_vole``, a play out of turn by the declaring side takes the vole from it
+  (HOYLE-IE law 14).
+* ``show`` (``laws.shown_cards``): a seat shows its hand. Shown by the declaring side before it
+  has ``before_side_tricks`` tricks, the adversaries may dictate each of its cards
+  (``require CARD``; ENC-Q, HOYLE-IE law 26), and with ``bars_vole`` the side may no longer
+  undertake the vole (HOYLE-IE law 30).
+* ``lay-down`` (``laws.lay_down_unnamed``): the declarer of one of the law's ``contracts`` lays
+  his hand down without naming trumps; another player names them (``name-trump SUIT``) and he
+  plays in that suit, "quoiqu'il n'eût pas une triomphe de cette couleur" (ENC-Q).
+* ``turn-hand SEAT`` (``laws.turned_hand``): a seat turns up another's hand instead of his
+  tricks; the offender and the hand's owner make a bête together, by halves (ENC-Q).
+* ``laws.partner_known_no_vole`` has no verb: the called card's holder who, not being the
+  eldest, leads one of the law's ``leads`` (or the called card) before the called card has
+  appeared makes himself known, and his side may not undertake the vole (ENC-Q).
+
+Bots never commit an irregularity (none is among the legal actions); the only law action
+that is ever the player to move's duty is ``name-trump`` after a hand laid down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import LAW_VERBS, TRUMP, Action
+from engine.cards import ALL_CARDS, Suit
+from engine.enums import Help
+from engine.errors import IllegalActionError
+from engine.referee import declarations
+from engine.referee.dealstate import DealState
+from engine.referee.irregular import Event, Irregular
+from engine.referee.state import PLAY as PLAY_PHASE
+from engine.referee.state import SUIT_NAMES, refuse
+from engine.referee.state import TRUMP as TRUMP_PHASE
+from engine.referee.state import VOLE as VOLE_PHASE
+from engine.rules.model import PlayLaw
+
+__all__ = [
+    "LAW_OF_VERB",
+    "adversaries",
+    "apply",
+    "declarable",
+    "legal",
+    "refusal",
+]
+
+LAW_OF_VERB = {
+    "expose": "exposed_card",
+    "out-of-turn": "out_of_turn",
+    "require": "",  # a remedy of several laws
+    "require-suit": "out_of_turn",
+    "show": "shown_cards",
+    "lay-down": "lay_down_unnamed",
+    "name-trump": "lay_down_unnamed",
+    "turn-hand": "turned_hand",
+}
+"""The ``laws:`` key each verb belongs to."""
+
+_IN_PLAY = (PLAY_PHASE, VOLE_PHASE)
+_SUITS = tuple(Suit)
+
+
+def _law(d: DealState, key: str) -> PlayLaw | None:
+    law: PlayLaw | None = getattr(d.rules.play_laws, key)
+    return law
+
+
+def _state(d: DealState) -> Irregular:
+    return d.irregular if d.irregular is not None else Irregular()
+
+
+def _trick(d: DealState) -> int:
+    return len(d.played_tricks) if d.phase in _IN_PLAY else -1
+
+
+def side_of(d: DealState, seat: int) -> list[int]:
+    """Returns the seats on ``seat``'s side in this deal: the declarer and his partner, or the
+    defenders (the referee's knowledge, not a seat's)."""
+    side = d.side
+    if seat in side:
+        return list(side)
+    return [s for s in range(d.n) if s != d.out and s not in side]
+
+
+def adversaries(d: DealState, seat: int) -> list[int]:
+    """Returns the seats playing against ``seat`` in this deal."""
+    mine = side_of(d, seat)
+    return [s for s in range(d.n) if s != d.out and s not in mine]
+
+
+def _exempt(d: DealState, law: PlayLaw, seat: int) -> bool:
+    if seat != d.declarer or d.contract is None:
+        return False
+    if "alone" in law.exempt and d.contract.help is Help.NONE:
+        return True
+    # The self-caller: he called a card he holds himself, and plays alone.
+    return (
+        "self-caller" in law.exempt
+        and d.called is not None
+        and d.partner is None
+        and d.demanded_from is None
+    )
+
+
+def _no_law(d: DealState, seat: int, action: Action, key: str) -> IllegalActionError:
+    return refuse(
+        f"{action.verb}/no-law",
+        f"{d.rules.name} states no law for this irregularity (laws.{key})",
+        seat,
+        action,
+    )
+
+
+def _not_now(d: DealState, seat: int, action: Action, when: str) -> IllegalActionError:
+    return refuse(f"{action.verb}/not-now", f"{action.verb} is declared {when}", seat, action)
+
+
+def _rule(d: DealState, key: str) -> str:
+    return d.rules.cite(("laws", key))
+
+
+def refusal(d: DealState, seat: int, action: Action) -> IllegalActionError | None:
+    """Returns why ``seat`` may not declare ``action`` (a verb of :data:`LAW_VERBS`) now,
+    None if it may."""
+    verb = action.verb
+    key = LAW_OF_VERB[verb]
+    if key and _law(d, key) is None:
+        return _no_law(d, seat, action, key)
+    if seat == d.out:
+        return refuse(f"{verb}/sits-out", f"seat {seat} sits this deal out", seat, action)
+    state = _state(d)
+    if verb in ("lay-down", "name-trump"):
+        return _naming_refusal(d, seat, action, state)
+    if d.phase not in _IN_PLAY:
+        return _not_now(d, seat, action, "during the play of the cards")
+    if verb in ("expose", "out-of-turn"):
+        card = action.card.index
+        if not d.hands[seat] >> card & 1:
+            return refuse(
+                f"{verb}/not-in-hand", f"seat {seat} does not hold {action.card}", seat, action
+            )
+        if verb == "out-of-turn" and seat == d.to_move:
+            return refuse(
+                "out-of-turn/your-turn",
+                f"it is seat {seat}'s turn: write play {action.card}",
+                seat,
+                action,
+            )
+        return None
+    if verb == "require":
+        return _require_refusal(d, seat, action, state)
+    if verb == "require-suit":
+        return _require_suit_refusal(d, seat, action, state)
+    if verb == "show":
+        if seat in state.shown:
+            return refuse("show/already", f"seat {seat}'s hand is shown already", seat, action)
+        return None
+    # turn-hand
+    target = action.seat
+    assert target is not None
+    if target == seat or not 0 <= target < d.n or target == d.out or not d.hands[target]:
+        return refuse(
+            "turn-hand/not-a-hand",
+            f"seat {seat} cannot turn up seat {target}'s hand: name another player holding cards",
+            seat,
+            action,
+        )
+    return None
+
+
+def _require_refusal(
+    d: DealState, seat: int, action: Action, state: Irregular
+) -> IllegalActionError | None:
+    card = action.card.index
+    holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
+    if holder is None or holder == seat:
+        return refuse(
+            "require/not-liable", f"no adversary of seat {seat} holds {action.card}", seat, action
+        )
+    if seat not in adversaries(d, holder):
+        return refuse(
+            "require/not-an-adversary",
+            f"only seat {holder}'s adversaries may call his cards",
+            seat,
+            action,
+        )
+    if (holder, card) in state.required:
+        return refuse("require/already", f"{action.card} is called already", seat, action)
+    if holder in state.dictated or any(h == holder and c == card for h, c, _ in state.liable):
+        return None
+    return refuse(
+        "require/not-liable",
+        f"{action.card} is not liable to be called: only a card exposed or played out of turn, "
+        "or a card of a hand shown before the game is won",
+        seat,
+        action,
+    )
+
+
+def _require_suit_refusal(
+    d: DealState, seat: int, action: Action, state: Irregular
+) -> IllegalActionError | None:
+    law = _law(d, "out_of_turn")
+    assert law is not None and action.suit is not None and action.seat is not None
+    target = action.seat
+    if "require-suit" not in law.remedies:
+        return refuse(
+            "require-suit/no-law",
+            f"{d.rules.name}'s law of play out of turn lets the adversaries call the card only",
+            seat,
+            action,
+            _rule(d, "out_of_turn"),
+        )
+    offenders = [o for o in state.suit_remedies if seat in adversaries(d, o)]
+    if not offenders:
+        return refuse(
+            "require-suit/nothing",
+            f"no adversary of seat {seat} has played out of turn (or the remedy was taken)",
+            seat,
+            action,
+        )
+    targets = {s for o in offenders for s in side_of(d, o) if s != o}
+    targets |= {s for s in side_of(d, seat) if s != seat}
+    if target not in targets:
+        return refuse(
+            "require-suit/not-a-partner",
+            f"the suit is named for the offender's partner or for seat {seat}'s own partner, "
+            f"not seat {target}",
+            seat,
+            action,
+            _rule(d, "out_of_turn"),
+        )
+    if action.suit not in d.rules.suits:
+        return refuse(
+            "require-suit/not-in-pack", f"no {action.suit.value} in this pack", seat, action
+        )
+    return None
+
+
+def _naming_refusal(
+    d: DealState, seat: int, action: Action, state: Irregular
+) -> IllegalActionError | None:
+    law = _law(d, "lay_down_unnamed")
+    assert law is not None
+    if action.verb == "lay-down":
+        if (
+            d.phase is not TRUMP_PHASE
+            or state.naming is not None
+            or seat != d.declarer
+            or seat != d.to_move
+            or d.contract is None
+        ):
+            return _not_now(d, seat, action, "by the declarer when he is to name trumps")
+        if d.contract.id not in law.contracts:
+            return refuse(
+                "lay-down/not-this-contract",
+                f"the law is of {', '.join(law.contracts)}, not {d.contract.id}",
+                seat,
+                action,
+                _rule(d, "lay_down_unnamed"),
+            )
+        return None
+    if state.naming is None:
+        return _not_now(d, seat, action, "after a declarer laid his hand down unnamed")
+    if seat == state.naming:
+        return refuse(
+            "name-trump/the-declarer",
+            "another player names the suit for the declarer who laid down",
+            seat,
+            action,
+            _rule(d, "lay_down_unnamed"),
+        )
+    assert action.suit is not None
+    if action.suit.index not in declarations.trump_choices(d):
+        return refuse(
+            "name-trump/not-a-trump",
+            f"{action.suit.value} cannot be trumps in this contract",
+            seat,
+            action,
+        )
+    return None
+
+
+def apply(d: DealState, seat: int, action: Action) -> None:
+    """Applies an irregularity or remedy :func:`refusal` accepted."""
+    verb = action.verb
+    state = _state(d)
+    key = LAW_OF_VERB[verb]
+    event = Event(seat, action, key, _trick(d))
+    side = d.side
+    if verb == "expose":
+        law = _law(d, "exposed_card")
+        assert law is not None
+        card = action.card.index
+        liable = state.liable
+        if not _exempt(d, law, seat):
+            liable = (*liable, (seat, card, "exposed_card"))
+        d.irregular = state.add(event, public=(*state.public, (seat, card)), liable=liable)
+    elif verb == "out-of-turn":
+        law = _law(d, "out_of_turn")
+        assert law is not None
+        card = action.card.index
+        changes: dict[str, object] = {"public": (*state.public, (seat, card))}
+        if "call-card" in law.remedies:
+            changes["liable"] = (*state.liable, (seat, card, "out_of_turn"))
+        if "require-suit" in law.remedies:
+            changes["suit_remedies"] = (*state.suit_remedies, seat)
+        if law.bars_vole and seat in side and state.vole_barred is None:
+            changes["vole_barred"] = "out_of_turn"
+        d.irregular = state.add(event, **changes)
+    elif verb == "require":
+        card = action.card.index
+        holder = next(s for s in range(d.n) if d.hands[s] >> card & 1)
+        # The card called, the other remedy of a play out of turn is gone ("or").
+        remedies = state.suit_remedies
+        if any(h == holder and c == card and w == "out_of_turn" for h, c, w in state.liable):
+            remedies = tuple(o for o in remedies if o != holder)
+        event = Event(seat, action, _require_law(state, holder, card), _trick(d))
+        d.irregular = state.add(
+            event, required=(*state.required, (holder, card)), suit_remedies=remedies
+        )
+    elif verb == "require-suit":
+        assert action.suit is not None and action.seat is not None
+        offender = next(o for o in state.suit_remedies if seat in adversaries(d, o))
+        left = list(state.suit_remedies)
+        left.remove(offender)
+        liable = tuple(x for x in state.liable if not (x[0] == offender and x[2] == "out_of_turn"))
+        d.irregular = state.add(
+            event,
+            suits=(*state.suits, (action.seat, action.suit.index)),
+            suit_remedies=tuple(left),
+            liable=liable,
+        )
+    elif verb == "show":
+        law = _law(d, "shown_cards")
+        assert law is not None
+        changes = {"shown": state.shown | {seat}}
+        early = sum(d.won[s] for s in side) < law.before_side_tricks
+        if seat in side and early:
+            changes["dictated"] = state.dictated | {seat}
+            if law.bars_vole and state.vole_barred is None:
+                changes["vole_barred"] = "shown_cards"
+        d.irregular = state.add(event, **changes)
+    elif verb == "turn-hand":
+        assert action.seat is not None
+        d.irregular = state.add(
+            event,
+            turned=(*state.turned, (seat, action.seat)),
+            shown=state.shown | {action.seat},
+        )
+    elif verb == "lay-down":
+        d.irregular = state.add(event, shown=state.shown | {seat}, naming=seat)
+        d.to_move = d.next_seat[seat]
+    else:  # name-trump
+        assert action.suit is not None and state.naming is not None
+        d.irregular = state.add(event, naming=None)
+        d.to_move = state.naming
+        declarations.apply(d, state.naming, TRUMP[action.suit.index])
+    d.listed = None
+    d.legal_mask = -1
+
+
+def _require_law(state: Irregular, holder: int, card: int) -> str:
+    for h, c, law in state.liable:
+        if h == holder and c == card:
+            return law
+    return "shown_cards"
+
+
+def legal(d: DealState) -> list[Action] | None:
+    """Returns the legal actions of the player to move where a law decides them (another names
+    trumps for a declarer who laid down unnamed), None where the phase's rules do."""
+    state = d.irregular
+    if state is None or state.naming is None:
+        return None
+    return [Action("name-trump", suit=_SUITS[s]) for s in declarations.trump_choices(d)]
+
+
+def declarable(d: DealState, seat: int) -> list[Action]:
+    """Returns the irregularities and remedies ``seat`` could declare now, each accepted by
+    :func:`refusal` (for the tables' menus; never among the legal actions)."""
+    if d.is_over or seat == d.out:
+        return []
+    out: list[Action] = []
+    laws = d.rules.play_laws
+    in_play = d.phase in _IN_PLAY
+    hand = d.hands[seat]
+    cards = [c for c in range(hand.bit_length()) if hand >> c & 1]
+    if in_play and laws.exposed_card is not None:
+        out += [Action("expose", cards=(ALL_CARDS[c],)) for c in cards]
+    if in_play and laws.out_of_turn is not None and seat != d.to_move:
+        out += [Action("out-of-turn", cards=(ALL_CARDS[c],)) for c in cards]
+    if in_play:
+        for holder in range(d.n):
+            held = d.hands[holder]
+            for c in range(held.bit_length()):
+                if held >> c & 1:
+                    a = Action("require", cards=(ALL_CARDS[c],))
+                    if refusal(d, seat, a) is None:
+                        out.append(a)
+        if laws.out_of_turn is not None and d.irregular is not None:
+            for target in range(d.n):
+                for suit in d.rules.suits:
+                    a = Action("require-suit", suit=suit, seat=target)
+                    if refusal(d, seat, a) is None:
+                        out.append(a)
+        if laws.shown_cards is not None:
+            a = Action("show")
+            if refusal(d, seat, a) is None:
+                out.append(a)
+        if laws.turned_hand is not None:
+            out += [
+                a
+                for a in (Action("turn-hand", seat=t) for t in range(d.n))
+                if refusal(d, seat, a) is None
+            ]
+    if laws.lay_down_unnamed is not None:
+        a = Action("lay-down")
+        if refusal(d, seat, a) is None:
+            out.append(a)
+    return out
+
+
+def suit_name(suit: int) -> str:
+    """Returns a suit's name (for messages)."""
+    return SUIT_NAMES[suit]
+
+
+def is_law_verb(verb: str) -> bool:
+    """Checks if ``verb`` is one of the laws' verbs."""
+    return verb in LAW_VERBS
+
+
+def events(d: DealState) -> Sequence[Event]:
+    """Returns the irregularities and remedies declared in the deal, in order."""
+    return d.irregular.events if d.irregular is not None else ()

@@ -1,0 +1,340 @@
+"""The laws of the play (``laws:``), each tested from its source's sentence.
+
+The deals are those of tests/records/quadrille-ask-win.yaml (seat 1 asks leave in clubs and
+calls Kd, which seat 3 holds; seat 1 is the eldest) and the golden records
+tests/records/quadrille-law-*.yaml built on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import load_ruleset
+from engine.actions import Action
+from engine.bots import make_bot
+from engine.errors import IllegalActionError, NotationError
+from engine.records import read_record, replay
+from engine.referee import Deal
+from engine.referee.settlement import PaymentKind
+from engine.rules.model import RuleSet
+
+RECORDS = Path(__file__).parent / "records"
+BASE = read_record(RECORDS / "quadrille-ask-win.yaml")
+HANDS = BASE.deals[0].hands
+AUCTION = ["1 bid ask", "2 pass", "3 pass", "0 pass", "1 trump clubs", "1 call Kd"]
+SOLO = ["1 bid sans-prendre", "2 pass", "3 pass", "0 pass"]
+
+
+@pytest.fixture(scope="module")
+def quadrille() -> RuleSet:
+    return load_ruleset("quadrille")
+
+
+def deal(rules: RuleSet, lines: list[str]) -> Deal:
+    d = Deal(rules, dealer=0, hands=HANDS)
+    for line in lines:
+        d.apply(line)
+    return d
+
+
+def refused(d: Deal, line: str) -> str:
+    with pytest.raises(IllegalActionError) as exc:
+        d.apply(line)
+    return exc.value.code
+
+
+def finish(d: Deal) -> Deal:
+    while not d.is_over:
+        d.apply(d.legal_actions()[0])
+    return d
+
+
+# A card exposed.
+
+
+def test_an_exposed_card_called_must_be_played(quadrille: RuleSet) -> None:
+    """ENC-Q: "Celui qui a tiré une carte de son jeu, & l'a présenté à découvert pour la jouer,
+    est obligé de le faire"; HOYLE-IE law 13: "he ought to play it, should the adverse party
+    have seen it"."""
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "2 expose Kh"])
+    # Seen by all: every seat's view shows it, the referee's answer.
+    for seat in range(4):
+        assert d.view(seat)["irregular"]["public"] == [(2, ["Kh"])]
+    assert [str(c) for c in d.public_cards(2)] == ["Kh"]
+    # Not yet called: he may still play another card.
+    assert len(d.legal_actions()) > 1
+    d.apply("1 require Kh")
+    assert [str(a) for a in d.legal_actions()] == ["play Kh"]
+    assert refused(d, "2 play 4s") == "play/card-called"
+    d.apply("2 play Kh")
+    assert d.irregular is not None and d.irregular.required == ()
+    assert "irregular" in d.view(0) and d.view(0)["irregular"]["public"] == []
+
+
+def test_a_called_card_waits_for_a_turn_where_it_may_be_played(quadrille: RuleSet) -> None:
+    """A call never makes the holder revoke ("provided it does not cause a revoke", HOYLE-GB
+    law 6): seat 0 holds trumps, so his exposed Ah waits while trumps are led."""
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "0 expose Ah", "1 require Ah"])
+    d.apply("2 play 4s")
+    d.apply("3 play 3c")
+    assert "play Ah" not in [str(a) for a in d.legal_actions()]  # he must follow in trumps
+    assert d.irregular is not None and [h for h, _ in d.irregular.required] == [0]
+
+
+def test_the_called_card_is_forced_at_the_first_turn_it_is_legal(quadrille: RuleSet) -> None:
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "0 expose Ah", "1 require Ah"])
+    for line in ("2 play 4s", "3 play 3c", "0 play As"):
+        d.apply(line)
+    assert d.to_move == 0 and [str(a) for a in d.legal_actions()] == ["play Ah"]
+    assert refused(d, "0 play Jc") == "play/card-called"
+
+
+def test_the_sans_prendre_player_is_exempt(quadrille: RuleSet) -> None:
+    """ENC-Q: "Celui qui joue sans prendre n'est point du-tout sujet à cette loi"."""
+    d = deal(quadrille, [*SOLO, "1 trump clubs", "1 expose Kc"])
+    assert d.view(0)["irregular"]["public"] == [(1, ["Kc"])]
+    assert refused(d, "0 require Kc") == "require/not-liable"
+
+
+def test_only_an_adversary_calls_the_card(quadrille: RuleSet) -> None:
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "2 expose Kh"])
+    assert refused(d, "0 require Kh") == "require/not-an-adversary"  # 0 and 2 defend
+
+
+# Playing out of turn.
+
+
+def test_a_card_played_out_of_turn_is_not_beasted_and_may_be_called(quadrille: RuleSet) -> None:
+    """HOYLE-GB law 6: "he is not basted for it; but the card played may be called at any time
+    in that deal"."""
+    d = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
+    assert d.to_move == 1 and "Kh" in [str(c) for c in d.hand(2)]  # taken back
+    assert d.view(3)["irregular"]["public"] == [(2, ["Kh"])]
+    assert refused(d, "1 out-of-turn Ac") == "out-of-turn/your-turn"
+    finish(d)
+    s = d.settlement
+    assert s is not None and s.balances == (-14, 9, -4, 9)  # no bête for it
+    assert not [p for p in s.payments if p.kind is PaymentKind.TURNED_HAND]
+
+
+def test_or_the_adversaries_name_a_suit_for_the_partner(quadrille: RuleSet) -> None:
+    """HOYLE-GB law 6: "either of the adversaries may demand the partner of him who played out
+    of his turn, or his own partner, to play any suit he thinks fit"; law 11: "or"."""
+    d = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
+    assert refused(d, "1 require-suit 2 hearts") == "require-suit/not-a-partner"  # the offender
+    d.apply("1 require-suit 0 hearts")  # seat 0 is the offender's partner
+    # One remedy or the other: the card is no longer liable to be called.
+    assert refused(d, "1 require Kh") == "require/not-liable"
+    d.apply("1 play Ac")
+    d.apply("2 play 4s")
+    d.apply("3 play 3c")
+    # Seat 0 must follow trumps (the trick rules come first); the suit named binds his next
+    # card only, and is gone once he has played it.
+    assert d.to_move == 0
+    d.apply("0 play As")
+    assert d.irregular is not None and d.irregular.suits == ()
+
+
+def test_a_named_suit_is_played_when_the_seat_holds_it(quadrille: RuleSet) -> None:
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "2 play 4s", "3 play 3c", "0 play As"])
+    d.apply("1 out-of-turn 4h")  # the Ombre, out of turn (seat 0 leads)
+    d.apply("0 require-suit 2 diamonds")  # for seat 0's own partner
+    d.apply("0 play Ah")
+    d.apply("1 play 4h")
+    assert d.to_move == 2
+    assert {str(a) for a in d.legal_actions()} == {"play Qh", "play 5h", "play 3h", "play Kh"}
+    d.apply("2 play 5h")  # hearts were led: following comes first
+
+
+def test_the_declaring_side_out_of_turn_loses_the_vole(quadrille: RuleSet) -> None:
+    """HOYLE-IE law 14: "Should the king be called, or his partner play out of turn, the vole
+    is not to be played for"."""
+    d = deal(quadrille, [*AUCTION, "3 out-of-turn 2c"])
+    assert d.irregular is not None and d.irregular.vole_barred == "out_of_turn"
+    e = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
+    assert e.irregular is not None and e.irregular.vole_barred is None
+
+
+# Showing cards before the game is won.
+
+
+def test_cards_shown_before_six_tricks_are_dictated(quadrille: RuleSet) -> None:
+    """ENC-Q: "Si l'hombre ou le roi appellé montroient leur jeu avant d'avoir leurs six mains
+    complettes ... les personnes qui joueront avec eux pourront les contraindre de jouer leurs
+    cartes de telle maniere qu'ils voudront"; HOYLE-IE law 30: no vole."""
+    d = deal(quadrille, [*AUCTION, "1 show"])
+    assert d.irregular is not None and d.irregular.dictated == frozenset({1})
+    assert d.irregular.vole_barred == "shown_cards"
+    assert len(d.view(2)["irregular"]["public"][0][1]) == 10  # the whole hand, to every seat
+    d.apply("0 require 3s")
+    assert [str(a) for a in d.legal_actions()] == ["play 3s"]
+    assert refused(d, "3 require 5s") == "require/not-an-adversary"  # his partner
+
+
+def test_a_defender_who_shows_is_not_dictated(quadrille: RuleSet) -> None:
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "2 show"])
+    assert d.irregular is not None and d.irregular.dictated == frozenset()
+    assert refused(d, "1 require Js") == "require/not-liable"
+
+
+# Laying down without naming a suit.
+
+
+def test_a_sans_prendre_laid_down_unnamed_plays_in_the_suit_named(quadrille: RuleSet) -> None:
+    """ENC-Q: "si sans la nommer il baissoit son jeu, il seroit permis à un autre joueur de
+    nommer une autre couleur ... seroit tenu de jouer dans la couleur qui lui auroit été
+    nommée"."""
+    d = deal(quadrille, [*SOLO, "1 lay-down"])
+    assert d.to_move == 2
+    assert {str(a) for a in d.legal_actions()} == {
+        "name-trump spades",
+        "name-trump clubs",
+        "name-trump hearts",
+        "name-trump diamonds",
+    }
+    assert refused(d, "1 name-trump clubs") == "name-trump/the-declarer"
+    assert refused(d, "2 trump clubs") == "trump/name-trump"
+    d.apply("3 name-trump hearts")  # any other player may name it
+    assert d.trump == 2 and d.declarer == 1 and d.phase == "play"
+    assert d.view(0)["irregular"]["public"][0][0] == 1
+
+
+def test_lay_down_is_of_the_sans_prendre_only(quadrille: RuleSet) -> None:
+    d = deal(quadrille, AUCTION[:4])
+    assert refused(d, "1 lay-down") == "lay-down/not-this-contract"
+
+
+# Turning up another's hand.
+
+
+def test_a_hand_turned_up_makes_the_bete_by_halves(quadrille: RuleSet) -> None:
+    """ENC-Q: "celui qui au lieu de tourner les levées ... tourne & voit son jeu ... fait la bête
+    de moitié avec celui à qui appartiennent les cartes retournées"."""
+    report = replay(read_record(RECORDS / "quadrille-law-turned-hand.yaml"), quadrille)
+    assert report.complete and report.error is None
+    out = report.as_json()["deals"][0]
+    assert out["result"] == "win" and out["bete"] == 14
+    # The game as without it ([-14, 9, -4, 9]), and 7 each from the offender and the owner.
+    assert out["balances"] == [-21, 9, -11, 9] and out["pot_after"] == 14
+    lines = [p for p in out["payments"] if p["item"] == "bête (hand turned up)"]
+    assert sorted((str(p["from"]), p["amount"]) for p in lines) == [("0", 7), ("2", 7)]
+    d = Deal(quadrille, dealer=0, hands=HANDS)
+    for line in read_record(RECORDS / "quadrille-law-turned-hand.yaml").deals[0].actions:
+        d.apply(line)
+    assert d.settlement is not None
+    typed = [p for p in d.settlement.payments if p.kind is PaymentKind.TURNED_HAND]
+    assert len(typed) == 2 and all(p.bases[0].cites for p in typed)
+
+
+# The king's holder who makes himself known.
+
+
+def test_the_kings_holder_leading_a_matador_loses_the_vole(quadrille: RuleSet) -> None:
+    """ENC-Q: "Celui qui n'étant pas premier à jouer, & auroit le roi appellé, joueroit à tout,
+    de spadille, manille ou baste, ou même le roi appellé ... ne pourroit entreprendre la
+    vole"."""
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "2 play 4s", "3 play 3c", "0 play As"])
+    for line in ("0 play Ah", "1 play 4h", "2 play 5h", "3 play Jh"):
+        d.apply(line)
+    assert d.irregular is None
+    for line in ("3 play 2c", "0 play 4c", "1 play 6c", "2 play 3h"):  # 2c: manille
+        d.apply(line)
+    assert d.irregular is not None and d.irregular.vole_barred == "partner_known_no_vole"
+    assert [e.law for e in d.irregularities] == ["partner_known_no_vole"]
+
+
+def test_the_vole_is_not_offered_once_barred(quadrille: RuleSet) -> None:
+    """The vole record: the side takes six tricks and the seventh card undertakes the vole;
+    with the Ombre's hand shown before, the same play is no undertaking."""
+    record = read_record(RECORDS / "quadrille-vole-by-lead.yaml")
+    lines = list(record.deals[0].actions)
+    first_play = next(i for i, line in enumerate(lines) if " play " in line)
+    declarer = Deal(quadrille, dealer=record.deals[0].dealer, hands=record.deals[0].hands)
+    for line in lines[:first_play]:
+        declarer.apply(line)
+    shower = declarer.declarer
+    d = Deal(quadrille, dealer=record.deals[0].dealer, hands=record.deals[0].hands)
+    for i, line in enumerate(lines):
+        if i == first_play:
+            d.apply(f"{shower} show")
+        d.apply(line)
+        assert d.phase != "vole"
+    assert not d.vole_undertaken
+
+
+# The laws belong to the rule files that state them.
+
+
+def test_a_rule_file_without_the_law_refuses_the_verb() -> None:
+    tredrille = load_ruleset("tredrille")
+    assert not tredrille.play_laws.any()
+    ombre = load_ruleset("ombre")
+    d = Deal(ombre, seed=3)
+    assert d.declarable(d.to_move) == []
+    with pytest.raises(IllegalActionError) as exc:
+        d.apply(f"{d.to_move} show")
+    assert exc.value.code == "show/no-law"
+
+
+def test_children_carry_the_laws_as_inferred() -> None:
+    for name in ("mediateur", "quadrille-a-trois", "quintille"):
+        rules = load_ruleset(name)
+        assert rules.play_laws.exposed_card is not None
+        assert rules.play_laws.exposed_card.basis.evidence == "inferred"
+    assert load_ruleset("quadrille").play_laws.exposed_card.basis.evidence == "attested"
+
+
+def test_the_verbs_parse_and_print_back() -> None:
+    for text in (
+        "expose Kc",
+        "out-of-turn 2s",
+        "require As",
+        "require-suit 2 hearts",
+        "show",
+        "lay-down",
+        "name-trump clubs",
+        "turn-hand 3",
+    ):
+        assert str(Action.parse(text)) == text
+    for bad in ("turn-hand", "turn-hand x", "require-suit 2", "show Kc", "name-trump"):
+        with pytest.raises(NotationError):
+            Action.parse(bad)
+
+
+def test_declarable_lists_only_what_the_referee_accepts(quadrille: RuleSet) -> None:
+    d = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
+    for seat in range(4):
+        for action in d.declarable(seat):
+            assert d.refusal(action, seat) is None, (seat, action)
+    assert "require Kh" in [str(a) for a in d.declarable(1)]
+    assert "require-suit 0 hearts" in [str(a) for a in d.declarable(1)]
+    assert not any(a.verb == "require" for a in d.declarable(0))
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_bots_play_on_after_an_irregularity(quadrille: RuleSet, kind: str) -> None:
+    """Bots never commit one (none is a legal action) and play on under the remedy."""
+    d = deal(quadrille, [*AUCTION, "1 show", "0 require 3s", "2 out-of-turn Kh"])
+    d.apply("1 require-suit 0 hearts")
+    bots = [make_bot(kind, seed) for seed in range(4)]
+    while not d.is_over:
+        action = bots[d.to_move].choose(d, d.to_move)
+        assert action.verb in ("play", "vole", "stop")
+        d.apply(action)
+    assert d.settlement is not None
+
+
+def test_a_copied_deal_does_not_share_the_irregularities(quadrille: RuleSet) -> None:
+    d = deal(quadrille, [*AUCTION, "1 play Ac", "2 expose Kh"])
+    other = d.copy()
+    other.apply("1 require Kh")
+    assert d.irregular is not None and d.irregular.required == ()
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in RECORDS.glob("quadrille-law-*.yaml")))
+def test_the_golden_records_replay(quadrille: RuleSet, name: str) -> None:
+    report = replay(read_record(RECORDS / name), quadrille)
+    assert report.complete and report.error is None, report.located
+    assert report.as_json()["deals"][0]["irregularities"]
