@@ -7,9 +7,11 @@ value the schema accepts is always a member here; a test checks the file is curr
 from enum import StrEnum
 
 __all__ = [
+    "Aim",
     "AllPass",
     "BeteCap",
     "BeteGoing",
+    "BiddableWhen",
     "CodilleRemainder",
     "Defenders",
     "EqualRank",
@@ -18,14 +20,17 @@ __all__ = [
     "HeldBy",
     "Help",
     "Leader",
+    "OpenFrom",
     "OptionKind",
     "OutcomeGame",
     "OwnCard",
     "Pot",
     "Renonce",
+    "SitsOut",
     "SourceKind",
     "Speech",
     "TrumpNamedBy",
+    "Trumps",
     "Visibility",
     "VoleWhen",
 ]
@@ -76,6 +81,7 @@ class Exchange(StrEnum):
 
     DECLARER_FIRST = "declarer-first"
     OTHERS_ONLY = "others-only"
+    DECLARER_ONLY = "declarer-only"
     NONE = "none"
 
 
@@ -166,6 +172,41 @@ class TrumpNamedBy(StrEnum):
 
     DECLARER = "declarer"
     PARTNER = "partner"
+
+
+class Trumps(StrEnum):
+    """Whether a contract has trumps."""
+
+    NAMED = "named"
+    NONE = "none"
+
+
+class Aim(StrEnum):
+    """What the declaring side undertakes."""
+
+    TRICKS = "tricks"
+    NO_TRICKS = "no-tricks"
+
+
+class OpenFrom(StrEnum):
+    """When an open contract's hand is shown."""
+
+    BEFORE_FIRST_LEAD = "before-first-lead"
+    AFTER_FIRST_LEAD = "after-first-lead"
+
+
+class BiddableWhen(StrEnum):
+    """When a contract may be bid."""
+
+    ALWAYS = "always"
+    LAST_AFTER_ALL_PASS = "last-after-all-pass"
+
+
+class SitsOut(StrEnum):
+    """Who sits out of each deal."""
+
+    DEALER = "dealer"
+    OPPOSITE_DEALER = "opposite-dealer"
 
 
 class Speech(StrEnum):

@@ -52,7 +52,7 @@ from engine.referee.settlement import (
     settle,
 )
 from engine.rules.emitter import Comment, Flow, document
-from engine.rules.model import Call, Contract, RuleSet
+from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 from engine.rules.reader import json_path, parse_text
 from engine.rules.schema_pass import document_problems
 
@@ -434,7 +434,7 @@ class Evening:
         return rule, ("declarations", "call" if help_ is Help.CALL else "demand")
 
     def _call_refusal(
-        self, entry: Entry, rule: Call, card: Card, suit: Suit, contract: Contract
+        self, entry: Entry, rule: Call, card: Card, suit: Suit | None, contract: Contract
     ) -> tuple[str, str] | None:
         """The first calling rule the entry's call breaks (:func:`stages_for`, the referee's),
         as a scorekeeper's code wrapping the referee's (``call/trump`` is ``score/call-trump``,
@@ -449,7 +449,7 @@ class Evening:
             else:
                 others |= bit
         tables = self.rules.setup(self.options).tables
-        trump = None if _partner_named(contract) else suit.index
+        trump = None if _partner_named(contract) else NO_TRUMPS if suit is None else suit.index
         stages = stages_for(
             rule,
             tables,
@@ -551,11 +551,21 @@ class Evening:
                 )
         declarer = entry.declarer
         path = ("auction", "contracts", contract.id)
-        if entry.trump is None:
+        suit: Suit | None = None
+        if contract.no_trumps:
+            # Played without trumps (``trumps: none``): no suit is named.
+            if entry.trump is not None:
+                raise _refuse(
+                    "score/trump-not-allowed",
+                    f"{contract.name} is played without trumps: name no trump suit",
+                    cite(path),
+                )
+        elif entry.trump is None:
             raise _refuse("score/no-trump", "name the trump suit", cite(("declarations", "trump")))
-        suit = Suit.parse(entry.trump)
-        allowed = trump_suits(rules, self.options, contract)
-        if suit not in allowed:
+        else:
+            suit = Suit.parse(entry.trump)
+        allowed = trump_suits(rules, self.options, contract) if suit is not None else ()
+        if suit is not None and suit not in allowed:
             names = ", ".join(s.value for s in allowed)
             raise _refuse(
                 "score/trump-not-allowed",
@@ -636,15 +646,23 @@ class Evening:
                     f"tricks, and the side took {side_tricks}",
                     cite(("vole",)),
                 )
-        paid_run = rules.setup(self.options).tables.paid_run[suit.index]
-        if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
-            raise _refuse(
-                "score/matadors",
-                f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
-                f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that range, "
-                f"not {entry.matadors}",
-                cite(("matadors", "payment")),
-            )
+        if suit is None:
+            if entry.matadors:
+                raise _refuse(
+                    "score/matadors",
+                    f"{contract.name} is played without trumps: no matadors are paid; enter 0",
+                    cite(path),
+                )
+        else:
+            paid_run = rules.setup(self.options).tables.paid_run[suit.index]
+            if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
+                raise _refuse(
+                    "score/matadors",
+                    f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
+                    f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that "
+                    f"range, not {entry.matadors}",
+                    cite(("matadors", "payment")),
+                )
         result = evaluate_result(
             rules,
             entry.tricks,
@@ -680,7 +698,7 @@ class Evening:
                 rules, n=n, table=table, stakes=stakes, result=MISDEAL, extra_card=entry.extra_card
             )
         else:
-            assert entry.declarer is not None and entry.trump is not None
+            assert entry.declarer is not None
             transfers = self._demand_fee(entry) + self._entry_transfers(entry)
             contract = rules.contracts.get(entry.contract or "")
             settlement = settle(
@@ -699,6 +717,7 @@ class Evening:
                 transfers=transfers,
                 renonces=entry.renonces,
                 factor=factor,
+                out=rules.compiled.dealers[entry.dealer].out,
                 penalties=entry.penalties,
                 favoured=self._favoured(entry.trump),
                 unclaimed=entry.unclaimed,
@@ -712,8 +731,11 @@ class Evening:
         """Checks if the rule file's party (to a target, or of some deals) is over."""
         return party_over(self.rules, self.totals, len(self.deals))
 
-    def _favoured(self, trump: str) -> frozenset[str]:
-        """The suit options whose chosen suit is ``trump`` (the palo de favor's items)."""
+    def _favoured(self, trump: str | None) -> frozenset[str]:
+        """The suit options whose chosen suit is ``trump`` (the palo de favor's items); none
+        without trumps."""
+        if trump is None:
+            return frozenset()
         chosen = self.rules.resolve_options(self.options)
         return frozenset(
             oid

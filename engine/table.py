@@ -301,6 +301,10 @@ class TurnView:
     table: list[tuple[int, str]] = field(default_factory=list)
     forced_note: bool = False
     example: list[str] = field(default_factory=list)
+    no_trumps: bool = False
+    """The contract is played without trumps."""
+    declarer_hand: list[str] | None = None
+    """The declarer's cards, open on the table (an *ouvert*), when the referee shows them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1074,6 +1078,8 @@ class TableGame:
                 and not any(" bid " in a for a in view["auction"])
             ),
             example=view["hand"][-min(2, most) :] if most else [],
+            no_trumps=view["no_trumps"],
+            declarer_hand=view["declarer_hand"] if view["declarer"] != seat else None,
         )
 
     def _show(self, deal: Deal, seat: int, write: Write) -> None:

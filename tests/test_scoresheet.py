@@ -28,14 +28,14 @@ def entry_of(deal: Deal) -> Entry:
     faults = tuple(deal.faults)  # the penalty points a director writes down
     if deal.result == "redeal":
         return Entry(dealer=deal.dealer, passed=True, penalties=faults)
-    assert deal.declarer is not None and deal.contract is not None and deal.trump is not None
+    assert deal.declarer is not None and deal.contract is not None
     holder = None
     if deal.called is not None:
         holder = deal.demanded_from if deal.demanded_from is not None else deal.partner
         if holder is None:
             holder = deal.declarer
     highest = None
-    if deal.table.remainder:
+    if deal.table.remainder and deal.trump is not None:
         for c in deal.t.trump_order[deal.trump]:
             highest = next((s for s in range(deal.n) if deal.start_hands[s] >> c & 1), None)
             if highest is not None:

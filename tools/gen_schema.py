@@ -105,7 +105,7 @@ SCHEMA = {
             {
                 "count": {"type": "integer", "minimum": 2, "maximum": 6},
                 "direction": {"enum": ["counter-clockwise", "clockwise"]},
-                "sits_out": {"enum": ["dealer"]},
+                "sits_out": {"enum": ["dealer", "opposite-dealer"]},
             },
             ["count", "direction"],
         ),
@@ -131,6 +131,10 @@ SCHEMA = {
         "ranking": obj(
             {
                 "plain": obj(
+                    {"black": arr(RANK, uniqueItems=True), "red": arr(RANK, uniqueItems=True)},
+                    ["black", "red"],
+                ),
+                "no_trumps": obj(
                     {"black": arr(RANK, uniqueItems=True), "red": arr(RANK, uniqueItems=True)},
                     ["black", "red"],
                 ),
@@ -204,7 +208,13 @@ SCHEMA = {
                             "matchable": {"type": "boolean"},
                             "vole_allowed": {"type": "boolean"},
                             "shared_liability": {"type": "boolean"},
-                            "exchange": {"enum": ["declarer-first", "others-only", "none"]},
+                            "exchange": {
+                                "enum": ["declarer-first", "others-only", "declarer-only", "none"]
+                            },
+                            "trumps": {"enum": ["named", "none"]},
+                            "aim": {"enum": ["tricks", "no-tricks"]},
+                            "open": {"enum": ["before-first-lead", "after-first-lead"]},
+                            "biddable_when": {"enum": ["always", "last-after-all-pass"]},
                             "trump_option": ID,
                             "trump_not_option": ID,
                             "announces_vole": {"type": "boolean"},
@@ -584,6 +594,11 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "BeteCap": ("cap on a bête made on a bête", ("settlement", "bete", "cap_over_bete_in_play")),
     "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),
     "TrumpNamedBy": ("who names trumps", ("auction", "contracts", "*", "trump_named_by")),
+    "Trumps": ("whether a contract has trumps", ("auction", "contracts", "*", "trumps")),
+    "Aim": ("what the declaring side undertakes", ("auction", "contracts", "*", "aim")),
+    "OpenFrom": ("when an open contract's hand is shown", ("auction", "contracts", "*", "open")),
+    "BiddableWhen": ("when a contract may be bid", ("auction", "contracts", "*", "biddable_when")),
+    "SitsOut": ("who sits out of each deal", ("players", "sits_out")),
     "Speech": ("how speech goes in the auction", ("auction", "speech")),
     "EqualRank": ("a bid of the rank standing", ("auction", "equal_rank")),
     "Defenders": ("the defenders' order of exchange", ("exchange", "defenders")),

@@ -142,5 +142,8 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
         and deal.given_visible_to(seat)
     ):
         located[deal.demanded_from] |= 1 << given
+    if deal.declarer is not None and deal.declarer_shown():
+        # An open contract: the declarer's hand lies on the table for all to see.
+        located[deal.declarer] = deal.hands[deal.declarer]
     located[seat] = deal.hands[seat]
     return Knowledge(played, played_by, forbidden, located, out, bool(partner_known))

@@ -20,6 +20,10 @@
   (:func:`sure_vole`): never a hopeless announced vole.
 * **Trumps turned from the talon** (the *vuelta*): the suit is not known when bidding, so the
   hand is valued at its average over the suits that may turn up, not at its best suit.
+* **Contracts without trumps** are valued on the no-trump tables; **a contract to take no
+  trick** (nolo, misère, contrabola) is bid only with a hand of low cards (:func:`nolo_danger`),
+  its écart throws the most dangerous cards, and its declarer leads low and plays the highest
+  card that still loses; the defenders never overtake a declarer who is winning the trick.
 
 :meth:`HeuristicBot.advise` returns the action with a one-line reason in the period's terms.
 """
@@ -34,9 +38,9 @@ from engine.bots.base import Bot, bits, honest, knowledge
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
 from engine.referee import Deal
-from engine.rules.model import Contract, RuleSet
+from engine.rules.model import NO_TRUMPS, Contract, RuleSet
 
-__all__ = ["HeuristicBot", "estimate_tricks", "sure_vole", "tricks_to_win"]
+__all__ = ["HeuristicBot", "estimate_tricks", "nolo_danger", "sure_vole", "tricks_to_win"]
 
 SUITS = ("spades", "clubs", "hearts", "diamonds")
 
@@ -127,6 +131,24 @@ def estimate_tricks(t: Any, hand: int, trump: int) -> float:
                 # The queen: the king, when held, comes first (lower card index).
                 value += 0.5 if has_top else (0.3 if length >= 2 else 0.0)
     return value
+
+
+def _danger(t: Any, hand: int, trump: int, c: int) -> float:
+    """How likely card ``c`` of ``hand`` is to take a trick in a game to take none: by how few
+    cards of its class outside the hand rank above it (none: it wins whenever it is led)."""
+    strength = t.strength[trump]
+    cls = t.follow[trump][c]
+    above = sum(
+        1 for d in bits(t.class_mask[trump][cls] & ~hand & t.deck_mask) if strength[d] > strength[c]
+    )
+    # A card with some higher cards out can usually be passed under them; the more, the safer.
+    return 1.0 if above == 0 else 0.5 if above == 1 else 0.2 if above <= 3 else 0.0
+
+
+def nolo_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> list[float]:
+    """Returns the danger of each card of ``hand`` in a game to take no trick, highest first:
+    how likely it is to win a trick (:func:`_danger`)."""
+    return sorted((_danger(t, hand, trump, c) for c in bits(hand)), reverse=True)
 
 
 def sure_vole(t: Any, hand: int, trump: int, *, leads: bool = True) -> bool:
@@ -274,8 +296,32 @@ class HeuristicBot(Bot):
                 and not deal.bid_needed(contract)
             ):
                 continue
-            suits = deal.trump_choices(contract)
+            suits = [NO_TRUMPS] if contract.no_trumps else deal.trump_choices(contract)
             if not suits:
+                continue
+            if contract.no_tricks:
+                # A game to take no trick: the hand must hold almost no card that can win,
+                # after the écart has thrown the worst of them.
+                danger = nolo_danger(deal.t, hand, suits[0])
+                thrown = (
+                    (contract.exchange_max or deal.rules.exchange_first_max or deal.rules.talon)
+                    if contract.exchange in ("declarer-first", "declarer-only")
+                    else 0
+                )
+                risk = sum(danger[thrown:])
+                if risk <= 0.5 and (
+                    best is None
+                    or contract.rank > deal.rules.contracts[best[0].contract or ""].rank
+                ):
+                    best = (
+                        action,
+                        (
+                            "bid {0}: his cards are low, with a risk of about {1:.1f} tricks; {2}",
+                            contract.id,
+                            risk,
+                            "a game to take no trick needs a hand of small cards",
+                        ),
+                    )
                 continue
             if contract.announces_vole:
                 # Only a sure vole is announced: the hand is worth every trick or nothing.
@@ -301,7 +347,7 @@ class HeuristicBot(Bot):
                             "bid {0}: about {1:.1f} tricks with {2} as trumps; {3}",
                             contract.id,
                             value,
-                            SUITS[suit],
+                            SUITS[suit] if suit < len(SUITS) else "no suit",
                             why,
                         ),
                     )
@@ -393,6 +439,19 @@ class HeuristicBot(Bot):
         most = deal.exchange_limit()
         t = deal.t
         trump = deal.trump if deal.trump is not None else 0
+        why = deal.exchange_why()
+        contract = deal.contract
+        if contract is not None and contract.no_tricks and seat == deal.declarer:
+            # A game to take no trick: throw the cards most likely to win one, highest first.
+            strength = t.strength[trump]
+            worst = sorted(bits(hand), key=lambda c: (-_danger(t, hand, trump, c), -strength[c]))
+            take = sum(1 for c in worst[:most] if _danger(t, hand, trump, c) > 0)
+            take = max(take, why.least if why is not None else 0)  # his duty to buy
+            cards = tuple(ALL_CARDS[c] for c in worst[:take])
+            return Action("discard", cards=cards), (
+                "discard {0} of his highest cards: he must take no trick",
+                len(cards),
+            )
         strength = t.strength[trump]
         ranks = _class_rank(t, trump)
         losers = sorted(
@@ -464,7 +523,74 @@ class HeuristicBot(Bot):
             ),
         )
 
+    def _nolo(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        """Play in a game to take no trick: the declarer ducks, the defenders let him win."""
+        t = deal.t
+        trump = deal.trump if deal.trump is not None else NO_TRUMPS
+        strength = t.strength[trump]
+        follow = t.follow[trump]
+        trick = deal.trick
+        if seat == deal.declarer:
+            if not trick:
+                # Lead low: the card with the most of its suit above it, outside his hand.
+                hand = deal.hands[seat]
+                action = min(
+                    legal,
+                    key=lambda a: (_danger(t, hand, trump, a.card.index), strength[a.card.index]),
+                )
+                return action, ("lead {card}: a low card, to take no trick", action.card.index)
+            assert deal.tr is not None
+            best = strength[trick[deal.tr.winning_position(trick)]]
+            led = follow[trick[0]]
+            under = [
+                a
+                for a in legal
+                if not (
+                    (follow[a.card.index] == led or follow[a.card.index] == 4)
+                    and strength[a.card.index] > best
+                )
+            ]
+            if under:
+                # The highest card that still loses (a void throws its highest card).
+                action = max(under, key=lambda a: strength[a.card.index])
+                return action, (
+                    "play {card}: the highest card that does not take the trick",
+                    action.card.index,
+                )
+            action = max(legal, key=lambda a: strength[a.card.index])
+            return action, (
+                "play {card}: every card takes the trick; he takes it with his highest",
+                action.card.index,
+            )
+        if trick and deal.tr is not None:
+            winner = deal.seat_at(deal.leader, deal.tr.winning_position(trick))
+            if winner == deal.declarer:
+                best = strength[trick[deal.tr.winning_position(trick)]]
+                led = follow[trick[0]]
+                under = [
+                    a
+                    for a in legal
+                    if not (
+                        (follow[a.card.index] == led or follow[a.card.index] == 4)
+                        and strength[a.card.index] > best
+                    )
+                ]
+                if under:
+                    action = max(under, key=lambda a: strength[a.card.index])
+                    return action, (
+                        "play {card}: the declarer is taking the trick; he lets him",
+                        action.card.index,
+                    )
+        if not trick:
+            # Lead low, so that the declarer cannot duck under it.
+            action = min(legal, key=lambda a: strength[a.card.index])
+            return action, ("lead {card}: a low card the declarer must beat", action.card.index)
+        action = self._cheapest(deal, legal)
+        return action, ("play {card}: his lowest card", action.card.index)
+
     def _play(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        if deal.contract is not None and deal.contract.no_tricks:
+            return self._nolo(deal, seat, legal)
         t = deal.t
         trump = deal.trump if deal.trump is not None else 0
         strength = t.strength[trump]
@@ -592,7 +718,7 @@ class HeuristicBot(Bot):
 
 def _card_name(deal: Deal, c: int) -> str:
     card = ALL_CARDS[c]
-    if deal.trump is not None:
+    if deal.trump is not None and deal.trump < len(SUITS):
         names = deal.rules.matador_names(Suit(SUITS[deal.trump]))
         name = names.get(card)
         if name:

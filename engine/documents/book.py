@@ -133,6 +133,8 @@ class RuleView:
     """How many matadors the 'with matadors' column of the payment table counts."""
     worked_with_matadors: tuple[Worked, ...]
     codille_remainder_basis: Basis | None
+    no_trumps: bool = False
+    """Some contract is played without trumps: the book gives the order without trumps."""
 
 
 def trump_table(
@@ -391,4 +393,5 @@ def _rule_view(rules: RuleSet, *, worked: bool) -> RuleView:
         matador_example=example,
         worked_with_matadors=_worked(rules, example) if worked else (),
         codille_remainder_basis=remainder_basis,
+        no_trumps=any(c.no_trumps for c in rules.contracts.values()),
     )

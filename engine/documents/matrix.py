@@ -30,6 +30,39 @@ def _contracts(r: RuleSet) -> str:
     return " < ".join(c.id + ("" if c.biddable else " (imposed)") for c in order)
 
 
+def _kinds(r: RuleSet) -> str:
+    """The contracts played without trumps, to take no trick, open or reserved (issue 16)."""
+    parts = []
+    for c in sorted(r.contracts.values(), key=lambda c: (c.rank, c.id)):
+        traits = []
+        if c.no_trumps:
+            traits.append("no trumps")
+        if c.no_tricks:
+            traits.append("no tricks")
+        if c.exchange_min is not None and c.exchange_min == c.exchange_max:
+            traits.append(f"exchanges exactly {c.exchange_min}")
+        if c.open is not None:
+            traits.append(f"open {c.open}")
+        if c.biddable_when != "always":
+            traits.append(str(c.biddable_when))
+        if traits:
+            parts.append(f"{c.id}: {', '.join(traits)}")
+    if any(c.no_trumps for c in r.contracts.values()):
+        black = " ".join(x.value for x in r.no_trumps_black)
+        red = " ".join(x.value for x in r.no_trumps_red)
+        parts.append(f"order without trumps: black {black}; red {red}")
+    return "; ".join(parts) or "-"
+
+
+def _players(r: RuleSet) -> str:
+    out = f"{r.players}, {r.direction}"
+    if r.sits_out == "dealer":
+        out += "; the dealer sits out"
+    elif r.sits_out == "opposite-dealer":
+        out += "; the seat opposite the dealer sits out"
+    return out
+
+
 def _call(key: str) -> Callable[[RuleSet], str]:
     def text(r: RuleSet) -> str:
         c = r.call if key == "call" else r.demand
@@ -199,7 +232,7 @@ def _options(r: RuleSet) -> str:
 
 
 ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
-    ("players", lambda r: f"{r.players}, {r.direction}"),
+    ("players", _players),
     ("pack", lambda r: f"{len(r.deck())} cards"),
     ("setup options", _options),
     ("hand", lambda r: str(r.hand_size)),
@@ -214,6 +247,7 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
         lambda r: f"run from {r.paid_from}, at least {r.paid_minimum}, held by {r.paid_held_by}",
     ),
     ("contracts, lowest first", _contracts),
+    ("without trumps, to take no trick, open", _kinds),
     (
         "speech",
         lambda r: (

@@ -10,6 +10,8 @@ Staged filter for a bid: the contract exists, it may be bid, in the ``match`` ph
 overcall being matched, and otherwise it outranks the bid standing and, where it may be named
 only to overcall, it is needed. After the auction its winner may name what he plays instead
 (the ``raise`` phase: ``declarer_may_play``, ``auction.raise``).
+A contract reserved to the last to speak after all have passed (``biddable_when:
+last-after-all-pass``, the contrabola) is bid by him only.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import PASS, Action
-from engine.enums import AllPass, EqualRank, Speech
+from engine.enums import AllPass, BiddableWhen, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
 from engine.referee.dealstate import DealState
@@ -37,6 +39,8 @@ def legal(d: DealState) -> Sequence[Action]:
     standing = d.holder_contract
     floor = standing.rank if standing is not None else -1
     bids = compiled.bids[floor]
+    if compiled.bids_reserved and not _last_after_all_pass(d):
+        bids = tuple(b for b in bids if b.contract not in compiled.bids_reserved)
     rules = d.rules
     if standing is not None and rules.equal_rank is EqualRank.EARLIER_HOLDS and _earlier(d):
         # An earlier hand may take a contract of the rank standing (another than the one held).
@@ -51,6 +55,11 @@ def legal(d: DealState) -> Sequence[Action]:
     if compiled.named_only_to_overcall:
         bids = tuple(b for b in bids if b.verb == "pass" or _named_legally(d, b.contract))
     return list(bids)
+
+
+def _last_after_all_pass(d: DealState) -> bool:
+    """Checks if the player to move is the last to speak and every other has passed."""
+    return d.phase is AUCTION and not d.speakers and d.holder is None
 
 
 def _earlier(d: DealState) -> bool:
@@ -150,6 +159,14 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             "bid/requires-cards",
             f"{contract.id} may be bid only by a player holding {', '.join(contract.requires_cards)}"
             f" (seat {seat} lacks {lacking})",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
+    if contract.biddable_when is BiddableWhen.LAST_AFTER_ALL_PASS and not _last_after_all_pass(d):
+        return refuse(
+            "bid/reserved-to-last",
+            f"{contract.id} may be bid only by the last to speak, when every other has passed",
             seat,
             action,
             rules.cite(("auction", "contracts", contract.id)),

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.actions import LAW_VERBS, Action
 from engine.cards import ALL_CARDS, Card
-from engine.enums import Visibility
+from engine.enums import OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
@@ -51,7 +51,7 @@ from engine.referee.state import (
     View,
     refuse,
 )
-from engine.rules.model import Contract, RuleSet, Setup
+from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Setup
 
 __all__ = ["Deal"]
 
@@ -504,6 +504,23 @@ class Deal(DealState):
             )
         )
 
+    def declarer_shown(self) -> bool:
+        """Checks if the declarer's hand lies open for every seat to see: under an open
+        contract (``open``, *ouvert*), once play begins (``before-first-lead``) or once the
+        first card is led (``after-first-lead``), to the end of the deal. Part of
+        :meth:`view`."""
+        contract = self.contract
+        if contract is None or contract.open is None or not self.start_hands:
+            return False
+        if contract.open is OpenFrom.BEFORE_FIRST_LEAD:
+            return True
+        return bool(self.played_tricks or self.trick)
+
+    @property
+    def no_trumps(self) -> bool:
+        """Whether the deal is played without trumps (a contract with ``trumps: none``)."""
+        return self.trump == NO_TRUMPS
+
     def declarable(self, seat: int) -> list[Action]:
         """Returns the irregularities and remedies ``seat`` could declare now under the rule
         file's laws of the play (:func:`engine.referee.laws.declarable`); never among the legal
@@ -544,7 +561,10 @@ class Deal(DealState):
             "auction": [f"{s} {a}" for s, a in self.auction],
             "declarer": self.declarer,
             "contract": self.contract.id if self.contract else None,
-            "trump": SUIT_NAMES[self.trump] if self.trump is not None else None,
+            "trump": SUIT_NAMES[self.trump]
+            if self.trump is not None and self.trump != NO_TRUMPS
+            else None,
+            "no_trumps": self.trump == NO_TRUMPS,
             "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
             "partner": self.partner if partner_known else None,
             "demanded_from": self.demanded_from,
@@ -560,6 +580,9 @@ class Deal(DealState):
             "tricks_won": list(self.won),
             "vole": self.vole_undertaken,
             "legal": [str(a) for a in self.legal_actions()] if seat == self.to_move else [],
+            "declarer_hand": [str(c) for c in self.hand(self.declarer)]
+            if self.declarer is not None and self.declarer_shown()
+            else None,
         }
         irregular = irregular_view(self)
         if irregular is not None:
@@ -573,7 +596,9 @@ class Deal(DealState):
             "contract": self.contract.id if self.contract else None,
             "declarer": self.declarer,
             "partners": [self.partner] if self.partner is not None else [],
-            "trump": SUIT_NAMES[self.trump] if self.trump is not None else None,
+            "trump": SUIT_NAMES[self.trump]
+            if self.trump is not None and self.trump != NO_TRUMPS
+            else None,
             "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
             "forced": self.forced,
             "vole_undertaken": self.vole_undertaken,
@@ -586,6 +611,8 @@ class Deal(DealState):
             out["demanded_from"] = self.demanded_from
         if self.turned is not None:
             out["turned"] = str(ALL_CARDS[self.turned])
+        if self.trump == NO_TRUMPS:
+            out["no_trumps"] = True
         if self.raised_from is not None:
             out["won_with"] = self.raised_from
         if self.exchanges:

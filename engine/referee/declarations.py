@@ -30,7 +30,7 @@ from engine.referee.state import GIVE as GIVE_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import SURRENDER as SURRENDER_PHASE
 from engine.referee.state import TRUMP as TRUMP_PHASE
-from engine.rules.model import Call, Contract, RuleSet, Tables
+from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet, Tables
 
 __all__ = [
     "call_choices",
@@ -198,7 +198,7 @@ def stages_for(
     mask = FULL_MASK
     stages: list[tuple[str, int]] = []
     # Under a contract whose partner names trumps, the call comes first: no trump suit yet.
-    if not rule.trump_suit_allowed and trump is not None:
+    if not rule.trump_suit_allowed and trump is not None and trump != NO_TRUMPS:
         mask &= ~SUIT_MASKS[trump]
         stages.append(("call/trump", mask))
     if rule.own_card is _FORBIDDEN:
@@ -349,6 +349,11 @@ def declare(d: DealState, seat: int, contract: Contract, *, forced: bool) -> Non
     d.forced = forced
     d.phase = TRUMP_PHASE
     d.to_move = seat
+    if contract.no_trumps:
+        # Played without trumps (``trumps: none``): nobody names them.
+        d.trump = NO_TRUMPS
+        _after_trump(d)
+        return
     if _partner_names_trumps(contract) and call_choices(d):
         d.phase = CALL_PHASE  # the call first; its holder then names trumps
 

@@ -279,8 +279,11 @@ def begin(d: DealState) -> None:
     assert d.contract is not None and d.declarer is not None
     kind = d.contract.exchange
     if kind is not Exchange.NONE and d.talon:
-        first = 0 if kind is Exchange.DECLARER_FIRST else 1
-        d.exchangers = list(d.seating.in_turn(d.declarer)[first:])
+        order = d.seating.in_turn(d.declarer)
+        if kind is Exchange.DECLARER_ONLY:
+            d.exchangers = [d.declarer]  # nobody else exchanges (the contrabola)
+        else:
+            d.exchangers = list(order[0 if kind is Exchange.DECLARER_FIRST else 1 :])
         d.exchanger_index = 0
         d.phase = EXCHANGE
         d.to_move = d.exchangers[0]

@@ -231,7 +231,7 @@ def _explain_play(d: DealState, action: Action) -> IllegalActionError:
     elif code == "play/must-overtake":
         reason = f"seat {seat} can beat the best card on the table and must"
     elif code == "play/matador-forced":
-        names = rules.matador_names(SUITS[d.trump])
+        names = rules.matador_names(SUITS[d.trump]) if d.trump < len(SUITS) else {}
         return refuse(
             code,
             f"{led_card} ({names.get(led_card, 'a matador')}) was led: a lower matador held "
@@ -274,6 +274,8 @@ def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -
     ``vole.after_tricks`` tricks, where the referee offers it. The one statement of the vole's
     threshold: the referee offers the vole when it holds (:func:`_end_trick`), the scorekeeper
     and the rule books ask it."""
+    if contract.no_tricks:
+        return False  # a side that undertakes to take no trick never plays for them all
     return contract.announces_vole or (contract.vole_allowed and side_tricks >= rules.vole_after)
 
 

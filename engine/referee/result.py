@@ -193,8 +193,8 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
 def favoured_options(d: DealState) -> frozenset[str]:
     """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
     the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
-    if d.trump is None:
-        return frozenset()
+    if d.trump is None or d.trump >= len(SUIT_NAMES):
+        return frozenset()  # no trumps yet, or none at all (``trumps: none``)
     suit = SUIT_NAMES[d.trump]
     return frozenset(
         oid

@@ -430,6 +430,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.turned_hands,
         outcome.unclaimed,
         outcome.extra_card,
+        rules.compiled.dealers[outcome.dealer].out,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -456,6 +457,7 @@ def settle(
     turned_hands: Sequence[tuple[int, int]] = (),
     unclaimed: Sequence[str] = (),
     extra_card: int | None = None,
+    out: int | None = None,
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -473,6 +475,8 @@ def settle(
     paid. ``result`` ``"misdeal"`` settles a deal made void by a law of the table: nothing is
     staked or paid, but ``extra_card``, the seat found playing with a card too many, makes a
     bête alone (``laws.eleven_cards``).
+    ``out`` is the seat that sat the deal out, if one did (in a game in points it scores
+    nothing as an opponent).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -497,6 +501,7 @@ def settle(
         tuple(turned_hands),
         tuple(unclaimed),
         extra_card,
+        out,
     )
     return _settle(rules, args, None)
 
@@ -527,6 +532,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         turned_hands,
         unclaimed,
         extra_card,
+        _out,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
@@ -736,6 +742,7 @@ def _settle_points(
     balances need not add up to nothing."""
     n, table, _, result, contract, declarer, partner, tricks = args[:8]
     matadors, penalties = args[8], args[14]
+    out = args[19]
     balances = [0] * n
 
     def score(seat: int, points: int, line: _Line) -> None:
@@ -760,7 +767,9 @@ def _settle_points(
             score(declarer, tariff.declarer, line)
             if partner is not None:
                 score(partner, tariff.partner, line)
-            opponents = _opponents(rules, n, declarer, partner)
+            # The opponents who played: a seat that sat the deal out scores nothing (the
+            # online Rocambor's "Each defender +1" goes to the active seats only, roc-online).
+            opponents = tuple(s for s in _opponents(rules, n, declarer, partner) if s != out)
             for seat in opponents:
                 score(seat, tariff.opponents, line)
             if tariff.codille_winner and opponents:

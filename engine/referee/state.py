@@ -184,6 +184,8 @@ class View(TypedDict):
     declarer: int | None
     contract: str | None
     trump: str | None
+    no_trumps: bool
+    """The contract is played without trumps (``trump`` is then None)."""
     called: str | None
     partner: int | None
     """Known to the partner himself, to everybody once the called card is played."""
@@ -201,6 +203,9 @@ class View(TypedDict):
     vole: bool
     legal: list[str]
     """The legal actions, for the seat to move only."""
+    declarer_hand: list[str] | None
+    """The declarer's cards, shown to every seat under an open contract (*ouvert*) from the
+    moment its rule says; None otherwise."""
     irregular: NotRequired[IrregularView]
     """The irregularities of the deal, where any was declared (the same for every seat)."""
 

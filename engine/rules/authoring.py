@@ -340,7 +340,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
                     )
         limits = c.get("exchange_limits")
         if limits is not None:
-            if c.get("exchange", "none") != "declarer-first":
+            if c.get("exchange", "none") not in ("declarer-first", "declarer-only"):
                 add(
                     (*path, "exchange_limits"),
                     "limits-without-exchange",

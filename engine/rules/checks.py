@@ -264,6 +264,8 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
             if c not in removed and c[-1] in letters and letters[c[-1]] not in gone
         }
         for cid, c in contracts.items():
+            if c.get("trumps") == "none":
+                continue  # played without trumps: no suit to name
             choices = set(present)
             if c.get("trump_option") in options:
                 choices &= {setup[c["trump_option"]]}
@@ -277,6 +279,74 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     f"contract {cid} can name no trump suit that is in the pack with {setup_text(setup)}",
                 )
                 break
+    # Contracts without trumps, to take no trick, with an exact exchange, reserved to the
+    # last to speak, open (issue 16; docs/rule-format.md, "auction").
+    no_trumps = (d["ranking"].get("no_trumps") or d["ranking"]["plain"]) if contracts else {}
+    nt_path: Path_ = ("ranking", "no_trumps" if d["ranking"].get("no_trumps") else "plain")
+    if any(c.get("trumps") == "none" for c in contracts.values()) or d["ranking"].get("no_trumps"):
+        for colour in ("black", "red"):
+            order = [canonical_rank(r) for r in no_trumps[colour]]
+            if sorted(order) != sorted(ranks) or len(order) != len(ranks):
+                missing = [r for r in ranks if r not in order]
+                extra = [r for r in order if r not in ranks]
+                add(
+                    (*nt_path, colour),
+                    "no-trumps-order-incomplete",
+                    f"a contract without trumps ranks every card in its suit, so the {colour}"
+                    f" order must list every rank of the deck once"
+                    + (f" (it lacks {' '.join(missing)})" if missing else "")
+                    + (f" (it has {' '.join(extra)}, not in the deck)" if extra else "")
+                    + ("; give ranking.no_trumps" if nt_path[-1] == "plain" and missing else ""),
+                )
+    result_contracts = {
+        cid for rule in d["results"]["rules"] for cid in (rule["when"].get("contract") or [])
+    }
+    for cid, c in contracts.items():
+        where = ("auction", "contracts", cid)
+        if c.get("trumps") == "none":
+            for key in ("trump_option", "trump_not_option", "trump_from_talon"):
+                if c.get(key):
+                    add(
+                        (*where, key),
+                        "no-trumps-conflict",
+                        f"contract {cid} is played without trumps (trumps: none) and cannot"
+                        f" also set {key}",
+                    )
+            if c.get("trump_named_by") == "partner":
+                add(
+                    (*where, "trump_named_by"),
+                    "no-trumps-conflict",
+                    f"contract {cid} is played without trumps: nobody names them",
+                )
+        if c.get("aim") == "no-tricks":
+            if c.get("announces_vole"):
+                add(
+                    (*where, "announces_vole"),
+                    "no-tricks-conflict",
+                    f"contract {cid} undertakes to take no trick and cannot announce the vole",
+                )
+            if cid not in result_contracts:
+                add(
+                    (*where, "aim"),
+                    "no-tricks-result",
+                    f"contract {cid} undertakes to take no trick (aim: no-tricks), but no"
+                    " results rule names it (when: {contract: [...]}): it would be won and"
+                    " lost by the tricks of the other contracts",
+                )
+        if c.get("biddable_when", "always") != "always" and not c["biddable"]:
+            add(
+                (*where, "biddable_when"),
+                "not-biddable",
+                f"contract {cid} sets biddable_when but is not biddable",
+            )
+    sits = d["players"].get("sits_out")
+    count = d["players"]["count"]
+    if sits == "opposite-dealer" and (count % 2 or count < 4):
+        add(
+            ("players", "sits_out"),
+            "no-opposite-seat",
+            f"no seat sits opposite the dealer at a table of {count} (an even table of 4 or 6)",
+        )
     named: dict[str, str] = {cid: cid for cid in contracts}
     for cid, c in contracts.items():
         for i, alias in enumerate(c.get("aliases", [])):

@@ -20,9 +20,11 @@ from typing import Any, NamedTuple, Protocol
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
 from engine.enums import (
+    Aim,
     AllPass,
     BeteCap,
     BeteGoing,
+    BiddableWhen,
     CodilleRemainder,
     Defenders,
     EqualRank,
@@ -30,6 +32,7 @@ from engine.enums import (
     HeldBy,
     Help,
     Leader,
+    OpenFrom,
     OptionKind,
     OutcomeGame,
     OwnCard,
@@ -37,6 +40,7 @@ from engine.enums import (
     Renonce,
     Speech,
     TrumpNamedBy,
+    Trumps,
     Visibility,
     VoleWhen,
 )
@@ -50,6 +54,7 @@ __all__ = [
     "FEE_DEMANDED",
     "FEE_SURRENDERED",
     "MISDEAL",
+    "NO_TRUMPS",
     "ODD_COUNTERS",
     "POINT",
     "RENONCE_BETE",
@@ -93,6 +98,11 @@ __all__ = [
     "opponents_of",
     "stakes_of",
 ]
+
+NO_TRUMPS = 4
+"""The index of the compiled tables of a contract played without trumps (``trumps: none``):
+the suits' indices are 0-3, and the tables hold a fifth entry in which no card is a trump and
+every card ranks in its suit by ``ranking.no_trumps``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +213,29 @@ class Contract:
     """Cards a player must hold to bid it (the seed summary's Casco: both black aces)."""
     trump_from_talon: bool = False
     """Trumps are the suit of the first card turned from the talon (the Spanish *vuelta*)."""
+    trumps: Trumps = Trumps.NAMED
+    """``named`` (the declarer names a suit) or ``none``: played without trumps, every card in
+    its suit by ``ranking.no_trumps`` (the nolo, the contrabola)."""
+    aim: Aim = Aim.TRICKS
+    """``tricks`` or ``no-tricks``: the declarer undertakes to take no trick (nolo, misère);
+    the vole is never offered, and the results table gives its results."""
+    open: OpenFrom | None = None
+    """The declarer's hand is shown to every seat (*ouvert*), from before or after the first
+    lead; None: it stays his own."""
+    biddable_when: BiddableWhen = BiddableWhen.ALWAYS
+    """``last-after-all-pass``: bid only by the last to speak, when every other has passed
+    (the contrabola)."""
+
+    @property
+    def no_trumps(self) -> bool:
+        """Whether it is played without trumps."""
+        return self.trumps is Trumps.NONE
+
+    @property
+    def no_tricks(self) -> bool:
+        """Whether the declarer undertakes to take no trick."""
+        return self.aim is Aim.NO_TRICKS
+
     trump_suit: Suit | None = None
     """The contract's own trump suit, fixed (the DLU's *bedre spil* and *solo spar*: spades)."""
     bid_as: str | None = None
@@ -634,7 +667,8 @@ class Tables:
     """The compiled form of a ruleset for one setup: small integer tables per trump suit.
 
     Cards are their indices (:mod:`engine.cards`, 0-51) and sets of cards are bit masks, so that following suit and
-    winning a trick are a few look-ups. Index ``t`` is the trump suit's index (0-3).
+    winning a trick are a few look-ups. Index ``t`` is the trump suit's index (0-3), or
+    :data:`NO_TRUMPS` (4) for a contract played without trumps.
     """
 
     deck: tuple[int, ...]
@@ -943,6 +977,8 @@ class Compiled:
     """For a contract held, what the holder may answer an overcall with: pass, or match it."""
     bids_need_cards: bool
     """Some contract may be bid only by a player holding certain cards."""
+    bids_reserved: frozenset[str]
+    """The contracts bid only by the last to speak after all have passed (the contrabola)."""
     named_only_to_overcall: bool
     """Some contract may be named only when needed to overcall, on pain of refusal."""
     dealers: tuple[DealerPlan, ...]
@@ -1051,6 +1087,10 @@ class RuleSet:
     options: Mapping[str, Option]
     plain_black: tuple[Rank, ...]
     plain_red: tuple[Rank, ...]
+    no_trumps_black: tuple[Rank, ...]
+    """The order of a black suit, highest first, in a contract without trumps
+    (``ranking.no_trumps``; the plain order where the file gives none)."""
+    no_trumps_red: tuple[Rank, ...]
     top_trumps: tuple[TopTrump, ...]
     privileged: tuple[str, ...]
     higher_led_forces_lower: bool
@@ -1116,7 +1156,8 @@ class RuleSet:
     codille_remainder_basis: Basis | None
     """The basis of :attr:`codille_remainder` where the file gives one of its own."""
     sits_out: str | None
-    """Who sits out of each deal (``dealer``), or None when every seat plays."""
+    """Who sits out of each deal (``dealer``, or ``opposite-dealer``: the seat facing him), or
+    None when every seat plays."""
     held_cards: tuple[HeldCards, ...]
     """Payments for cards held, whatever the result (``settlement.held_cards``)."""
     party: PartyRule | None
@@ -1386,6 +1427,15 @@ class RuleSet:
                 out.append(card)
         return out
 
+    def no_trumps_order(self, suit: Suit, options: Mapping[str, Any] | None = None) -> list[Card]:
+        """Returns the cards of ``suit``, highest first, in a contract without trumps
+        (``ranking.no_trumps``, else the plain order)."""
+        return self._no_trumps_order(suit, frozenset(self.deck(options)))
+
+    def _no_trumps_order(self, suit: Suit, deck: frozenset[Card]) -> list[Card]:
+        ranks = self.no_trumps_black if suit.colour is Colour.BLACK else self.no_trumps_red
+        return [c for c in (Card(r, suit) for r in ranks) if c in deck]
+
     def matador_names(self, trump: Suit) -> dict[Card, str]:
         """Returns the named top trumps for this trump suit, card -> name."""
         out: dict[Card, str] = {}
@@ -1462,6 +1512,27 @@ class RuleSet:
             exempt_t.append(tuple(exempt))
             order_t.append(tuple(c.index for c in trumps))
             plain_t.append(tuple(plains))
+        # The fifth entry (NO_TRUMPS): a contract played without trumps. No card is a trump
+        # and none is privileged; every card ranks in its suit by ranking.no_trumps.
+        strength = [-1] * PACK_SIZE
+        follow = [-1] * PACK_SIZE
+        masks = [0] * 5
+        plains = []
+        for s in Suit:
+            nt_order = self._no_trumps_order(s, deck_set)
+            plains.append(tuple(c.index for c in nt_order))
+            for pos, card in enumerate(nt_order):
+                strength[card.index] = len(nt_order) - pos
+                follow[card.index] = s.index
+                masks[s.index] |= 1 << card.index
+        strength_t.append(tuple(strength))
+        follow_t.append(tuple(follow))
+        mask_t.append(tuple(masks))
+        exempt_t.append(tuple([0] * PACK_SIZE))
+        order_t.append(())
+        plain_t.append(tuple(plains))
+        paid_t.append(())
+        priv_t.append(())
         return Tables(
             deck=deck_idx,
             deck_mask=deck_mask,
@@ -1536,7 +1607,13 @@ def _compile_tables(rules: RuleSet) -> Compiled:
     dealers = []
     for dealer in range(n):
         eldest = (dealer + 1) % n
-        out = dealer if rules.sits_out == "dealer" else None
+        out = (
+            dealer
+            if rules.sits_out == "dealer"
+            else (dealer + n // 2) % n
+            if rules.sits_out == "opposite-dealer"
+            else None
+        )
         order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
         plan = []
         pos = 0
@@ -1588,6 +1665,11 @@ def _compile_tables(rules: RuleSet) -> Compiled:
         bids=MappingProxyType(bids),
         match=_freeze(match),
         bids_need_cards=any(c.requires_cards for c in rules.contracts.values()),
+        bids_reserved=frozenset(
+            c.id
+            for c in rules.contracts.values()
+            if c.biddable_when is BiddableWhen.LAST_AFTER_ALL_PASS
+        ),
         named_only_to_overcall=any(
             c.only_to_overcall is not None and c.only_to_overcall.penalty is None
             for c in rules.contracts.values()
@@ -1818,6 +1900,10 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
             trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
             requires_cards=tuple(c.get("requires_cards", ())),
             trump_from_talon=bool(c.get("trump_from_talon", False)),
+            trumps=Trumps(c.get("trumps", "named")),
+            aim=Aim(c.get("aim", "tricks")),
+            open=OpenFrom(c["open"]) if c.get("open") else None,
+            biddable_when=BiddableWhen(c.get("biddable_when", "always")),
             trump_suit=Suit(c["trump_suit"]) if c.get("trump_suit") else None,
             bid_as=c.get("bid_as"),
             only_to_overcall=_only_to_overcall(c.get("only_to_overcall"), basis, cid),
@@ -1913,6 +1999,12 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         options=_freeze(options),
         plain_black=tuple(Rank(r) for r in d["ranking"]["plain"]["black"]),
         plain_red=tuple(Rank(r) for r in d["ranking"]["plain"]["red"]),
+        no_trumps_black=tuple(
+            Rank(r) for r in (d["ranking"].get("no_trumps") or d["ranking"]["plain"])["black"]
+        ),
+        no_trumps_red=tuple(
+            Rank(r) for r in (d["ranking"].get("no_trumps") or d["ranking"]["plain"])["red"]
+        ),
         top_trumps=tuple(tops),
         privileged=tuple(d["matadors"]["privilege"]["cards"]),
         higher_led_forces_lower=bool(d["matadors"]["privilege"]["higher_led_forces_lower"]),

@@ -227,8 +227,7 @@ class Codec:
                 if call.fee is not None:
                     fees += max(call.fee.amount, call.fee.favourite_amount or 0)
                 fees += call.surrender_fee or 0
-        party = r.value_at(("party",))
-        factor = int(party["last_tour_factor"]) if party else 1
+        factor = r.party.last_tour_factor if r.party is not None else 1
         bete = r.bete_stake_value or 1
         # A game in points: the largest a tariff row scores a seat, and a fault for every bid
         # a seat can make in one auction (each bid outranks the last).

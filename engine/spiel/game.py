@@ -81,6 +81,9 @@ _PUBLIC_TENSOR_KEYS = (
 
 
 _PRIVATE_FIELDS = frozenset(("seat", "hand", "partner", "given", "legal"))
+# View fields that only some contracts fill (issue 16): left out while they hold their default,
+# so the strings of games without such contracts stay as they were.
+_DEFAULT_FIELDS = (("no_trumps", False), ("declarer_hand", None))
 """The fields of :meth:`Deal.view` that may differ from seat to seat (the rest every seat
 sees alike)."""
 
@@ -493,8 +496,12 @@ class OmbreObserver:
         mine = deal.view(player)
         # Which fields are private is fixed, not found by comparing the seats' views: whether
         # another seat's view differs (a self-caller knows his own king) is itself hidden.
-        public = {k: v for k, v in mine.items() if k not in _PRIVATE_FIELDS}
-        private = {k: v for k, v in mine.items() if k in _PRIVATE_FIELDS}
+        shown = dict(mine)
+        for key, default in _DEFAULT_FIELDS:
+            if shown.get(key) == default:
+                shown.pop(key, None)
+        public = {k: v for k, v in shown.items() if k not in _PRIVATE_FIELDS}
+        private = {k: v for k, v in shown.items() if k in _PRIVATE_FIELDS}
         return public, private
 
     def set_from(self, state: OmbreState, player: int) -> None:

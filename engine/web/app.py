@@ -1022,6 +1022,11 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "my_turn": my_turn,
         "phase_words": _PHASE_WORDS.get(phase, phase),
         "hand": hand,
+        # An open contract: the declarer's cards lie face up for every seat (the referee's
+        # view says from when); the declarer sees them in his own hand.
+        "open_hand": [card_face(c, names, trump) for c in view["declarer_hand"]]
+        if view["declarer_hand"] is not None and view["declarer"] != seat
+        else None,
         "buttons": buttons,
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],

@@ -28,7 +28,7 @@ from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules import load_ruleset
-from engine.rules.model import RuleSet
+from engine.rules.model import NO_TRUMPS, RuleSet
 from engine.seeds import deal_seed
 from engine.web.store import Store
 
@@ -72,9 +72,12 @@ class Refusal:
 def matador_names(rules: RuleSet, trump: int | None) -> dict[str, str]:
     """Returns the named top trumps (Spadille, Manille, Basta, Ponto) as ``{card: name}``.
 
-    Before trumps are named only the cards that are always trumps (the black aces) are known.
+    Before trumps are named only the cards that are always trumps (the black aces) are known;
+    a contract without trumps (:data:`NO_TRUMPS`) has none.
     """
     out: dict[str, str] = {}
+    if trump == NO_TRUMPS:
+        return out
     for top in rules.top_trumps:
         card = top.card if trump is None else top.card_for(list(Suit)[trump])
         if card is not None:
