@@ -4,6 +4,7 @@ with a code and the rule."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -387,3 +388,17 @@ def test_a_laid_down_entry_is_checked_by_the_referees_own_rule() -> None:
     with pytest.raises(IllegalActionError) as refused:
         evening.check(entry((0, after + 1, 0)))  # no stopping after the sixth
     assert refused.value.code == "score/tricks"
+
+
+def test_a_contract_without_trumps_is_entered_without_a_suit() -> None:
+    """Rocambor's contrabola is played without trumps (``trumps: none``): the scorekeeper takes
+    it with no suit named and no matadors, scores it from the tariff (4 made), and refuses a
+    suit named for it (it once asked for one, and then could not score the deal)."""
+    rules = load_ruleset("tresillo-rocambor")
+    made = Entry(dealer=0, contract="contrabola", declarer=3, tricks=(3, 3, 3, 0))
+    scored = Evening(rules).score(made)
+    assert scored.result == "contrabola"
+    assert scored.settlement.balances[3] == 4
+    with pytest.raises(IllegalActionError) as caught:
+        Evening(rules).score(dataclasses.replace(made, trump="hearts"))
+    assert "without trumps" in str(caught.value)
