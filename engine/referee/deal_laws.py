@@ -186,17 +186,8 @@ def _retake(d: Deal) -> None:
     late = d.deal_irregular.late
     first = min(t for _, t, _ in late)
     d.deal_irregular = replace(d.deal_irregular, late=(), retaken=d.deal_irregular.retaken + 1)
-    hands, won, leader, seen, vole, phase = snapshots[first]
-    del snapshots[first + 1 :]
-    del d.played_tricks[first:]
-    d.hands = list(hands)
-    d.won = list(won)
-    d.leader = d.to_move = leader
-    d.partner_seen = seen
-    d.vole_undertaken = vole
+    d.resume_from(first)
     d.stopped = False
-    d.trick = []
-    d.phase = phase
     d.is_over = False
     d.result = None
     d.listed = None

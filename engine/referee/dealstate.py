@@ -380,6 +380,23 @@ class DealState:
         follow = self.t.follow[self.trump]
         return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
 
+    def resume_from(self, first: int) -> None:
+        """Takes the cards back to the start of trick ``first`` (from its snapshot): the hands,
+        the tricks won, the leader, what was known of the partner and the vole, as they were;
+        the tricks from ``first`` on are undone ("il faut reprendre ses cartes", ENC-Q)."""
+        snapshots = self.snapshots
+        assert snapshots is not None
+        hands, won, leader, seen, vole, phase = snapshots[first]
+        del snapshots[first + 1 :]
+        del self.played_tricks[first:]
+        self.hands = list(hands)
+        self.won = list(won)
+        self.leader = self.to_move = leader
+        self.partner_seen = seen
+        self.vole_undertaken = vole
+        self.trick = []
+        self.phase = phase
+
     def copy_state(self, other: DealState) -> None:
         """Copies this state into ``other`` (a fresh instance of the same class): lists are
         copied, so the two go on independently (for look-ahead)."""

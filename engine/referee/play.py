@@ -360,13 +360,4 @@ def _notice(d: DealState) -> None:
     d.penalties.extend(seat for seat, _, _ in noticed)
     # The cards are taken back: every renonce from that trick on is undone with them.
     d.renonces = [r for r in d.renonces if r[1] < first]
-    hands, won, leader, seen, vole, phase = d.snapshots[first]
-    del d.snapshots[first + 1 :]
-    del d.played_tricks[first:]
-    d.hands = list(hands)
-    d.won = list(won)
-    d.leader = d.to_move = leader
-    d.partner_seen = seen
-    d.vole_undertaken = vole
-    d.trick = []
-    d.phase = phase
+    d.resume_from(first)
