@@ -378,7 +378,7 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
             flag = rng.choice(["follow_suit", "must_trump", "must_overtake"])
             d["play"][flag] = not d["play"][flag]
             d["play"]["leader"] = rng.choice(["eldest", "declarer"])
-        elif what == 9:
+        elif what == 9 and d["settlement"].get("items"):  # a game in points may have none
             items = d["settlement"]["items"]
             item = items[rng.choice(list(items))]
             for key in ("amount", "per_matador"):

@@ -84,7 +84,8 @@ def _check_deal(deal: Any, rules: Any, pot_before: int) -> list[str]:
         tariff = rules.points.get((deal.contract.id, deal.result)) if deal.contract else None
         if tariff is not None and deal.result != "redeal" and deal.declarer is not None:
             expected[deal.declarer] += tariff.declarer
-            for seat in deal.seating.opponents(deal.declarer, deal.partner):
+            # A seat that sits the deal out scores nothing in a game in points.
+            for seat in deal.seating.playing_opponents(deal.declarer, deal.partner):
                 expected[seat] += tariff.opponents
             if deal.partner is not None:
                 expected[deal.partner] += tariff.partner
