@@ -34,14 +34,14 @@ from typing import Any
 
 from engine.actions import FAULTS, Action
 from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import AllPass, CodilleRemainder, Help, OptionKind
+from engine.enums import AllPass, CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee.deal_laws import dealt_again
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.party import last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole, may_lay_down
-from engine.referee.result import evaluate_result
+from engine.referee.result import evaluate_result, favoured_for
 from engine.referee.seating import seating
 from engine.referee.settlement import (
     MISDEAL,
@@ -719,7 +719,7 @@ class Evening:
                 factor=factor,
                 out=rules.compiled.dealers[entry.dealer].out,
                 penalties=entry.penalties,
-                favoured=self._favoured(entry.trump),
+                favoured=favoured_for(rules, rules.setup(self.options).values, entry.trump),
                 unclaimed=entry.unclaimed,
             )
         scored = ScoredDeal(entry, result, side, settlement)
@@ -730,18 +730,6 @@ class Evening:
     def over(self) -> bool:
         """Checks if the rule file's party (to a target, or of some deals) is over."""
         return party_over(self.rules, self.totals, len(self.deals))
-
-    def _favoured(self, trump: str | None) -> frozenset[str]:
-        """The suit options whose chosen suit is ``trump`` (the palo de favor's items); none
-        without trumps."""
-        if trump is None:
-            return frozenset()
-        chosen = self.rules.resolve_options(self.options)
-        return frozenset(
-            oid
-            for oid, option in self.rules.options.items()
-            if option.kind is OptionKind.SUIT and chosen[oid].value == trump
-        )
 
     def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         """The surrendered card's fee (roi rendu) and the payments for cards held."""

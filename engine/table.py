@@ -47,7 +47,7 @@ from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
-    MISDEAL,
+    Kind,
     Payment,
     PaymentKind,
     outcome_kind,
@@ -398,7 +398,8 @@ def describe_result(deal: Deal, human: int | None = None) -> list[str]:
 
 def _result_view(deal: Deal) -> ResultView:
     s = deal.settlement
-    redeal = deal.result == "redeal" or deal.result == MISDEAL
+    # Nobody played (passed out, or a deal made void): the referee's outcome kind says so.
+    redeal = deal.result is not None and outcome_kind(deal.rules, deal.result).kind is Kind.REDEAL
     side = list(deal.side) if not redeal else []
     view = ResultView(
         redeal=redeal,

@@ -3,7 +3,7 @@ counters settled (:mod:`engine.referee.settlement`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.deal_laws import MISDEAL, at_end
@@ -11,10 +11,11 @@ from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER, SUIT_NAMES, ResultMatch
-from engine.rules.model import RuleSet
+from engine.rules.model import NO_TRUMPS, RuleSet
 
 __all__ = [
     "evaluate_result",
+    "favoured_for",
     "finish",
     "match_result",
     "outcome",
@@ -193,13 +194,19 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
 def favoured_options(d: DealState) -> frozenset[str]:
     """Returns the suit options (``kind: suit``) whose chosen suit is the deal's trump suit:
     the items with a ``favourite_option`` among them are paid their ``favourite_amount``."""
-    if d.trump is None or d.trump >= len(SUIT_NAMES):
-        return frozenset()  # no trumps yet, or none at all (``trumps: none``)
-    suit = SUIT_NAMES[d.trump]
+    trump = None if d.trump is None or d.trump == NO_TRUMPS else SUIT_NAMES[d.trump]
+    return favoured_for(d.rules, d.options, trump)
+
+
+def favoured_for(rules: RuleSet, values: Mapping[str, str], trump: str | None) -> frozenset[str]:
+    """Returns the suit options whose chosen suit (``values``, a setup's options) is the suit
+    named ``trump``; none without trumps (the scorekeeper asks this of an entry)."""
+    if trump is None:
+        return frozenset()
     return frozenset(
         oid
-        for oid, option in d.rules.options.items()
-        if option.kind is OptionKind.SUIT and str(d.options.get(oid)) == suit
+        for oid, option in rules.options.items()
+        if option.kind is OptionKind.SUIT and str(values.get(oid)) == trump
     )
 
 
