@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 from engine import load_ruleset
@@ -33,8 +34,9 @@ def test_no_module_but_engine_render_builds_a_jinja2_environment() -> None:
 
 
 def test_the_chart_escapes_what_xml_needs() -> None:
-    report = compare(load_ruleset("ombre"), load_ruleset("ombre-1-4-4-codille"), 20).as_json()
-    report["rulesets"][1]["name"] = 'A <b> & "c"'
+    report = compare(load_ruleset("ombre"), load_ruleset("ombre-1-4-4-codille"), 20).report()
+    a, b = report.rulesets
+    report = replace(report, rulesets=(a, replace(b, name='A <b> & "c"')))
     svg = render_svg(report)
     ET.fromstring(svg)  # still well-formed
     assert "A &lt;b&gt; &amp; &quot;c&quot;" in svg
@@ -42,7 +44,7 @@ def test_the_chart_escapes_what_xml_needs() -> None:
 
 
 def test_the_comparison_table_is_rendered_by_the_shared_text_environment() -> None:
-    report = compare(load_ruleset("quadrille"), load_ruleset("quadrille"), 10).as_json()
+    report = compare(load_ruleset("quadrille"), load_ruleset("quadrille"), 10).report()
     text = render_text(report)
     assert text.startswith("Quadrille (quadrille) against Quadrille (quadrille)\n")
     assert environment("svg") is environment("svg")
