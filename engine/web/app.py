@@ -44,7 +44,7 @@ from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.rules import load_ruleset
-from engine.rules.model import RuleSet
+from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
 from engine.table import contract_choices
 from engine.web.store import ID_PATTERN, Store
@@ -941,6 +941,41 @@ def create_app(
 # The pages.
 
 
+@dataclass(frozen=True)
+class RaiseChoice:
+    """One of the referee's legal actions after the auction (the ``raise`` phase): ``pass``
+    plays the contract won (``kept``), ``bid X`` plays ``contract`` instead."""
+
+    action: str
+    contract: Contract
+    kept: bool
+
+
+@dataclass(frozen=True)
+class RaiseView:
+    """What the auction's winner may play (``declarer_may_play``, ``auction.raise``): the
+    contract he won and his legal choices, as the referee lists them."""
+
+    won: Contract
+    choices: tuple[RaiseChoice, ...]
+
+
+def _raise_view(table: WebTable, legal: Iterable[str]) -> RaiseView | None:
+    """The raise phase's choices, from the referee's legal actions (None in another phase)."""
+    deal = table.deal
+    won = deal.holder_contract
+    if won is None:
+        return None
+    choices: list[RaiseChoice] = []
+    for text in legal:
+        verb, _, rest = text.partition(" ")
+        if verb == "pass":
+            choices.append(RaiseChoice(text, won, kept=True))
+        elif verb == "bid" and rest in table.rules.contracts:
+            choices.append(RaiseChoice(text, table.rules.contracts[rest], kept=False))
+    return RaiseView(won, tuple(choices)) if choices else None
+
+
 def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     deal = table.deal
     rules = table.rules
@@ -970,6 +1005,12 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         buttons = [a for a in buttons if a.split()[0] != "discard"]
     calls = [a for a in buttons if a.startswith("call ")]
     buttons = [a for a in buttons if not a.startswith("call ")]
+    # The raise and the defender's choice of order get controls of their own.
+    raise_view = _raise_view(table, buttons) if phase == "raise" else None
+    if raise_view is not None:
+        buttons = []
+    may_defer = phase == "exchange" and "defer" in buttons
+    buttons = [a for a in buttons if a != "defer"]
 
     seats = []
     for offset in range(table.n):
@@ -1028,6 +1069,8 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         if view["declarer_hand"] is not None and view["declarer"] != seat
         else None,
         "buttons": buttons,
+        "raise_view": raise_view,
+        "may_defer": may_defer,
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,

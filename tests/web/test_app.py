@@ -523,3 +523,55 @@ def test_trick_labels_skip_the_seat_that_sits_out() -> None:
                 ]
             deal.apply(deal.legal_actions()[seed % len(deal.legal_actions())])
     assert checked
+
+
+# The raise and the defender's choice of order (issue 16): controls of their own, from the
+# referee's legal actions.
+
+
+def test_the_auctions_winner_is_offered_what_he_may_play(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "dansk-lhombre", "mode": "hotseat", "seed": "1"})
+    assert r.status_code == 200
+    path, page = str(r.url.path), r.text
+    for seat, action in (("1", "bid spil"), ("2", "pass"), ("0", "pass")):
+        r = client.post(path + "/act", data={"seat": seat, "turn": turn_of(page), "action": action})
+        assert r.status_code == 200, r.text
+        page = r.text
+    assert 'id="raise"' in page
+    assert "won the auction with <b>Spil (alm. spil)</b>" in page
+    assert '<button name="action" value="pass">Play Spil (alm. spil) (the contract won)' in page
+    assert '<button name="action" value="bid kobe-nolo">Play Købe nolo' in page
+    assert '<button name="action" value="bid tourne">Play Tourné' in page
+    assert 'id="choices"' not in page  # no generic buttons beside them
+    r = client.post(
+        path + "/act", data={"seat": "1", "turn": turn_of(page), "action": "bid kobe-nolo"}
+    )
+    assert r.status_code == 200 and 'id="raise"' not in r.text
+    assert 'name="verb" value="discard"' in r.text  # he plays købe nolo: he buys
+
+
+def test_a_defender_may_let_the_other_exchange_first(tmp_path: Path) -> None:
+    from engine import load_ruleset
+    from engine.render import render
+    from engine.web.app import _table_context
+    from engine.web.tables import WebTable
+
+    rules_path = tmp_path / "test-either.yaml"
+    rules_path.write_text(
+        "id: test-either-web\nname: Either\nextends: tresillo\nsummary: A test of defer.\n"
+        "exchange:\n  defenders: either-first\n  basis: {evidence: conjecture, note: a test}\n",
+        "utf-8",
+    )
+    table = WebTable("t1", load_ruleset(rules_path), {}, humans=(1, 2, 3), seed=4)
+    table.start()
+    for seat, action in ((1, "bid entrada"), (2, "pass"), (3, "pass")):
+        table.act(seat, action, table.turn)
+    table.act(1, str(table.deal.legal_actions()[0]), table.turn)  # trumps
+    table.act(1, "discard", table.turn)
+    page = render("web/table.j2", "html", **_table_context(table, None))
+    assert 'id="defer"' in page
+    assert '<button name="action" value="defer">Let the other defender exchange first' in page
+    assert 'value="defer">Defer' not in page  # not a generic button as well
+    table.act(2, "defer", table.turn)
+    page = render("web/table.j2", "html", **_table_context(table, None))
+    assert 'id="defer"' not in page  # once only, and not for the other defender
