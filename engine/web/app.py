@@ -734,6 +734,8 @@ SCORE_FIELDS = {
     "misdeal",
     "extra_card",
     "unclaimed",
+    "penalty_seat",
+    "penalty_fault",
     *(f"tricks{k}" for k in range(6)),
 }
 
@@ -1130,8 +1132,9 @@ def _options(rules: RuleSet, fields: Mapping[str, list[str]]) -> dict[str, str]:
 
 def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, Any]:
     """Turns the scorekeeper's form into a ``score:`` mapping (types checked by parse_entry)."""
+    penalties = _penalty_rows(evening, fields)
     if _one(fields, "passed", "") == "yes":
-        return {"passed": True}
+        return {"passed": True, "penalties": penalties} if penalties else {"passed": True}
 
     def seat(key: str) -> int | None:
         value = _one(fields, key, "")
@@ -1170,7 +1173,29 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     unclaimed = fields.get("unclaimed", [])
     if unclaimed:
         data["unclaimed"] = list(unclaimed)
+    if penalties:
+        data["penalties"] = penalties
     return data
+
+
+def _penalty_rows(evening: Evening, fields: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+    """Reads the form's penalty rows (``penalty_seat`` and ``penalty_fault``, row by row; a
+    row left empty is skipped) as ``penalties: [{seat, fault}]``. A row with only one of the
+    two is refused (400); the fault is checked against the rules by the scoresheet."""
+    seats = fields.get("penalty_seat", [])
+    faults = fields.get("penalty_fault", [])
+    if len(seats) != len(faults) or len(seats) > 4 * evening.n:
+        raise BadRequest("each penalty row is a seat and a fault")
+    out: list[dict[str, Any]] = []
+    for k, (seat, fault) in enumerate(zip(seats, faults, strict=True), start=1):
+        if not seat and not fault:
+            continue
+        if not seat or not fault:
+            raise BadRequest(f"penalty row {k}: give both the seat and the fault, or neither")
+        if len(fault) > 200:
+            raise BadRequest(f"penalty row {k}: the fault is too long")
+        out.append({"seat": _int(seat, f"penalty row {k}'s seat"), "fault": fault})
+    return out
 
 
 def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:

@@ -575,3 +575,43 @@ def test_a_defender_may_let_the_other_exchange_first(tmp_path: Path) -> None:
     table.act(2, "defer", table.turn)
     page = render("web/table.j2", "html", **_table_context(table, None))
     assert 'id="defer"' not in page  # once only, and not for the other defender
+
+
+def test_penalty_points_are_entered_on_the_web_scoresheet(client: TestClient) -> None:
+    r = client.post("/evenings", data={"ruleset": "dansk-lhombre", "dealer": "0"})
+    assert r.status_code == 200 and 'id="penalties"' in r.text
+    assert '<option value="named-without-need">' in r.text
+    path = str(r.url.path)
+    base = {
+        "count": "0",
+        "dealer": "0",
+        "contract": "bedre-spil",
+        "declarer": "1",
+        "trump": "spades",
+        "matadors": "0",
+        "tricks0": "2",
+        "tricks1": "5",
+        "tricks2": "2",
+    }
+
+    def post(rows: list[tuple[str, str]], page: str) -> object:
+        data: dict[str, object] = dict(base, version=version_of(page))
+        data["penalty_seat"] = [s for s, _ in rows]
+        data["penalty_fault"] = [f for _, f in rows]
+        return client.post(path + "/deals", data=data)
+
+    # Malformed: a row with a seat and no fault, a seat that is not a number: 400, located.
+    bad = post([("1", ""), ("", "")], r.text)
+    assert bad.status_code == 400 and "penalty row 1" in bad.text  # type: ignore[attr-defined]
+    bad = post([("x", "named-without-need")], r.text)
+    assert bad.status_code == 400 and "penalty row 1" in bad.text  # type: ignore[attr-defined]
+    # An unknown fault: the scoresheet refuses it with the rules' faults (409), nothing scored.
+    bad = post([("1", "no-such-fault")], r.text)
+    assert bad.status_code == 409  # type: ignore[attr-defined]
+    assert "no fault &#39;no-such-fault&#39;" in bad.text  # type: ignore[attr-defined]
+    # Two rows, one left empty: scored from the referee's penalty line.
+    good = post([("1", "named-without-need"), ("", "")], r.text)
+    assert good.status_code == 200  # type: ignore[attr-defined]
+    page = good.text  # type: ignore[attr-defined]
+    assert "Penalty points: seat 1 1 (A bid named without need to overcall (strafpoint))" in page
+    assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["0", "0", "0"]
