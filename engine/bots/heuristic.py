@@ -151,6 +151,26 @@ def nolo_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> list[float]:
     return sorted((_danger(t, hand, trump, c) for c in bits(hand)), reverse=True)
 
 
+def drawn_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> float:
+    """Returns the danger (:func:`_danger`) of a card drawn blind in place of one thrown, in a
+    game to take no trick: the average over the cards outside ``hand``."""
+    unseen = list(bits(t.deck_mask & ~hand))
+    if not unseen:
+        return 0.0
+    return sum(_danger(t, hand | 1 << c, trump, c) for c in unseen) / len(unseen)
+
+
+def nolo_risk(t: Any, hand: int, trump: int, thrown: int) -> float:
+    """Returns about how many tricks ``hand`` takes in a game to take none, after an écart of
+    at most ``thrown`` cards: each card thrown (the most dangerous first, and only while it is
+    worse than a card drawn blind) is replaced by a card of average danger."""
+    danger = nolo_danger(t, hand, trump)
+    if thrown <= 0:
+        return sum(danger)
+    drawn = drawn_danger(t, hand, trump)
+    return sum(min(d, drawn) for d in danger[:thrown]) + sum(danger[thrown:])
+
+
 def sure_vole(t: Any, hand: int, trump: int, *, leads: bool = True) -> bool:
     """Checks if a hand takes every trick with ``trump`` as trumps, whatever the others hold or
     draw.
@@ -302,16 +322,19 @@ class HeuristicBot(Bot):
             if contract.no_tricks:
                 # A game to take no trick: the hand must hold almost no card that can win,
                 # after the écart has thrown the worst of them.
-                danger = nolo_danger(deal.t, hand, suits[0])
                 thrown = (
                     (contract.exchange_max or deal.rules.exchange_first_max or deal.rules.talon)
                     if contract.exchange in ("declarer-first", "declarer-only")
                     else 0
                 )
-                risk = sum(danger[thrown:])
-                if risk <= 0.5 and (
-                    best is None
-                    or contract.rank > deal.rules.contracts[best[0].contract or ""].rank
+                # The cards drawn for those thrown are blind, and may win tricks too.
+                risk = nolo_risk(deal.t, hand, suits[0], thrown)
+                # A hand laid open lets the defenders aim at it: it must be safer still.
+                limit = 0.25 if contract.open is not None else 0.5
+                best_rank = rules.contracts[best[0].contract or ""].rank if best else None
+                if risk <= limit and (
+                    best_rank is None
+                    or (contract.rank < best_rank if lowest else contract.rank > best_rank)
                 ):
                     best = (
                         action,
