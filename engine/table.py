@@ -44,7 +44,7 @@ from engine.records import (
 from engine.referee import Deal, ResultMatch
 from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
-from engine.referee.party import Party
+from engine.referee.party import Party, deals_counted
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     Kind,
@@ -552,13 +552,16 @@ class TableGame:
             )
         try:
             i = 0
-            while (self.deals is None or i < self.deals) and i < MAX_DEALS:
+            # --deals counts the deals of the party as the party counts them: a deal made void
+            # and dealt again by the same dealer is not one (Party.counted).
+            while (self.deals is None or party.counted < self.deals) and i < MAX_DEALS:
                 if party.over:
                     # The rule file's party is over: a seat reached the target, or its deals
                     # are played.
                     write(_message("party-over", party=party, rules=rules, human=self.human))
                     break
                 on_table = party.table
+                number = party.counted + 1  # a deal dealt again keeps the void one's number
                 deal = self._new_deal(party, i)
                 self.played.append(deal)
                 recorded: tuple[str, ...] = ()
@@ -572,7 +575,7 @@ class TableGame:
                     write(
                         _message(
                             "replayed",
-                            number=i + 1,
+                            number=number,
                             deals=self.deals,
                             deal=deal,
                             rules=rules,
@@ -581,7 +584,7 @@ class TableGame:
                     )
                     i += 1
                     continue
-                self._header(deal, i, on_table, write)
+                self._header(deal, number, on_table, write)
                 if recorded:
                     write(_message("resuming", actions=len(recorded)))
                     for line_text in recorded:
@@ -592,7 +595,7 @@ class TableGame:
                     write(
                         _message(
                             "input-ended",
-                            number=i + 1,
+                            number=number,
                             deals=self.deals,
                             recorded=self.record_path is not None,
                         )
@@ -611,7 +614,7 @@ class TableGame:
                 if (
                     self.deals is None
                     and self.human is not None
-                    and not self._another(party, i, read, write)
+                    and not self._another(party, party.counted, read, write)
                 ):
                     break
             if self.deals != 1 and len(self.played) > 1:
@@ -783,7 +786,7 @@ class TableGame:
             ]
         return roles
 
-    def _header(self, deal: Deal, i: int, table: Any, write: Write) -> None:
+    def _header(self, deal: Deal, number: int, table: Any, write: Write) -> None:
         human = self.human
         sits_out = human is not None and human == getattr(deal, "out", None)
         shows_hand = human is not None and not sits_out and deal.to_move != human
@@ -791,7 +794,7 @@ class TableGame:
             write,
             "table/deal.txt.j2",
             what="header",
-            number=i + 1,
+            number=number,
             deals=self.deals,
             dealer=deal.dealer,
             table=table,
@@ -1324,7 +1327,9 @@ def open_table(
             raise RequestError(_message("from-option"))
         played = dict(start.table or {})
         options = dict(start.options)
-        finished = len(start.deals) if report.complete else len(start.deals) - 1
+        # The finished deals that count in the party (a deal made void and dealt again does
+        # not: Party.counted's statement), against which --deals is read.
+        finished = deals_counted(rules, (d.result for d in report.finished))
         if record is None:
             record = path  # the game goes on in the same file
     else:
@@ -1354,12 +1359,12 @@ def open_table(
         deals = request.deals
     else:
         target = int(played.get("deals", 1))
-        if len(start.deals) > finished and target > len(start.deals):
+        if not report.complete and target > finished + 1:
             deals = target  # a party of a fixed length, cut short: its deals are played out
         elif open_party or to_the_end:
             deals = None
         else:
-            deals = max(len(start.deals), finished + 1)
+            deals = finished + 1  # the unfinished deal played out, or one deal more
     if record is not None:
         # Going on in the record's own file keeps all it held, and adds to it.
         continuing = request.start is not None and record.resolve() == request.start.resolve()
