@@ -31,6 +31,7 @@ from typing import Any
 
 from engine.actions import LAW_VERBS, Action, parse_line, small_number
 from engine.bots import Bot, make_bot
+from engine.bots.base import take_remedies
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError, RequestError
 from engine.records import (
@@ -44,6 +45,7 @@ from engine.records import (
 from engine.referee import Deal, ResultMatch
 from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
+from engine.referee.irregular import Event
 from engine.referee.party import Party, deals_counted
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
@@ -977,6 +979,9 @@ class TableGame:
 
     def _play_deal(self, deal: Deal, read: ReadLine, write: Write) -> bool:
         while not deal.is_over:
+            self._remedies(deal, write)
+            if deal.is_over:
+                break
             seat = deal.to_move
             if seat == self.human:
                 if self._human_turn(deal, seat, read, write) is None:
@@ -1196,12 +1201,29 @@ class TableGame:
         except NotationError as exc:
             write(_message("not-understood", error=exc))
             return False
-        event = deal.irregularities[-1]
-        irregular = deal.view(seat).get("irregular")
+        self._tell_declared(deal, seat, deal.irregularities[-1], write)
+        self._save(write, 0, final=False)
+        self._remedies(deal, write)
+        return action
+
+    def _tell_declared(self, deal: Deal, viewer: int, event: Event, write: Write) -> None:
+        """Tells an irregularity or remedy declared, and what the laws leave standing."""
+        irregular = deal.view(viewer).get("irregular")
         rule = self.rules.cite(("laws", event.law))
         write(_message("declared", event=event, human=self.human, irr=irregular, rule=rule))
-        self._save(write, 0, final=False)
-        return action
+
+    def _remedies(self, deal: Deal, write: Write) -> None:
+        """Lets the bots take the remedies an irregularity gives them (``Bot.remedy``), and
+        tells each."""
+        if deal.irregular is None:
+            return
+        people = () if self.human is None else (self.human,)
+        taken = take_remedies(deal, self._bots, people)
+        if taken:
+            viewer = self.human if self.human is not None else 0
+            for event in deal.irregularities[-len(taken) :]:
+                self._tell_declared(deal, viewer, event, write)
+            self._save(write, 0, final=False)
 
     def _say_tricks(self, deal: Deal, indexes: Iterable[int], totals: bool, write: Write) -> None:
         """Tells the tricks at ``indexes`` (``last``, ``tricks``) and, with ``totals``, the

@@ -30,7 +30,9 @@ by the seat that commits or remedies them, whoever is to move:
   appeared makes himself known, and his side may not undertake the vole (ENC-Q).
 
 Bots never commit an irregularity (none is among the legal actions); the only law action
-that is ever the player to move's duty is ``name-trump`` after a hand laid down.
+that is ever the player to move's duty is ``name-trump`` after a hand laid down. They take the
+remedies an adversary's irregularity gives them (a card called, a suit named) from
+:func:`declarable`, asked by the tables between moves (``engine.bots.base.take_remedies``).
 """
 
 from __future__ import annotations
