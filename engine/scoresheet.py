@@ -40,7 +40,7 @@ from engine.referee.deal_laws import dealt_again
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
-from engine.referee.party import last_tour_factor, party_over
+from engine.referee.party import deals_counted, last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result, favoured_for
 from engine.referee.seating import seating
@@ -835,8 +835,7 @@ class Evening:
         result, side, partner, effects = self._check(entry)
         rules, n, table = self.rules, self.n, self.table
         # A deal dealt again by the same dealer is not a deal of the tour.
-        voided = sum(1 for d in self.deals if dealt_again(rules, d.result))
-        factor = last_tour_factor(rules, len(self.deals) - voided)
+        factor = last_tour_factor(rules, self.counted)
         stakes = deal_stakes(rules, entry.dealer, table, factor)
         if result == "redeal":
             settlement = settle(
@@ -884,7 +883,13 @@ class Evening:
     @property
     def over(self) -> bool:
         """Checks if the rule file's party (to a target, or of some deals) is over."""
-        return party_over(self.rules, self.totals, len(self.deals))
+        return party_over(self.rules, self.totals, self.counted)
+
+    @property
+    def counted(self) -> int:
+        """Returns how many of the deals scored count in the party: not a deal made void and
+        dealt again by the same dealer (the referee's :func:`deals_counted`)."""
+        return deals_counted(self.rules, (d.result for d in self.deals))
 
     def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         """The surrendered card's fee (roi rendu) and the payments for cards held."""

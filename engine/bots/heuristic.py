@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import DEFER, Action
-from engine.bots.base import Bot, bits, honest, knowledge
+from engine.bots.base import REMEDIES, Bot, bits, honest, knowledge, known_adversaries
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
 from engine.referee import Deal
@@ -225,6 +225,8 @@ class HeuristicBot(Bot):
         if phase == "raise":
             return self._raise(deal, seat, legal)
         if phase == "trump":
+            if legal[0].verb == "name-trump":
+                return self._name_trump(deal, seat, legal)
             return self._trump(deal, seat, legal)
         if phase == "call":
             return self._call(deal, seat, legal)
@@ -415,6 +417,74 @@ class HeuristicBot(Bot):
             SUITS[suit],
             value,
         )
+
+    def _name_trump(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        """Names trumps for a declarer who laid his hand down unnamed (``laws.lay_down_unnamed``):
+        his hand lies open, so the suit worth fewest tricks to it, when he is an adversary (the
+        most, were he a friend)."""
+        declarer = deal.declarer
+        assert declarer is not None
+        shown = sum(1 << c.index for c in deal.public_cards(declarer))
+        foe = declarer in known_adversaries(deal, seat)
+        suits = [a.suit.index for a in legal if a.suit is not None]
+        values = {s: estimate_tricks(deal.t, shown, s) for s in suits}
+        suit = (min if foe else max)(suits, key=lambda s: values[s])
+        action = next(a for a in legal if a.suit is not None and a.suit.index == suit)
+        return action, (
+            "names {0} for the hand laid down: the suit worth {1} tricks to it (about {2:.1f})",
+            SUITS[suit],
+            "fewest" if foe else "most",
+            values[suit],
+        )
+
+    # The remedies of the laws of the play.
+
+    def remedy(self, deal: Deal, seat: int) -> Action | None:
+        """Takes the remedy an adversary's irregularity gives (``deal.declarable``), only
+        against a seat it knows to be an adversary (``known_adversaries``): taking a choice from
+        an adversary never helps him. A hand shown before the game is won: when its holder is to
+        play, it dictates his cheapest card. A card exposed or played out of turn: it calls it at
+        once, the strongest first (the holder must then play it at his first turn where he may,
+        not when it would serve him best). A suit to name instead (where the card may not be
+        called): trumps, to draw the offender's partner's."""
+        if deal.is_over or deal.irregular is None:
+            return None
+        offered = [a for a in deal.declarable(seat) if a.verb in REMEDIES]
+        if not offered:
+            return None
+        foes = known_adversaries(deal, seat)
+        view = deal.view(seat).get("irregular")
+        if view is None:
+            return None
+        dictated = set(view["dictated"])
+        calls = {a.card.index: a for a in offered if a.verb == "require"}
+        mover = deal.to_move
+        if (
+            deal.phase == "play"
+            and mover in foes
+            and mover in dictated
+            and not any(holder == mover for holder, _ in view["required"])
+        ):
+            plays = [a for a in deal.legal_actions() if a.verb == "play"]
+            dictate = [a for a in plays if a.card.index in calls]
+            if len(plays) > 1 and dictate:
+                return calls[self._cheapest(deal, dictate).card.index]
+        singles = {
+            c
+            for s in foes
+            if s not in dictated
+            for c in (card.index for card in deal.public_cards(s))
+            if c in calls
+        }
+        if singles:
+            trump = deal.trump if deal.trump is not None else 0
+            strength = deal.t.strength[trump]
+            return calls[max(singles, key=lambda c: (strength[c], -c))]
+        named = [a for a in offered if a.verb == "require-suit" and a.seat in foes]
+        if named:
+            trumps = [a for a in named if a.suit is not None and a.suit.index == deal.trump]
+            return (trumps or named)[0]
+        return None
 
     def _call(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
         hand = deal.hands[seat]

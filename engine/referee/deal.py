@@ -497,13 +497,6 @@ class Deal(DealState):
 
     # Views and reports.
 
-    def partner_known_to(self, seat: int) -> bool:
-        """Checks if ``seat`` knows who the partner is (or that there is none): the called
-        card's holder knows he is the friend; everyone else, the declarer included, learns it
-        only when the called card is played (at once when he called his own). Part of
-        :meth:`view`."""
-        return self.partner_seen or (self.partner is not None and seat == self.partner)
-
     def given_visible_to(self, seat: int) -> bool:
         """Checks if ``seat`` may see the card given back for a demanded one: the two who
         exchanged it, everybody where the rules show it (``given_card_visible: public``). Part

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.bots import BOTS, Bot, make_bot
+from engine.bots.base import take_remedies
 from engine.cards import Card, Suit
 from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
@@ -137,9 +138,12 @@ class WebTable:
     def run_bots(self) -> None:
         """Lets the bots play until it is a person's turn or the deal is over."""
         deal = self.deal
+        # The bots take the remedies an irregularity gives them (Bot.remedy), between moves.
+        take_remedies(deal, self.bots, tuple(self.humans))
         while not deal.is_over and deal.to_move not in self.humans:
             seat = deal.to_move
             deal.apply(self.bots[seat].choose(deal, seat))
+            take_remedies(deal, self.bots, tuple(self.humans))
 
     def act(self, seat: int, action_text: str, turn: str) -> None:
         """Applies a person's action, checked by the referee, then the bots' replies.
