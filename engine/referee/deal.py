@@ -381,6 +381,7 @@ class Deal(DealState):
         listed = self.listed
         if (
             type(listed) is list
+            and type(action) is Action
             and self.irregular is None
             and (seat is None or seat == self.to_move)
             and _listed(action, listed)
