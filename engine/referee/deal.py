@@ -14,7 +14,7 @@ are functions of the state and stand below this module: none of them imports it.
 
 from __future__ import annotations
 
-import random
+import _random
 import struct
 from collections.abc import Mapping, Sequence
 from types import ModuleType
@@ -73,6 +73,12 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 
 
+def _listed(action: object, listed: list[Action]) -> bool:
+    """Checks if ``action`` is one of the actions just listed, the very object (an equal one
+    takes the checked path): identities compared, never the actions' fields."""
+    return id(action) in map(id, listed)
+
+
 def _shuffle_and_deal(
     deck: Sequence[int], n: int, seed: int, plan: tuple[tuple[int, int, int], ...]
 ) -> tuple[list[list[int]], list[int]]:
@@ -80,7 +86,9 @@ def _shuffle_and_deal(
     # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
     # the seed and the deck, so a seeded record deals the same on any machine.
     size = len(deck)
-    raw = random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
+    # (``_random.Random`` is ``random.Random``'s generator without its Python-level seeding
+    # front: the same state for an integer seed, the same bits.)
+    raw = _random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
     keys = struct.unpack(f"<{size}I", raw)
     cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -370,6 +378,23 @@ class Deal(DealState):
                 self.legal_mask = -1
                 _play_card(self, seat, card)
                 return
+        listed = self.listed
+        if (
+            type(listed) is list
+            and type(action) is Action
+            and self.irregular is None
+            and (seat is None or seat == self.to_move)
+            and _listed(action, listed)
+        ):
+            # The trusted path: the very action legal_actions() just listed (it lists exactly
+            # what the phase's rules accept, and _refusal accepts it unasked), applied as the
+            # checked path below applies it.
+            seat = self.to_move
+            self.history.append((seat, action))
+            self.listed = None
+            self.legal_mask = -1
+            _APPLY[phase](self, seat, action)
+            return
         action, seat = self._parse(action, seat)
         if action.verb in deal_laws.VERBS:
             deal_laws.apply(self, action, seat)  # a law of the deal, by the seat concerned
