@@ -388,6 +388,11 @@ class Evening:
         return seating(self.rules, last.entry.dealer).next_dealer
 
     @property
+    def next_eldest(self) -> int:
+        """Returns the eldest hand of the next deal (the referee's seating of its dealer)."""
+        return seating(self.rules, self.next_dealer).eldest
+
+    @property
     def asks_trump_holders(self) -> bool:
         """Checks if an entry must say who held trumps, the highest first: the rules give a
         codille's odd counters to the defenders with the highest trumps (``codille_remainder:
