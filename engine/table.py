@@ -45,6 +45,7 @@ from engine.referee import Deal, ResultMatch
 from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.party import Party
+from engine.referee.remedies import public as public_irregularities
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     Kind,
@@ -1194,7 +1195,7 @@ class TableGame:
             write(_message("not-understood", error=exc))
             return False
         event = deal.irregularities[-1]
-        irregular = deal.view(seat).get("irregular")
+        irregular = public_irregularities(deal)
         rule = self.rules.cite(("laws", event.law))
         write(_message("declared", event=event, human=self.human, irr=irregular, rule=rule))
         self._save(write, 0, final=False)
