@@ -486,6 +486,11 @@ class Evening:
         return seating(self.rules, last.entry.dealer).next_dealer
 
     @property
+    def next_eldest(self) -> int:
+        """Returns the eldest hand of the next deal (the referee's seating of its dealer)."""
+        return seating(self.rules, self.next_dealer).eldest
+
+    @property
     def irregularity_laws(self) -> list[str]:
         """Returns the laws of the play the rules state whose irregularity changes a deal's
         score (of :data:`SCORED_LAWS`), for the forms to offer."""

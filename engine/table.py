@@ -47,6 +47,7 @@ from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.irregular import Event
 from engine.referee.party import Party, deals_counted
+from engine.referee.remedies import public as public_irregularities
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     Kind,
@@ -1201,14 +1202,15 @@ class TableGame:
         except NotationError as exc:
             write(_message("not-understood", error=exc))
             return False
-        self._tell_declared(deal, seat, deal.irregularities[-1], write)
+        self._tell_declared(deal, deal.irregularities[-1], write)
         self._save(write, 0, final=False)
         self._remedies(deal, write)
         return action
 
-    def _tell_declared(self, deal: Deal, viewer: int, event: Event, write: Write) -> None:
-        """Tells an irregularity or remedy declared, and what the laws leave standing."""
-        irregular = deal.view(viewer).get("irregular")
+    def _tell_declared(self, deal: Deal, event: Event, write: Write) -> None:
+        """Tells an irregularity or remedy declared, and what the laws leave standing (what
+        every seat sees of them, remedies.public)."""
+        irregular = public_irregularities(deal)
         rule = self.rules.cite(("laws", event.law))
         write(_message("declared", event=event, human=self.human, irr=irregular, rule=rule))
 
@@ -1220,9 +1222,8 @@ class TableGame:
         people = () if self.human is None else (self.human,)
         taken = take_remedies(deal, self._bots, people)
         if taken:
-            viewer = self.human if self.human is not None else 0
             for event in deal.irregularities[-len(taken) :]:
-                self._tell_declared(deal, viewer, event, write)
+                self._tell_declared(deal, event, write)
             self._save(write, 0, final=False)
 
     def _say_tricks(self, deal: Deal, indexes: Iterable[int], totals: bool, write: Write) -> None:

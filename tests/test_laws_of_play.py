@@ -548,3 +548,28 @@ def test_the_tables_let_the_bots_take_their_remedies(quadrille: RuleSet) -> None
         (1, "expose Ks"),
         (0, "require Ks"),
     ]
+
+
+def test_the_tables_are_shown_the_typed_irregularities_whose_json_the_view_holds() -> None:
+    """The terminal and web tables render remedies.public (typed events and cards); its JSON
+    is exactly the view's ``irregular``, for every seat, in every law's golden record."""
+    from engine.cards import Card
+    from engine.referee.irregular import Event
+    from engine.referee.remedies import PublicIrregularities, public
+
+    records = sorted((Path(__file__).resolve().parent / "records").glob("quadrille-law-*.yaml"))
+    seen = 0
+    for path in records:
+        rec = read_record(path)
+        for deal in replay(rec, load_ruleset(rec.ruleset)).played:
+            shown = public(deal)
+            if shown is None:
+                assert all("irregular" not in deal.view(s) for s in range(deal.n))
+                continue
+            seen += 1
+            assert isinstance(shown, PublicIrregularities)
+            assert all(isinstance(e, Event) for e in shown.events)
+            assert all(isinstance(c, Card) for _, cards in shown.public for c in cards)
+            for s in range(deal.n):
+                assert deal.view(s)["irregular"] == shown.as_json()
+    assert seen >= 3

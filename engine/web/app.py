@@ -43,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
+from engine.referee.remedies import public as public_irregularities
 from engine.rules import load_ruleset
 from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
@@ -1105,11 +1106,11 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "unsaved": None,
         "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
         # The laws of the play: what this seat may declare, and what the irregularities left
-        # (the referee's answers: Deal.declarable and the view's ``irregular``).
+        # (the referee's answers: Deal.declarable and remedies.public, typed).
         "declarable": [str(a) for a in deal.declarable(seat)]
         if seat in table.humans and not deal.is_over
         else [],
-        "irregular": view.get("irregular"),
+        "irregular": public_irregularities(deal),
     }
 
 
