@@ -298,7 +298,7 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
                 reader.problem((*where, "by", i), "concordance/by", f"no ruleset {ruleset!r}")
                 continue
             keys = tuple(int(k) if k.isdigit() else k for k in rule_path.split("."))
-            if not rule_path or rules.value_at(keys) is None:
+            if not rule_path or not rules.states(keys):
                 reader.problem(
                     (*where, "by", i), "concordance/by", f"{ruleset} has no entry {rule_path!r}"
                 )
@@ -328,7 +328,7 @@ def _rule_citations(rulesets: Iterable[RuleSet]) -> list[tuple[RuleSet, tuple[An
                 for i, value in enumerate(node):
                     walk(value, (*path, i))
 
-        walk(rules.data, ())
+        walk(rules.plain(), ())
     return out
 
 
@@ -344,9 +344,9 @@ def _basis_path(rules: RuleSet, path: tuple[Any, ...]) -> tuple[Any, ...]:
 def _evidence(rules: RuleSet, path: tuple[Any, ...]) -> str:
     for i, key in enumerate(path):
         if key in ("basis", "codille_remainder_basis", "unit_basis"):
-            basis = rules.value_at(path[: i + 1])
-            if isinstance(basis, Mapping):
-                return str(basis.get("evidence", ""))
+            basis = rules.basis_of(path[: i + 1])
+            if basis is not None:
+                return basis.evidence
     return ""
 
 
