@@ -8,20 +8,11 @@ import gc
 import weakref
 
 from engine.documents import book
-from engine.rules.loader import default_registry
-from engine.rules.model import RuleSet, build_ruleset
-
-
-def _fresh(name: str) -> RuleSet:
-    """A ruleset built anew (not the process's cached one)."""
-    registry = default_registry()
-    entry = registry.find(name)
-    assert entry is not None
-    return build_ruleset(registry.resolve(entry))
+from tests.referee_helpers import fresh_ruleset
 
 
 def test_a_ruleset_whose_book_was_built_is_freed() -> None:
-    rules = _fresh("quadrille")
+    rules = fresh_ruleset("quadrille")
     view = book.rule_view(rules)
     assert view.worked and view.worked_with_matadors
     assert book.rule_view(rules, worked=False).worked == ()
@@ -34,11 +25,10 @@ def test_a_ruleset_whose_book_was_built_is_freed() -> None:
 def test_each_ruleset_has_its_own_worked_settlements() -> None:
     """Two rulesets never share an entry, whatever their addresses: each one's worked
     settlements are its own referee's, and asking again returns the kept ones."""
-    first, second = _fresh("ombre"), _fresh("quadrille")
+    first, second = fresh_ruleset("ombre"), fresh_ruleset("quadrille")
     a, b = book.worked_settlements(first), book.worked_settlements(second)
     assert book.worked_settlements(first) is a
     assert {w.contract.id for w in a} == set(first.contracts)
     assert {w.contract.id for w in b} == set(second.contracts)
     assert [w.settlement for w in a] == [w.settlement for w in book._worked(first, 0)]
     assert book.rule_view(second).worked is b
-
