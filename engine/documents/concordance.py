@@ -27,13 +27,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.documents import data_dir, repo_path
 from engine.documents.sources import Library, Source, normalise, pieces
 from engine.errors import Problem, RuleFileError
 from engine.rules.model import RuleSet
 from engine.rules.reader import Document, Path_, json_path, parse_bytes
+
+if TYPE_CHECKING:
+    from engine.documents.claims import Claim
 
 __all__ = [
     "DATA_STATUSES",
@@ -355,7 +358,7 @@ def build_concordance(
     *,
     library: Library | None = None,
     rulesets: Sequence[RuleSet] | None = None,
-    claims: Sequence[Any] | None = None,
+    claims: Sequence[Claim] | None = None,
     entries: Sequence[Entry] | None = None,
 ) -> Concordance:
     """Reads a stored source sentence by sentence against the rule files, the claims and the
