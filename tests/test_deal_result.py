@@ -373,3 +373,32 @@ def test_the_terminal_explains_the_result_by_the_line_that_gave_it() -> None:
     text = " ".join(" ".join(describe_result(deal)).split())
     assert "vole-failed: the vole was undertaken and failed [" in text
     assert "the contract is bola or bola-favor" not in text
+
+
+@pytest.mark.parametrize("name", ["quadrille", "ombre", "tresillo", "hombre"])
+def test_the_referee_names_what_may_be_asked_why_not(name: str) -> None:
+    """The web table's "why not?" choices and the verb of a card from the hand are the
+    referee's answers (Deal.askable, Deal.card_verb), not the page's own phase knowledge: each
+    choice named is refused now with its reason, and a card played by the legal actions goes
+    by the verb the referee names."""
+    import random
+
+    rules = load_ruleset(name)
+    rng = random.Random(4)
+    asked = 0
+    for seed in range(6):
+        deal = Deal(rules, seed=seed, dealer=seed % rules.players)
+        while not deal.is_over:
+            legal = deal.legal_actions()
+            for action in deal.askable():
+                asked += 1
+                assert action not in legal
+                assert deal.refusal(action) is not None
+            verbs = {a.verb for a in legal if a.cards}
+            if deal.phase in ("play", "give"):
+                assert deal.card_verb in verbs
+            elif verbs and deal.phase != "exchange":
+                assert deal.card_verb is None or deal.card_verb in verbs
+            deal.apply(legal[int(rng.random() * len(legal))])
+        assert deal.askable() == [] and deal.card_verb is None
+    assert asked

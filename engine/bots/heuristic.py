@@ -38,7 +38,7 @@ from engine.bots.base import REMEDIES, Bot, bits, honest, knowledge, known_adver
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
 from engine.referee import Deal
-from engine.rules.model import NO_TRUMPS, Contract, RuleSet
+from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Tables
 
 __all__ = ["HeuristicBot", "estimate_tricks", "nolo_danger", "sure_vole", "tricks_to_win"]
 
@@ -50,7 +50,7 @@ Reason = tuple[Any, ...]
 _RANKS_CACHE: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def _class_rank(deal_t: Any, trump: int) -> tuple[int, ...]:
+def _class_rank(deal_t: Tables, trump: int) -> tuple[int, ...]:
     """``rank[c]``: how many cards of the pack outrank ``c`` within its class (0 = the top)."""
     key = (id(deal_t), trump)
     ranks = _RANKS_CACHE.get(key)
@@ -80,7 +80,7 @@ def tricks_to_win(rules: RuleSet) -> float:
     return (fewest + rules.hand_size // 2 + 1) / 2
 
 
-def estimate_tricks(t: Any, hand: int, trump: int) -> float:
+def estimate_tricks(t: Tables, hand: int, trump: int) -> float:
     """Returns the tricks a hand should take with ``trump`` as trumps (a rule of thumb).
 
     Each trump counts for a trick when no higher one is out, less as more higher ones are out
@@ -133,7 +133,7 @@ def estimate_tricks(t: Any, hand: int, trump: int) -> float:
     return value
 
 
-def _danger(t: Any, hand: int, trump: int, c: int) -> float:
+def _danger(t: Tables, hand: int, trump: int, c: int) -> float:
     """How likely card ``c`` of ``hand`` is to take a trick in a game to take none: by how few
     cards of its class outside the hand rank above it (none: it wins whenever it is led)."""
     strength = t.strength[trump]
@@ -145,13 +145,13 @@ def _danger(t: Any, hand: int, trump: int, c: int) -> float:
     return 1.0 if above == 0 else 0.5 if above == 1 else 0.2 if above <= 3 else 0.0
 
 
-def nolo_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> list[float]:
+def nolo_danger(t: Tables, hand: int, trump: int = NO_TRUMPS) -> list[float]:
     """Returns the danger of each card of ``hand`` in a game to take no trick, highest first:
     how likely it is to win a trick (:func:`_danger`)."""
     return sorted((_danger(t, hand, trump, c) for c in bits(hand)), reverse=True)
 
 
-def drawn_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> float:
+def drawn_danger(t: Tables, hand: int, trump: int = NO_TRUMPS) -> float:
     """Returns the danger (:func:`_danger`) of a card drawn blind in place of one thrown, in a
     game to take no trick: the average over the cards outside ``hand``."""
     unseen = list(bits(t.deck_mask & ~hand))
@@ -160,7 +160,7 @@ def drawn_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> float:
     return sum(_danger(t, hand | 1 << c, trump, c) for c in unseen) / len(unseen)
 
 
-def nolo_risk(t: Any, hand: int, trump: int, thrown: int) -> float:
+def nolo_risk(t: Tables, hand: int, trump: int, thrown: int) -> float:
     """Returns about how many tricks ``hand`` takes in a game to take none, after an écart of
     at most ``thrown`` cards: each card thrown (the most dangerous first, and only while it is
     worse than a card drawn blind) is replaced by a card of average danger."""
@@ -171,7 +171,7 @@ def nolo_risk(t: Any, hand: int, trump: int, thrown: int) -> float:
     return sum(min(d, drawn) for d in danger[:thrown]) + sum(danger[thrown:])
 
 
-def sure_vole(t: Any, hand: int, trump: int, *, leads: bool = True) -> bool:
+def sure_vole(t: Tables, hand: int, trump: int, *, leads: bool = True) -> bool:
     """Checks if a hand takes every trick with ``trump`` as trumps, whatever the others hold or
     draw.
 
@@ -632,17 +632,7 @@ class HeuristicBot(Bot):
                     key=lambda a: (_danger(t, hand, trump, a.card.index), strength[a.card.index]),
                 )
                 return action, ("lead {card}: a low card, to take no trick", action.card.index)
-            assert deal.tr is not None
-            best = strength[trick[deal.tr.winning_position(trick)]]
-            led = follow[trick[0]]
-            under = [
-                a
-                for a in legal
-                if not (
-                    (follow[a.card.index] == led or follow[a.card.index] == 4)
-                    and strength[a.card.index] > best
-                )
-            ]
+            under = _not_taking(deal, legal, follow, strength)
             if under:
                 # The highest card that still loses (a void throws its highest card).
                 action = max(under, key=lambda a: strength[a.card.index])
@@ -658,16 +648,7 @@ class HeuristicBot(Bot):
         if trick and deal.tr is not None:
             winner = deal.seat_at(deal.leader, deal.tr.winning_position(trick))
             if winner == deal.declarer:
-                best = strength[trick[deal.tr.winning_position(trick)]]
-                led = follow[trick[0]]
-                under = [
-                    a
-                    for a in legal
-                    if not (
-                        (follow[a.card.index] == led or follow[a.card.index] == 4)
-                        and strength[a.card.index] > best
-                    )
-                ]
+                under = _not_taking(deal, legal, follow, strength)
                 if under:
                     action = max(under, key=lambda a: strength[a.card.index])
                     return action, (
@@ -807,6 +788,25 @@ class HeuristicBot(Bot):
             )
         action = min(legal, key=lambda a: strength[a.card.index])
         return action, ("lead {card}: nothing but trumps; the lowest", action.card.index)
+
+
+def _not_taking(
+    deal: Deal, legal: Sequence[Action], follow: Sequence[int], strength: Sequence[int]
+) -> list[Action]:
+    """Returns the legal cards that would not take the trick in progress from the card the
+    referee has winning it: neither of the class led nor a trump (class 4), or lower."""
+    trick = deal.trick
+    assert deal.tr is not None and trick
+    best = strength[trick[deal.tr.winning_position(trick)]]
+    led = follow[trick[0]]
+    return [
+        a
+        for a in legal
+        if not (
+            (follow[a.card.index] == led or follow[a.card.index] == 4)
+            and strength[a.card.index] > best
+        )
+    ]
 
 
 def _card_name(deal: Deal, c: int) -> str:

@@ -27,13 +27,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.documents import data_dir, repo_path
 from engine.documents.sources import Library, Source, normalise, pieces
 from engine.errors import Problem, RuleFileError
 from engine.rules.model import RuleSet
 from engine.rules.reader import Document, Path_, json_path, parse_bytes
+
+if TYPE_CHECKING:
+    from engine.documents.claims import Claim
 
 __all__ = [
     "DATA_STATUSES",
@@ -298,7 +301,7 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
                 reader.problem((*where, "by", i), "concordance/by", f"no ruleset {ruleset!r}")
                 continue
             keys = tuple(int(k) if k.isdigit() else k for k in rule_path.split("."))
-            if not rule_path or rules.value_at(keys) is None:
+            if not rule_path or not rules.states(keys):
                 reader.problem(
                     (*where, "by", i), "concordance/by", f"{ruleset} has no entry {rule_path!r}"
                 )
@@ -328,7 +331,7 @@ def _rule_citations(rulesets: Iterable[RuleSet]) -> list[tuple[RuleSet, tuple[An
                 for i, value in enumerate(node):
                     walk(value, (*path, i))
 
-        walk(rules.data, ())
+        walk(rules.plain(), ())
     return out
 
 
@@ -344,9 +347,9 @@ def _basis_path(rules: RuleSet, path: tuple[Any, ...]) -> tuple[Any, ...]:
 def _evidence(rules: RuleSet, path: tuple[Any, ...]) -> str:
     for i, key in enumerate(path):
         if key in ("basis", "codille_remainder_basis", "unit_basis"):
-            basis = rules.value_at(path[: i + 1])
-            if isinstance(basis, Mapping):
-                return str(basis.get("evidence", ""))
+            basis = rules.basis_of(path[: i + 1])
+            if basis is not None:
+                return basis.evidence
     return ""
 
 
@@ -355,7 +358,7 @@ def build_concordance(
     *,
     library: Library | None = None,
     rulesets: Sequence[RuleSet] | None = None,
-    claims: Sequence[Any] | None = None,
+    claims: Sequence[Claim] | None = None,
     entries: Sequence[Entry] | None = None,
 ) -> Concordance:
     """Reads a stored source sentence by sentence against the rule files, the claims and the

@@ -21,8 +21,8 @@ from types import ModuleType
 from typing import Any
 
 from engine.actions import LAW_VERBS, Action
-from engine.cards import ALL_CARDS, Card
-from engine.enums import OpenFrom, Visibility
+from engine.cards import ALL_CARDS, Card, Suit
+from engine.enums import Help, OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
@@ -69,6 +69,7 @@ _MODULES: dict[Phase, ModuleType] = {
 }
 # The phase modules' entry points, looked up once.
 _REFUSAL = {phase: module.refusal for phase, module in _MODULES.items()}
+_CARD_VERBS = {PLAY: "play", VOLE: "play", GIVE: "give"}
 _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 
@@ -434,6 +435,39 @@ class Deal(DealState):
         """
         action, seat = self._parse(action, seat)
         return self._refusal(action, seat)
+
+    @property
+    def card_verb(self) -> str | None:
+        """Returns the verb that puts a card from the hand of the player to move in this
+        phase: ``play`` in the play (and at the vole's decision, where a card played is
+        refused with its reason), ``give`` when a demanded card is given; None in the other
+        phases (their cards are named by other verbs: the écart's ``discard``, a ``call``)."""
+        return _CARD_VERBS.get(self.phase)
+
+    def askable(self) -> list[Action]:
+        """Returns the choices of this phase that the rules name but do not offer now, each of
+        which may be asked "why not?" (:meth:`refusal`): the biddable contracts in the
+        auction, the four suits when trumps are named, the cards of the called (or demanded)
+        rank. Empty once the deal is over."""
+        if self.is_over:
+            return []
+        rules = self.rules
+        phase = self.phase
+        named: list[Action] = []
+        if phase in (AUCTION, MATCH):
+            named = [Action.parse(f"bid {c.id}") for c in rules.contracts.values() if c.biddable]
+        elif phase is TRUMP:
+            named = [Action.parse(f"trump {suit.value}") for suit in Suit]
+        elif phase is CALL:
+            rule = rules.call if self.contract and self.contract.help is Help.CALL else rules.demand
+            if rule is not None:
+                named = [
+                    Action.parse(f"call {c}")
+                    for c in rules.deck(self.options)
+                    if c.rank == rule.rank
+                ]
+        legal = {str(a) for a in self.legal_actions()}
+        return [a for a in named if str(a) not in legal]
 
     def _parse(self, action: Action | str, seat: int | None) -> tuple[Action, int | None]:
         if isinstance(action, str):

@@ -1000,7 +1000,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     legal_set = set(legal)
     my_turn = not deal.is_over and deal.to_move in table.humans
     phase = view["phase"]
-    card_verb = {"play": "play", "vole": "play", "give": "give"}.get(phase)
+    card_verb = deal.card_verb  # the referee's: which verb puts a card from the hand
 
     hand = []
     for code in view["hand"]:
