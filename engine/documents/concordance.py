@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DATA_STATUSES",
+    "PERIOD",
     "SOURCES",
     "STATUSES",
     "Concordance",
@@ -51,9 +52,22 @@ __all__ = [
     "sentences_of",
 ]
 
-SOURCES = ("enc-q", "enc-qui", "cg-en", "acad", "acad-2", "hoyle-ie", "hoyle-gb")
-"""The sources read sentence by sentence: the Encyclopédie's QUADRILLE whole, and the stored
-Quintille, Académie and Hoyle passages."""
+PERIOD = ("enc-q", "enc-qui", "cg-en", "acad", "acad-2", "hoyle-ie", "hoyle-gb")
+"""The period sources first: the Encyclopédie's QUADRILLE whole, and the stored Quintille,
+Académie and Hoyle passages."""
+
+
+def _stored() -> tuple[str, ...]:
+    """Every source stored in ``sources/`` (a file per source; the glossary and the
+    concordance data aside), the period sources first, then the others by id."""
+    folder = data_dir("sources")
+    ids = {p.stem for p in folder.glob("*.yaml")} - {"glossary", "concordance"}
+    return tuple(s for s in PERIOD if s in ids) + tuple(sorted(ids - set(PERIOD)))
+
+
+SOURCES = _stored()
+"""The sources read sentence by sentence: every source stored in ``sources/``, the
+Encyclopédie's QUADRILLE whole and the others passage by passage (:data:`PERIOD` first)."""
 
 STATUSES = ("encoded", "read otherwise", "checked", "not modelled", "no rule", "missing")
 """A sentence's status, in the order the concordance counts them."""
