@@ -339,3 +339,29 @@ def test_bots_play_the_nolos_to_the_end() -> None:
             seen.add(d.contract.id)
         assert d.faults == []
     assert {"kobe-nolo", "ren-nolo"} <= seen
+
+
+def test_the_danish_pages_name_the_bids_and_results_as_the_union_does() -> None:
+    """The rule book and the page against the 1765 Ombre give the DLU's bids and results in
+    Danish, glossed ("Bet", "Kruk": dlu-vok, stilling-vok), the nolos among the contracts."""
+    from engine.documents.across import across
+    from engine.documents.sources import load_library
+    from engine.render import render
+
+    assert RULES.outcomes["remise"].name is not None
+    assert RULES.outcomes["remise"].name.startswith("Bet")
+    assert RULES.outcomes["codille"].name is not None
+    assert RULES.outcomes["codille"].name.startswith("Kruk")
+    x = across(load_ruleset("ombre"), RULES, "A test.")
+    rows = {row.aspect: row for row in x.rows}
+    assert (
+        "nolo-ouvert: no trumps, no tricks, open after-first-lead"
+        in rows["without trumps, to take no trick, open"].b
+    )
+    assert [c.id for c in x.contracts_b][-1] == "nolo-ouvert"
+    page = render(
+        "across.j2", "md", ext="md", root="../", lib=load_library(), books=set(), x=x, title="T"
+    )
+    assert "`kobe-nolo` Købe nolo" in page
+    assert "| `codille` | Kruk (lost by fewer tricks than an opponent" in page
+    assert "| `tout` | Tout (all nine tricks) | the game is won |" in page

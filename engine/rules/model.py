@@ -471,6 +471,9 @@ class OutcomeRule:
     game: OutcomeGame | None = None
     """What the result is for the declaring side (``won``, ``remise``: lost short of codille,
     ``codille``), given where there is no pot to say it (a game scored in points)."""
+    name: str | None = None
+    """The result's name as the rule set's players say it (the DLU's *bet*, *kruk*), for the
+    rule book; None: its id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1984,6 +1987,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
             pay=() if in_points else tuple(v.get("pay", [])),
             basis=basis("settlement", "outcomes", k),
             game=OutcomeGame(v["game"]) if "game" in v else None,
+            name=v.get("name"),
         )
         for k, v in s["outcomes"].items()
     }
