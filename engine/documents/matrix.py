@@ -45,6 +45,10 @@ def _kinds(r: RuleSet) -> str:
             traits.append(f"open {c.open}")
         if c.biddable_when != "always":
             traits.append(str(c.biddable_when))
+        if c.all_play is not None:
+            traits.append(
+                f"all play, the seat out drawing {c.all_play.draw}, ties {c.all_play.ties}"
+            )
         if traits:
             parts.append(f"{c.id}: {', '.join(traits)}")
     if any(c.no_trumps for c in r.contracts.values()):
@@ -143,6 +147,7 @@ def _points(r: RuleSet) -> str:
                 ("partner", p.partner),
                 ("each opponent", p.opponents),
                 ("most tricks", p.codille_winner),
+                ("the most tricks of all", p.most_tricks),
             )
             if amount
         ]
