@@ -33,6 +33,7 @@ __all__ = [
     "TrumpNamedBy",
     "Trumps",
     "Visibility",
+    "VoleBy",
     "VoleWhen",
 ]
 
@@ -209,6 +210,13 @@ class SitsOut(StrEnum):
 
     DEALER = "dealer"
     OPPOSITE_DEALER = "opposite-dealer"
+
+
+class VoleBy(StrEnum):
+    """Who may go on for the vole."""
+
+    SIDE = "side"
+    ANY_SEAT = "any-seat"
 
 
 class AllPlayTies(StrEnum):

@@ -374,6 +374,7 @@ SCHEMA = {
             {
                 "after_tricks": {"type": "integer", "minimum": 1},
                 "requires_partner_seen": {"type": "boolean"},
+                "by": {"enum": ["side", "any-seat"]},
             },
             ["after_tricks"],
         ),
@@ -612,6 +613,7 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "OpenFrom": ("when an open contract's hand is shown", ("auction", "contracts", "*", "open")),
     "BiddableWhen": ("when a contract may be bid", ("auction", "contracts", "*", "biddable_when")),
     "SitsOut": ("who sits out of each deal", ("players", "sits_out")),
+    "VoleBy": ("who may go on for the vole", ("vole", "by")),
     "AllPlayTies": (
         "who of the seats tied for most tricks in a contract all play takes it",
         ("auction", "contracts", "*", "all_play", "ties"),

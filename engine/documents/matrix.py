@@ -289,7 +289,12 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
             + ("; a defender may defer" if r.exchange_defenders == "either-first" else "")
         ),
     ),
-    ("vole", lambda r: f"after {r.vole_after} tricks"),
+    (
+        "vole",
+        lambda r: (
+            f"after {r.vole_after} tricks" + ("; a defender too" if r.vole_by == "any-seat" else "")
+        ),
+    ),
     ("thresholds", _results),
     ("unit", _unit),
     ("party", _party),

@@ -340,6 +340,17 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 f"contract {cid} sets biddable_when but is not biddable",
             )
         _all_play_problems(d, cid, c, add)
+    if d["vole"].get("by") == "any-seat":
+        helped = [cid for cid, c in contracts.items() if c.get("help", "none") != "none"]
+        if helped:
+            add(
+                ("vole", "by"),
+                "vole-by-any-seat-partners",
+                "a defender who goes on for the vole plays it alone as the declarer"
+                " (vole.by: any-seat), which a contract with a partner cannot say: "
+                + ", ".join(helped)
+                + " take help",
+            )
     sits = d["players"].get("sits_out")
     count = d["players"]["count"]
     if sits == "opposite-dealer" and (count % 2 or count < 4):

@@ -43,6 +43,7 @@ from engine.enums import (
     TrumpNamedBy,
     Trumps,
     Visibility,
+    VoleBy,
     VoleWhen,
 )
 from engine.rules.reader import Path_, Where, json_path, locate
@@ -1160,6 +1161,10 @@ class RuleSet:
     """What a revoke does: ``refused``, or ``penalised`` (a ``renonce`` makes a bête)."""
     vole_after: int
     vole_requires_partner_seen: bool
+    vole_by: VoleBy
+    """``side``: only the declaring side goes on for the vole; ``any-seat``: so may a defender
+    who took every trick so far, who then plays it as the declarer (the online Rocambor's
+    "implied bola is not restricted to ombre") or lays down."""
     results: tuple[ResultRule, ...]
     unit: str
     fiche: int
@@ -2090,6 +2095,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         renonce=Renonce((d["play"].get("renonce") or {}).get("action", "refused")),
         vole_after=int(d["vole"]["after_tricks"]),
         vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
+        vole_by=VoleBy(d["vole"].get("by", "side")),
         results=tuple(results),
         unit=s["unit"],
         fiche=int(s.get("fiche", 1)),
