@@ -9,6 +9,7 @@ from enum import StrEnum
 __all__ = [
     "Aim",
     "AllPass",
+    "AllPlayTies",
     "BeteCap",
     "BeteGoing",
     "BiddableWhen",
@@ -32,6 +33,7 @@ __all__ = [
     "TrumpNamedBy",
     "Trumps",
     "Visibility",
+    "VoleBy",
     "VoleWhen",
 ]
 
@@ -200,6 +202,7 @@ class BiddableWhen(StrEnum):
 
     ALWAYS = "always"
     LAST_AFTER_ALL_PASS = "last-after-all-pass"
+    OUT_AFTER_ALL_PASS = "out-after-all-pass"
 
 
 class SitsOut(StrEnum):
@@ -207,6 +210,19 @@ class SitsOut(StrEnum):
 
     DEALER = "dealer"
     OPPOSITE_DEALER = "opposite-dealer"
+
+
+class VoleBy(StrEnum):
+    """Who may go on for the vole."""
+
+    SIDE = "side"
+    ANY_SEAT = "any-seat"
+
+
+class AllPlayTies(StrEnum):
+    """Who of the seats tied for most tricks in a contract all play takes it."""
+
+    LATEST_TRICK = "latest-trick"
 
 
 class Speech(StrEnum):

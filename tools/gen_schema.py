@@ -50,7 +50,13 @@ POINTS = {
     "oneOf": [
         INT,
         obj(
-            {"declarer": INT, "partner": INT, "opponents": INT, "codille_winner": INT},
+            {
+                "declarer": INT,
+                "partner": INT,
+                "opponents": INT,
+                "codille_winner": INT,
+                "most_tricks": INT,
+            },
             basis=False,
         )
         | {"minProperties": 1},
@@ -214,7 +220,14 @@ SCHEMA = {
                             "trumps": {"enum": ["named", "none"]},
                             "aim": {"enum": ["tricks", "no-tricks"]},
                             "open": {"enum": ["before-first-lead", "after-first-lead"]},
-                            "biddable_when": {"enum": ["always", "last-after-all-pass"]},
+                            "biddable_when": {
+                                "enum": ["always", "last-after-all-pass", "out-after-all-pass"]
+                            },
+                            "all_play": obj(
+                                {"draw": NAT, "ties": {"enum": ["latest-trick"]}},
+                                ["draw", "ties"],
+                                basis=False,
+                            ),
                             "trump_option": ID,
                             "trump_not_option": ID,
                             "announces_vole": {"type": "boolean"},
@@ -361,6 +374,7 @@ SCHEMA = {
             {
                 "after_tricks": {"type": "integer", "minimum": 1},
                 "requires_partner_seen": {"type": "boolean"},
+                "by": {"enum": ["side", "any-seat"]},
             },
             ["after_tricks"],
         ),
@@ -599,6 +613,11 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "OpenFrom": ("when an open contract's hand is shown", ("auction", "contracts", "*", "open")),
     "BiddableWhen": ("when a contract may be bid", ("auction", "contracts", "*", "biddable_when")),
     "SitsOut": ("who sits out of each deal", ("players", "sits_out")),
+    "VoleBy": ("who may go on for the vole", ("vole", "by")),
+    "AllPlayTies": (
+        "who of the seats tied for most tricks in a contract all play takes it",
+        ("auction", "contracts", "*", "all_play", "ties"),
+    ),
     "Speech": ("how speech goes in the auction", ("auction", "speech")),
     "EqualRank": ("a bid of the rank standing", ("auction", "equal_rank")),
     "Defenders": ("the defenders' order of exchange", ("exchange", "defenders")),

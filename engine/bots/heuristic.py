@@ -311,6 +311,20 @@ class HeuristicBot(Bot):
             if action.verb != "bid":
                 continue
             contract = rules.contracts[action.contract or ""]
+            if contract.all_play is not None:
+                # Offered to the seat that sits out, who has not seen a card of it: taken up
+                # where no seat can lose a point by it, the most tricks scoring.
+                if all(
+                    min(p.declarer, p.partner, p.opponents, p.codille_winner, p.most_tricks) >= 0
+                    for (cid, _), p in rules.points.items()
+                    if cid == contract.id
+                ):
+                    return action, (
+                        "bid {0}: every seat plays it for himself and nobody can lose by it; {1}",
+                        contract.id,
+                        "the seat with the most tricks scores",
+                    )
+                continue
             if (
                 lowest
                 and contract.only_to_overcall is not None
@@ -677,6 +691,8 @@ class HeuristicBot(Bot):
             side = deal.side if kn.partner_known else [deal.declarer]
         else:
             side = [deal.declarer]
+        if deal.contract is not None and deal.contract.all_play is not None:
+            side = [seat]  # every seat plays for himself (``all_play``)
         on_side = seat in side
         trick = deal.trick
         if not trick:

@@ -45,6 +45,10 @@ def _kinds(r: RuleSet) -> str:
             traits.append(f"open {c.open}")
         if c.biddable_when != "always":
             traits.append(str(c.biddable_when))
+        if c.all_play is not None:
+            traits.append(
+                f"all play, the seat out drawing {c.all_play.draw}, ties {c.all_play.ties}"
+            )
         if traits:
             parts.append(f"{c.id}: {', '.join(traits)}")
     if any(c.no_trumps for c in r.contracts.values()):
@@ -143,6 +147,7 @@ def _points(r: RuleSet) -> str:
                 ("partner", p.partner),
                 ("each opponent", p.opponents),
                 ("most tricks", p.codille_winner),
+                ("the most tricks of all", p.most_tricks),
             )
             if amount
         ]
@@ -284,7 +289,12 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
             + ("; a defender may defer" if r.exchange_defenders == "either-first" else "")
         ),
     ),
-    ("vole", lambda r: f"after {r.vole_after} tricks"),
+    (
+        "vole",
+        lambda r: (
+            f"after {r.vole_after} tricks" + ("; a defender too" if r.vole_by == "any-seat" else "")
+        ),
+    ),
     ("thresholds", _results),
     ("unit", _unit),
     ("party", _party),

@@ -11,7 +11,10 @@ overcall being matched, and otherwise it outranks the bid standing and, where it
 only to overcall, it is needed. After the auction its winner may name what he plays instead
 (the ``raise`` phase: ``declarer_may_play``, ``auction.raise``).
 A contract reserved to the last to speak after all have passed (``biddable_when:
-last-after-all-pass``, the contrabola) is bid by him only.
+last-after-all-pass``, the contrabola) is bid by him only. When every seat that plays has
+passed and nobody is forced to play, a contract offered to the seat that sits out
+(``biddable_when: out-after-all-pass``, the penetro) is his to take up (``bid``) or to pass
+(the deal is then passed out); it is in no other seat's list.
 """
 
 from __future__ import annotations
@@ -26,13 +29,15 @@ from engine.referee.dealstate import DealState
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
 from engine.rules.model import Contract
 
-__all__ = ["apply", "legal", "needed", "raise_choices", "refusal"]
+__all__ = ["apply", "legal", "needed", "offered", "raise_choices", "refusal"]
 
 
 def legal(d: DealState) -> Sequence[Action]:
     compiled = d.rules.compiled
     if d.phase is RAISE:
         return [PASS, *(Action("bid", contract=c.id) for c in raise_choices(d))]
+    if offered(d):
+        return [PASS, *(Action("bid", contract=c) for c in sorted(compiled.bids_offered))]
     if d.phase is MATCH:
         assert d.holder_contract is not None
         return list(compiled.match[d.holder_contract.id])
@@ -62,13 +67,21 @@ def _last_after_all_pass(d: DealState) -> bool:
 
     Speech once round: no speaker is left after him and no bid stands. Speech that goes round
     (``speech: round``) keeps no queue of speakers: every other hand has passed (a pass being
-    final) and no bid stands."""
-    if d.phase is not AUCTION or d.holder is not None:
+    final) and no bid stands. The seat that sits the deal out, asked whether it takes up the
+    contract offered (:func:`offered`), is not the last to speak."""
+    if d.phase is not AUCTION or d.holder is not None or offered(d):
         return False
     if d.rules.speech is Speech.ROUND:
         others = (s for s in d.seating.order if s != d.to_move)
         return all(d.passed >> s & 1 for s in others)
     return not d.speakers
+
+
+def offered(d: DealState) -> bool:
+    """Checks if the seat that sits the deal out is to say whether it takes up the contract
+    offered when all who play have passed (``biddable_when: out-after-all-pass``): the only
+    time that seat speaks."""
+    return d.phase is AUCTION and d.out is not None and d.to_move == d.out
 
 
 def _earlier(d: DealState) -> bool:
@@ -158,6 +171,18 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
         return refuse(
             "bid/not-biddable",
             f"{contract.id} is not bid: it is imposed when all pass",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
+    if offered(d) != (contract.id in rules.compiled.bids_offered):
+        offers = ", ".join(sorted(rules.compiled.bids_offered))
+        return refuse(
+            "bid/offered-to-out",
+            f"seat {seat} sits the deal out and may only take up {offers} or pass"
+            if offered(d)
+            else f"{contract.id} is offered only to the seat that sits the deal out, when all"
+            " who play have passed",
             seat,
             action,
             rules.cite(("auction", "contracts", contract.id)),
@@ -264,6 +289,13 @@ def apply(d: DealState, seat: int, action: Action) -> None:
             d.raised_from = d.holder_contract.id
         declarations.declare(d, d.holder, chosen, forced=False)
         return
+    if offered(d):
+        d.auction.append((seat, action))
+        if action.verb == "bid":
+            declarations.declare(d, seat, d.rules.contracts[action.contract or ""], forced=False)
+            return
+        _passed_out(d)
+        return
     d.auction.append((seat, action))
     if d.rules.speech is Speech.ROUND:
         _round(d, seat, action)
@@ -348,6 +380,14 @@ def _end(d: DealState) -> None:
                 assert rules.all_pass_contract is not None
                 declarations.declare(d, s, rules.contracts[rules.all_pass_contract], forced=True)
                 return
-    # Passed out: the deal is void and dealt again, staked as the all-pass rule says.
+    if d.out is not None and rules.compiled.bids_offered:
+        # Nobody is forced to play: the seat that sits out may take up the contract offered.
+        d.to_move = d.out
+        return
+    _passed_out(d)
+
+
+def _passed_out(d: DealState) -> None:
+    """The deal is passed out: void and dealt again, staked as the all-pass rule says."""
     d.result = "redeal"
     result.finish(d)

@@ -349,6 +349,8 @@ def declare(d: DealState, seat: int, contract: Contract, *, forced: bool) -> Non
     d.forced = forced
     d.phase = TRUMP_PHASE
     d.to_move = seat
+    if contract.all_play is not None:
+        _all_play(d, seat, contract.all_play.draw)
     if contract.no_trumps:
         # Played without trumps (``trumps: none``): nobody names them.
         d.trump = NO_TRUMPS
@@ -356,6 +358,21 @@ def declare(d: DealState, seat: int, contract: Contract, *, forced: bool) -> Non
         return
     if _partner_names_trumps(contract) and call_choices(d):
         d.phase = CALL_PHASE  # the call first; its holder then names trumps
+
+
+def _all_play(d: DealState, seat: int, draw: int) -> None:
+    """Every seat plays (``all_play``): the seat that sat the deal out, who took the contract
+    up, draws ``draw`` cards from the top of the talon (seen by him alone, as an écart's), and
+    from now on nobody sits out."""
+    d.seating = d.rules.compiled.all_play_seatings[d.dealer]
+    d.out = None
+    d.active = d.seating.active
+    d.next_seat = d.seating.right
+    drawn = tuple(d.talon[d.talon_pos : d.talon_pos + draw])
+    d.talon_pos += len(drawn)
+    for c in drawn:
+        d.hands[seat] |= 1 << c
+    d.exchanges.append((seat, (), drawn))
 
 
 def _partner_names_trumps(contract: Contract) -> bool:

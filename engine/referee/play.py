@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from engine.actions import NOTICE, PLAY, RENONCE, STOP, VOLE, Action
 from engine.cards import ALL_CARDS, RANKS_PER_SUIT, SUITS_IN_PACK, Suit
-from engine.enums import Leader, Renonce
+from engine.enums import Leader, Renonce, VoleBy
 from engine.errors import IllegalActionError
 from engine.referee import remedies, result
 from engine.referee.dealstate import DealState
@@ -252,12 +252,10 @@ def apply(d: DealState, seat: int, action: Action) -> None:
     if verb == "play":
         if d.phase is VOLE_PHASE:
             # Leading the next card undertakes the vole (HOYLE-IE law 11).
-            d.vole_undertaken = True
-            d.phase = PLAY_PHASE
+            _undertake_vole(d, seat)
         play_card(d, seat, action.card.index)
     elif verb == "vole":
-        d.vole_undertaken = True
-        d.phase = PLAY_PHASE
+        _undertake_vole(d, seat)
     elif verb == "stop":
         d.stopped = True
         result.finish(d)
@@ -266,6 +264,18 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         play_card(d, seat, action.card.index)
     else:
         _notice(d)
+
+
+def _undertake_vole(d: DealState, seat: int) -> None:
+    """``seat`` goes on for the vole. A defender who took every trick so far (``vole.by:
+    any-seat``) plays it as the declarer, alone: "implied bola is not restricted to ombre"
+    (roc-online-code); the results and the settlement then read his tricks as the side's."""
+    d.vole_undertaken = True
+    d.phase = PLAY_PHASE
+    if seat not in d.side:
+        d.declarer = seat
+        d.partner = None
+        d.partner_seen = True
 
 
 def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -> bool:
@@ -338,7 +348,13 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
         # The side took every trick so far, the first ``after_tricks``: it may go on for the
         # vole, or lay down.
         side_tricks = sum(d.won[s] for s in d.side)
-        if may_lay_down(rules, d.contract, played, side_tricks):
+        if may_lay_down(rules, d.contract, played, side_tricks) or (
+            rules.vole_by is VoleBy.ANY_SEAT
+            and d.contract.all_play is None
+            and winner not in d.side
+            and may_lay_down(rules, d.contract, played, d.won[winner])
+        ):
+            # ``vole.by: any-seat``: a defender who took every trick so far may go on too.
             d.phase = VOLE_PHASE
     if d.snapshots is not None:
         _snapshot(d)

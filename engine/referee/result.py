@@ -21,6 +21,7 @@ __all__ = [
     "outcome",
     "paid_matadors",
     "settlement",
+    "top_taker",
 ]
 
 _SIDE = HeldBy.SIDE
@@ -188,7 +189,24 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
         d.irregular.turned if d.irregular is not None else (),
         d.deal_irregular.unclaimed,
         d.deal_irregular.extra_card,
+        top_taker(d) if played else None,
     )
+
+
+def top_taker(d: DealState) -> int | None:
+    """Returns, under a contract every seat plays (``all_play``), the seat that took the most
+    tricks; of seats tied for them, the one that won the latest trick (``ties:
+    latest-trick``: "breaks penetro ties by latest winning trick", roc-online's tests). None
+    under any other contract, or before a trick is won."""
+    contract = d.contract
+    if contract is None or contract.all_play is None or not d.played_tricks:
+        return None
+    most = max(d.won)
+    tied = {s for s in range(d.n) if d.won[s] == most}
+    for _, _, winner in reversed(d.played_tricks):
+        if winner in tied:
+            return winner
+    return None  # pragma: no cover - the seats tied for the most won some trick
 
 
 def favoured_options(d: DealState) -> frozenset[str]:

@@ -404,6 +404,9 @@ class Outcome(NamedTuple):
     extra_card: int | None = None
     """In a deal made void (``misdeal``), the seat found playing with a card too many: it makes
     a bête (``laws.eleven_cards``)."""
+    top_taker: int | None = None
+    """Under a contract every seat plays (``all_play``), the seat that took the most tricks,
+    ties settled as the contract says: it scores the tariff's ``most_tricks``."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
@@ -431,6 +434,7 @@ def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> Settl
         outcome.unclaimed,
         outcome.extra_card,
         rules.compiled.dealers[outcome.dealer].out,
+        outcome.top_taker,
     )
     return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
 
@@ -458,6 +462,7 @@ def settle(
     unclaimed: Sequence[str] = (),
     extra_card: int | None = None,
     out: int | None = None,
+    top_taker: int | None = None,
 ) -> SettlementResult:
     """Settles one deal.
 
@@ -476,7 +481,8 @@ def settle(
     staked or paid, but ``extra_card``, the seat found playing with a card too many, makes a
     bête alone (``laws.eleven_cards``).
     ``out`` is the seat that sat the deal out, if one did (in a game in points it scores
-    nothing as an opponent).
+    nothing as an opponent). ``top_taker`` is, under a contract every seat plays
+    (``all_play``), the seat with the most tricks (it scores the tariff's ``most_tricks``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
     first read (this function again, on the same inputs, writing them).
@@ -502,6 +508,7 @@ def settle(
         tuple(unclaimed),
         extra_card,
         out,
+        top_taker,
     )
     return _settle(rules, args, None)
 
@@ -533,6 +540,7 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         unclaimed,
         extra_card,
         _out,
+        _top_taker,
     ) = args
     written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
     written = partial(_payments, rules, args) if lines is None else ()
@@ -742,7 +750,7 @@ def _settle_points(
     balances need not add up to nothing."""
     n, table, _, result, contract, declarer, partner, tricks = args[:8]
     matadors, penalties = args[8], args[14]
-    out = args[19]
+    out, top_taker = args[19], args[20]
     balances = [0] * n
 
     def score(seat: int, points: int, line: _Line) -> None:
@@ -774,6 +782,9 @@ def _settle_points(
                 score(seat, tariff.opponents, line)
             if tariff.codille_winner and opponents:
                 score(max(opponents, key=lambda x: tricks[x]), tariff.codille_winner, line)
+            if tariff.most_tricks and top_taker is not None:
+                # Every seat played for himself (``all_play``): the most tricks scores.
+                score(top_taker, tariff.most_tricks, line)
     for offender, fault in penalties:
         penalty = rules.penalties[fault]
         score(

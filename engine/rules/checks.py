@@ -340,6 +340,18 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 "not-biddable",
                 f"contract {cid} sets biddable_when but is not biddable",
             )
+        _all_play_problems(d, cid, c, add)
+    if d["vole"].get("by") == "any-seat":
+        helped = [cid for cid, c in contracts.items() if c.get("help", "none") != "none"]
+        if helped:
+            add(
+                ("vole", "by"),
+                "vole-by-any-seat-partners",
+                "a defender who goes on for the vole plays it alone as the declarer"
+                " (vole.by: any-seat), which a contract with a partner cannot say: "
+                + ", ".join(helped)
+                + " take help",
+            )
     sits = d["players"].get("sits_out")
     count = d["players"]["count"]
     if sits == "opposite-dealer" and (count % 2 or count < 4):
@@ -653,6 +665,69 @@ def reachable_results(d: dict[str, Any]) -> dict[str, list[str]]:
     return found
 
 
+def _all_play_problems(
+    d: dict[str, Any], cid: str, c: dict[str, Any], add: Callable[[Path_, str, str], None]
+) -> None:
+    """The checks of a contract offered to the seat that sits out (``biddable_when:
+    out-after-all-pass``) and of one every seat plays (``all_play``, the penetro)."""
+    where: Path_ = ("auction", "contracts", cid)
+    offered = c.get("biddable_when") == "out-after-all-pass"
+    if offered and not d["players"].get("sits_out"):
+        add(
+            (*where, "biddable_when"),
+            "no-seat-out",
+            f"contract {cid} is offered to the seat that sits the deal out, but no seat sits out"
+            " (players.sits_out)",
+        )
+    ap = c.get("all_play")
+    if ap is None:
+        if offered:
+            add(
+                (*where, "biddable_when"),
+                "offered-not-all-play",
+                f"contract {cid} is offered to the seat that sits out, who holds no cards: it"
+                " must be played by every seat (all_play), he drawing his from the talon",
+            )
+        return
+    if not offered:
+        add(
+            (*where, "all_play"),
+            "all-play-not-offered",
+            f"contract {cid} is played by every seat, the one that sat out included: only that"
+            " seat can take it up (biddable_when: out-after-all-pass)",
+        )
+    hand, talon = d["deal"]["hand_size"], d["deal"]["talon"]
+    if ap["draw"] != hand or ap["draw"] > talon:
+        add(
+            (*where, "all_play", "draw"),
+            "all-play-draw",
+            f"the seat that sat out must draw a hand of {hand} cards to play every trick, from a"
+            f" talon of {talon} (all_play.draw is {ap['draw']})",
+        )
+    for key, wanted in (("exchange", "none"), ("help", "none"), ("aim", "tricks")):
+        if c.get(key, "none" if key == "exchange" else "tricks") != wanted:
+            add(
+                (*where, key),
+                "all-play-conflict",
+                f"contract {cid} is played by every seat for himself: it takes {key}: {wanted}",
+            )
+    if c.get("vole_allowed", True) or c.get("announces_vole"):
+        add(
+            (*where, "vole_allowed"),
+            "all-play-conflict",
+            f"contract {cid} is played by every seat for himself: no side goes for the vole"
+            " (vole_allowed: false)",
+        )
+    if d["settlement"]["unit"] != "point":
+        add(
+            (*where, "all_play"),
+            "all-play-needs-points",
+            f"contract {cid} is played by every seat for himself, and the seat with the most"
+            " tricks scores the tariff's most_tricks: a game scored in points"
+            " (settlement.unit: point)",
+        )
+
+
 def _points_problems(d: dict[str, Any], add: Callable[[Path_, str, str], None]) -> None:
     """The checks of a game scored in points (``settlement.unit: point``): a tariff for every
     result each contract can end in, each outcome naming its game; penalty points only there."""
@@ -691,6 +766,18 @@ def _points_problems(d: dict[str, Any], add: Callable[[Path_, str, str], None]) 
                     ("settlement", "points", cid, rid),
                     "unknown-outcome",
                     f"no result {rid!r} (known: {', '.join(outcomes)})",
+                )
+            value = row[rid]
+            if (
+                isinstance(value, dict)
+                and "most_tricks" in value
+                and not contracts[cid].get("all_play")
+            ):
+                add(
+                    ("settlement", "points", cid, rid, "most_tricks"),
+                    "most-tricks-not-all-play",
+                    f"most_tricks scores the seat with the most tricks under a contract every"
+                    f" seat plays for himself; contract {cid} is played by a side (all_play)",
                 )
     if not in_points:
         return

@@ -22,6 +22,7 @@ from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Ran
 from engine.enums import (
     Aim,
     AllPass,
+    AllPlayTies,
     BeteCap,
     BeteGoing,
     BiddableWhen,
@@ -42,6 +43,7 @@ from engine.enums import (
     TrumpNamedBy,
     Trumps,
     Visibility,
+    VoleBy,
     VoleWhen,
 )
 from engine.rules.reader import Path_, Where, json_path, locate
@@ -224,7 +226,11 @@ class Contract:
     lead; None: it stays his own."""
     biddable_when: BiddableWhen = BiddableWhen.ALWAYS
     """``last-after-all-pass``: bid only by the last to speak, when every other has passed
-    (the contrabola)."""
+    (the contrabola); ``out-after-all-pass``: offered, when all who play have passed, to the
+    seat that sits the deal out, who plays it or passes (the penetro)."""
+    all_play: AllPlay | None = None
+    """Played by every seat, the one that sat out included, each for himself (the penetro):
+    None for a contract of a declaring side against the others."""
 
     @property
     def no_trumps(self) -> bool:
@@ -260,6 +266,19 @@ class Contract:
         if self.only_to_overcall is None:
             return None
         return self.instead_of or self.bid_as
+
+
+@dataclass(frozen=True, slots=True)
+class AllPlay:
+    """A contract every seat plays, each for himself (``all_play``): the seat that sat the
+    deal out, who took it up, draws :attr:`draw` cards from the top of the talon, nobody
+    exchanges, and the seat with the most tricks scores the tariff's ``most_tricks``."""
+
+    draw: int
+    """The cards the seat that sat out draws from the top of the talon."""
+    ties: AllPlayTies
+    """Who of the seats tied for the most tricks takes it: ``latest-trick``, the one of them
+    who won the latest trick."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +511,9 @@ class Points:
     """What the opponent with the most tricks scores besides (ties: the first from the
     declarer's right, as the pot of ``codille-winner`` goes)."""
     basis: Basis
+    most_tricks: int = 0
+    """What the seat with the most tricks scores, whichever seat it is, under a contract every
+    seat plays (``all_play``; ties as its ``ties`` says)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -997,6 +1019,13 @@ class Compiled:
     1 and, where the rule file plays parties, its last tour's factor."""
     seatings: tuple[Seating, ...]
     """Who sits where in a deal dealt by each seat."""
+    all_play_seatings: tuple[Seating, ...]
+    """Who sits where in a deal dealt by each seat once every seat plays (a contract
+    ``all_play`` taken up by the seat that sat out): nobody sits out, play goes to the right
+    from the eldest."""
+    bids_offered: frozenset[str]
+    """The contracts offered to the seat that sits out when all who play have passed
+    (``biddable_when: out-after-all-pass``): in no bid list of the auction."""
     outcome_kinds: Mapping[str, OutcomeKind]
     """The kind of every result the rules can give, ``redeal`` included."""
     payment_lines: PaymentLines
@@ -1136,6 +1165,10 @@ class RuleSet:
     """What a revoke does: ``refused``, or ``penalised`` (a ``renonce`` makes a bête)."""
     vole_after: int
     vole_requires_partner_seen: bool
+    vole_by: VoleBy
+    """``side``: only the declaring side goes on for the vole; ``any-seat``: so may a defender
+    who took every trick so far, who then plays it as the declarer (the online Rocambor's
+    "implied bola is not restricted to ombre") or lays down."""
     results: tuple[ResultRule, ...]
     unit: str
     fiche: int
@@ -1616,6 +1649,12 @@ def _compile_tables(rules: RuleSet) -> Compiled:
         )
         for floor in sorted({-1, *(c.rank for c in by_rank)})
     }
+    offered = frozenset(c.id for c in by_rank if c.biddable_when is BiddableWhen.OUT_AFTER_ALL_PASS)
+    if offered:
+        bids = {
+            floor: tuple(b for b in line if b.contract not in offered)
+            for floor, line in bids.items()
+        }
     match = {c.id: (pass_, Action("bid", contract=c.id)) for c in by_rank}
     n = rules.players
     dealers = []
@@ -1703,6 +1742,18 @@ def _compile_tables(rules: RuleSet) -> Compiled:
             )
             for dealer, plan in enumerate(dealers)
         ),
+        all_play_seatings=tuple(
+            Seating(
+                n,
+                dealer,
+                plan.eldest,
+                None,
+                tuple((plan.eldest + k) % n for k in range(n)),
+                tuple((s + 1) % n for s in range(n)),
+            )
+            for dealer, plan in enumerate(dealers)
+        ),
+        bids_offered=offered,
         outcome_kinds=_outcome_kinds(rules),
         payment_lines=_payment_lines(rules),
     )
@@ -1826,6 +1877,7 @@ def _points_of(data: Mapping[str, Any], basis: Any) -> dict[tuple[str, str], Poi
                 opponents=int(roles.get("opponents", 0)),
                 codille_winner=int(roles.get("codille_winner", 0)),
                 basis=basis("settlement", "points", cid),
+                most_tricks=int(roles.get("most_tricks", 0)),
             )
     return found
 
@@ -1918,6 +1970,9 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
             aim=Aim(c.get("aim", "tricks")),
             open=OpenFrom(c["open"]) if c.get("open") else None,
             biddable_when=BiddableWhen(c.get("biddable_when", "always")),
+            all_play=AllPlay(int(c["all_play"]["draw"]), AllPlayTies(c["all_play"]["ties"]))
+            if c.get("all_play")
+            else None,
             trump_suit=Suit(c["trump_suit"]) if c.get("trump_suit") else None,
             bid_as=c.get("bid_as"),
             only_to_overcall=_only_to_overcall(c.get("only_to_overcall"), basis, cid),
@@ -2055,6 +2110,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         renonce=Renonce((d["play"].get("renonce") or {}).get("action", "refused")),
         vole_after=int(d["vole"]["after_tricks"]),
         vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
+        vole_by=VoleBy(d["vole"].get("by", "side")),
         results=tuple(results),
         unit=s["unit"],
         fiche=int(s.get("fiche", 1)),

@@ -250,7 +250,11 @@ class Codec:
         # a seat can make in one auction (each bid outranks the last).
         points = max(
             (
-                abs(p.declarer) + abs(p.partner) + abs(p.opponents) + abs(p.codille_winner)
+                abs(p.declarer)
+                + abs(p.partner)
+                + abs(p.opponents)
+                + abs(p.codille_winner)
+                + abs(p.most_tricks)
                 for p in r.points.values()
             ),
             default=0,
