@@ -18,14 +18,22 @@ to the right so that seat 0 holds every position) is X's gain over Y, with its 9
 (:func:`engine.compare.paired_ci`); and the cost: seconds per deal of each seating (CPU
 seconds with ``--jobs 1``, else wall seconds). The search bot is also set against its first
 plan (``--old-search search:plan=fixed``, the bot as first measured), each in seat 0 among
-heuristic players, on the same deals (``--old-deals``). The IS-MCTS
+heuristic players, on the same deals (``--old-deals``); and, with ``--root DIR``, against the
+search bot of another checkout (e.g. the commit before the change), played by that checkout's
+engine in a subprocess on the first ``--root-deals`` deals, so that the old code's cost is
+measured in the same run. The IS-MCTS
 player is OpenSpiel's (the extra ``[openspiel]``), with its settings as ``--ismcts`` gives them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from engine import load_ruleset
 from engine.compare import paired_ci
@@ -55,6 +63,41 @@ def _seat0(
         for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=jobs)
     ]
     return balances, clock() - start
+
+
+_OTHER = """
+import json, sys, time
+from engine import load_ruleset
+from engine.referee.settlement import TableState, settle_outcome
+from engine.simulate import Setup, settled_deals
+name, kind, deals, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rules = load_ruleset(name)
+kinds = (kind,) + ("heuristic",) * (rules.players - 1)
+start = time.process_time()
+balances = [
+    settle_outcome(rules, played.outcome, TableState()).balances[0]
+    for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=1)
+]
+print(json.dumps([balances, time.process_time() - start]))
+"""
+
+
+def _seat0_in(
+    root: Path, rules_name: str, kind: str, deals: int, seed: int
+) -> tuple[list[int], float]:
+    """Seat 0's counters and the CPU time of ``kind`` in seat 0 among heuristic players, as
+    the engine of another checkout ``root`` plays them (a subprocess, one job)."""
+    env = {**os.environ, "PYTHONPATH": str(root), "OMBRE_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _OTHER, rules_name, kind, str(deals), str(seed)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    balances, seconds = json.loads(done.stdout)
+    return balances, seconds
 
 
 def paired(args: argparse.Namespace) -> None:
@@ -103,6 +146,22 @@ def paired(args: argparse.Namespace) -> None:
                 f"| {tx / deals:.4f} | {ty / deals:.4f} |",
                 flush=True,
             )
+        for root in args.root or []:
+            # The search bot of another checkout (the commit before, say), in seat 0 among
+            # heuristic players, against this one's on the same first deals.
+            deals = args.root_deals
+            kinds = ("search", *("heuristic",) * (n - 1))
+            if (kinds, deals) not in played:
+                played[kinds, deals] = _seat0(name, kinds, deals, args.seed, args.jobs)
+            with_x, tx = played[kinds, deals]
+            with_y, ty = _seat0_in(root, name, "search", deals, args.seed)
+            e = paired_ci(zip(map(float, with_y), map(float, with_x), strict=True))
+            print(
+                f"| {name} | search v search of {root} | heuristic | {deals} "
+                f"| {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
+                f"| {tx / deals:.4f} | {ty / deals:.4f} |",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -124,6 +183,13 @@ def main() -> None:
     parser.add_argument(
         "--old-deals", type=int, default=None, help="deals of the rows with --old-search"
     )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        action="append",
+        help="with --paired: also the search bot of this other checkout (a subprocess)",
+    )
+    parser.add_argument("--root-deals", type=int, default=24)
     args = parser.parse_args()
     if args.paired:
         if args.old_deals is None:
