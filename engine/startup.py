@@ -193,8 +193,12 @@ class _Tee:
         self.buffer = _BufferTee(stream.buffer, kept, stream)
 
     def write(self, text: str) -> int:
-        self._kept.append(text.encode(self._stream.encoding or "utf-8", "replace"))
-        return self._stream.write(text)
+        written = self._stream.write(text)  # it raises where the stream cannot encode it
+        # The bytes the stream wrote: its encoding and its error handler (surrogateescape for
+        # a file name's undecodable bytes under the C locale).
+        errors = getattr(self._stream, "errors", None) or "replace"
+        self._kept.append(text.encode(self._stream.encoding or "utf-8", errors))
+        return written
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
