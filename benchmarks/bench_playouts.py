@@ -9,7 +9,11 @@ nothing).
   led. No auction, écart or settlement: the floor any rule engine stands on;
 * the OpenSpiel adapter's random playouts (``ombre_workbench(ruleset=quadrille)``, the deal's
   chance nodes included) and OpenSpiel's own C++ ``oh_hell`` (4 players, 10 tricks) driven
-  from Python the same way, when ``open-spiel`` is installed.
+  from Python the same way, when ``open-spiel`` is installed;
+* the floor of any Python game under that driver: a registered Python game that does nothing
+  but count 40 chance nodes and 45 moves (a Quadrille deal's), answering in Python what the
+  adapter answers in Python. ``apply_action`` is OpenSpiel's (C++, which keeps the history and
+  calls back into Python twice), for it as for the adapter.
 
     python benchmarks/bench_playouts.py [--seconds S]
 
@@ -25,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -112,6 +117,80 @@ def spiel_playout(game: object) -> Callable[[random.Random], None]:
     return step
 
 
+def floor_game(pyspiel: Any) -> Any:
+    """Registers and loads a Python game that does nothing: 40 chance nodes of 40 outcomes,
+    then 45 moves of 5 legal actions each, over 4 players."""
+    chance, moves = 40, 45
+    game_type = pyspiel.GameType(
+        short_name="bench_python_floor",
+        long_name="bench_playouts: a Python game that does nothing",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=4,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
+    outcomes = [(c, 1 / chance) for c in range(chance)]
+    dealt = list(range(chance))
+    legal = list(range(5))
+
+    class State(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.n = 0
+
+        def current_player(self) -> int:
+            n = self.n
+            return -1 if n < chance else -4 if n >= chance + moves else n % 4
+
+        def is_chance_node(self) -> bool:
+            return self.n < chance
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return list(dealt if self.n < chance else legal)
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return list(legal)
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return list(outcomes)
+
+        def _apply_action(self, action: int) -> None:
+            self.n += 1
+
+        def is_terminal(self) -> bool:
+            return self.n >= chance + moves
+
+        def returns(self) -> list[float]:
+            return [0.0] * 4
+
+    class Game(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            info = pyspiel.GameInfo(
+                num_distinct_actions=chance,
+                max_chance_outcomes=chance,
+                num_players=4,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=None,
+                max_game_length=chance + moves,
+            )
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> State:
+            return State(self)
+
+    pyspiel.register_game(game_type, Game)
+    return pyspiel.load_game("bench_python_floor")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -137,8 +216,11 @@ def main() -> int:
     )
     print(f"OpenSpiel adapter, Quadrille random playouts {ours:9.0f} deals/s")
     print(f"  adapter / checked API                      {ours / api:9.2f} x  (target >= 0.5)")
+    floor = rate(spiel_playout(floor_game(pyspiel)), args.seconds)
     print(f"OpenSpiel oh_hell (C++, 4 players, 10 tricks) {oh_hell:8.0f} deals/s")
     print(f"  adapter / oh_hell                          {ours / oh_hell:9.2f} x  (target > 1)")
+    print(f"a Python game doing nothing (85 moves)       {floor:9.0f} deals/s")
+    print(f"  floor / oh_hell                            {floor / oh_hell:9.2f} x")
     return 0
 
 

@@ -304,14 +304,12 @@ def list_(json_out: JsonFlag = False) -> None:
         if entry.doc is None or entry.id is None:
             _err(_line("warning", _words("unreadable-rule-file", shown=entry.shown)))
             continue
-        data = entry.doc.data
-        extends = data.get("extends")
         rows.append(
             {
                 "id": entry.id,
-                "name": data.get("name") if isinstance(data.get("name"), str) else None,
+                "name": entry.name,
                 "kind": entry.kind,
-                "extends": extends if isinstance(extends, str) else None,
+                "extends": entry.extends,
                 "path": _shown(entry.path),
             }
         )

@@ -74,8 +74,10 @@ class DealOutcome:
     bete: int
     vole_undertaken: bool
     won: bool
-    """The declaring side won (the rule file's outcome gives it the pot)."""
+    """The declaring side won: the settlement's outcome kind of the result
+    (:attr:`engine.rules.model.OutcomeKind.won`, read off the rule file, never off ``pot:``)."""
     vole_made: bool
+    """The side made the vole (:attr:`engine.rules.model.OutcomeKind.vole_made`)."""
 
 
 @dataclass(frozen=True, slots=True)

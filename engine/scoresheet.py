@@ -27,7 +27,7 @@ actions (``docs/records.md``, "Deals without card play")::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,14 +36,13 @@ from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
 from engine.enums import AllPass, CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.referee.deal_laws import dealt_again
+from engine.referee.deal_laws import dealer_after, dealt_again
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
-from engine.referee.party import last_tour_factor, party_over
+from engine.referee.party import deals_counted, last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result, favoured_for
-from engine.referee.seating import seating
 from engine.referee.settlement import (
     MISDEAL,
     SettlementResult,
@@ -481,9 +480,12 @@ class Evening:
         if not self.deals:
             return self.first_dealer
         last = self.deals[-1]
-        if dealt_again(self.rules, last.result):
-            return last.entry.dealer  # a misdeal: the same dealer deals again
-        return seating(self.rules, last.entry.dealer).next_dealer
+        return dealer_after(self.rules, last.entry.dealer, last.result)
+
+    @property
+    def next_eldest(self) -> int:
+        """Returns the eldest hand of the next deal (the referee's seating of its dealer)."""
+        return seating(self.rules, self.next_dealer).eldest
 
     @property
     def irregularity_laws(self) -> list[str]:
@@ -835,8 +837,7 @@ class Evening:
         result, side, partner, effects = self._check(entry)
         rules, n, table = self.rules, self.n, self.table
         # A deal dealt again by the same dealer is not a deal of the tour.
-        voided = sum(1 for d in self.deals if dealt_again(rules, d.result))
-        factor = last_tour_factor(rules, len(self.deals) - voided)
+        factor = last_tour_factor(rules, self.counted)
         stakes = deal_stakes(rules, entry.dealer, table, factor)
         if result == "redeal":
             settlement = settle(
@@ -884,7 +885,13 @@ class Evening:
     @property
     def over(self) -> bool:
         """Checks if the rule file's party (to a target, or of some deals) is over."""
-        return party_over(self.rules, self.totals, len(self.deals))
+        return party_over(self.rules, self.totals, self.counted)
+
+    @property
+    def counted(self) -> int:
+        """Returns how many of the deals scored count in the party: not a deal made void and
+        dealt again by the same dealer (the referee's :func:`deals_counted`)."""
+        return deals_counted(self.rules, (d.result for d in self.deals))
 
     def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         """The surrendered card's fee (roi rendu) and the payments for cards held."""
@@ -1040,7 +1047,7 @@ def write_evening(evening: Evening) -> str:
     return document(top)
 
 
-def read_evening(text: str, file: str, load: Any) -> Evening:
+def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evening:
     """Reads an evening written by :func:`write_evening` (or by hand) and scores it again.
 
     ``load`` turns the ruleset's name into a :class:`RuleSet` (``engine.load_ruleset``).
@@ -1097,6 +1104,6 @@ def read_evening(text: str, file: str, load: Any) -> Evening:
     return evening
 
 
-def load_evening(path: Path, load: Any) -> Evening:
+def load_evening(path: Path, load: Callable[[str], RuleSet]) -> Evening:
     """Reads an evening file (see :func:`read_evening`)."""
     return read_evening(path.read_text(encoding="utf-8"), str(path), load)

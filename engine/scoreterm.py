@@ -2,9 +2,10 @@
 
 Each deal is asked for in the order a scorekeeper hears it at the table: the contract (or
 ``passed``), the declarer, trumps, the card called or demanded and who held it, the tricks of
-each seat, the matadors paid and the vole. Where the rules state the laws of the play, ``laws``
-typed first asks for the irregularities that change the score (``0 turn-hand 2, 3
-made-known``), then the deal as usual. The :class:`~engine.scoresheet.Evening` checks and
+each seat, the matadors paid and the vole, and the penalty points where the rules score
+faults in them. Where the rules state the laws of the play, ``laws`` typed first asks for the
+irregularities that change the score (``0 turn-hand 2, 3 made-known``), then the deal as usual.
+The :class:`~engine.scoresheet.Evening` checks and
 settles it; a refused entry is shown with its rule and asked again from the start. The evening
 file is written after every deal. ``undo`` takes back the last deal, ``quit`` (or the end of
 input) stops.
@@ -114,8 +115,8 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         first = _ask(read, str(ask("contract", rules))).lower()
     said = _said(first)
     if said is not None:
-        if said == "passed" and irregularities:
-            said = {"passed": True}
+        if said == "passed":
+            said = _with_penalties(evening, {"passed": True}, read, write)
         if isinstance(said, dict) and irregularities:
             # Kept with the answer, so that the entry is refused as a whole (a deal not played
             # has no irregularities of the play) rather than the irregularities dropped unsaid.
@@ -173,7 +174,33 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             data["highest_trump"] = highest
     if irregularities:
         data["irregularities"] = irregularities
-    return data
+    return _with_penalties(evening, data, read, write)
+
+
+def _with_penalties(
+    evening: Evening, data: dict[str, Any], read: ReadLine, write: Write
+) -> dict[str, Any]:
+    """Asks for the penalty points of the deal, where the rules score faults in them
+    (``settlement.penalties``): ``SEAT FAULT``, several separated by commas. Only the shape is
+    read here; the scoresheet checks each fault against the rules."""
+    rules = evening.rules
+    if not rules.penalties:
+        return data
+    ask = _macros().ask
+    while True:
+        text = _ask(read, str(ask("penalties", rules, n=evening.n)))
+        faults: list[dict[str, Any]] = []
+        for part in (p.split() for p in text.split(",") if p.strip()):
+            seat = small_number(part[0]) if len(part) == 2 else None
+            if seat is None or seat >= evening.n:
+                faults = []
+                break
+            faults.append({"seat": seat, "fault": part[1]})
+        else:
+            if faults:
+                data["penalties"] = faults
+            return data
+        _say(write, "penalty-form", n=evening.n, evening=evening)
 
 
 def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write) -> None:
@@ -192,7 +219,7 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
             if _save(evening, path, before, write):
                 _say(write, "undone", number=None if gone is None else number - 1)
             continue
-        data = {"passed": True} if answer == "passed" else answer
+        data = answer
         assert isinstance(data, dict)
         try:
             items = data.get("unclaimed")

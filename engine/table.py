@@ -31,6 +31,7 @@ from typing import Any
 
 from engine.actions import LAW_VERBS, Action, parse_line, small_number
 from engine.bots import Bot, make_bot
+from engine.bots.base import take_remedies
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError, RequestError
 from engine.records import (
@@ -44,7 +45,9 @@ from engine.records import (
 from engine.referee import Deal, ResultMatch
 from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
-from engine.referee.party import Party
+from engine.referee.irregular import Event
+from engine.referee.party import Party, deals_counted
+from engine.referee.remedies import public as public_irregularities
 from engine.referee.result import favoured_options
 from engine.referee.settlement import (
     Kind,
@@ -552,13 +555,16 @@ class TableGame:
             )
         try:
             i = 0
-            while (self.deals is None or i < self.deals) and i < MAX_DEALS:
+            # --deals counts the deals of the party as the party counts them: a deal made void
+            # and dealt again by the same dealer is not one (Party.counted).
+            while (self.deals is None or party.counted < self.deals) and i < MAX_DEALS:
                 if party.over:
                     # The rule file's party is over: a seat reached the target, or its deals
                     # are played.
                     write(_message("party-over", party=party, rules=rules, human=self.human))
                     break
                 on_table = party.table
+                number = party.counted + 1  # a deal dealt again keeps the void one's number
                 deal = self._new_deal(party, i)
                 self.played.append(deal)
                 recorded: tuple[str, ...] = ()
@@ -572,7 +578,7 @@ class TableGame:
                     write(
                         _message(
                             "replayed",
-                            number=i + 1,
+                            number=number,
                             deals=self.deals,
                             deal=deal,
                             rules=rules,
@@ -581,7 +587,7 @@ class TableGame:
                     )
                     i += 1
                     continue
-                self._header(deal, i, on_table, write)
+                self._header(deal, number, on_table, write)
                 if recorded:
                     write(_message("resuming", actions=len(recorded)))
                     for line_text in recorded:
@@ -592,7 +598,7 @@ class TableGame:
                     write(
                         _message(
                             "input-ended",
-                            number=i + 1,
+                            number=number,
                             deals=self.deals,
                             recorded=self.record_path is not None,
                         )
@@ -611,7 +617,7 @@ class TableGame:
                 if (
                     self.deals is None
                     and self.human is not None
-                    and not self._another(party, i, read, write)
+                    and not self._another(party, party.counted, read, write)
                 ):
                     break
             if self.deals != 1 and len(self.played) > 1:
@@ -783,7 +789,7 @@ class TableGame:
             ]
         return roles
 
-    def _header(self, deal: Deal, i: int, table: Any, write: Write) -> None:
+    def _header(self, deal: Deal, number: int, table: Any, write: Write) -> None:
         human = self.human
         sits_out = human is not None and human == getattr(deal, "out", None)
         shows_hand = human is not None and not sits_out and deal.to_move != human
@@ -791,7 +797,7 @@ class TableGame:
             write,
             "table/deal.txt.j2",
             what="header",
-            number=i + 1,
+            number=number,
             deals=self.deals,
             dealer=deal.dealer,
             table=table,
@@ -974,6 +980,9 @@ class TableGame:
 
     def _play_deal(self, deal: Deal, read: ReadLine, write: Write) -> bool:
         while not deal.is_over:
+            self._remedies(deal, write)
+            if deal.is_over:
+                break
             seat = deal.to_move
             if seat == self.human:
                 if self._human_turn(deal, seat, read, write) is None:
@@ -1193,12 +1202,29 @@ class TableGame:
         except NotationError as exc:
             write(_message("not-understood", error=exc))
             return False
-        event = deal.irregularities[-1]
-        irregular = deal.view(seat).get("irregular")
+        self._tell_declared(deal, deal.irregularities[-1], write)
+        self._save(write, 0, final=False)
+        self._remedies(deal, write)
+        return action
+
+    def _tell_declared(self, deal: Deal, event: Event, write: Write) -> None:
+        """Tells an irregularity or remedy declared, and what the laws leave standing (what
+        every seat sees of them, remedies.public)."""
+        irregular = public_irregularities(deal)
         rule = self.rules.cite(("laws", event.law))
         write(_message("declared", event=event, human=self.human, irr=irregular, rule=rule))
-        self._save(write, 0, final=False)
-        return action
+
+    def _remedies(self, deal: Deal, write: Write) -> None:
+        """Lets the bots take the remedies an irregularity gives them (``Bot.remedy``), and
+        tells each."""
+        if deal.irregular is None:
+            return
+        people = () if self.human is None else (self.human,)
+        taken = take_remedies(deal, self._bots, people)
+        if taken:
+            for event in deal.irregularities[-len(taken) :]:
+                self._tell_declared(deal, event, write)
+            self._save(write, 0, final=False)
 
     def _say_tricks(self, deal: Deal, indexes: Iterable[int], totals: bool, write: Write) -> None:
         """Tells the tricks at ``indexes`` (``last``, ``tricks``) and, with ``totals``, the
@@ -1324,7 +1350,9 @@ def open_table(
             raise RequestError(_message("from-option"))
         played = dict(start.table or {})
         options = dict(start.options)
-        finished = len(start.deals) if report.complete else len(start.deals) - 1
+        # The finished deals that count in the party (a deal made void and dealt again does
+        # not: Party.counted's statement), against which --deals is read.
+        finished = deals_counted(rules, (d.result for d in report.finished))
         if record is None:
             record = path  # the game goes on in the same file
     else:
@@ -1354,12 +1382,12 @@ def open_table(
         deals = request.deals
     else:
         target = int(played.get("deals", 1))
-        if len(start.deals) > finished and target > len(start.deals):
+        if not report.complete and target > finished + 1:
             deals = target  # a party of a fixed length, cut short: its deals are played out
         elif open_party or to_the_end:
             deals = None
         else:
-            deals = max(len(start.deals), finished + 1)
+            deals = finished + 1  # the unfinished deal played out, or one deal more
     if record is not None:
         # Going on in the record's own file keeps all it held, and adds to it.
         continuing = request.start is not None and record.resolve() == request.start.resolve()

@@ -7,6 +7,17 @@ from collections.abc import Sequence
 from engine import load_ruleset
 from engine.cards import ALL_CARDS, Card
 from engine.referee import Deal
+from engine.rules.loader import default_registry
+from engine.rules.model import RuleSet, build_ruleset
+
+
+def fresh_ruleset(name: str) -> RuleSet:
+    """Returns a ruleset built anew (not the process's cached one): for the tests that watch
+    what keeps a ruleset alive."""
+    registry = default_registry()
+    entry = registry.find(name)
+    assert entry is not None
+    return build_ruleset(registry.resolve(entry))
 
 
 def deal_with(

@@ -473,7 +473,7 @@ def test_the_table_asks_the_winner_what_he_plays_and_tells_it() -> None:
     )
     flat = " ".join(out.split())
     assert "You won the auction with Spil (alm. spil) [spil]: pass to play it, or bid" in flat
-    assert "1) pass 2) bid tourne" in flat
+    assert "1) pass 2) bid kobe-nolo (Købe nolo" in flat and "3) bid tourne (Tourné" in flat
     assert "You play the contract won. The auction is over: you play Spil" in flat
 
 
@@ -517,3 +517,44 @@ def test_openspiel_plays_defer_the_raise_and_the_duty_to_buy(tmp_path: Path) -> 
     for name in ("dansk-lhombre", str(path)):
         game = pyspiel.load_game(game_string(name))
         pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+
+
+# A contract reserved to the last to speak (``biddable_when: last-after-all-pass``) in an
+# auction that goes round: roc-online's "rejects contrabola unless last active player after
+# all-pass", with speech going round.
+
+
+@pytest.fixture(scope="module")
+def reserved(tmp_path_factory: pytest.TempPathFactory) -> object:
+    path = tmp_path_factory.mktemp("reserved") / "test-round-reserved.yaml"
+    path.write_text(
+        "id: test-round-reserved\nname: Reserved, round\nextends: tresillo-rocambor\n"
+        "summary: A test of a reserved contract when speech goes round.\n"
+        "auction:\n  speech: round\n  basis: {evidence: conjecture, note: a test}\n",
+        "utf-8",
+    )
+    return load_ruleset(path)
+
+
+def test_the_last_to_speak_after_all_pass_may_bid_a_reserved_contract_in_a_round(
+    reserved: object,
+) -> None:
+    d = deal(reserved, 2)  # Tresillo: the dealer (seat 0) sits out; speech 1, 2, 3
+    assert "bid contrabola" not in legal(d)
+    assert refused(d, "1 bid contrabola") == "bid/reserved-to-last"
+    run(d, ["1 pass"])
+    assert refused(d, "2 bid contrabola") == "bid/reserved-to-last"
+    run(d, ["2 pass"])
+    assert d.to_move == 3 and "bid contrabola" in legal(d)
+    run(d, ["3 bid contrabola"])
+    assert d.declarer == 3 and d.contract is not None and d.contract.id == "contrabola"
+
+
+def test_a_reserved_contract_is_refused_once_a_bid_stands_in_a_round(reserved: object) -> None:
+    d = deal(reserved, 2)
+    run(d, ["1 bid entrada", "2 pass"])
+    assert d.to_move == 3 and "bid contrabola" not in legal(d)
+    assert refused(d, "3 bid contrabola") == "bid/reserved-to-last"
+    # A hand that has passed is not asked again, so the holder is never "last after all pass".
+    run(d, ["3 pass"])
+    assert d.declarer == 1

@@ -11,18 +11,9 @@ from pathlib import Path
 
 from engine.referee import Deal, outcome_kind, outcome_kinds, seating
 from engine.rules import load_ruleset
-from engine.rules.loader import default_registry
-from engine.rules.model import RuleSet, build_ruleset
+from tests.referee_helpers import fresh_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _fresh(name: str) -> RuleSet:
-    """A ruleset built anew (not the process's cached one)."""
-    registry = default_registry()
-    entry = registry.find(name)
-    assert entry is not None
-    return build_ruleset(registry.resolve(entry))
 
 
 def test_the_answers_are_the_compiled_tables() -> None:
@@ -38,7 +29,7 @@ def test_the_answers_are_the_compiled_tables() -> None:
 
 def test_a_ruleset_no_longer_used_is_freed() -> None:
     """A cache keyed by the ruleset would keep it alive after its last use."""
-    rules = _fresh("ombre")
+    rules = fresh_ruleset("ombre")
     rng = random.Random(3)
     for i in range(5):
         deal = Deal(rules, seed=i, dealer=i % rules.players)

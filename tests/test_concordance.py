@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from engine.cli import EXIT_USAGE, app
 from engine.documents.concordance import (
+    PERIOD,
     SOURCES,
     Concordance,
     build_concordance,
@@ -31,6 +32,15 @@ def test_every_sentence_has_a_status(sid: str) -> None:
     classify fails here: give it an entry in sources/concordance.yaml."""
     missing = [f"{s.number}: {s.text[:80]}" for s in READ[sid].sentences if s.status == "missing"]
     assert missing == [], f"{sid}: sentences with no status:\n" + "\n".join(missing)
+
+
+def test_every_stored_source_is_read() -> None:
+    """The test above covers every source stored in sources/, the period sources first: a
+    passage added to any source (or a new source) gets a status or fails there."""
+    assert set(SOURCES) == set(LIBRARY.sources)
+    assert SOURCES[:7] == PERIOD
+    for sid in ("jxci", "lal", "beeton", "zh", "dlu"):
+        assert READ[sid].sentences, sid
 
 
 def test_the_encyclopedie_is_read_whole() -> None:

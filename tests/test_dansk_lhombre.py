@@ -33,7 +33,11 @@ TABLE = {
     "tourne-respekt": (4, 3, -3, -4),
     "solo": (5, 3, -3, -4),
     "solo-spar": (6, 4, -4, -5),
+    "kobe-nolo": (3, 2, -2, -3),  # "(Købe-) Nolo | 3 | 2 | -2 | -3"
+    "ren-nolo": (6, 4, -4, -5),  # "Ren Nolo | 6 | 4 | -4 | -5"
+    "nolo-ouvert": (7, 6, -6, -7),  # "Nolo Ouvert | 7 | 6 | -6 | -7"
 }
+NOLOS = ("kobe-nolo", "ren-nolo", "nolo-ouvert")
 
 
 @pytest.mark.parametrize(("cid", "row"), TABLE.items())
@@ -95,7 +99,7 @@ def test_the_winner_of_spil_may_turn() -> None:
     # "Spilleren må selv afgøre, om han vil spille i en bestemt farve, tournere …" (dlu, Spil)
     d = deal()
     run(d, ["1 bid spil", "2 pass", "0 pass"])
-    assert d.phase is Phase.RAISE and legal(d) == ["pass", "bid tourne"]
+    assert d.phase is Phase.RAISE and legal(d) == ["pass", "bid kobe-nolo", "bid tourne"]
     run(d, ["1 bid tourne"])
     assert d.contract is not None and d.contract.id == "tourne" and d.faults == []
     assert legal(d) == [f"trump {ALL_CARDS[d.talon[0]].suit.value}"]  # the turned card's
@@ -163,3 +167,175 @@ def test_bots_play_the_danish_game() -> None:
         played += d.result != "redeal"
         assert d.faults == []
     assert played > 10
+
+
+# The nolos (issue 16): "Spiltype, hvor spilføreren skal undgå at få stik." (stilling-vok, Nolo)
+
+
+def test_the_nolos_are_played_without_trumps_to_take_no_trick() -> None:
+    for cid in NOLOS:
+        contract = RULES.contracts[cid]
+        assert contract.no_trumps and contract.no_tricks
+    assert RULES.contracts["nolo-ouvert"].open is not None
+    assert RULES.contracts["kobe-nolo"].exchange == "declarer-first"  # "købe": he buys
+    assert RULES.contracts["ren-nolo"].exchange == "others-only"  # "ren": he buys none
+
+
+def test_in_a_nolo_the_black_aces_are_the_lowest_of_their_suits() -> None:
+    # "De “mindste” kort i en farve. Normalt de sorte esser og de røde 7’ere i et nolo-spil."
+    # (dlu-vok, Bundkort)
+    from engine.cards import Card
+    from engine.referee.tricks import TrickRules
+    from engine.rules.model import NO_TRUMPS
+
+    nt = TrickRules.of(RULES, RULES.tables(), NO_TRUMPS)
+    strength = RULES.tables().strength[NO_TRUMPS]
+
+    def lowest(cards: str) -> str:
+        return min(cards.split(), key=lambda t: strength[Card.parse(t).index])
+
+    assert lowest("As 2s 7s Ks") == "As"
+    assert lowest("Ac 2c Jc") == "Ac"
+    assert lowest("7h Ah 2h Kh") == "7h"
+    assert lowest("7d 6d Ad") == "7d"
+    # Spadille is a plain spade: it follows spades, not hearts.
+    led = [Card.parse("Kh").index]
+    hand = 1 << Card.parse("As").index | 1 << Card.parse("2h").index
+    assert nt.legal(hand, led) == 1 << Card.parse("2h").index
+
+
+def test_kobe_nolo_is_bid_as_spil_and_ranks_with_tourne() -> None:
+    # "Spilleren må selv afgøre, om han vil spille i en bestemt farve, tournere eller spille
+    # købe nolo." (dlu, Spil)
+    d = deal()
+    run(d, ["1 bid spil", "2 pass", "0 pass", "1 bid kobe-nolo"])
+    assert d.contract is not None and d.contract.id == "kobe-nolo" and d.faults == []
+    assert d.phase is Phase.EXCHANGE and d.no_trumps  # no trumps to name: he buys
+    why = d.exchange_why()
+    assert why is not None and why.least == 1  # "skal købe mindst èt kort"
+    # "Meldes der købe nolo uden det er nødvendigt for overbud, kan der idømmes 1 strafpoint."
+    d = deal()
+    run(d, ["1 bid kobe-nolo"])
+    assert d.faults == [(FORE, "named-without-need")]
+    # "Rangerer med tourné, og forhånden får meldingen." (dlu, Købe Nolo)
+    d = deal()
+    run(d, ["1 bid spil", "2 bid tourne", "0 pass"])
+    assert "bid kobe-nolo" in legal(d)  # the forehand may take it at the tourné's rank
+    run(d, ["1 bid kobe-nolo"])
+    assert d.faults == []  # needed: spil would not overcall a tourné
+    with pytest.raises(IllegalActionError) as caught:
+        d.apply("2 bid tourne")
+    assert caught.value.code == "bid/equal-rank-later"
+    d = deal()
+    run(d, ["1 bid spil", "2 bid bedre-spil", "0 pass", "1 bid tourne"])
+    with pytest.raises(IllegalActionError) as caught:
+        d.apply("2 bid kobe-nolo")
+    assert caught.value.code == "bid/equal-rank-later"
+
+
+def test_ren_nolo_ranks_with_solo_spar_and_nolo_ouvert_above_all() -> None:
+    d = deal()
+    run(d, ["1 bid solo", "2 bid solo-spar", "0 pass"])
+    assert "bid ren-nolo" in legal(d)  # the earlier hand holds at equal rank
+    run(d, ["1 bid ren-nolo"])
+    with pytest.raises(IllegalActionError) as caught:
+        d.apply("2 bid solo-spar")
+    assert caught.value.code == "bid/equal-rank-later"
+    run(d, ["2 bid nolo-ouvert", "1 pass"])
+    assert d.declarer == MIDDLE and d.contract is not None and d.contract.id == "nolo-ouvert"
+    assert d.phase is Phase.EXCHANGE and d.to_move == MIDDLE
+
+
+@pytest.mark.parametrize(
+    ("tricks", "result"),
+    [
+        ((0, 5, 4), "win"),
+        ((1, 4, 4), "remise"),  # "1 stik i købenolo." (dlu-vok, Bet)
+        ((2, 4, 3), "codille"),  # "2 stik eller flere i købenolo." (stilling-vok, Kruk)
+        ((9, 0, 0), "codille"),
+    ],
+)
+@pytest.mark.parametrize("cid", NOLOS)
+def test_a_nolo_is_won_bet_or_kruk_by_the_tricks_taken(
+    cid: str, tricks: tuple[int, int, int], result: str
+) -> None:
+    declarer, *opponents = tricks
+    found = next(
+        rule.result
+        for rule in RULES.results
+        if rule.when.holds(
+            contract=cid,
+            side_tricks=declarer,
+            opponents=opponents,
+            played=9,
+            hand_size=9,
+            vole_undertaken=False,
+        )
+    )
+    assert found == result
+
+
+@pytest.mark.parametrize(
+    ("cid", "won"), [(c, row[1]) for c, row in TABLE.items() if c not in NOLOS]
+)
+def test_tout_scores_one_point_above_the_game_won(cid: str, won: int) -> None:
+    # "Tout | 1 |" (dlu): all nine tricks, read as a point above the game won (conjecture).
+    found = next(
+        rule.result
+        for rule in RULES.results
+        if rule.when.holds(
+            contract=cid,
+            side_tricks=9,
+            opponents=[0, 0],
+            played=9,
+            hand_size=9,
+            vole_undertaken=False,
+        )
+    )
+    assert found == "tout"
+    assert RULES.points[(cid, "tout")].declarer == won + 1
+
+
+def test_a_nolo_settles_the_unions_points() -> None:
+    for result, points in (("win", 6), ("remise", -6), ("codille", -7)):
+        settled = settle(
+            RULES,
+            n=3,
+            table=TableState(),
+            stakes=[0, 0, 0],
+            result=result,
+            contract="nolo-ouvert",
+            declarer=FORE,
+            tricks=(4, 0, 5) if result == "win" else (4, 1, 4) if result == "remise" else (3, 3, 3),
+            penalties=[],
+        )
+        assert settled.balances[FORE] == points
+        assert settled.balances[MIDDLE] == settled.balances[BACK] == 0
+
+
+def test_the_nolo_ouvert_hand_is_laid_open_after_the_first_lead() -> None:
+    from engine.bots import make_bot
+
+    d = deal(3)
+    run(d, ["1 bid nolo-ouvert", "2 pass", "0 pass"])
+    bots = [make_bot("heuristic", seed=s) for s in range(3)]
+    while d.phase is not Phase.PLAY:
+        d.apply(bots[d.to_move].choose(d, d.to_move))
+    assert d.view(MIDDLE)["declarer_hand"] is None  # not before the first card is led
+    d.apply(bots[d.to_move].choose(d, d.to_move))
+    assert d.view(MIDDLE)["declarer_hand"] is not None
+
+
+def test_bots_play_the_nolos_to_the_end() -> None:
+    from engine.bots import make_bot
+
+    bots = [make_bot("heuristic", seed=s) for s in range(3)]
+    seen: set[str] = set()
+    for seed in range(120):
+        d = deal(seed)
+        while not d.is_over:
+            d.apply(bots[d.to_move].choose(d, d.to_move))
+        if d.contract is not None:
+            seen.add(d.contract.id)
+        assert d.faults == []
+    assert {"kobe-nolo", "ren-nolo"} <= seen

@@ -62,6 +62,40 @@ def test_an_ombre_vole_is_counted_as_won_by_compare() -> None:
     vole = deals[OMBRE_VOLE]
     assert vole.result == "vole"
     assert vole.won and vole.vole_made
+    # ... and so does its report, which every renderer reads (won, not a codille).
+    from engine.compare import compare, render_text
+
+    report = compare(rules, rules, 1, player=lambda *_a, **_k: [vole], confirm=False).report()
+    side = report.rulesets[0]
+    assert side.results == {"vole": 1}
+    assert side.declarer_won.value == 1.0 and side.vole_made.value == 1.0
+    assert side.bete_rate.value == 0.0
+    line = next(x for x in render_text(report).splitlines() if x.startswith("declaring side"))
+    assert line.split()[3] == "100.0%"
+
+
+def test_the_eldest_is_the_referees_in_the_deal_pages_and_the_evening() -> None:
+    """The replay, the deal pages and the web evening name the eldest from the referee's
+    seating, never as the dealer's next seat worked out again."""
+    from engine.documents.deal_page import replay_story
+    from engine.records import read_record
+    from engine.render import render
+    from engine.scoresheet import Evening
+
+    records = Path(__file__).resolve().parent / "records"
+    for path in sorted(records.glob("*.yaml")):
+        rec = read_record(path)
+        rules = load_ruleset(rec.ruleset)
+        story = replay_story(rec, rules, path.name)
+        text = render("replay.txt.j2", "text", story=story)
+        for d, deal in zip(story.deals, story.report.played, strict=True):
+            assert d.eldest == deal.eldest == seating(rules, deal.dealer).eldest
+            assert f"Deal {d.index}: dealer seat {deal.dealer}, eldest seat {deal.eldest};" in text
+    for rid in ("tresillo", "quadrille", "ombre"):
+        rules = load_ruleset(rid)
+        for first in range(rules.players):
+            evening = Evening(rules, first_dealer=first)
+            assert evening.next_eldest == seating(rules, first).eldest
 
 
 def test_a_board_vole_is_a_won_game_in_the_book(tmp_path: Path) -> None:
@@ -339,3 +373,32 @@ def test_the_terminal_explains_the_result_by_the_line_that_gave_it() -> None:
     text = " ".join(" ".join(describe_result(deal)).split())
     assert "vole-failed: the vole was undertaken and failed [" in text
     assert "the contract is bola or bola-favor" not in text
+
+
+@pytest.mark.parametrize("name", ["quadrille", "ombre", "tresillo", "hombre"])
+def test_the_referee_names_what_may_be_asked_why_not(name: str) -> None:
+    """The web table's "why not?" choices and the verb of a card from the hand are the
+    referee's answers (Deal.askable, Deal.card_verb), not the page's own phase knowledge: each
+    choice named is refused now with its reason, and a card played by the legal actions goes
+    by the verb the referee names."""
+    import random
+
+    rules = load_ruleset(name)
+    rng = random.Random(4)
+    asked = 0
+    for seed in range(6):
+        deal = Deal(rules, seed=seed, dealer=seed % rules.players)
+        while not deal.is_over:
+            legal = deal.legal_actions()
+            for action in deal.askable():
+                asked += 1
+                assert action not in legal
+                assert deal.refusal(action) is not None
+            verbs = {a.verb for a in legal if a.cards}
+            if deal.phase in ("play", "give"):
+                assert deal.card_verb in verbs
+            elif verbs and deal.phase != "exchange":
+                assert deal.card_verb is None or deal.card_verb in verbs
+            deal.apply(legal[int(rng.random() * len(legal))])
+        assert deal.askable() == [] and deal.card_verb is None
+    assert asked

@@ -329,3 +329,65 @@ def test_the_web_scorekeeper_scores_a_void_deal(tmp_path: Path) -> None:
     assert "held a card too many" in page
     saved = next((tmp_path / "evenings").glob("*.yaml")).read_text()
     assert "extra_card: 2" in saved
+
+
+# A void deal and the length of a party (docs/decisions.md: a deal made void and dealt again by
+# the same dealer does not count among a party's deals, as it did not among its tours).
+
+TWO_DEALS = """\
+id: quadrille-two-deals
+name: Quadrille in a party of two deals (a test variant)
+extends: quadrille
+summary: A test variant, a party of two deals.
+party:
+  deals: 2
+  basis:
+    evidence: conjecture
+    note: A party of two deals, for the tests.
+"""
+
+
+def test_a_deal_dealt_again_does_not_count_in_the_party(tmp_path: Path) -> None:
+    from engine.referee.party import Party, deals_counted
+    from engine.scoresheet import Evening, parse_entry
+
+    path = tmp_path / "quadrille-two-deals.yaml"
+    path.write_text(TWO_DEALS)
+    rules = load_ruleset(str(path))
+    assert deals_counted(rules, ["misdeal", "win", "redeal"]) == 2
+    party = Party(rules)
+    party.new_deal(seed=1).apply("0 misdeal faced")
+    assert party.counted == 0 and not party.over and party.next_dealer == 0
+    from engine.bots import make_bot
+
+    bot = make_bot("heuristic", 0)
+    for _ in range(2):
+        deal = party.new_deal(seed=2)
+        while not deal.is_over:
+            deal.apply(bot.choose(deal, deal.to_move), seat=deal.to_move)
+    assert party.counted == 2 and party.over and len(party.deals) == 3
+    # The scorekeeper's party the same: the void deal is not one of its two.
+    evening = Evening(rules)
+    evening.score(parse_entry({"misdeal": "faced"}, dealer=0, n=4))
+    assert not evening.over and evening.counted == 0
+    ask = {"contract": "ask", "declarer": 1, "trump": "clubs", "called": "Kd", "holder": 3}
+    evening.score(parse_entry({**ask, "tricks": [1, 3, 3, 3]}, dealer=0, n=4))
+    assert not evening.over
+    evening.score(parse_entry({**ask, "declarer": 2, "tricks": [1, 3, 3, 3]}, dealer=1, n=4))
+    assert evening.over and len(evening.deals) == 3
+
+
+def test_play_deals_does_not_count_a_deal_dealt_again() -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    # --deals 2: the void deal, then deal 1 dealt again by the same dealer (before the fix the
+    # redeal was "deal 2 of 2", the party's last).
+    result = CliRunner().invoke(
+        app,
+        ["play", "quadrille", "--seed", "4", "--seat", "1", "--deals", "2"],
+        input="misdeal faced\n",
+    )
+    assert result.output.count("Deal 1 of 2") == 2 and "Deal 2 of 2" not in result.output
+    assert "the game is unfinished" in result.output

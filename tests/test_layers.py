@@ -191,3 +191,39 @@ def test_importing_the_model_does_not_import_the_referee() -> None:
     code = "import engine.rules.model, sys; print('engine.referee' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _document_reads(source: str) -> list[tuple[int, str]]:
+    """The reads of a rule file's raw document in ``source``: ``X.value_at(...)`` and ``X.data``,
+    except ``doc.data`` / ``self.doc.data`` (a module reading its own data file: a record, an
+    evening, the claims, the sources, the glossary)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ("data", "value_at"):
+            base = ast.unparse(node.value)
+            if node.attr == "data" and base in ("doc", "self.doc"):
+                continue
+            out.append((node.lineno, ast.unparse(node)))
+    return sorted(out)
+
+
+def test_past_the_load_stage_no_module_reads_the_raw_rule_document() -> None:
+    """Readers ask the typed frozen model (its fields, and plain()/states()/setting()/
+    basis_of() for the readers about the document itself), never its raw ``data`` or
+    ``value_at``: only the load stage (engine/rules/) reads the document."""
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        if path.relative_to(ENGINE).parts[0] == "rules":
+            continue
+        for line, text in _document_reads(path.read_text(encoding="utf-8")):
+            found.append(f"{path.relative_to(ROOT)}:{line}: {text}")
+    assert found == []
+
+
+def test_the_raw_read_check_sees_each_form() -> None:
+    code = "a = rules.data['x']\nb = rules.value_at(('x',))\nc = entry.doc.data\nd = doc.data\n"
+    assert [t for _, t in _document_reads(code)] == [
+        "rules.data",
+        "rules.value_at",
+        "entry.doc.data",
+    ]

@@ -402,3 +402,63 @@ def test_a_contract_without_trumps_is_entered_without_a_suit() -> None:
     with pytest.raises(IllegalActionError) as caught:
         Evening(rules).score(dataclasses.replace(made, trump="hearts"))
     assert "without trumps" in str(caught.value)
+
+
+def test_penalty_points_are_entered_at_the_terminal_and_scored_from_the_referees_lines() -> None:
+    """The DLU's "… kan der idømmes 1 strafpoint." (dlu, Bedre spil): the scorekeeper asks for
+    the faults of a game in penalty points, asks again for a malformed answer, refuses an
+    unknown fault with the rules' list, and tells the points from the settlement's typed
+    penalty line."""
+    from engine.scoreterm import run_score
+
+    evening = Evening(load_ruleset("dansk-lhombre"))
+    said: list[str] = []
+    answers = iter(
+        [
+            # contract, declarer, trumps, called, tricks, matadors, vole, penalties (malformed
+            # twice, then an unknown fault: refused, and the deal asked again)
+            *(
+                "bedre-spil",
+                "1",
+                "spades",
+                "",
+                "2 5 2",
+                "",
+                "n",
+                "one fault",
+                "7 named-without-need",
+            ),
+            "1 no-such-fault",
+            *("bedre-spil", "1", "spades", "", "2 5 2", "", "n", "1 named-without-need"),
+            # a deal passed out still scores its faults
+            *("passed", "2 naming-suit"),
+        ]
+    )
+    run_score(evening, None, lambda prompt: next(answers, None), said.append)
+    text = "\n".join(said)
+    assert text.count("each penalty is a seat (0 to 2) and a fault") == 2
+    assert "no fault 'no-such-fault' is scored in penalty points" in text
+    assert len(evening.deals) == 2
+    first, passed = evening.deals
+    assert first.entry.penalties == ((1, "named-without-need"),)
+    assert first.settlement.balances == (0, 1 - 1, 0)  # won 1, a penalty point 1
+    assert passed.settlement.balances == (0, 0, -1)
+    assert "Penalty points: seat 1 1 (A bid named without need to overcall (strafpoint))" in text
+    assert "Penalty points: seat 2 1 (A suit named before the bid is won (strafpoint))" in text
+
+
+def test_a_game_without_penalty_points_is_not_asked_for_them() -> None:
+    from engine.scoreterm import run_score
+
+    evening = Evening(load_ruleset("quadrille"), {}, 0)
+    prompts: list[str] = []
+
+    answers = iter(["ask", "1", "clubs", "Kd", "3", "0 3 3 4", "0", "n"])
+
+    def read(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return next(answers, None)
+
+    run_score(evening, None, read, lambda _: None)
+    assert len(evening.deals) == 1
+    assert not any("penalty" in p for p in prompts)

@@ -15,7 +15,23 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.referee import Deal
 
-__all__ = ["Bot", "Knowledge", "RandomBot", "bits", "honest", "knowledge", "played_cards", "unseen"]
+__all__ = [
+    "REMEDIES",
+    "Bot",
+    "Knowledge",
+    "RandomBot",
+    "bits",
+    "honest",
+    "knowledge",
+    "known_adversaries",
+    "played_cards",
+    "take_remedies",
+    "unseen",
+]
+
+REMEDIES = ("require", "require-suit")
+"""The laws' verbs a bot may take as a remedy when an adversary's irregularity gives it one
+(``Deal.declarable``): it never commits an irregularity itself."""
 
 
 class Bot:
@@ -33,6 +49,13 @@ class Bot:
     def choose(self, deal: Deal, seat: int) -> Action:
         """Returns the action to take (one of ``deal.legal_actions()``)."""
         raise NotImplementedError
+
+    def remedy(self, deal: Deal, seat: int) -> Action | None:
+        """Returns the remedy ``seat`` takes now, of those the referee offers it against an
+        adversary's irregularity (``deal.declarable(seat)``: a card called, a suit named), or
+        None to take none. The tables ask every bot between two moves
+        (:func:`take_remedies`); this bot takes none."""
+        return None
 
 
 class RandomBot(Bot):
@@ -52,6 +75,39 @@ def honest(deal: Deal) -> Sequence[Action]:
     if deal.rules.renonce == "penalised":
         return [a for a in legal if a.verb not in ("renonce", "notice")]
     return legal
+
+
+def known_adversaries(deal: Deal, seat: int) -> list[int]:
+    """Returns the seats ``seat`` knows to be its adversaries in the deal in play, from what it
+    may know (``Deal.partner_known_to``): all of them once it knows the partner; before that,
+    a defender knows only the declarer, and the declarer knows nobody (his friend is hidden)."""
+    if deal.declarer is None:
+        return []
+    if deal.partner_known_to(seat):
+        side = deal.side
+        mine = side if seat in side else [s for s in range(deal.n) if s not in side]
+        return [s for s in range(deal.n) if s not in mine and s != deal.out]
+    return [] if seat == deal.declarer else [deal.declarer]
+
+
+def take_remedies(
+    deal: Deal, bots: Sequence[Bot], people: Sequence[int]
+) -> list[tuple[int, Action]]:
+    """Asks each bot (the seats not in ``people``) for a remedy until none takes one more, and
+    applies them; returns what was taken, in order (for the tables to tell)."""
+    taken: list[tuple[int, Action]] = []
+    while deal.irregular is not None and not deal.is_over and len(taken) < 4 * deal.n:
+        for seat in range(deal.n):
+            if seat in people:
+                continue
+            action = bots[seat].remedy(deal, seat)
+            if action is not None:
+                deal.apply(action, seat=seat)
+                taken.append((seat, action))
+                break
+        else:
+            break
+    return taken
 
 
 def bits(mask: int) -> list[int]:

@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import DEFER, Action
-from engine.bots.base import Bot, bits, honest, unseen
+from engine.bots.base import REMEDIES, Bot, bits, honest, known_adversaries, unseen
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
 from engine.referee import Deal
-from engine.rules.model import NO_TRUMPS, Contract, RuleSet
+from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Tables
 
 __all__ = ["HeuristicBot", "estimate_tricks", "nolo_danger", "sure_vole", "tricks_to_win"]
 
@@ -50,7 +50,7 @@ Reason = tuple[Any, ...]
 _RANKS_CACHE: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def _class_rank(deal_t: Any, trump: int) -> tuple[int, ...]:
+def _class_rank(deal_t: Tables, trump: int) -> tuple[int, ...]:
     """``rank[c]``: how many cards of the pack outrank ``c`` within its class (0 = the top)."""
     key = (id(deal_t), trump)
     ranks = _RANKS_CACHE.get(key)
@@ -99,7 +99,7 @@ def tricks_to_win(rules: RuleSet) -> float:
     return (fewest + rules.hand_size // 2 + 1) / 2
 
 
-def estimate_tricks(t: Any, hand: int, trump: int) -> float:
+def estimate_tricks(t: Tables, hand: int, trump: int) -> float:
     """Returns the tricks a hand should take with ``trump`` as trumps (a rule of thumb).
 
     Each trump counts for a trick when no higher one is out, less as more higher ones are out
@@ -152,7 +152,7 @@ def estimate_tricks(t: Any, hand: int, trump: int) -> float:
     return value
 
 
-def _danger(t: Any, hand: int, trump: int, c: int) -> float:
+def _danger(t: Tables, hand: int, trump: int, c: int) -> float:
     """How likely card ``c`` of ``hand`` is to take a trick in a game to take none: by how few
     cards of its class outside the hand rank above it (none: it wins whenever it is led)."""
     strength = t.strength[trump]
@@ -164,13 +164,33 @@ def _danger(t: Any, hand: int, trump: int, c: int) -> float:
     return 1.0 if above == 0 else 0.5 if above == 1 else 0.2 if above <= 3 else 0.0
 
 
-def nolo_danger(t: Any, hand: int, trump: int = NO_TRUMPS) -> list[float]:
+def nolo_danger(t: Tables, hand: int, trump: int = NO_TRUMPS) -> list[float]:
     """Returns the danger of each card of ``hand`` in a game to take no trick, highest first:
     how likely it is to win a trick (:func:`_danger`)."""
     return sorted((_danger(t, hand, trump, c) for c in bits(hand)), reverse=True)
 
 
-def sure_vole(t: Any, hand: int, trump: int, *, leads: bool = True) -> bool:
+def drawn_danger(t: Tables, hand: int, trump: int = NO_TRUMPS) -> float:
+    """Returns the danger (:func:`_danger`) of a card drawn blind in place of one thrown, in a
+    game to take no trick: the average over the cards outside ``hand``."""
+    unseen = list(bits(t.deck_mask & ~hand))
+    if not unseen:
+        return 0.0
+    return sum(_danger(t, hand | 1 << c, trump, c) for c in unseen) / len(unseen)
+
+
+def nolo_risk(t: Tables, hand: int, trump: int, thrown: int) -> float:
+    """Returns about how many tricks ``hand`` takes in a game to take none, after an écart of
+    at most ``thrown`` cards: each card thrown (the most dangerous first, and only while it is
+    worse than a card drawn blind) is replaced by a card of average danger."""
+    danger = nolo_danger(t, hand, trump)
+    if thrown <= 0:
+        return sum(danger)
+    drawn = drawn_danger(t, hand, trump)
+    return sum(min(d, drawn) for d in danger[:thrown]) + sum(danger[thrown:])
+
+
+def sure_vole(t: Tables, hand: int, trump: int, *, leads: bool = True) -> bool:
     """Checks if a hand takes every trick with ``trump`` as trumps, whatever the others hold or
     draw.
 
@@ -224,6 +244,8 @@ class HeuristicBot(Bot):
         if phase == "raise":
             return self._raise(deal, seat, legal)
         if phase == "trump":
+            if legal[0].verb == "name-trump":
+                return self._name_trump(deal, seat, legal)
             return self._trump(deal, seat, legal)
         if phase == "call":
             return self._call(deal, seat, legal)
@@ -321,16 +343,19 @@ class HeuristicBot(Bot):
             if contract.no_tricks:
                 # A game to take no trick: the hand must hold almost no card that can win,
                 # after the écart has thrown the worst of them.
-                danger = nolo_danger(deal.t, hand, suits[0])
                 thrown = (
                     (contract.exchange_max or deal.rules.exchange_first_max or deal.rules.talon)
                     if contract.exchange in ("declarer-first", "declarer-only")
                     else 0
                 )
-                risk = sum(danger[thrown:])
-                if risk <= 0.5 and (
-                    best is None
-                    or contract.rank > deal.rules.contracts[best[0].contract or ""].rank
+                # The cards drawn for those thrown are blind, and may win tricks too.
+                risk = nolo_risk(deal.t, hand, suits[0], thrown)
+                # A hand laid open lets the defenders aim at it: it must be safer still.
+                limit = 0.25 if contract.open is not None else 0.5
+                best_rank = rules.contracts[best[0].contract or ""].rank if best else None
+                if risk <= limit and (
+                    best_rank is None
+                    or (contract.rank < best_rank if lowest else contract.rank > best_rank)
                 ):
                     best = (
                         action,
@@ -411,6 +436,74 @@ class HeuristicBot(Bot):
             SUITS[suit],
             value,
         )
+
+    def _name_trump(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        """Names trumps for a declarer who laid his hand down unnamed (``laws.lay_down_unnamed``):
+        his hand lies open, so the suit worth fewest tricks to it, when he is an adversary (the
+        most, were he a friend)."""
+        declarer = deal.declarer
+        assert declarer is not None
+        shown = sum(1 << c.index for c in deal.public_cards(declarer))
+        foe = declarer in known_adversaries(deal, seat)
+        suits = [a.suit.index for a in legal if a.suit is not None]
+        values = {s: estimate_tricks(deal.t, shown, s) for s in suits}
+        suit = (min if foe else max)(suits, key=lambda s: values[s])
+        action = next(a for a in legal if a.suit is not None and a.suit.index == suit)
+        return action, (
+            "names {0} for the hand laid down: the suit worth {1} tricks to it (about {2:.1f})",
+            SUITS[suit],
+            "fewest" if foe else "most",
+            values[suit],
+        )
+
+    # The remedies of the laws of the play.
+
+    def remedy(self, deal: Deal, seat: int) -> Action | None:
+        """Takes the remedy an adversary's irregularity gives (``deal.declarable``), only
+        against a seat it knows to be an adversary (``known_adversaries``): taking a choice from
+        an adversary never helps him. A hand shown before the game is won: when its holder is to
+        play, it dictates his cheapest card. A card exposed or played out of turn: it calls it at
+        once, the strongest first (the holder must then play it at his first turn where he may,
+        not when it would serve him best). A suit to name instead (where the card may not be
+        called): trumps, to draw the offender's partner's."""
+        if deal.is_over or deal.irregular is None:
+            return None
+        offered = [a for a in deal.declarable(seat) if a.verb in REMEDIES]
+        if not offered:
+            return None
+        foes = known_adversaries(deal, seat)
+        view = deal.view(seat).get("irregular")
+        if view is None:
+            return None
+        dictated = set(view["dictated"])
+        calls = {a.card.index: a for a in offered if a.verb == "require"}
+        mover = deal.to_move
+        if (
+            deal.phase == "play"
+            and mover in foes
+            and mover in dictated
+            and not any(holder == mover for holder, _ in view["required"])
+        ):
+            plays = [a for a in deal.legal_actions() if a.verb == "play"]
+            dictate = [a for a in plays if a.card.index in calls]
+            if len(plays) > 1 and dictate:
+                return calls[self._cheapest(deal, dictate).card.index]
+        singles = {
+            c
+            for s in foes
+            if s not in dictated
+            for c in (card.index for card in deal.public_cards(s))
+            if c in calls
+        }
+        if singles:
+            trump = deal.trump if deal.trump is not None else 0
+            strength = deal.t.strength[trump]
+            return calls[max(singles, key=lambda c: (strength[c], -c))]
+        named = [a for a in offered if a.verb == "require-suit" and a.seat in foes]
+        if named:
+            trumps = [a for a in named if a.suit is not None and a.suit.index == deal.trump]
+            return (trumps or named)[0]
+        return None
 
     def _call(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
         hand = deal.hands[seat]
@@ -557,17 +650,7 @@ class HeuristicBot(Bot):
                     key=lambda a: (_danger(t, hand, trump, a.card.index), strength[a.card.index]),
                 )
                 return action, ("lead {card}: a low card, to take no trick", action.card.index)
-            assert deal.tr is not None
-            best = strength[trick[deal.tr.winning_position(trick)]]
-            led = follow[trick[0]]
-            under = [
-                a
-                for a in legal
-                if not (
-                    (follow[a.card.index] == led or follow[a.card.index] == 4)
-                    and strength[a.card.index] > best
-                )
-            ]
+            under = _not_taking(deal, legal, follow, strength)
             if under:
                 # The highest card that still loses (a void throws its highest card).
                 action = max(under, key=lambda a: strength[a.card.index])
@@ -583,16 +666,7 @@ class HeuristicBot(Bot):
         if trick and deal.tr is not None:
             winner = deal.seat_at(deal.leader, deal.tr.winning_position(trick))
             if winner == deal.declarer:
-                best = strength[trick[deal.tr.winning_position(trick)]]
-                led = follow[trick[0]]
-                under = [
-                    a
-                    for a in legal
-                    if not (
-                        (follow[a.card.index] == led or follow[a.card.index] == 4)
-                        and strength[a.card.index] > best
-                    )
-                ]
+                under = _not_taking(deal, legal, follow, strength)
                 if under:
                     action = max(under, key=lambda a: strength[a.card.index])
                     return action, (
@@ -732,6 +806,25 @@ class HeuristicBot(Bot):
             )
         action = min(legal, key=lambda a: strength[a.card.index])
         return action, ("lead {card}: nothing but trumps; the lowest", action.card.index)
+
+
+def _not_taking(
+    deal: Deal, legal: Sequence[Action], follow: Sequence[int], strength: Sequence[int]
+) -> list[Action]:
+    """Returns the legal cards that would not take the trick in progress from the card the
+    referee has winning it: neither of the class led nor a trump (class 4), or lower."""
+    trick = deal.trick
+    assert deal.tr is not None and trick
+    best = strength[trick[deal.tr.winning_position(trick)]]
+    led = follow[trick[0]]
+    return [
+        a
+        for a in legal
+        if not (
+            (follow[a.card.index] == led or follow[a.card.index] == 4)
+            and strength[a.card.index] > best
+        )
+    ]
 
 
 def _card_name(deal: Deal, c: int) -> str:

@@ -104,10 +104,7 @@ class Across:
 def _basis(rules: RuleSet, path: tuple[str, ...] | None) -> Basis | None:
     if path is None:
         return None
-    node = rules.value_at(path)
-    if isinstance(node, Mapping) and "basis" in node:
-        return rules.basis_at(path)
-    return None
+    return rules.basis_of((*path, "basis"))
 
 
 def across(a: RuleSet, b: RuleSet, why: str = "") -> Across:

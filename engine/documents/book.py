@@ -11,6 +11,7 @@ book is what the referee would pay.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
@@ -43,6 +44,7 @@ __all__ = [
     "rule_view",
     "show_text",
     "trump_table",
+    "worked_settlements",
 ]
 
 
@@ -219,17 +221,35 @@ def example_partner(seats: Seating, declarer: int, contract: Contract) -> int | 
     return candidates[(len(candidates) - 1) // 2]
 
 
-_EXAMPLES: dict[tuple[int, str], tuple[RuleSet, list[_Example]]] = {}
-_VIEWS: dict[tuple[int, bool], RuleView] = {}
+# What the worked payments cost to find, kept as long as their ruleset lives: keyed by the
+# RuleSet itself (a frozen value compared by identity, so two rulesets never share an entry),
+# held weakly (the entry goes with the ruleset; the values hold no reference back to it), so an
+# entry can neither outlive its ruleset nor be found again by a later one at the same address.
+_EXAMPLES: weakref.WeakKeyDictionary[RuleSet, dict[str, list[_Example]]] = (
+    weakref.WeakKeyDictionary()
+)
+_WORKED: weakref.WeakKeyDictionary[RuleSet, dict[int, tuple[Worked, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _examples(rules: RuleSet, contract: Contract) -> list[_Example]:
-    """Returns the worked examples of a contract (computed once per ruleset and contract)."""
-    key = (id(rules), contract.id)
-    hit = _EXAMPLES.get(key)
-    if hit is None or hit[0] is not rules:  # an id can be reused by a later object
-        hit = _EXAMPLES[key] = (rules, _find_examples(rules, contract))
-    return hit[1]
+    """Returns the worked examples of a contract (found once per ruleset and contract)."""
+    mine = _EXAMPLES.setdefault(rules, {})
+    hit = mine.get(contract.id)
+    if hit is None:
+        hit = mine[contract.id] = _find_examples(rules, contract)
+    return hit
+
+
+def worked_settlements(rules: RuleSet, matadors: int = 0) -> tuple[Worked, ...]:
+    """Returns the worked settlements of every contract with ``matadors`` paid matadors, as the
+    book shows them (settled once per ruleset and count, then kept while the ruleset lives)."""
+    mine = _WORKED.setdefault(rules, {})
+    hit = mine.get(matadors)
+    if hit is None:
+        hit = mine[matadors] = _worked(rules, matadors)
+    return hit
 
 
 def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
@@ -329,9 +349,9 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
                 for p in s.payments:
                     if p.kind in _NOT_ITEMS or POT in (p.payer, p.payee):
                         continue
-                    if p.payer == str(o):
+                    if p.payer_seat == o:
                         net += p.amount
-                    elif p.payee == str(o):
+                    elif p.payee_seat == o:
                         net -= p.amount
                 each.append(net)
             out.append(
@@ -370,16 +390,9 @@ def show_text(rules: RuleSet) -> str:
 def rule_view(rules: RuleSet, *, worked: bool = True) -> RuleView:
     """Returns the book view of a ruleset (``worked=False`` skips the payment tables).
 
-    The view is built once per ruleset and process (a RuleSet is immutable).
+    Its costly part, the worked settlements, is kept per ruleset
+    (:func:`worked_settlements`); the rest is built at each call.
     """
-    key = (id(rules), worked)
-    view = _VIEWS.get(key)
-    if view is None or view.rules is not rules:
-        view = _VIEWS[key] = _rule_view(rules, worked=worked)
-    return view
-
-
-def _rule_view(rules: RuleSet, *, worked: bool) -> RuleView:
     remainder_basis = rules.codille_remainder_basis
     example = max(rules.paid_minimum, 1)
     return RuleView(
@@ -389,9 +402,9 @@ def _rule_view(rules: RuleSet, *, worked: bool) -> RuleView:
         tables=_tables(rules),
         contracts=tuple(sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id))),
         changes=_changes(rules) if rules.extends else (),
-        worked=_worked(rules, 0) if worked else (),
+        worked=worked_settlements(rules, 0) if worked else (),
         matador_example=example,
-        worked_with_matadors=_worked(rules, example) if worked else (),
+        worked_with_matadors=worked_settlements(rules, example) if worked else (),
         codille_remainder_basis=remainder_basis,
         no_trumps=any(c.no_trumps for c in rules.contracts.values()),
     )

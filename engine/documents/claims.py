@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import Colour, Suit
 from engine.documents import data_dir, repo_path
@@ -54,6 +54,9 @@ from engine.referee.settlement import TableState, settle, stakes_for
 from engine.rules.model import RuleSet
 from engine.rules.reader import parse_bytes
 from engine.rules.schema_pass import document_problems, duplicate_ids
+
+if TYPE_CHECKING:
+    from engine.documents.book import Worked
 
 __all__ = ["KINDS", "Claim", "Evaluation", "Statement", "evaluate", "load_claims"]
 
@@ -267,17 +270,13 @@ def _suits(rules: RuleSet, colour: str) -> list[Suit]:
     return [s for s in Suit if s.colour is Colour(colour) and s in present]
 
 
-def _worked_each(rules: RuleSet, contract: str, result: str) -> tuple[int, Any] | None:
-    for w in _view(rules).worked:
+def _worked_each(rules: RuleSet, contract: str, result: str) -> tuple[int, Worked] | None:
+    from engine.documents.book import worked_settlements
+
+    for w in worked_settlements(rules):
         if w.contract.id == contract and w.result == result and not w.sole:
             return (w.uniform if w.uniform is not None else w.each[0]), w
     return None
-
-
-def _view(rules: RuleSet) -> Any:
-    from engine.documents.book import rule_view
-
-    return rule_view(rules)
 
 
 def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:

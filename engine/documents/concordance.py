@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.documents import data_dir, repo_path
 from engine.documents.sources import Library, Source, normalise, pieces
@@ -35,8 +35,12 @@ from engine.errors import Problem, RuleFileError
 from engine.rules.model import RuleSet
 from engine.rules.reader import Document, Path_, json_path, parse_bytes
 
+if TYPE_CHECKING:
+    from engine.documents.claims import Claim
+
 __all__ = [
     "DATA_STATUSES",
+    "PERIOD",
     "SOURCES",
     "STATUSES",
     "Concordance",
@@ -48,9 +52,22 @@ __all__ = [
     "sentences_of",
 ]
 
-SOURCES = ("enc-q", "enc-qui", "cg-en", "acad", "acad-2", "hoyle-ie", "hoyle-gb")
-"""The sources read sentence by sentence: the Encyclopédie's QUADRILLE whole, and the stored
-Quintille, Académie and Hoyle passages."""
+PERIOD = ("enc-q", "enc-qui", "cg-en", "acad", "acad-2", "hoyle-ie", "hoyle-gb")
+"""The period sources first: the Encyclopédie's QUADRILLE whole, and the stored Quintille,
+Académie and Hoyle passages."""
+
+
+def _stored() -> tuple[str, ...]:
+    """Every source stored in ``sources/`` (a file per source; the glossary and the
+    concordance data aside), the period sources first, then the others by id."""
+    folder = data_dir("sources")
+    ids = {p.stem for p in folder.glob("*.yaml")} - {"glossary", "concordance"}
+    return tuple(s for s in PERIOD if s in ids) + tuple(sorted(ids - set(PERIOD)))
+
+
+SOURCES = _stored()
+"""The sources read sentence by sentence: every source stored in ``sources/``, the
+Encyclopédie's QUADRILLE whole and the others passage by passage (:data:`PERIOD` first)."""
 
 STATUSES = ("encoded", "read otherwise", "checked", "not modelled", "no rule", "missing")
 """A sentence's status, in the order the concordance counts them."""
@@ -298,7 +315,7 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
                 reader.problem((*where, "by", i), "concordance/by", f"no ruleset {ruleset!r}")
                 continue
             keys = tuple(int(k) if k.isdigit() else k for k in rule_path.split("."))
-            if not rule_path or rules.value_at(keys) is None:
+            if not rule_path or not rules.states(keys):
                 reader.problem(
                     (*where, "by", i), "concordance/by", f"{ruleset} has no entry {rule_path!r}"
                 )
@@ -328,7 +345,7 @@ def _rule_citations(rulesets: Iterable[RuleSet]) -> list[tuple[RuleSet, tuple[An
                 for i, value in enumerate(node):
                     walk(value, (*path, i))
 
-        walk(rules.data, ())
+        walk(rules.plain(), ())
     return out
 
 
@@ -344,9 +361,9 @@ def _basis_path(rules: RuleSet, path: tuple[Any, ...]) -> tuple[Any, ...]:
 def _evidence(rules: RuleSet, path: tuple[Any, ...]) -> str:
     for i, key in enumerate(path):
         if key in ("basis", "codille_remainder_basis", "unit_basis"):
-            basis = rules.value_at(path[: i + 1])
-            if isinstance(basis, Mapping):
-                return str(basis.get("evidence", ""))
+            basis = rules.basis_of(path[: i + 1])
+            if basis is not None:
+                return basis.evidence
     return ""
 
 
@@ -355,7 +372,7 @@ def build_concordance(
     *,
     library: Library | None = None,
     rulesets: Sequence[RuleSet] | None = None,
-    claims: Sequence[Any] | None = None,
+    claims: Sequence[Claim] | None = None,
     entries: Sequence[Entry] | None = None,
 ) -> Concordance:
     """Reads a stored source sentence by sentence against the rule files, the claims and the

@@ -75,6 +75,9 @@ class DealStory:
     result_match: ResultMatch | None = None
     """Why the deal has its result: the referee's line of the results table (None before the
     end and for a redeal)."""
+    eldest: int = 0
+    """The eldest hand, first to speak and to lead: the referee's seating (never worked out
+    from the dealer here)."""
 
     @property
     def auction(self) -> tuple[ActionLine, ...]:
@@ -174,6 +177,7 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 alone=settled is not None and settled.alone is not None,
                 note=deal_rec.note,
                 result_match=deal.result_match,
+                eldest=deal.seating.eldest,
             )
         )
     return ReplayStory(rules, record, report, tuple(stories), str(file))

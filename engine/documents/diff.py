@@ -202,16 +202,11 @@ class RuleDiff:
                     rule,
                     tuple(values[rule]),
                     evidence[rule],
-                    self.a.basis_at(rule) if self._has_basis(self.a, rule) else None,
-                    self.b.basis_at(rule) if self._has_basis(self.b, rule) else None,
+                    self.a.basis_of((*rule, "basis")),
+                    self.b.basis_of((*rule, "basis")),
                 )
             )
         return out
-
-    @staticmethod
-    def _has_basis(rules: RuleSet, path: Path_) -> bool:
-        node = rules.value_at(path)
-        return isinstance(node, Mapping) and "basis" in node
 
     def _rule_of(self, change: Change) -> Path_:
         path = change.path
@@ -220,7 +215,10 @@ class RuleDiff:
                 return path[:k]
         for k in range(len(path), 0, -1):
             head = path[:k]
-            if self._has_basis(self.a, head) or self._has_basis(self.b, head):
+            if (
+                self.a.basis_of((*head, "basis")) is not None
+                or self.b.basis_of((*head, "basis")) is not None
+            ):
                 return head
         return path[:1]
 

@@ -17,11 +17,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.render import Format, render, templates_dir
 from engine.rules import all_rulesets
 from engine.rules.model import RuleSet
+
+if TYPE_CHECKING:
+    from engine.documents.deal_page import ReplayStory
 
 __all__ = ["Written", "all_rulesets", "render_deal_page", "write_deal_page", "write_docs"]
 
@@ -270,7 +273,7 @@ def _write_if_changed(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", newline="\n")
 
 
-def render_deal_page(story: Any, fmt: Format) -> str:
+def render_deal_page(story: ReplayStory, fmt: Format) -> str:
     """Returns one refereed record as a page (``ombre replay --html/--md``).
 
     The HTML page is self-contained: the stylesheet is inlined and the quotes are not linked.
@@ -292,7 +295,7 @@ def render_deal_page(story: Any, fmt: Format) -> str:
     )
 
 
-def write_deal_page(story: Any, target: Path, fmt: Format) -> None:
+def write_deal_page(story: ReplayStory, target: Path, fmt: Format) -> None:
     """Writes :func:`render_deal_page` to ``target``.
 
     :raises OSError: if the file cannot be written.

@@ -58,8 +58,17 @@ def legal(d: DealState) -> Sequence[Action]:
 
 
 def _last_after_all_pass(d: DealState) -> bool:
-    """Checks if the player to move is the last to speak and every other has passed."""
-    return d.phase is AUCTION and not d.speakers and d.holder is None
+    """Checks if the player to move is the last to speak and every other has passed.
+
+    Speech once round: no speaker is left after him and no bid stands. Speech that goes round
+    (``speech: round``) keeps no queue of speakers: every other hand has passed (a pass being
+    final) and no bid stands."""
+    if d.phase is not AUCTION or d.holder is not None:
+        return False
+    if d.rules.speech is Speech.ROUND:
+        others = (s for s in d.seating.order if s != d.to_move)
+        return all(d.passed >> s & 1 for s in others)
+    return not d.speakers
 
 
 def _earlier(d: DealState) -> bool:

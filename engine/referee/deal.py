@@ -14,15 +14,15 @@ are functions of the state and stand below this module: none of them imports it.
 
 from __future__ import annotations
 
-import random
+import _random
 import struct
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
 from engine.actions import LAW_VERBS, Action
-from engine.cards import ALL_CARDS, Card
-from engine.enums import OpenFrom, Visibility
+from engine.cards import ALL_CARDS, Card, Suit
+from engine.enums import Help, OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
@@ -69,8 +69,15 @@ _MODULES: dict[Phase, ModuleType] = {
 }
 # The phase modules' entry points, looked up once.
 _REFUSAL = {phase: module.refusal for phase, module in _MODULES.items()}
+_CARD_VERBS = {PLAY: "play", VOLE: "play", GIVE: "give"}
 _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
+
+
+def _listed(action: object, listed: list[Action]) -> bool:
+    """Checks if ``action`` is one of the actions just listed, the very object (an equal one
+    takes the checked path): identities compared, never the actions' fields."""
+    return id(action) in map(id, listed)
 
 
 def _shuffle_and_deal(
@@ -80,7 +87,9 @@ def _shuffle_and_deal(
     # Twister seeded with the record's seed, cards sorted by their draw. It depends only on
     # the seed and the deck, so a seeded record deals the same on any machine.
     size = len(deck)
-    raw = random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
+    # (``_random.Random`` is ``random.Random``'s generator without its Python-level seeding
+    # front: the same state for an integer seed, the same bits.)
+    raw = _random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
     keys = struct.unpack(f"<{size}I", raw)
     cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -370,6 +379,23 @@ class Deal(DealState):
                 self.legal_mask = -1
                 _play_card(self, seat, card)
                 return
+        listed = self.listed
+        if (
+            type(listed) is list
+            and type(action) is Action
+            and self.irregular is None
+            and (seat is None or seat == self.to_move)
+            and _listed(action, listed)
+        ):
+            # The trusted path: the very action legal_actions() just listed (it lists exactly
+            # what the phase's rules accept, and _refusal accepts it unasked), applied as the
+            # checked path below applies it.
+            seat = self.to_move
+            self.history.append((seat, action))
+            self.listed = None
+            self.legal_mask = -1
+            _APPLY[phase](self, seat, action)
+            return
         action, seat = self._parse(action, seat)
         if action.verb in deal_laws.VERBS:
             deal_laws.apply(self, action, seat)  # a law of the deal, by the seat concerned
@@ -409,6 +435,39 @@ class Deal(DealState):
         """
         action, seat = self._parse(action, seat)
         return self._refusal(action, seat)
+
+    @property
+    def card_verb(self) -> str | None:
+        """Returns the verb that puts a card from the hand of the player to move in this
+        phase: ``play`` in the play (and at the vole's decision, where a card played is
+        refused with its reason), ``give`` when a demanded card is given; None in the other
+        phases (their cards are named by other verbs: the écart's ``discard``, a ``call``)."""
+        return _CARD_VERBS.get(self.phase)
+
+    def askable(self) -> list[Action]:
+        """Returns the choices of this phase that the rules name but do not offer now, each of
+        which may be asked "why not?" (:meth:`refusal`): the biddable contracts in the
+        auction, the four suits when trumps are named, the cards of the called (or demanded)
+        rank. Empty once the deal is over."""
+        if self.is_over:
+            return []
+        rules = self.rules
+        phase = self.phase
+        named: list[Action] = []
+        if phase in (AUCTION, MATCH):
+            named = [Action.parse(f"bid {c.id}") for c in rules.contracts.values() if c.biddable]
+        elif phase is TRUMP:
+            named = [Action.parse(f"trump {suit.value}") for suit in Suit]
+        elif phase is CALL:
+            rule = rules.call if self.contract and self.contract.help is Help.CALL else rules.demand
+            if rule is not None:
+                named = [
+                    Action.parse(f"call {c}")
+                    for c in rules.deck(self.options)
+                    if c.rank == rule.rank
+                ]
+        legal = {str(a) for a in self.legal_actions()}
+        return [a for a in named if str(a) not in legal]
 
     def _parse(self, action: Action | str, seat: int | None) -> tuple[Action, int | None]:
         if isinstance(action, str):
@@ -496,13 +555,6 @@ class Deal(DealState):
         module.apply(self, seat, action)
 
     # Views and reports.
-
-    def partner_known_to(self, seat: int) -> bool:
-        """Checks if ``seat`` knows who the partner is (or that there is none): the called
-        card's holder knows he is the friend; everyone else, the declarer included, learns it
-        only when the called card is played (at once when he called his own). Part of
-        :meth:`view`."""
-        return self.partner_seen or (self.partner is not None and seat == self.partner)
 
     def given_visible_to(self, seat: int) -> bool:
         """Checks if ``seat`` may see the card given back for a demanded one: the two who

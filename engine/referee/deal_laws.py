@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from engine.actions import Action
 from engine.errors import IllegalActionError, NotationError
 from engine.referee.dealstate import NO_IRREGULARITY, Irregularities
+from engine.referee.seating import seating
 from engine.referee.settlement import MISDEAL
 from engine.referee.state import OVER, PLAY, VOLE, refuse
 
@@ -47,6 +48,7 @@ __all__ = [
     "apply",
     "at_end",
     "cutting_seat",
+    "dealer_after",
     "dealt_again",
     "declarable",
     "forgo_claims",
@@ -217,9 +219,17 @@ def dealt_again(rules: RuleSet, result: str | None) -> bool:
 
 
 def next_dealer(d: Deal) -> int:
-    """Returns the seat that deals after ``d``: its dealer again after a misdeal dealt again
-    by the same dealer, else the seat on his right."""
-    return d.dealer if same_dealer(d) else d.seating.next_dealer
+    """Returns the seat that deals after ``d``: see :func:`dealer_after`."""
+    return dealer_after(d.rules, d.dealer, d.result)
+
+
+def dealer_after(rules: RuleSet, dealer: int, result: str | None) -> int:
+    """Returns the seat that deals after a deal dealt by ``dealer`` that ended in ``result``:
+    the same dealer again after a misdeal dealt again by him, else the seat on his right (the
+    referee's seating). The one statement of it, for the party and the scorekeeper."""
+    if dealt_again(rules, result):
+        return dealer
+    return seating(rules, dealer).next_dealer
 
 
 def forgo_claims(d: Deal, items: Iterable[str]) -> None:

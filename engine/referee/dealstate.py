@@ -30,9 +30,10 @@ __all__ = ["NO_IRREGULARITY", "DealState", "Irregularities", "PlayedTrick", "Sna
 PlayedTrick = tuple[int, tuple[int, ...], int]
 """A finished trick as the referee keeps it: (leader, card indices in play order, winner)."""
 
-Snapshot = tuple[tuple[int, ...], tuple[int, ...], int, bool, bool, Phase]
+Snapshot = tuple[tuple[int, ...], tuple[int, ...], int, bool, bool, Phase, Irregular | None]
 """The play state at the start of a trick, to resume from when a renonce is pointed out:
-(hands, tricks won, leader, partner seen, vole undertaken, phase)."""
+(hands, tricks won, leader, partner seen, vole undertaken, phase, what the irregularities of
+the play had left standing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,13 +382,21 @@ class DealState:
         follow = self.t.follow[self.trump]
         return sorted(cards, key=lambda c: (0 if follow[c] == 4 else 1 + follow[c], -strength[c]))
 
+    def partner_known_to(self, seat: int) -> bool:
+        """Checks if ``seat`` knows who the partner is (or that there is none): the called
+        card's holder knows he is the friend; everyone else, the declarer included, learns it
+        only when the called card is played (at once when he called his own). Part of
+        :meth:`engine.referee.deal.Deal.view`, and what the laws' refusals may tell him."""
+        return self.partner_seen or (self.partner is not None and seat == self.partner)
+
     def resume_from(self, first: int) -> None:
         """Takes the cards back to the start of trick ``first`` (from its snapshot): the hands,
         the tricks won, the leader, what was known of the partner and the vole, as they were;
-        the tricks from ``first`` on are undone ("il faut reprendre ses cartes", ENC-Q)."""
+        the tricks from ``first`` on are undone ("il faut reprendre ses cartes", ENC-Q), and with
+        them the irregularities of the play declared since (:attr:`irregular` as it was)."""
         snapshots = self.snapshots
         assert snapshots is not None
-        hands, won, leader, seen, vole, phase = snapshots[first]
+        hands, won, leader, seen, vole, phase, irregular = snapshots[first]
         del snapshots[first + 1 :]
         del self.played_tricks[first:]
         self.hands = list(hands)
@@ -397,6 +406,12 @@ class DealState:
         self.vole_undertaken = vole
         self.trick = []
         self.phase = phase
+        # The irregularities declared from that trick on go with the cards taken back (their
+        # cards, calls and bars were of play that is undone); those before it stand (inferred,
+        # docs/decisions.md).
+        self.irregular = irregular
+        self.listed = None
+        self.legal_mask = -1
 
     def copy_state(self, other: DealState) -> None:
         """Copies this state into ``other`` (a fresh instance of the same class): lists are

@@ -30,7 +30,9 @@ by the seat that commits or remedies them, whoever is to move:
   appeared makes himself known, and his side may not undertake the vole (ENC-Q).
 
 Bots never commit an irregularity (none is among the legal actions); the only law action
-that is ever the player to move's duty is ``name-trump`` after a hand laid down.
+that is ever the player to move's duty is ``name-trump`` after a hand laid down. They take the
+remedies an adversary's irregularity gives them (a card called, a suit named) from
+:func:`declarable`, asked by the tables between moves (``engine.bots.base.take_remedies``).
 """
 
 from __future__ import annotations
@@ -204,13 +206,17 @@ def _require_refusal(
         return refuse(
             "require/not-liable", f"no adversary of seat {seat} holds {action.card}", seat, action
         )
-    if seat not in adversaries(d, holder):
+    knows = holder == d.declarer or d.partner_known_to(seat)
+    if knows and seat not in adversaries(d, holder):
         return refuse(
             "require/not-an-adversary",
             f"only seat {holder}'s adversaries may call his cards",
             seat,
             action,
         )
+    # One who cannot know yet whether the holder is his adversary (the called card has not
+    # appeared) is answered as an adversary: a refusal would tell him that the holder is his
+    # partner (conjecture; docs/decisions.md).
     if (holder, card) in state.required:
         return refuse("require/already", f"{action.card} is called already", seat, action)
     if holder in state.dictated or any(h == holder and c == card for h, c, _ in state.liable):

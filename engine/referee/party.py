@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card
@@ -19,7 +19,7 @@ from engine.referee.deal import Deal
 from engine.referee.settlement import TableState
 from engine.rules.model import RuleSet
 
-__all__ = ["Party", "last_tour_factor", "party_over"]
+__all__ = ["Party", "deals_counted", "last_tour_factor", "party_over"]
 
 
 def last_tour_factor(rules: RuleSet, index: int) -> int:
@@ -33,10 +33,20 @@ def last_tour_factor(rules: RuleSet, index: int) -> int:
     return party.last_tour_factor if last else 1
 
 
+def deals_counted(rules: RuleSet, results: Iterable[str | None]) -> int:
+    """Returns how many of the finished deals that ended in ``results`` count in a party (its
+    tours, its ``deals``, ``ombre play --deals``): all but a deal made void and dealt again by
+    the same dealer ("le coup seroit nul, & il faudroit refaire", ENC-Q), whose place the deal
+    dealt again takes (inferred; docs/decisions.md). The one statement of it, for the party,
+    the terminal table and the scorekeeper."""
+    return sum(1 for result in results if not laws.dealt_again(rules, result))
+
+
 def party_over(rules: RuleSet, totals: Sequence[int], finished: int) -> bool:
     """Checks if a party of the rule file's ``party`` is over after ``finished`` deals with these
-    totals: a seat has reached the ``target`` ("The first player to reach the target score
-    (default: 12 points) wins the match.", roc-online), or the ``deals`` are played."""
+    totals (the deals that count, :func:`deals_counted`): a seat has reached the ``target``
+    ("The first player to reach the target score (default: 12 points) wins the match.",
+    roc-online), or the ``deals`` are played."""
     party = rules.party
     if party is None or not finished:
         return False
@@ -71,8 +81,16 @@ class Party:
         """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`. A
         deal made void and dealt again by the same dealer is not a deal of the tour: the
         deals before ``index`` count without them."""
-        voided = sum(1 for d in self.deals[:index] if laws.same_dealer(d))
-        return last_tour_factor(self.rules, index - voided)
+        return last_tour_factor(self.rules, self._counted(self.deals[:index]))
+
+    def _counted(self, deals: Iterable[Deal]) -> int:
+        return deals_counted(self.rules, (d.result for d in deals if d.is_over))
+
+    @property
+    def counted(self) -> int:
+        """Returns how many finished deals count in the party (:func:`deals_counted`): a deal
+        made void and dealt again by the same dealer does not."""
+        return self._counted(self.deals)
 
     @property
     def next_dealer(self) -> int:
@@ -109,7 +127,7 @@ class Party:
         """Checks if the party the rule file plays is over: a seat's total has reached its
         ``target``, or its ``deals`` are played (a party of ``tours`` goes on: the tours only
         say which deals pay more)."""
-        return party_over(self.rules, self.totals, len(self.finished))
+        return party_over(self.rules, self.totals, self.counted)
 
     @property
     def leaders(self) -> list[int]:

@@ -347,7 +347,15 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
 def _snapshot(d: DealState) -> None:
     assert d.snapshots is not None
     d.snapshots.append(
-        (tuple(d.hands), tuple(d.won), d.leader, d.partner_seen, d.vole_undertaken, d.phase)
+        (
+            tuple(d.hands),
+            tuple(d.won),
+            d.leader,
+            d.partner_seen,
+            d.vole_undertaken,
+            d.phase,
+            d.irregular,
+        )
     )
 
 

@@ -3,23 +3,23 @@
 The play's one legality generator (:func:`engine.referee.play.play_mask`) asks
 :func:`restrict` what a card called or a suit named leaves of the cards the trick rules allow;
 a card played discharges what it answers (:func:`after_play`); the referee applies
-``laws.partner_known_no_vole`` at the end of each trick (:func:`after_lead`); and every seat's
-view shows what the irregularities made public (:func:`view`). The state is
-:class:`engine.referee.irregular.Irregular`.
+``laws.partner_known_no_vole`` at the end of each trick (:func:`after_lead`); and every seat
+sees what the irregularities made public (:func:`public`, typed, for the tables' templates;
+:func:`view`, its JSON in ``Deal.view``). The state is :class:`engine.referee.irregular.Irregular`.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.actions import PLAY
-from engine.cards import Suit
+from engine.cards import Card, Suit
 from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event, Irregular, IrregularView, makes_known
 from engine.referee.state import SUIT_NAMES, card
 from engine.referee.tricks import TRUMPS
 
-__all__ = ["after_lead", "after_play", "restrict", "view"]
+__all__ = ["PublicIrregularities", "after_lead", "after_play", "public", "restrict", "view"]
 
 
 def restrict(d: DealState, seat: int, mask: int) -> int:
@@ -88,22 +88,62 @@ def after_lead(d: DealState, leader: int, led: int) -> None:
         d.irregular = state.add(event, vole_barred="partner_known_no_vole")
 
 
-def view(d: DealState) -> IrregularView | None:
+@dataclass(frozen=True, slots=True)
+class PublicIrregularities:
+    """What every seat sees of a deal's irregularities, typed: what the terminal and web tables
+    show (:meth:`as_json` is ``Deal.view``'s ``irregular``)."""
+
+    events: tuple[Event, ...]
+    """The irregularities and remedies declared."""
+    public: tuple[tuple[int, tuple[Card, ...]], ...]
+    """Each seat's cards lying public (exposed, played out of turn, or a hand shown or turned)."""
+    required: tuple[tuple[int, Card], ...]
+    """Cards called, each with its holder: he plays it at his first turn where he may."""
+    suits: tuple[tuple[int, str], ...]
+    """Suits named, by seat: he plays it at his next turn if he can."""
+    dictated: tuple[int, ...]
+    """Seats whose cards the adversaries may call one by one."""
+    vole_barred: str | None
+    """The law that took the vole from the declaring side, if one did."""
+    naming: int | None
+    """The declarer who laid his hand down unnamed, until another names trumps."""
+
+    def as_json(self) -> IrregularView:
+        """Returns it as ``Deal.view``'s ``irregular``."""
+        return {
+            "events": [e.as_json() for e in self.events],
+            "public": [(seat, [str(c) for c in cards]) for seat, cards in self.public],
+            "required": [(h, str(c)) for h, c in self.required],
+            "suits": list(self.suits),
+            "dictated": list(self.dictated),
+            "vole_barred": self.vole_barred,
+            "naming": self.naming,
+        }
+
+
+def public(d: DealState) -> PublicIrregularities | None:
     """Returns what every seat sees of the deal's irregularities (None if there are none)."""
     state = d.irregular
     if state is None:
         return None
-    public = []
+    shown = []
     for seat in range(d.n):
         cards = state.public_cards(d.hands, seat)
         if cards:
-            public.append((seat, [str(card(c)) for c in cards]))
-    return {
-        "events": [e.as_json() for e in state.events],
-        "public": public,
-        "required": [(h, str(card(c))) for h, c in state.required],
-        "suits": [(s, SUIT_NAMES[x]) for s, x in state.suits],
-        "dictated": sorted(state.dictated),
-        "vole_barred": state.vole_barred,
-        "naming": state.naming,
-    }
+            shown.append((seat, tuple(card(c) for c in cards)))
+    return PublicIrregularities(
+        events=state.events,
+        public=tuple(shown),
+        required=tuple((h, card(c)) for h, c in state.required),
+        suits=tuple((s, SUIT_NAMES[x]) for s, x in state.suits),
+        dictated=tuple(sorted(state.dictated)),
+        vole_barred=state.vole_barred,
+        naming=state.naming,
+    )
+
+
+def view(d: DealState) -> IrregularView | None:
+    """Returns what every seat sees of the deal's irregularities, as JSON (None if there are
+    none): :meth:`PublicIrregularities.as_json` of :func:`public`."""
+    seen = public(d)
+    return None if seen is None else seen.as_json()

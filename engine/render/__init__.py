@@ -50,7 +50,7 @@ _ENVIRONMENTS: tuple[Format, ...] = (*FORMATS, "svg")
 _MD_SPECIAL = re.compile(r"(?<!\\)([|*\[\]<>])")
 
 
-def md_escape(value: Any) -> str:
+def md_escape(value: object) -> str:
     """Returns ``value`` as Markdown that reads as the same text (idempotent).
 
     >>> print(md_escape("<script> a|b *c*"))
@@ -70,7 +70,7 @@ def _md_finalize(value: Any) -> Any:
     return Markup(md_escape(value))
 
 
-def xml_escape(value: Any) -> str:
+def xml_escape(value: object) -> str:
     """Returns ``value`` as XML text or a double-quoted attribute value.
 
     >>> print(xml_escape('a < b & "c" l’Hombre'))

@@ -21,7 +21,7 @@ from typing import Any
 from engine.errors import Problem
 from engine.rules.checks import canonical_card, canonical_rank
 from engine.rules.model import ResolvedDocument
-from engine.rules.reader import Path_, json_path
+from engine.rules.reader import Document, Path_, json_path
 
 __all__ = [
     "PLACEHOLDER_NOTE",
@@ -391,7 +391,9 @@ def authoring_problems(resolved: ResolvedDocument) -> list[Problem]:
 
 
 def at_variant(
-    problems: Sequence[Problem], resolved: Any, extends_at: tuple[int | None, int | None]
+    problems: Sequence[Problem],
+    resolved: ResolvedDocument,
+    extends_at: tuple[int | None, int | None],
 ) -> list[Problem]:
     """Moves problems located in a parent to the child's nearest change.
 
@@ -448,7 +450,7 @@ def _path_of(text: str) -> Path_:
     return tuple(keys)
 
 
-def placeholder_warnings(doc: Any) -> list[Problem]:
+def placeholder_warnings(doc: Document) -> list[Problem]:
     """Returns a warning for each text of ``ombre new``'s starter still in ``doc`` (its own
     file, not merged): the placeholder summary, and the example basis's placeholder note.
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cards import Rank
 from engine.errors import Problem
@@ -34,14 +34,15 @@ from engine.rules.model import ResolvedDocument, condition_of
 from engine.rules.reader import Path_, json_path
 
 _RANKS = [r.value for r in Rank]
+_T = TypeVar("_T")
 
 
-def canonical_rank(text: Any) -> Any:
+def canonical_rank(text: _T) -> _T | str:
     """The rank as the engine writes it: ``10`` is ``T``."""
     return "T" if text == "10" else text
 
 
-def canonical_card(text: Any) -> Any:
+def canonical_card(text: _T) -> _T | str:
     """The card as the engine writes it: ``10s`` is ``Ts``."""
     return "T" + text[2:] if isinstance(text, str) and text.startswith("10") else text
 

@@ -20,7 +20,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["Comment", "Flow", "block", "commented", "document", "flow", "quoted", "scalar"]
 
@@ -60,7 +60,7 @@ def quoted(text: str) -> str:
     return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
 
 
-def scalar(value: Any) -> str:
+def scalar(value: object) -> str:
     """Returns one value as a YAML scalar: text bare when that reads back the same (else
     :func:`quoted`), whole numbers and flags as JSON writes them, ``None`` as ``null``.
 
@@ -78,7 +78,7 @@ def scalar(value: Any) -> str:
     raise TypeError(f"no YAML scalar for {value!r}")
 
 
-def flow(value: Any) -> str:
+def flow(value: object) -> str:
     """Returns a value (nested lists and mappings too) on one line, in flow style."""
     if isinstance(value, Flow):
         return flow(value.value)
@@ -93,7 +93,7 @@ def _inline(value: Any) -> bool:
     return isinstance(value, Flow) or not isinstance(value, Mapping | list | tuple) or not value
 
 
-def block(value: Any, indent: int = 0) -> list[str]:
+def block(value: object, indent: int = 0) -> list[str]:
     """Returns a value laid out in block style, as lines ``indent`` spaces deep."""
     pad = " " * indent
     if _inline(value):
@@ -109,7 +109,7 @@ def block(value: Any, indent: int = 0) -> list[str]:
                 lines.append(f"{pad}{scalar(key)}:")
                 lines.extend(block(item, indent + 2))
         return lines
-    items: Sequence[Any] = value
+    items = cast("Sequence[object]", value)  # not a mapping, not inline: a list
     for item in items:
         if _inline(item):
             lines.append(f"{pad}- {flow(item)}")
@@ -124,11 +124,11 @@ def block(value: Any, indent: int = 0) -> list[str]:
     return lines
 
 
-def commented(value: Any, indent: int = 0) -> list[str]:
+def commented(value: object, indent: int = 0) -> list[str]:
     """Returns :func:`block` lines commented out (``# `` before each): an example to uncomment."""
     return ["# " + line for line in block(value, indent)]
 
 
-def document(value: Mapping[Any, Any]) -> str:
+def document(value: Mapping[str, object]) -> str:
     """Returns a whole YAML document: a mapping in block style, ending in a newline."""
     return "\n".join(block(value)) + "\n"

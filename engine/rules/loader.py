@@ -144,6 +144,23 @@ class _Entry:
             return _peek_id(self.raw)
         return None
 
+    @property
+    def name(self) -> str | None:
+        """Returns the file's own ``name:`` as written (None where it has none, or the file
+        was not read): for a listing, which shows files without resolving them."""
+        return self._own("name")
+
+    @property
+    def extends(self) -> str | None:
+        """Returns the file's own ``extends:`` as written (None where it has none)."""
+        return self._own("extends")
+
+    def _own(self, key: str) -> str | None:
+        if self.doc is not None and isinstance(self.doc.data, dict):
+            value = self.doc.data.get(key)
+            return value if isinstance(value, str) else None
+        return None
+
     def raw_bytes(self) -> bytes | None:
         """Returns the file's bytes (read once), or None if it cannot be read."""
         if self.raw is None:

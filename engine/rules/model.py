@@ -1243,6 +1243,16 @@ class RuleSet:
                 return Basis("conjecture", (), "no basis given", (self.file, None, None))
             p = p[:-1]
 
+    def basis_of(self, path: Path_) -> Basis | None:
+        """Returns the basis the file sets at exactly ``path`` (the path of a ``basis``,
+        ``codille_remainder_basis`` or ``unit_basis`` mapping), located at its evidence label;
+        None where there is none. For the readers of a citation's own rule (the concordance,
+        the pages that compare two games)."""
+        node = self.value_at(path)
+        if not isinstance(node, Mapping) or "evidence" not in node:
+            return None
+        return Basis.from_data(node, self.locate((*path, "evidence")))
+
     def value_at(self, path: Path_) -> Any:
         """Returns the resolved value at ``path`` (None when absent)."""
         node: Any = self.data

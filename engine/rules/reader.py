@@ -22,10 +22,10 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import yaml
 
@@ -37,6 +37,9 @@ except AttributeError:  # pragma: no cover - pure-Python PyYAML
     _Loader = yaml.SafeLoader
 
 Path_ = tuple[str | int, ...]
+
+Plain: TypeAlias = "str | int | float | bool | Mapping[str, Plain] | Sequence[Plain] | None"
+"""A value as YAML or JSON can write it: a scalar, a mapping of them or a list of them."""
 Positions = dict[Path_, tuple[int, int]]
 Where = tuple[str, int | None, int | None]
 """Where a value was set: the file, its line and column (None where unknown)."""

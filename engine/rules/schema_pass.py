@@ -21,10 +21,13 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import Problem
-from engine.rules.reader import Document, Path_, json_path
+from engine.rules.reader import Document, Path_, Plain, json_path
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 __all__ = [
     "Locate",
@@ -50,7 +53,7 @@ def _is_integer(checker: Any, instance: Any) -> bool:
 
 
 @lru_cache(maxsize=16)
-def validator(name: str) -> Any:
+def validator(name: str) -> Validator:
     """Returns the validator of schema ``name`` (built once per process).
 
     JSON Schema counts 3.0 as an integer; the project's counts and amounts must be written as
@@ -61,10 +64,11 @@ def validator(name: str) -> Any:
     schema = json.loads(schema_file(name).read_text(encoding="utf-8"))
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
     strict = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
-    return strict(schema)
+    made: Validator = strict(schema)
+    return made
 
 
-def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
+def schema_problems(check: Validator, data: Plain, locate: Locate) -> list[Problem]:
     """Returns every problem ``check`` (a validator) finds in ``data``, located and sorted."""
     problems = []
     for error in check.iter_errors(data):
@@ -96,7 +100,10 @@ def schema_problems(check: Any, data: Any, locate: Locate) -> list[Problem]:
             if kind == "required":
                 key = message.split(" is a required property")[0]
                 if schema.get("x-at-key"):
-                    missing = [k for k in error.validator_value if k not in error.instance]
+                    wanted = error.validator_value
+                    names = wanted if isinstance(wanted, list) else []
+                    held = error.instance if isinstance(error.instance, dict) else {}
+                    missing = [k for k in names if k not in held]
                     path = (*path, missing[0]) if missing else path
             message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):

@@ -43,8 +43,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
+from engine.referee.remedies import public as public_irregularities
 from engine.rules import load_ruleset
-from engine.rules.model import RuleSet
+from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
 from engine.table import contract_choices
 from engine.web.store import ID_PATTERN, Store
@@ -738,6 +739,8 @@ SCORE_FIELDS = {
     "misdeal",
     "extra_card",
     "unclaimed",
+    "penalty_seat",
+    "penalty_fault",
     *(f"tricks{k}" for k in range(6)),
     *(
         f"irr{k}_{part}"
@@ -950,6 +953,41 @@ def create_app(
 # The pages.
 
 
+@dataclass(frozen=True)
+class RaiseChoice:
+    """One of the referee's legal actions after the auction (the ``raise`` phase): ``pass``
+    plays the contract won (``kept``), ``bid X`` plays ``contract`` instead."""
+
+    action: str
+    contract: Contract
+    kept: bool
+
+
+@dataclass(frozen=True)
+class RaiseView:
+    """What the auction's winner may play (``declarer_may_play``, ``auction.raise``): the
+    contract he won and his legal choices, as the referee lists them."""
+
+    won: Contract
+    choices: tuple[RaiseChoice, ...]
+
+
+def _raise_view(table: WebTable, legal: Iterable[str]) -> RaiseView | None:
+    """The raise phase's choices, from the referee's legal actions (None in another phase)."""
+    deal = table.deal
+    won = deal.holder_contract
+    if won is None:
+        return None
+    choices: list[RaiseChoice] = []
+    for text in legal:
+        verb, _, rest = text.partition(" ")
+        if verb == "pass":
+            choices.append(RaiseChoice(text, won, kept=True))
+        elif verb == "bid" and rest in table.rules.contracts:
+            choices.append(RaiseChoice(text, table.rules.contracts[rest], kept=False))
+    return RaiseView(won, tuple(choices)) if choices else None
+
+
 def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     deal = table.deal
     rules = table.rules
@@ -962,7 +1000,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     legal_set = set(legal)
     my_turn = not deal.is_over and deal.to_move in table.humans
     phase = view["phase"]
-    card_verb = {"play": "play", "vole": "play", "give": "give"}.get(phase)
+    card_verb = deal.card_verb  # the referee's: which verb puts a card from the hand
 
     hand = []
     for code in view["hand"]:
@@ -979,6 +1017,12 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         buttons = [a for a in buttons if a.split()[0] != "discard"]
     calls = [a for a in buttons if a.startswith("call ")]
     buttons = [a for a in buttons if not a.startswith("call ")]
+    # The raise and the defender's choice of order get controls of their own.
+    raise_view = _raise_view(table, buttons) if phase == "raise" else None
+    if raise_view is not None:
+        buttons = []
+    may_defer = phase == "exchange" and "defer" in buttons
+    buttons = [a for a in buttons if a != "defer"]
 
     seats = []
     for offset in range(table.n):
@@ -1037,6 +1081,8 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         if view["declarer_hand"] is not None and view["declarer"] != seat
         else None,
         "buttons": buttons,
+        "raise_view": raise_view,
+        "may_defer": may_defer,
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
@@ -1060,11 +1106,11 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "unsaved": None,
         "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
         # The laws of the play: what this seat may declare, and what the irregularities left
-        # (the referee's answers: Deal.declarable and the view's ``irregular``).
+        # (the referee's answers: Deal.declarable and remedies.public, typed).
         "declarable": [str(a) for a in deal.declarable(seat)]
         if seat in table.humans and not deal.is_over
         else [],
-        "irregular": view.get("irregular"),
+        "irregular": public_irregularities(deal),
     }
 
 
@@ -1096,8 +1142,9 @@ def _options(rules: RuleSet, fields: Mapping[str, list[str]]) -> dict[str, str]:
 
 def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, Any]:
     """Turns the scorekeeper's form into a ``score:`` mapping (types checked by parse_entry)."""
+    penalties = _penalty_rows(evening, fields)
     if _one(fields, "passed", "") == "yes":
-        return {"passed": True}
+        return {"passed": True, "penalties": penalties} if penalties else {"passed": True}
 
     def seat(key: str) -> int | None:
         value = _one(fields, key, "")
@@ -1152,7 +1199,29 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         irregularities.append(item)
     if irregularities:
         data["irregularities"] = irregularities
+    if penalties:
+        data["penalties"] = penalties
     return data
+
+
+def _penalty_rows(evening: Evening, fields: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+    """Reads the form's penalty rows (``penalty_seat`` and ``penalty_fault``, row by row; a
+    row left empty is skipped) as ``penalties: [{seat, fault}]``. A row with only one of the
+    two is refused (400); the fault is checked against the rules by the scoresheet."""
+    seats = fields.get("penalty_seat", [])
+    faults = fields.get("penalty_fault", [])
+    if len(seats) != len(faults) or len(seats) > 4 * evening.n:
+        raise BadRequest("each penalty row is a seat and a fault")
+    out: list[dict[str, Any]] = []
+    for k, (seat, fault) in enumerate(zip(seats, faults, strict=True), start=1):
+        if not seat and not fault:
+            continue
+        if not seat or not fault:
+            raise BadRequest(f"penalty row {k}: give both the seat and the fault, or neither")
+        if len(fault) > 200:
+            raise BadRequest(f"penalty row {k}: the fault is too long")
+        out.append({"seat": _int(seat, f"penalty row {k}'s seat"), "fault": fault})
+    return out
 
 
 def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.bots import BOTS, Bot, make_bot
+from engine.bots.base import take_remedies
 from engine.cards import Card, Suit
-from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
@@ -137,9 +137,12 @@ class WebTable:
     def run_bots(self) -> None:
         """Lets the bots play until it is a person's turn or the deal is over."""
         deal = self.deal
+        # The bots take the remedies an irregularity gives them (Bot.remedy), between moves.
+        take_remedies(deal, self.bots, tuple(self.humans))
         while not deal.is_over and deal.to_move not in self.humans:
             seat = deal.to_move
             deal.apply(self.bots[seat].choose(deal, seat))
+            take_remedies(deal, self.bots, tuple(self.humans))
 
     def act(self, seat: int, action_text: str, turn: str) -> None:
         """Applies a person's action, checked by the referee, then the bots' replies.
@@ -177,22 +180,12 @@ class WebTable:
 
     def askable(self) -> list[str]:
         """Returns the choices of this phase that the referee does not offer now, each of which
-        the page may ask "why not?" about: the bids, the suits, the cards of the called rank."""
-        deal, rules = self.deal, self.rules
+        the page may ask "why not?" about (the referee's :meth:`Deal.askable`), while a person
+        is to move."""
+        deal = self.deal
         if deal.is_over or deal.to_move not in self.humans:
             return []
-        phase = deal.phase
-        others: list[str] = []
-        if phase in ("auction", "match"):
-            others = [f"bid {c.id}" for c in rules.contracts.values() if c.biddable]
-        elif phase == "trump":
-            others = [f"trump {suit.value}" for suit in Suit]
-        elif phase == "call":
-            rule = rules.call if deal.contract and deal.contract.help is Help.CALL else rules.demand
-            if rule is not None:
-                others = [f"call {c}" for c in rules.deck(self.options) if c.rank == rule.rank]
-        legal = {str(a) for a in deal.legal_actions()}
-        return [a for a in others if a not in legal]
+        return [str(a) for a in deal.askable()]
 
     def events_seen(self, seat: int) -> list[Seen]:
         """Returns what the others did since ``seat`` last acted, as that seat may know it: the

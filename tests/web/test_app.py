@@ -523,3 +523,95 @@ def test_trick_labels_skip_the_seat_that_sits_out() -> None:
                 ]
             deal.apply(deal.legal_actions()[seed % len(deal.legal_actions())])
     assert checked
+
+
+# The raise and the defender's choice of order (issue 16): controls of their own, from the
+# referee's legal actions.
+
+
+def test_the_auctions_winner_is_offered_what_he_may_play(client: TestClient) -> None:
+    r = client.post("/tables", data={"ruleset": "dansk-lhombre", "mode": "hotseat", "seed": "1"})
+    assert r.status_code == 200
+    path, page = str(r.url.path), r.text
+    for seat, action in (("1", "bid spil"), ("2", "pass"), ("0", "pass")):
+        r = client.post(path + "/act", data={"seat": seat, "turn": turn_of(page), "action": action})
+        assert r.status_code == 200, r.text
+        page = r.text
+    assert 'id="raise"' in page
+    assert "won the auction with <b>Spil (alm. spil)</b>" in page
+    assert '<button name="action" value="pass">Play Spil (alm. spil) (the contract won)' in page
+    assert '<button name="action" value="bid kobe-nolo">Play Købe nolo' in page
+    assert '<button name="action" value="bid tourne">Play Tourné' in page
+    assert 'id="choices"' not in page  # no generic buttons beside them
+    r = client.post(
+        path + "/act", data={"seat": "1", "turn": turn_of(page), "action": "bid kobe-nolo"}
+    )
+    assert r.status_code == 200 and 'id="raise"' not in r.text
+    assert 'name="verb" value="discard"' in r.text  # he plays købe nolo: he buys
+
+
+def test_a_defender_may_let_the_other_exchange_first(tmp_path: Path) -> None:
+    from engine import load_ruleset
+    from engine.render import render
+    from engine.web.app import _table_context
+    from engine.web.tables import WebTable
+
+    rules_path = tmp_path / "test-either.yaml"
+    rules_path.write_text(
+        "id: test-either-web\nname: Either\nextends: tresillo\nsummary: A test of defer.\n"
+        "exchange:\n  defenders: either-first\n  basis: {evidence: conjecture, note: a test}\n",
+        "utf-8",
+    )
+    table = WebTable("t1", load_ruleset(rules_path), {}, humans=(1, 2, 3), seed=4)
+    table.start()
+    for seat, action in ((1, "bid entrada"), (2, "pass"), (3, "pass")):
+        table.act(seat, action, table.turn)
+    table.act(1, str(table.deal.legal_actions()[0]), table.turn)  # trumps
+    table.act(1, "discard", table.turn)
+    page = render("web/table.j2", "html", **_table_context(table, None))
+    assert 'id="defer"' in page
+    assert '<button name="action" value="defer">Let the other defender exchange first' in page
+    assert 'value="defer">Defer' not in page  # not a generic button as well
+    table.act(2, "defer", table.turn)
+    page = render("web/table.j2", "html", **_table_context(table, None))
+    assert 'id="defer"' not in page  # once only, and not for the other defender
+
+
+def test_penalty_points_are_entered_on_the_web_scoresheet(client: TestClient) -> None:
+    r = client.post("/evenings", data={"ruleset": "dansk-lhombre", "dealer": "0"})
+    assert r.status_code == 200 and 'id="penalties"' in r.text
+    assert '<option value="named-without-need">' in r.text
+    path = str(r.url.path)
+    base = {
+        "count": "0",
+        "dealer": "0",
+        "contract": "bedre-spil",
+        "declarer": "1",
+        "trump": "spades",
+        "matadors": "0",
+        "tricks0": "2",
+        "tricks1": "5",
+        "tricks2": "2",
+    }
+
+    def post(rows: list[tuple[str, str]], page: str) -> object:
+        data: dict[str, object] = dict(base, version=version_of(page))
+        data["penalty_seat"] = [s for s, _ in rows]
+        data["penalty_fault"] = [f for _, f in rows]
+        return client.post(path + "/deals", data=data)
+
+    # Malformed: a row with a seat and no fault, a seat that is not a number: 400, located.
+    bad = post([("1", ""), ("", "")], r.text)
+    assert bad.status_code == 400 and "penalty row 1" in bad.text  # type: ignore[attr-defined]
+    bad = post([("x", "named-without-need")], r.text)
+    assert bad.status_code == 400 and "penalty row 1" in bad.text  # type: ignore[attr-defined]
+    # An unknown fault: the scoresheet refuses it with the rules' faults (409), nothing scored.
+    bad = post([("1", "no-such-fault")], r.text)
+    assert bad.status_code == 409  # type: ignore[attr-defined]
+    assert "no fault &#39;no-such-fault&#39;" in bad.text  # type: ignore[attr-defined]
+    # Two rows, one left empty: scored from the referee's penalty line.
+    good = post([("1", "named-without-need"), ("", "")], r.text)
+    assert good.status_code == 200  # type: ignore[attr-defined]
+    page = good.text  # type: ignore[attr-defined]
+    assert "Penalty points: seat 1 1 (A bid named without need to overcall (strafpoint))" in page
+    assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["0", "0", "0"]
