@@ -15,14 +15,25 @@ Ombre, the same seeded deals are played twice, once with X in seat 0 and Y elsew
 Y everywhere; the difference of seat 0's counters deal by deal, each deal settled on an empty
 table so that the pot a run carries does not swamp it (the same cards, the deal passing
 to the right so that seat 0 holds every position) is X's gain over Y, with its 95 % interval
-(:func:`engine.compare.paired_ci`); and the cost: seconds per deal of each run. The IS-MCTS
+(:func:`engine.compare.paired_ci`); and the cost: seconds per deal of each seating (CPU
+seconds with ``--jobs 1``, else wall seconds). The search bot is also set against its first
+plan (``--old-search search:plan=fixed``, the bot as first measured), each in seat 0 among
+heuristic players, on the same deals (``--old-deals``); and, with ``--root DIR``, against the
+search bot of another checkout (e.g. the commit before the change), played by that checkout's
+engine in a subprocess on the first ``--root-deals`` deals, so that the old code's cost is
+measured in the same run. The IS-MCTS
 player is OpenSpiel's (the extra ``[openspiel]``), with its settings as ``--ismcts`` gives them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from engine import load_ruleset
 from engine.compare import paired_ci
@@ -42,41 +53,112 @@ def _seat0(
     rules_name: str, kinds: tuple[str, ...], deals: int, seed: int, jobs: int
 ) -> tuple[list[int], float]:
     rules = load_ruleset(rules_name)
-    start = time.perf_counter()
+    # With one process, the CPU time it takes (a loaded machine's waits left out); else the
+    # wall time.
+    clock = time.process_time if jobs == 1 else time.perf_counter
+    start = clock()
     # Each deal settled on an empty table: its own counters, not the pot the run carried.
     balances = [
         settle_outcome(rules, played.outcome, TableState()).balances[0]
         for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=jobs)
     ]
-    return balances, time.perf_counter() - start
+    return balances, clock() - start
+
+
+_OTHER = """
+import json, sys, time
+from engine import load_ruleset
+from engine.referee.settlement import TableState, settle_outcome
+from engine.simulate import Setup, settled_deals
+name, kind, deals, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rules = load_ruleset(name)
+kinds = (kind,) + ("heuristic",) * (rules.players - 1)
+start = time.process_time()
+balances = [
+    settle_outcome(rules, played.outcome, TableState()).balances[0]
+    for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=1)
+]
+print(json.dumps([balances, time.process_time() - start]))
+"""
+
+
+def _seat0_in(
+    root: Path, rules_name: str, kind: str, deals: int, seed: int
+) -> tuple[list[int], float]:
+    """Seat 0's counters and the CPU time of ``kind`` in seat 0 among heuristic players, as
+    the engine of another checkout ``root`` plays them (a subprocess, one job)."""
+    env = {**os.environ, "PYTHONPATH": str(root), "OMBRE_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _OTHER, rules_name, kind, str(deals), str(seed)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    balances, seconds = json.loads(done.stdout)
+    return balances, seconds
 
 
 def paired(args: argparse.Namespace) -> None:
-    """X in seat 0 against Y elsewhere, and Y everywhere, on the same deals: X's gain over Y."""
+    """X in seat 0 against Y elsewhere, and Y everywhere, on the same deals: X's gain over Y.
+
+    The search bot is also set against its first plan (``--old-search``, by default
+    ``search:plan=fixed``: the bot as it was first measured), each in seat 0 among heuristic
+    players, on the same deals.
+    """
     ismcts = args.ismcts
-    pairs = [
-        ("heuristic", "random", args.deals),
-        ("search", "random", args.search_deals),
-        ("search", "heuristic", args.search_deals),
-        (ismcts, "random", args.ismcts_deals),
-        (ismcts, "heuristic", args.ismcts_deals),
-        (ismcts, "search", args.ismcts_deals),
+    old = args.old_search
+    # (X, Y, others, deals): with others None, X in seat 0 and Y elsewhere against Y
+    # everywhere; else X in seat 0 against Y in seat 0, the others' kind elsewhere.
+    rows: list[tuple[str, str, str | None, int]] = [
+        ("heuristic", "random", None, args.deals),
+        ("search", "random", None, args.search_deals),
+        ("search", "heuristic", None, args.search_deals),
+        (old, "heuristic", None, args.old_deals),
+        ("search", old, "heuristic", args.old_deals),
+        (ismcts, "random", None, args.ismcts_deals),
+        (ismcts, "heuristic", None, args.ismcts_deals),
+        (ismcts, "search", None, args.ismcts_deals),
     ]
     print(
-        "| ruleset | X v Y | deals | X's gain over Y, counters per deal [95 %] "
-        "| s per deal: X + Ys | s per deal: all Y |"
+        "| ruleset | X v Y | others | deals | X's gain over Y, counters per deal [95 %] "
+        "| s per deal: X's seating | s per deal: Y's seating |"
     )
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in args.rulesets:
         n = load_ruleset(name).players
-        for x, y, deals in pairs:
+        # Each seating is played once (per number of deals), shared by the rows.
+        played: dict[tuple[tuple[str, ...], int], tuple[list[int], float]] = {}
+        for x, y, others, deals in rows:
             if deals <= 0:
                 continue
-            with_x, tx = _seat0(name, (x,) + (y,) * (n - 1), deals, args.seed, args.jobs)
-            all_y, ty = _seat0(name, (y,) * n, deals, args.seed, args.jobs)
-            e = paired_ci(zip(map(float, all_y), map(float, with_x), strict=True))
+            rest = (others or y,) * (n - 1)
+            for kinds in ((x, *rest), (y, *rest)):
+                if (kinds, deals) not in played:
+                    played[kinds, deals] = _seat0(name, kinds, deals, args.seed, args.jobs)
+            with_x, tx = played[(x, *rest), deals]
+            with_y, ty = played[(y, *rest), deals]
+            e = paired_ci(zip(map(float, with_y), map(float, with_x), strict=True))
             print(
-                f"| {name} | {x} v {y} | {deals} | {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
+                f"| {name} | {x} v {y} | {others or y} | {deals} "
+                f"| {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
+                f"| {tx / deals:.4f} | {ty / deals:.4f} |",
+                flush=True,
+            )
+        for root in args.root or []:
+            # The search bot of another checkout (the commit before, say), in seat 0 among
+            # heuristic players, against this one's on the same first deals.
+            deals = args.root_deals
+            kinds = ("search", *("heuristic",) * (n - 1))
+            if (kinds, deals) not in played:
+                played[kinds, deals] = _seat0(name, kinds, deals, args.seed, args.jobs)
+            with_x, tx = played[kinds, deals]
+            with_y, ty = _seat0_in(root, name, "search", deals, args.seed)
+            e = paired_ci(zip(map(float, with_y), map(float, with_x), strict=True))
+            print(
+                f"| {name} | search v search of {root} | heuristic | {deals} "
+                f"| {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
                 f"| {tx / deals:.4f} | {ty / deals:.4f} |",
                 flush=True,
             )
@@ -95,8 +177,23 @@ def main() -> None:
     parser.add_argument("--paired", action="store_true", help="paired strength and cost")
     parser.add_argument("--ismcts-deals", type=int, default=40)
     parser.add_argument("--ismcts", default="ismcts:simulations=50")
+    parser.add_argument(
+        "--old-search", default="search:plan=fixed", help="the search bot to set the new against"
+    )
+    parser.add_argument(
+        "--old-deals", type=int, default=None, help="deals of the rows with --old-search"
+    )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        action="append",
+        help="with --paired: also the search bot of this other checkout (a subprocess)",
+    )
+    parser.add_argument("--root-deals", type=int, default=24)
     args = parser.parse_args()
     if args.paired:
+        if args.old_deals is None:
+            args.old_deals = args.search_deals
         if args.rulesets == ["quadrille", "ombre", "mediateur"]:
             args.rulesets = ["quadrille", "ombre"]
         paired(args)

@@ -99,7 +99,7 @@ class Setup:
     @property
     def block(self) -> int:
         """Returns the number of deals in a block for these bots."""
-        slow = any(kind == "search" or kind not in BOTS for kind in self.bots)
+        slow = any(kind.partition(":")[0] == "search" or kind not in BOTS for kind in self.bots)
         return SEARCH_BLOCK if slow else BLOCK
 
     def make_bots(self) -> list[Bot]:
@@ -107,7 +107,7 @@ class Setup:
         workbench's by name, OpenSpiel's through :mod:`engine.spiel.bots`."""
         out: list[Bot] = []
         for kind in self.bots:
-            if kind in BOTS:
+            if kind.partition(":")[0] in BOTS:
                 out.append(make_bot(kind, 0))
             else:
                 from engine.spiel.bots import SpielBot
@@ -617,15 +617,19 @@ TIMING_FIELDS = ("jobs", "seconds", "deals_per_second")
 def parse_bots(text: str, players: int, known: Iterable[str]) -> tuple[str, ...]:
     """Parses ``--bots``: one kind for every seat, or a comma-separated kind per seat.
 
-    A kind is one of ``known`` or, with the extra ``[openspiel]``, an OpenSpiel player with its
-    settings after colons (``ismcts:simulations=200``, :mod:`engine.spiel.bots`).
+    A kind is one of ``known`` (the search bot with its settings after colons,
+    ``search:plan=fixed``: :func:`engine.bots.make_bot`) or, with the extra ``[openspiel]``, an
+    OpenSpiel player with its settings after colons (``ismcts:simulations=200``,
+    :mod:`engine.spiel.bots`).
 
     :raises ValueError: naming the problem.
     """
     kinds = [k.strip() for k in text.split(",")]
     names = list(known)
     for kind in kinds:
-        if kind not in names:
+        if kind.partition(":")[0] in names and kind not in names:
+            make_bot(kind)  # a workbench bot with settings (``search:plan=fixed``): checked
+        elif kind not in names:
             _check_spiel_kind(kind, names)
     if len(kinds) == 1:
         return tuple(kinds * players)

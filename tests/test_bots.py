@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from engine import load_ruleset
 from engine.bots import BOTS, HeuristicBot, SearchBot, advise, make_bot
-from engine.bots.base import knowledge
+from engine.bots.base import knowledge, unseen
+from engine.bots.search import _deal_unseen, equal_cards
 from engine.referee import Deal
-from engine.simulate import Setup, run
+from engine.simulate import SEARCH_BLOCK, Setup, parse_bots, run
 
 RULESETS = ["quadrille", "ombre", "quadrille-a-trois", "mediateur", "german-solo"]
 
@@ -78,6 +80,7 @@ def test_search_samples_are_consistent_with_what_the_seat_knows(ruleset: str) ->
             assert world.hands[s] & kn.forbidden[s] == 0
             union |= world.hands[s]
         assert union & kn.played == 0
+        assert world.partner is None or world.partner != world.declarer
         called = deal.called
         if world.partner is not None and called is not None and not kn.played >> called & 1:
             assert world.hands[world.partner] >> called & 1
@@ -127,3 +130,85 @@ def test_bot_registry() -> None:
         make_bot("clever")
     bot = make_bot("random", 3)
     assert isinstance(bot.rng, random.Random)
+
+
+def _search_game(kind: str, ruleset: str, seed: int) -> list[str]:
+    """Plays one deal with a search bot of ``kind`` in seat 0, heuristic bots elsewhere, every
+    move checked by the referee; returns the record's actions."""
+    rules = load_ruleset(ruleset)
+    bots = [make_bot(kind, seed)] + [HeuristicBot(k) for k in range(1, rules.players)]
+    deal = Deal(rules, dealer=seed % rules.players, seed=seed)
+    while not deal.is_over:
+        seat = deal.to_move
+        action = bots[seat].choose(deal, seat)
+        if seat == 0 and deal.phase in ("play", "vole"):
+            assert action in deal.legal_actions()
+        deal.apply(action)  # checked: a bot's move must be legal
+    return deal.record_actions()
+
+
+@pytest.mark.parametrize("kind", ["search", "search:plan=fixed:samples=3", "search:samples=4"])
+@pytest.mark.parametrize("ruleset", ["quadrille", "ombre", "mediateur"])
+def test_search_bot_choices_are_legal_and_the_same_under_a_seed(kind: str, ruleset: str) -> None:
+    for seed in (3, 11):
+        assert _search_game(kind, ruleset, seed) == _search_game(kind, ruleset, seed)
+
+
+def test_search_bot_settings() -> None:
+    assert make_bot("search").plan == "adaptive"  # type: ignore[attr-defined]
+    fixed = make_bot("search:plan=fixed")
+    assert isinstance(fixed, SearchBot) and (fixed.plan, fixed.samples) == ("fixed", 16)
+    tuned = make_bot("search:samples=12:least=3:ties=5")
+    assert isinstance(tuned, SearchBot) and (tuned.samples, tuned.least, tuned.ties) == (12, 3, 5)
+    for bad in ("search:plan=best", "search:samples=0", "search:samples=x", "search:depth=2"):
+        with pytest.raises(ValueError, match="search: "):
+            make_bot(bad)
+    with pytest.raises(ValueError, match="takes no settings"):
+        make_bot("heuristic:samples=2")
+    assert parse_bots("search:plan=fixed,heuristic,heuristic", 3, BOTS)[0] == "search:plan=fixed"
+    with pytest.raises(ValueError, match="search: "):
+        parse_bots("search:plan=best", 4, BOTS)
+    assert Setup(load_ruleset("ombre"), ("search:plan=fixed",) * 3).block == SEARCH_BLOCK
+
+
+def test_equal_cards_are_only_cards_with_nothing_out_between_them() -> None:
+    rules = load_ruleset("quadrille")
+    checked = 0
+    for deal, seat in _deals("quadrille", 30):
+        if deal.phase != "play" or deal.trump is None:
+            continue
+        legal = [a.card.index for a in deal.legal_actions() if a.card is not None]
+        groups = equal_cards(deal, seat, legal)
+        assert sorted(c for g in groups for c in g) == sorted(legal)
+        t = deal.t
+        strength, follow = t.strength[deal.trump], t.follow[deal.trump]
+        out = unseen(deal, seat)  # what is still out against the seat, and the trick on the table
+        for c in deal.trick:
+            out |= 1 << c
+        for group in groups:
+            for low, high in itertools.pairwise(group):
+                checked += 1
+                assert follow[low] == follow[high] and strength[low] < strength[high]
+                assert deal.called not in (low, high)
+                between = [
+                    d
+                    for d in range(40)
+                    if out >> d & 1
+                    and follow[d] == follow[low]
+                    and strength[low] < strength[d] < strength[high]
+                ]
+                assert not between, (low, high, between)
+    assert checked > 20 and rules.players == 4
+
+
+def test_a_sample_never_gives_the_called_king_to_the_declarer() -> None:
+    # Voids that no deal of the unseen cards can satisfy: seats 0 and 2 hold neither card 1
+    # nor card 2, and seat 1 (the declarer) has room for one of them. The voids give way, but
+    # card 0, the called king, still goes to a seat other than the declarer (it crashed the
+    # settlement before: the declarer his own partner).
+    for seed in range(60):
+        hands = _deal_unseen(
+            [0, 1, 2], [1, 1, 1], [0b110, 0b001, 0b110], 0b001, random.Random(seed)
+        )
+        assert sorted(hands) == [1, 2, 4]
+        assert not hands[1] & 1, seed

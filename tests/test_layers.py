@@ -22,7 +22,7 @@ _LAYERS: list[set[str]] = [
     {"engine.cards"},
     {"engine.actions"},
     # The load stage.
-    {"engine.rules.reader", "engine.rules.emitter", "engine.rules.cache"},
+    {"engine.rules.reader", "engine.rules.emitter", "engine.rules.cache", "engine.rules.inputs"},
     {"engine.rules.schema_pass"},
     {"engine.rules.model"},
     {"engine.rules.checks"},

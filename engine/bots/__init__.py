@@ -34,14 +34,37 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 
 
 def make_bot(kind: str, seed: int | None = None) -> Bot:
-    """Returns a bot by name (``random``, ``heuristic`` or ``search``).
+    """Returns a bot by name (``random``, ``heuristic`` or ``search``), the search bot with
+    its settings after colons (``search:plan=fixed``, ``search:samples=12``:
+    :data:`engine.bots.search.SETTINGS`).
 
-    :raises ValueError: for an unknown kind.
+    :raises ValueError: for an unknown kind or setting, or a setting's bad value.
     """
-    try:
-        return BOTS[kind](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r} (choose {', '.join(BOTS)})") from None
+    name, _, rest = kind.partition(":")
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {kind!r} (choose {', '.join(BOTS)})")
+    if not rest:
+        return BOTS[name](seed)
+    if name != "search":
+        raise ValueError(f"the {name} bot takes no settings, not {rest!r}")
+    from engine.bots.search import SETTINGS, make
+
+    settings: dict[str, object] = {}
+    for item in rest.split(":"):
+        key, sep, value = item.partition("=")
+        if not sep or key not in SETTINGS:
+            raise ValueError(
+                f"search: a setting is KEY=VALUE with KEY one of {', '.join(SETTINGS)}, "
+                f"not {item!r}"
+            )
+        if SETTINGS[key] is int:
+            try:
+                settings[key] = int(value)
+            except ValueError:
+                raise ValueError(f"search: {key} is a whole number, not {value!r}") from None
+        else:
+            settings[key] = value
+    return make(settings, seed)
 
 
 _ADVISER = HeuristicBot(0)

@@ -24,7 +24,9 @@ __all__ = [
     "honest",
     "knowledge",
     "known_adversaries",
+    "played_cards",
     "take_remedies",
+    "unseen",
 ]
 
 REMEDIES = ("require", "require-suit")
@@ -118,6 +120,30 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def played_cards(deal: Deal) -> int:
+    """Returns the cards played so far (the trick in progress included), a mask: every seat
+    sees them. The same cards as :attr:`Knowledge.played`, without the rest of
+    :func:`knowledge`."""
+    played = 0
+    for _, cards, _ in deal.played_tricks:
+        for c in cards:
+            played |= 1 << c
+    for c in deal.trick:
+        played |= 1 << c
+    return played
+
+
+def unseen(deal: Deal, seat: int) -> int:
+    """Returns the cards ``seat`` has not seen: not in its hand, not played, not in its own
+    écart (the others' hands, the talon left, the others' écarts), a mask."""
+    out = 0
+    for who, discarded, _ in deal.exchanges:  # the écart as the referee keeps it
+        if who == seat:
+            for c in discarded:
+                out |= 1 << c
+    return deal.t.deck_mask & ~played_cards(deal) & ~deal.hands[seat] & ~out
+
+
 @dataclass(slots=True)
 class Knowledge:
     """What one seat knows during the play."""
@@ -154,19 +180,23 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
     class_mask = t.class_mask[trump] if trump is not None else None
     exempt = t.exempt[trump] if trump is not None else None
     # The cards on the table, from the referee's record of the tricks (a renonce pointed out
-    # and taken back is no longer there).
-    tricks = [(done.leader, [c.index for c in done.cards]) for done in deal.tricks]
-    if deal.trick:
-        tricks.append((deal.leader, list(deal.trick)))
+    # and taken back is no longer there): its raw form, (leader, card indices, winner).
     # A player who did not follow is void there -- unless the rule file lets revokes stand
     # until noticed, when he may have revoked.
     infer = follow is not None and deal.rules.renonce != "penalised"
+    seat_at = deal.seat_at
+    tricks: list[tuple[int, Sequence[int]]] = [
+        (lead, cards) for lead, cards, _ in deal.played_tricks
+    ]
+    if deal.trick:
+        tricks.append((deal.leader, deal.trick))
     for leader, cards in tricks:
         led = cards[0]
         for k, card in enumerate(cards):
-            who = deal.seat_at(leader, k)  # the referee's seating
-            played |= 1 << card
-            played_by[who] |= 1 << card
+            who = seat_at(leader, k)  # the referee's seating
+            bit = 1 << card
+            played |= bit
+            played_by[who] |= bit
             if k and infer and follow is not None and class_mask is not None:
                 cls = follow[led]
                 if follow[card] != cls:
@@ -174,10 +204,10 @@ def knowledge(deal: Deal, seat: int) -> Knowledge:
                     if cls == 4 and exempt is not None:
                         lacks &= ~exempt[led]
                     forbidden[who] |= lacks
-    for who, action in deal.history:
-        if action.verb == "discard" and who == seat:
-            for c in action.cards:
-                out |= 1 << c.index
+    for who, discarded, _ in deal.exchanges:  # the écart as the referee keeps it
+        if who == seat:
+            for c in discarded:
+                out |= 1 << c
     # What the seat may know is the referee's answer (what Deal.view shows it).
     partner_known = deal.partner_known_to(seat)
     called = deal.called

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import DEFER, Action
-from engine.bots.base import REMEDIES, Bot, bits, honest, knowledge, known_adversaries
+from engine.bots.base import REMEDIES, Bot, bits, honest, known_adversaries, unseen
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
 from engine.referee import Deal
@@ -64,6 +64,25 @@ def _class_rank(deal_t: Tables, trump: int) -> tuple[int, ...]:
             )
         ranks = _RANKS_CACHE[key] = tuple(out)
     return ranks
+
+
+_ABOVE_CACHE: dict[tuple[int, int], tuple[Any, tuple[int, ...]]] = {}
+
+
+def _above(deal_t: Any, trump: int) -> tuple[int, ...]:
+    """``above[c]``: the mask of the cards of the pack that outrank ``c`` within its class."""
+    key = (id(deal_t), trump)
+    entry = _ABOVE_CACHE.get(key)
+    if entry is None or entry[0] is not deal_t:  # the tables kept: an id is never reused
+        strength = deal_t.strength[trump]
+        follow = deal_t.follow[trump]
+        out = [0] * PACK_SIZE
+        for c in deal_t.deck:
+            for d in deal_t.deck:
+                if follow[d] == follow[c] and strength[d] > strength[c]:
+                    out[c] |= 1 << d
+        entry = _ABOVE_CACHE[key] = (deal_t, tuple(out))
+    return entry[1]
 
 
 def tricks_to_win(rules: RuleSet) -> float:
@@ -594,9 +613,8 @@ class HeuristicBot(Bot):
     # The play.
 
     def _vole(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
-        kn = knowledge(deal, seat)
         hand = deal.hands[seat]
-        outstanding = deal.t.deck_mask & ~kn.played & ~hand & ~kn.out
+        outstanding = self._unseen(deal, seat)
         sure = all(self._is_master(deal, c, outstanding) for c in bits(hand))
         vole = next(a for a in legal if a.verb == "vole")
         stop = next(a for a in legal if a.verb == "stop")
@@ -605,17 +623,17 @@ class HeuristicBot(Bot):
         return stop, ("stop: the vole is not sure, and a failed vole pays",)
 
     def _is_master(self, deal: Deal, c: int, outstanding: int) -> bool:
+        """Checks if ``c`` is sure to win a trick of its class: no card still out outranks it
+        there (nor, for a plain card, is any trump still out)."""
         trump = deal.trump if deal.trump is not None else 0
         t = deal.t
-        strength = t.strength[trump]
-        follow = t.follow[trump]
-        trumps = t.class_mask[trump][4]
-        s = strength[c]
-        if follow[c] == 4:
-            return not any(strength[d] > s for d in bits(outstanding & trumps))
-        if outstanding & trumps:
+        if t.follow[trump][c] != 4 and outstanding & t.class_mask[trump][4]:
             return False
-        return not any(strength[d] > s for d in bits(outstanding & t.class_mask[trump][follow[c]]))
+        return not outstanding & _above(t, trump)[c]
+
+    def _unseen(self, deal: Deal, seat: int) -> int:
+        """The cards still out against ``seat`` (:func:`engine.bots.base.unseen`)."""
+        return unseen(deal, seat)
 
     def _cheapest(self, deal: Deal, legal: Sequence[Action]) -> Action:
         trump = deal.trump if deal.trump is not None else 0
@@ -684,11 +702,11 @@ class HeuristicBot(Bot):
         strength = t.strength[trump]
         follow = t.follow[trump]
         trumps = t.class_mask[trump][4]
-        kn = knowledge(deal, seat)
         hand = deal.hands[seat]
-        outstanding = t.deck_mask & ~kn.played & ~hand & ~kn.out
-        if kn.partner_known or seat == deal.declarer:
-            side = deal.side if kn.partner_known else [deal.declarer]
+        outstanding = self._unseen(deal, seat)
+        partner_known = deal.partner_known_to(seat)  # the referee's answer, as Deal.view's
+        if partner_known or seat == deal.declarer:
+            side = deal.side if partner_known else [deal.declarer]
         else:
             side = [deal.declarer]
         if deal.contract is not None and deal.contract.all_play is not None:
@@ -696,7 +714,7 @@ class HeuristicBot(Bot):
         on_side = seat in side
         trick = deal.trick
         if not trick:
-            return self._lead(deal, seat, legal, on_side, outstanding, kn.partner_known)
+            return self._lead(deal, seat, legal, on_side, outstanding, partner_known)
         led = follow[trick[0]]
         # Who is winning the trick: asked of the referee's one trick routine.
         best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0

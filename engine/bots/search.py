@@ -7,17 +7,35 @@ king's holder once revealed, a demanded or given card -- and, for each legal car
 deal out to the end with heuristic players in every seat, through the referee's own
 :meth:`Deal.apply_unchecked`. It scores each outcome by the counters its seat would win or pay
 (the referee's settlement, on an empty table: bots never look at the pot) and plays the card
-with the best total over the samples. Bidding, calling and
-the écart are the heuristic bot's.
+with the best total over the samples. Bidding, calling and the écart are the heuristic bot's.
 
-The number of samples is fixed (not a time budget), so a seeded run plays the same way on any
-machine; with the default 16 samples a decision takes well under a second (docs/playing.md).
+Two plans (the setting ``plan``, ``--bots search:plan=fixed``):
+
+* ``adaptive`` (the default) spends its samples where the choice is close:
+
+  - cards that are equals -- of one suit (or both trumps), with no card between them that is
+    still out against the seat (only cards it holds, or that fell in earlier tricks, or that
+    it laid out itself), neither a privileged matador nor the called or given card -- win the
+    same tricks whichever is played, so one of each set is played out (the heuristic bot's own
+    card when it is among them, else the lowest);
+  - after ``least`` samples (4), a choice is dropped as soon as the sampled deals show it
+    worse than the leader beyond doubt (its mean loss more than twice its standard error), or
+    as soon as it has tied with the leader in every one of ``ties`` samples (6); the search
+    stops when one choice is left, or after ``samples`` samples (16);
+  - equal totals go to the heuristic bot's choice.
+
+* ``fixed`` is the bot as it was first written (and measured): every legal card, every one of
+  ``samples`` samples, equal totals to the first legal card.
+
+The samples are drawn from the bot's own generator (not a time budget), so a seeded run plays
+the same way on any machine.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from math import sqrt
 
 from engine.actions import Action
 from engine.bots.base import bits, honest, knowledge
@@ -27,20 +45,60 @@ from engine.referee.settlement import TableState, settle, stakes_for
 
 _EMPTY = TableState()
 
-__all__ = ["SearchBot"]
+__all__ = ["PLANS", "SETTINGS", "SearchBot", "equal_cards"]
+
+PLANS = ("adaptive", "fixed")
+"""The search plans (the setting ``plan``)."""
+SETTINGS: Mapping[str, type] = {"plan": str, "samples": int, "least": int, "ties": int}
+"""The settings ``--bots search:KEY=VALUE…`` takes, with their types."""
 
 
 class SearchBot(HeuristicBot):
     """Determinised Monte-Carlo search over the heuristic bot."""
 
     name = "search"
-    samples = 16
+    plan = "adaptive"
+    samples = 8
+    """At most this many sampled deals a decision (the fixed plan: exactly 16)."""
+    least = 2
+    """The adaptive plan drops no choice before this many samples."""
+    ties = 3
+    """The adaptive plan drops a choice that tied with the leader in this many samples."""
+    z = 2.0
+    """The adaptive plan drops a choice whose mean loss to the leader is more than this many
+    standard errors."""
 
-    def __init__(self, seed: int | None = None, samples: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int | None = None,
+        *,
+        plan: str | None = None,
+        least: int | None = None,
+        ties: int | None = None,
+    ) -> None:
         super().__init__(seed)
         if samples is not None:
+            if samples < 1:
+                raise ValueError(f"search: samples must be at least 1, not {samples}")
             self.samples = samples
-        self.policy = HeuristicBot(seed)
+        if plan is not None:
+            if plan not in PLANS:
+                raise ValueError(f"search: plan must be one of {', '.join(PLANS)}, not {plan!r}")
+            self.plan = plan
+            if plan == "fixed" and samples is None:
+                self.samples = 16
+        if least is not None:
+            if least < 1:
+                raise ValueError(f"search: least must be at least 1, not {least}")
+            self.least = least
+        if ties is not None:
+            if ties < 1:
+                raise ValueError(f"search: ties must be at least 1, not {ties}")
+            self.ties = ties
+        self.policy: HeuristicBot = _Player(seed)
+        self.rollouts = 0
+        """Deals played out so far (for the benchmarks)."""
 
     def choose(self, deal: Deal, seat: int) -> Action:
         if deal.phase not in ("play", "vole"):
@@ -48,21 +106,68 @@ class SearchBot(HeuristicBot):
         legal = honest(deal)
         if len(legal) == 1:
             return legal[0]
-        scores = self.evaluate(deal, seat, legal)
-        best = max(range(len(legal)), key=lambda i: (scores[i], -i))
-        return legal[best]
+        if self.plan == "fixed":
+            scores = self.evaluate(deal, seat, legal)
+            best = max(range(len(legal)), key=lambda i: (scores[i], -i))
+            return legal[best]
+        return self._adaptive(deal, seat, legal)
 
     def evaluate(self, deal: Deal, seat: int, legal: Sequence[Action]) -> list[float]:
-        """Returns each legal action's total score over the sampled deals."""
+        """Returns each legal action's total score over ``samples`` sampled deals (the fixed
+        plan)."""
         scores = [0.0] * len(legal)
         self.policy.rng = self.rng
         for _ in range(self.samples):
             world = self._sample(deal, seat)
             for i, action in enumerate(legal):
-                trial = world.copy()
-                trial.apply_unchecked(action)
-                scores[i] += self._rollout(trial, seat)
+                scores[i] += self._play_out(world, action, seat)
         return scores
+
+    def _adaptive(self, deal: Deal, seat: int, legal: Sequence[Action]) -> Action:
+        own = self.decide(deal, seat)[0]  # the heuristic bot's choice (it draws nothing)
+        choices = _representatives(deal, seat, legal, own)
+        if len(choices) == 1:
+            return choices[0]
+        self.policy.rng = self.rng
+        k = len(choices)
+        pref = choices.index(own) if own in choices else 0
+        alive = list(range(k))
+        rows: list[list[float]] = []
+        for w in range(1, self.samples + 1):
+            world = self._sample(deal, seat)
+            row = [0.0] * k
+            for i in alive:
+                row[i] = self._play_out(world, choices[i], seat)
+            rows.append(row)
+            if w < self.least:
+                continue
+            totals = [sum(r[i] for r in rows) for i in range(k)]
+            lead = max(alive, key=lambda i: (totals[i], i == pref, -i))
+            kept = [lead]
+            for i in alive:
+                if i == lead:
+                    continue
+                diffs = [r[lead] - r[i] for r in rows]
+                if not any(diffs):
+                    if w < self.ties:
+                        kept.append(i)
+                    continue  # tied in every sample so far: the leader stands for it
+                mean = sum(diffs) / w
+                var = sum((d - mean) ** 2 for d in diffs) / (w - 1) if w > 1 else 0.0
+                if mean > 0 and mean > self.z * sqrt(var / w):
+                    continue  # worse beyond doubt
+                kept.append(i)
+            alive = sorted(kept)
+            if len(alive) == 1:
+                break
+        totals = [sum(r[i] for r in rows) for i in range(k)]
+        best = max(alive, key=lambda i: (totals[i], i == pref, -i))
+        return choices[best]
+
+    def _play_out(self, world: Deal, action: Action, seat: int) -> float:
+        trial = world.copy()
+        trial.apply_unchecked(action)
+        return self._rollout(trial, seat)
 
     def _sample(self, deal: Deal, seat: int) -> Deal:
         """Returns a copy of the deal with the unseen cards dealt anew, consistently."""
@@ -99,7 +204,9 @@ class SearchBot(HeuristicBot):
         for s in range(n):
             hands[s] |= dealt[s]
             if hidden_partner and called is not None and dealt[s] >> called & 1:
-                partner = s
+                # With the declarer only where no one else may hold it (the voids shown): he
+                # called his own king and plays alone.
+                partner = s if s != deal.declarer else None
         for s in range(n):
             if s != seat:
                 world.hands[s] = hands[s]
@@ -110,6 +217,7 @@ class SearchBot(HeuristicBot):
         return world
 
     def _rollout(self, world: Deal, seat: int) -> float:
+        self.rollouts += 1
         policy = self.policy
         while not world.is_over:
             mover = world.to_move
@@ -117,13 +225,106 @@ class SearchBot(HeuristicBot):
         return _score(world, seat)
 
 
+class _Player(HeuristicBot):
+    """The heuristic bot as it plays the sampled deals out: the same choices, with the cards
+    played read off the hands (what each seat held when play began, less what it holds now)
+    instead of the tricks -- in a deal played out by bots, the two are the same cards."""
+
+    def _unseen(self, deal: Deal, seat: int) -> int:
+        start = now = 0
+        for h in deal.start_hands:
+            start |= h
+        for h in deal.hands:
+            now |= h
+        out = 0
+        for who, discarded, _ in deal.exchanges:
+            if who == seat:
+                for c in discarded:
+                    out |= 1 << c
+        return deal.t.deck_mask & ~(start & ~now) & ~deal.hands[seat] & ~out
+
+
+def make(settings: Mapping[str, object], seed: int | None = None) -> SearchBot:
+    """Returns a search bot with ``settings`` (:data:`SETTINGS`), checked."""
+    return SearchBot(
+        seed,
+        samples=_int(settings, "samples"),
+        plan=str(settings["plan"]) if "plan" in settings else None,
+        least=_int(settings, "least"),
+        ties=_int(settings, "ties"),
+    )
+
+
+def _int(settings: Mapping[str, object], key: str) -> int | None:
+    value = settings.get(key)
+    return None if value is None else int(str(value))
+
+
+def equal_cards(deal: Deal, seat: int, cards: Sequence[int]) -> list[list[int]]:
+    """Groups the cards ``seat`` may play into sets of equals: cards of one following class
+    (a suit, or the trumps) with no card between them still out against the seat -- every card
+    ranked between them is in its hand, fell in an earlier trick, or lies in its own écart --
+    and none of them a privileged matador, the called card or the given card. Whichever of a
+    set is played, the same tricks are won. Each set lists its cards lowest first."""
+    trump = deal.trump
+    if trump is None:
+        return [[c] for c in cards]
+    t = deal.t
+    strength = t.strength[trump]
+    follow = t.follow[trump]
+    special = t.privileged_mask[trump] if t.privileged_mask else 0
+    for c in (deal.called, deal.given):
+        if c is not None:
+            special |= 1 << c
+    gone = deal.hands[seat]
+    for _, fallen, _ in deal.played_tricks:
+        for c in fallen:
+            gone |= 1 << c
+    for who, discarded, _ in deal.exchanges:
+        if who == seat:
+            for c in discarded:
+                gone |= 1 << c
+    groups: list[list[int]] = []
+    for c in sorted(cards, key=lambda c: (follow[c], strength[c])):
+        last = groups[-1][-1] if groups else None
+        if (
+            last is not None
+            and not special >> c & 1
+            and not special >> last & 1
+            and follow[last] == follow[c]
+            and not any(
+                strength[last] < strength[d] < strength[c]
+                for d in bits(t.class_mask[trump][follow[c]] & t.deck_mask & ~gone)
+            )
+        ):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    return groups
+
+
+def _representatives(deal: Deal, seat: int, legal: Sequence[Action], own: Action) -> list[Action]:
+    """The legal actions less the equals of a card kept (:func:`equal_cards`): from each set
+    the heuristic bot's card if it is there, else the lowest. Actions other than playing a
+    card are kept as they are."""
+    plays = {a.card.index: a for a in legal if a.verb == "play" and a.card is not None}
+    if len(plays) < 2:
+        return list(legal)
+    keep: set[int] = set()
+    mine = own.card.index if own.verb == "play" and own.card is not None else None
+    for group in equal_cards(deal, seat, list(plays)):
+        keep.add(mine if mine in group else group[0])
+    return [a for a in legal if a.verb != "play" or a.card is None or a.card.index in keep]
+
+
 def _deal_unseen(
     pool: list[int], need: list[int], forbidden: list[int], in_play: int, rng: random.Random
 ) -> list[int]:
     """Deals the unseen cards: ``need[s]`` to each seat, none it is known not to hold; the rest
-    stay out of play (talon, écarts) -- but not the cards of ``in_play``. Cards with the fewest possible holders go first, each to
-    a holder drawn in proportion to the room left; a dead end starts again (at most 20 times,
-    then the voids are ignored rather than fail)."""
+    stay out of play (talon, écarts) -- but not the cards of ``in_play``. Cards with the fewest
+    possible holders go first, each to a holder drawn in proportion to the room left; a dead
+    end starts again (at most 20 times, then the voids are ignored rather than fail -- but a
+    card of ``in_play`` still goes to a seat that may hold it, where one can)."""
     n = len(need)
     spare = len(pool) - sum(need)
     seats = [s for s in range(n) if need[s] > 0]
@@ -153,6 +354,19 @@ def _deal_unseen(
     for s in seats:
         for _ in range(need[s]):
             hands[s] |= 1 << pool.pop()
+    # Even so, a card of ``in_play`` (the called king, which the declarer cannot hold) goes to
+    # a seat that may hold it, in exchange for one of that seat's other cards.
+    for c in bits(in_play):
+        holder = next((s for s in seats if hands[s] >> c & 1), None)
+        if holder is None or not forbidden[holder] >> c & 1:
+            continue
+        for s in seats:
+            spare_cards = hands[s] & ~in_play
+            if s != holder and not forbidden[s] >> c & 1 and spare_cards:
+                d = spare_cards & -spare_cards
+                hands[s] ^= d | 1 << c
+                hands[holder] ^= d | 1 << c
+                break
     return hands
 
 

@@ -23,7 +23,6 @@ interrupted write. Any failure to read or write it is silently a miss.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -99,6 +98,8 @@ def package_hash() -> str:
     """Returns the hash of every file the package ships, names and bytes (computed once per
     process, a few milliseconds): the part of every cache key that stands for the code and the
     templates. A file that cannot be read counts as empty."""
+    import hashlib  # when first needed: loading OpenSSL costs a start-up's worth
+
     digest = hashlib.sha256(f"format {FORMAT}".encode())
     for folder in package_folders():
         digest.update(b"\0folder\0")
@@ -119,10 +120,14 @@ def package_hash() -> str:
 
 def content_hash(raw: bytes) -> str:
     """Returns the hash of a file's bytes."""
+    import hashlib
+
     return hashlib.sha256(raw).hexdigest()
 
 
 def _entry_path(path: Path, raw_hash: str, context: str) -> Path:
+    import hashlib
+
     key = hashlib.sha256(
         f"{package_hash()}\0{context}\0{path}\0{raw_hash}".encode("utf-8", "surrogateescape")
     ).hexdigest()

@@ -29,6 +29,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +37,7 @@ from typing import Any
 
 from engine.errors import Problem, RuleFileError
 from engine.rules import cache as _cache
+from engine.rules.inputs import Input, digest, listing, real_path
 from engine.rules.reader import (
     Document,
     Path_,
@@ -50,6 +52,7 @@ __all__ = [
     "Registry",
     "Resolved",
     "default_registry",
+    "noting_inputs",
     "schema_path",
     "validate_paths",
 ]
@@ -191,15 +194,39 @@ class Registry:
         self.variants_dir = variants_dir if variants_dir is not None else _data_dir("variants")
         self._entries: dict[Path, _Entry] = {}
         self._resolved: dict[Path, Resolved | list[Problem]] = {}
+        self._inputs: dict[tuple[str, str], str] = {}
         for kind, folder in (("ruleset", self.rules_dir), ("variant", self.variants_dir)):
-            if folder.is_dir():
-                for path in sorted(folder.glob("*.yaml")):
+            self.note("real", folder, str(real_path(folder)))
+            if self.note("isdir", folder, folder.is_dir()):
+                found = sorted(folder.glob("*.yaml"))
+                self.note("glob:*.yaml", folder, "\n".join(sorted(p.name for p in found)))
+                for path in found:
                     self._add(path, kind)
+
+    def note(self, question: str, path: Path | str, answer: str | bool) -> bool:
+        """Notes what the file system answered (:mod:`engine.rules.inputs`); returns it as a
+        truth value, so that a test can be noted where it is made."""
+        text = ("1" if answer else "") if isinstance(answer, bool) else answer
+        self._inputs[(question, str(path))] = text
+        return bool(text)
+
+    def inputs(self) -> list[Input] | None:
+        """Returns every answer the file system gave this registry, the bytes of each file read
+        among them (:mod:`engine.rules.inputs`); None if a file could not be read (a result
+        that depends on why is not one to reuse)."""
+        noted = [(q, p, a) for (q, p), a in self._inputs.items()]
+        for entry in self._entries.values():
+            if entry.raw is not None:
+                noted.append(("bytes", str(entry.path), digest(entry.raw)))
+            elif entry.read:
+                return None
+        return noted
 
     # Discovery.
 
     def _add(self, path: Path, kind: str) -> _Entry:
         key = _real_path(path)
+        self.note("real", path, str(key))
         entry = self._entries.get(key)
         if entry is None:
             entry = _Entry(key, display_path(path), kind)
@@ -272,7 +299,7 @@ class Registry:
             if relative_to is not None and not Path(name).is_absolute():
                 candidates.insert(0, relative_to / name)
             for candidate in candidates:
-                if candidate.is_file():
+                if self.note("isfile", candidate, candidate.is_file()):
                     kind = (
                         "variant"
                         if candidate.resolve().parent == self.variants_dir.resolve()
@@ -578,13 +605,8 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def _real_path(path: Path) -> Path:
-    """The absolute path with symbolic links followed; a link that loops (Python raises
-    RuntimeError or OSError for it) is kept as it is, for :func:`read_file` to refuse it."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError, ValueError):
-        return path.absolute()
+_real_path = real_path
+"""The absolute path with symbolic links followed (:func:`engine.rules.inputs.real_path`)."""
 
 
 def _read_dependency(path: Path) -> bytes:
@@ -832,6 +854,7 @@ def validate_paths(
     problems: list[Problem] = []
     entries: list[_Entry] = []
     names = list(paths)
+    note = registry.note
     if not names:
         entries = registry.known_entries()
         if not entries:
@@ -847,8 +870,10 @@ def validate_paths(
             )
     for name in names:
         path = Path(name)
-        if path.is_dir():
+        if note("isdir", name, path.is_dir()):
             found = sorted([*path.glob("*.yaml"), *path.glob("*.yml")])
+            for pattern in ("*.yaml", "*.yml"):
+                note(f"glob:{pattern}", name, listing(path, pattern))
             if not found:
                 problems.append(
                     Problem(
@@ -861,9 +886,9 @@ def validate_paths(
                     )
                 )
             entries.extend(registry.add_path(p) for p in found)
-        elif path.is_file():
+        elif note("isfile", name, path.is_file()):
             entries.append(registry.add_path(path))
-        elif _exists(path):
+        elif note("exists", name, _exists(path)):
             # A FIFO, a device or a socket: refused before it is read.
             _, refused = read_file(path, name)
             if refused is not None:
@@ -892,7 +917,27 @@ def validate_paths(
             if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
                 warnings.extend(placeholder_warnings(entry.doc))
                 warnings.extend(_no_effect(registry, entry))
+    if _NOTING:
+        noted = registry.inputs()
+        for sink in _NOTING:
+            sink.extend(noted if noted is not None else [("unreadable", "", "")])
     return problems, len(entries)
+
+
+_NOTING: list[list[Input]] = []
+
+
+@contextmanager
+def noting_inputs() -> Iterator[list[Input]]:
+    """Collects, while it is open, what the file system answered each :func:`validate_paths`
+    (:mod:`engine.rules.inputs`): ``engine.startup`` prints a report again only while every
+    answer holds."""
+    sink: list[Input] = []
+    _NOTING.append(sink)
+    try:
+        yield sink
+    finally:
+        _NOTING.remove(sink)
 
 
 def _no_effect(registry: Registry, entry: _Entry) -> list[Problem]:
