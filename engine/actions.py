@@ -14,7 +14,8 @@ to move: ``expose CARD``, ``out-of-turn CARD``, ``require CARD``, ``require-suit
 ``show``, ``lay-down``, ``name-trump SUIT`` and ``turn-hand SEAT``.
 
 The irregularities, under a rule file's laws of the table (``laws``; :mod:`engine.referee.laws`, :mod:`engine.referee.deal_laws`):
-``misdeal FAULT`` (the deal found wrong: ``too-many``, ``too-few``, ``duplicate``, ``faced``),
+``misdeal FAULT`` (the deal found wrong: ``too-many``, ``too-few``, ``duplicate``, ``faced``, or
+``faced-last``, the last card dealt faced),
 ``extra-card`` (a player found playing with a card too many) and ``retake`` (the cards taken
 back after several renonces).
 
@@ -72,8 +73,9 @@ _BARE = frozenset(
 )
 _ONE_CARD = frozenset({"call", "give", "play", "renonce", "expose", "out-of-turn", "require"})
 _ONE_SUIT = frozenset({"trump", "name-trump"})
-FAULTS = ("too-many", "too-few", "duplicate", "faced")
-"""The faults of a deal ``misdeal`` names (``laws.misdeal.faults`` lists those that void it)."""
+FAULTS = ("too-many", "too-few", "duplicate", "faced", "faced-last")
+"""The faults of a deal ``misdeal`` names (``laws.misdeal.faults`` lists those that void it):
+``faced`` is a card faced in the deal before the last, ``faced-last`` the last card dealt faced."""
 
 
 @dataclass(frozen=True, slots=True)

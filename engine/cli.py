@@ -953,13 +953,13 @@ def _simulate_against(
     b.resolve_options(options_b)
     report = compare(
         a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b, jobs=jobs
-    ).as_json()
+    ).report()
     if svg is not None:
         svg.write_text(render_svg(report), encoding="utf-8")
     if html is not None:
         html.write_text(render_html(report), encoding="utf-8")
     if json_out:
-        _emit_json(report)
+        _emit_json(report.as_json())
     else:
         typer.echo(render_text(report), nl=False)
         written = [("chart", svg), ("page", html)]

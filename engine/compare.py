@@ -10,14 +10,17 @@ both rule sets (*paired*: deal ``i`` is shuffled from the same seed under each),
 
 Every rate and mean carries a 95 % confidence interval; a difference between the two rule sets
 is estimated on the pairs where both have a value (the same deal), which is what makes a small
-effect visible in a few thousand deals. The table and the SVG chart are rendered by jinja2
-templates (``templates/compare/``) from :meth:`Comparison.as_json`, the JSON document.
+effect visible in a few thousand deals. The figures are a typed :class:`ComparisonReport`
+(:meth:`Comparison.report`); the table, the SVG chart and the HTML page are jinja2 templates
+(``templates/compare/``) fed that report, and :meth:`ComparisonReport.as_json` is only the
+``--json`` document (:meth:`ComparisonReport.from_json` reads it back, for the effects pages'
+cache).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,13 +30,31 @@ if TYPE_CHECKING:
     from engine.rules.model import RuleSet
 
 __all__ = [
+    "Bar",
+    "Chart",
+    "ChartRow",
     "Comparison",
+    "ComparisonReport",
+    "Confirmation",
+    "ContractRates",
     "DealOutcome",
+    "Differences",
     "Estimate",
+    "LegendKey",
+    "Panel",
+    "SideFigures",
+    "TableRow",
+    "Tick",
+    "Verdict",
+    "chart_data",
     "compare",
     "mean_ci",
     "paired_ci",
     "proportion_ci",
+    "render_html",
+    "render_svg",
+    "render_text",
+    "table_rows",
 ]
 
 Z = 1.959963984540054
@@ -73,6 +94,46 @@ class Estimate:
             "high": round(self.high, 4),
             "n": self.n,
         }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Estimate:
+        """Returns the estimate of its JSON document (the inverse of :meth:`as_json` on a
+        :meth:`rounded` estimate).
+
+        :raises ValueError: for a document that is not an estimate's.
+        """
+        return Estimate(
+            _number(data["value"]), _number(data["low"]), _number(data["high"]), _count(data["n"])
+        )
+
+    def rounded(self) -> Estimate:
+        """Returns the estimate as the report gives it: the value and bounds to 4 places (what
+        the JSON holds, so a report read back from it is the same)."""
+        return Estimate(round(self.value, 4), round(self.low, 4), round(self.high, 4), self.n)
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Checks if the estimate is over some observation and its interval excludes 0 (a
+        difference found)."""
+        return bool(self.n) and not self.low <= 0 <= self.high
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"not a number: {value!r}")
+    return value
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"not a text: {value!r}")
+    return value
 
 
 def proportion_ci(k: int, n: int) -> Estimate:
@@ -128,9 +189,305 @@ def _roles(deal: DealOutcome) -> dict[str, float]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class ContractRates:
+    """One contract under one rule set: how often it is played (over every deal) and won (over
+    the deals it is played)."""
+
+    played: Estimate
+    won: Estimate
+
+    def as_json(self) -> dict[str, Any]:
+        return {"played": self.played.as_json(), "won": self.won.as_json()}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> ContractRates:
+        return ContractRates(Estimate.from_json(data["played"]), Estimate.from_json(data["won"]))
+
+
+def _estimates(data: Mapping[str, Any]) -> dict[str, Estimate]:
+    return {_text(k): Estimate.from_json(v) for k, v in data.items()}
+
+
+def _json(estimates: Mapping[str, Estimate]) -> dict[str, dict[str, float | int]]:
+    return {k: e.as_json() for k, e in estimates.items()}
+
+
+@dataclass(frozen=True)
+class SideFigures:
+    """One rule set's figures over the deals played: a side of :class:`ComparisonReport`
+    (mappings in the report's order: contracts and results by id, roles declarer, partner,
+    defender)."""
+
+    ruleset: str
+    name: str
+    unit: str
+    """The unit of its amounts (:attr:`engine.rules.model.RuleSet.amounts_unit`)."""
+    results: Mapping[str, int]
+    """How many deals ended in each result, by result id."""
+    contracts: Mapping[str, ContractRates]
+    declarer_won: Estimate
+    """How often the declaring side won, over the deals somebody declared."""
+    average_by_role: Mapping[str, Estimate]
+    """Each role's average balance per deal (a role left out where no deal has it)."""
+    bete_rate: Estimate
+    bete_size: Estimate
+    """The size of a bête, over the deals that made one."""
+    largest_bete: int
+    vole_undertaken: Estimate
+    vole_made: Estimate
+    totals: tuple[int, ...]
+    """Each seat's total over the deals."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "name": self.name,
+            "unit": self.unit,
+            "results": dict(self.results),
+            "contracts": {cid: c.as_json() for cid, c in self.contracts.items()},
+            "declarer_won": self.declarer_won.as_json(),
+            "average_by_role": _json(self.average_by_role),
+            "bete_rate": self.bete_rate.as_json(),
+            "bete_size": self.bete_size.as_json(),
+            "largest_bete": self.largest_bete,
+            "vole_undertaken": self.vole_undertaken.as_json(),
+            "vole_made": self.vole_made.as_json(),
+            "totals": list(self.totals),
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> SideFigures:
+        return SideFigures(
+            ruleset=_text(data["ruleset"]),
+            name=_text(data["name"]),
+            unit=_text(data["unit"]),
+            results={_text(k): _count(v) for k, v in data["results"].items()},
+            contracts={_text(k): ContractRates.from_json(v) for k, v in data["contracts"].items()},
+            declarer_won=Estimate.from_json(data["declarer_won"]),
+            average_by_role=_estimates(data["average_by_role"]),
+            bete_rate=Estimate.from_json(data["bete_rate"]),
+            bete_size=Estimate.from_json(data["bete_size"]),
+            largest_bete=_count(data["largest_bete"]),
+            vole_undertaken=Estimate.from_json(data["vole_undertaken"]),
+            vole_made=Estimate.from_json(data["vole_made"]),
+            totals=tuple(_count(t) for t in data["totals"]),
+        )
+
+
+@dataclass(frozen=True)
+class Differences:
+    """The paired differences B - A, deal by deal, over the deals that count under both; and
+    how often the two agree (:attr:`same_contract`, :attr:`same_result`)."""
+
+    contracts_played: Mapping[str, Estimate]
+    declarer_won: Estimate
+    average_by_role: Mapping[str, Estimate]
+    """By role; empty where the two sides count in different units (never subtracted)."""
+    bete_rate: Estimate
+    vole_made: Estimate
+    same_contract: Estimate
+    same_result: Estimate
+
+    def tested(self) -> Iterator[tuple[str, Estimate]]:
+        """Yields each difference with its path in the JSON report, in the report's order
+        (the agreements, ``same_contract`` and ``same_result``, are no differences)."""
+        for cid, e in self.contracts_played.items():
+            yield f"contracts_played.{cid}", e
+        yield "declarer_won", self.declarer_won
+        for role, e in self.average_by_role.items():
+            yield f"average_by_role.{role}", e
+        yield "bete_rate", self.bete_rate
+        yield "vole_made", self.vole_made
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "contracts_played": _json(self.contracts_played),
+            "declarer_won": self.declarer_won.as_json(),
+            "average_by_role": _json(self.average_by_role),
+            "bete_rate": self.bete_rate.as_json(),
+            "vole_made": self.vole_made.as_json(),
+            "same_contract": self.same_contract.as_json(),
+            "same_result": self.same_result.as_json(),
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Differences:
+        return Differences(
+            contracts_played=_estimates(data["contracts_played"]),
+            declarer_won=Estimate.from_json(data["declarer_won"]),
+            average_by_role=_estimates(data["average_by_role"]),
+            bete_rate=Estimate.from_json(data["bete_rate"]),
+            vole_made=Estimate.from_json(data["vole_made"]),
+            same_contract=Estimate.from_json(data["same_contract"]),
+            same_result=Estimate.from_json(data["same_result"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A difference the first run found (its interval excludes 0), checked on the second."""
+
+    path: str
+    """Where it is in the JSON report's ``difference`` (``average_by_role.partner``)."""
+    first: Estimate
+    second: Estimate | None
+    """The second run's estimate (None where the second run has no such figure)."""
+    confirmed: bool
+    """The second run's interval excludes 0 on the same side."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "first": self.first.as_json(),
+            "second": self.second.as_json() if self.second is not None else None,
+            "confirmed": self.confirmed,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Verdict:
+        second = data["second"]
+        confirmed = data["confirmed"]
+        if not isinstance(confirmed, bool):
+            raise ValueError(f"not a yes or no: {confirmed!r}")
+        return Verdict(
+            _text(data["path"]),
+            Estimate.from_json(data["first"]),
+            Estimate.from_json(second) if second is not None else None,
+            confirmed,
+        )
+
+
+def _verdicts(first: Differences, second: Differences) -> Iterator[Verdict]:
+    """Yields each paired difference of ``first`` whose interval excludes 0, with the second
+    run's estimate and whether it excludes 0 on the same side."""
+    again = dict(second.tested())
+    for path, value in first.tested():
+        if not value.excludes_zero:
+            continue
+        other = again.get(path)
+        up = value.low > 0
+        ok = other is not None and bool(other.n) and (other.low > 0 if up else other.high < 0)
+        yield Verdict(path, value, other, ok)
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The differences found, checked on a second, independent run (another seed)."""
+
+    seed: int
+    deals: int
+    differences: tuple[Verdict, ...]
+
+    @property
+    def confirmed(self) -> int:
+        """Returns how many differences the second run confirms."""
+        return sum(1 for f in self.differences if f.confirmed)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "deals": self.deals,
+            "differences": [f.as_json() for f in self.differences],
+            "confirmed": self.confirmed,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Confirmation:
+        found = Confirmation(
+            _count(data["seed"]),
+            _count(data["deals"]),
+            tuple(Verdict.from_json(f) for f in data["differences"]),
+        )
+        if found.confirmed != data["confirmed"]:
+            raise ValueError(f"confirmed {data['confirmed']!r}, but {found.confirmed} are")
+        return found
+
+
+_NOT_COMPARED = ("average_by_role", "bete_size", "totals")
+"""The figures in a unit, not compared where the two sides count in different units."""
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """The comparison's figures, as every renderer reads them (the text table, the chart, the
+    HTML page, the effects pages); :meth:`as_json` is the ``--json`` document, and
+    :meth:`from_json` reads one back (``from_json(r.as_json()) == r``). Every estimate is
+    :meth:`Estimate.rounded`, as the JSON holds it."""
+
+    a: str
+    b: str
+    deals: int
+    seed: int
+    bots: str
+    rulesets: tuple[SideFigures, SideFigures]
+    difference: Differences
+    confirmation: Confirmation | None = None
+    """The second run's check of each difference found (None: no second run)."""
+
+    @property
+    def units(self) -> tuple[str, str]:
+        """Returns each side's unit."""
+        return (self.rulesets[0].unit, self.rulesets[1].unit)
+
+    @property
+    def units_differ(self) -> bool:
+        """Checks if the two sides count in different units (their amounts never compared)."""
+        return self.units[0] != self.units[1]
+
+    @property
+    def contracts(self) -> list[str]:
+        """Returns the contracts either side played, by id."""
+        return sorted({c for s in self.rulesets for c in s.contracts})
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the report: each rule set's figures and the paired differences (B - A); with
+        a second run, ``confirmation``: each difference whose interval excludes 0, and whether
+        the second run's interval excludes 0 on the same side."""
+        out: dict[str, Any] = {
+            "a": self.a,
+            "b": self.b,
+            "deals": self.deals,
+            "seed": self.seed,
+            "bots": self.bots,
+            "paired": True,
+            "confidence": 0.95,
+            "rulesets": [s.as_json() for s in self.rulesets],
+            "difference": self.difference.as_json(),
+        }
+        if self.units_differ:
+            out["units_differ"] = {"units": list(self.units), "not_compared": list(_NOT_COMPARED)}
+        if self.confirmation is not None:
+            out["confirmation"] = self.confirmation.as_json()
+        return out
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> ComparisonReport:
+        """Returns the report of its JSON document (:meth:`as_json`).
+
+        :raises ValueError: for a document that is not a comparison's report (and KeyError,
+            TypeError for one that lacks a part or holds the wrong kind of value).
+        """
+        first, second = data["rulesets"]
+        confirmation = data.get("confirmation")
+        report = ComparisonReport(
+            a=_text(data["a"]),
+            b=_text(data["b"]),
+            deals=_count(data["deals"]),
+            seed=_count(data["seed"]),
+            bots=_text(data["bots"]),
+            rulesets=(SideFigures.from_json(first), SideFigures.from_json(second)),
+            difference=Differences.from_json(data["difference"]),
+            confirmation=Confirmation.from_json(confirmation) if confirmation is not None else None,
+        )
+        if report.units_differ != ("units_differ" in data):
+            raise ValueError("units_differ does not match the sides' units")
+        return report
+
+
 @dataclass(frozen=True)
 class Comparison:
-    """Two rule sets played on the same deals; :meth:`as_json` is the report."""
+    """Two rule sets played on the same deals; :meth:`report` is their figures."""
 
     a: str
     b: str
@@ -151,16 +508,16 @@ class Comparison:
         """Checks if both sides' amounts are in one unit (so they may be compared)."""
         return self.units[0] == self.units[1]
 
-    def _side(self, which: int) -> dict[str, Any]:
+    def _side(self, which: int) -> SideFigures:
         deals = self.outcomes[which]
         n = len(deals)
-        contracts: dict[str, dict[str, Any]] = {}
+        contracts: dict[str, ContractRates] = {}
         for cid in sorted({d.contract for d in deals if d.contract is not None}):
             played = [d for d in deals if d.contract == cid]
-            contracts[cid] = {
-                "played": proportion_ci(len(played), n).as_json(),
-                "won": proportion_ci(sum(d.won for d in played), len(played)).as_json(),
-            }
+            contracts[cid] = ContractRates(
+                proportion_ci(len(played), n).rounded(),
+                proportion_ci(sum(d.won for d in played), len(played)).rounded(),
+            )
         roles: dict[str, list[float]] = {"declarer": [], "partner": [], "defender": []}
         for d in deals:
             for role, value in _roles(d).items():
@@ -174,116 +531,78 @@ class Comparison:
             for seat, amount in enumerate(d.balances):
                 totals[seat] += amount
         declared = [d for d in deals if d.declarer is not None]
-        return {
-            "ruleset": (self.a, self.b)[which],
-            "name": self.names[which],
-            "unit": self.units[which],
-            "results": dict(sorted(results.items())),
-            "contracts": contracts,
-            "declarer_won": proportion_ci(sum(d.won for d in declared), len(declared)).as_json(),
-            "average_by_role": {r: mean_ci(v).as_json() for r, v in roles.items() if v},
-            "bete_rate": proportion_ci(len(betes), n).as_json(),
-            "bete_size": mean_ci(betes).as_json(),
-            "largest_bete": max(betes, default=0),
-            "vole_undertaken": proportion_ci(sum(d.vole_undertaken for d in deals), n).as_json(),
-            "vole_made": proportion_ci(sum(d.vole_made for d in deals), n).as_json(),
-            "totals": totals,
-        }
+        return SideFigures(
+            ruleset=(self.a, self.b)[which],
+            name=self.names[which],
+            unit=self.units[which],
+            results=dict(sorted(results.items())),
+            contracts=contracts,
+            declarer_won=proportion_ci(sum(d.won for d in declared), len(declared)).rounded(),
+            average_by_role={r: mean_ci(v).rounded() for r, v in roles.items() if v},
+            bete_rate=proportion_ci(len(betes), n).rounded(),
+            bete_size=mean_ci(betes).rounded(),
+            largest_bete=max(betes, default=0),
+            vole_undertaken=proportion_ci(sum(d.vole_undertaken for d in deals), n).rounded(),
+            vole_made=proportion_ci(sum(d.vole_made for d in deals), n).rounded(),
+            totals=tuple(totals),
+        )
 
-    def _differences(self) -> dict[str, Any]:
+    def _differences(self) -> Differences:
         a, b = self.outcomes
         pairs = list(zip(a, b, strict=True))
         contracts = sorted({d.contract for d in (*a, *b) if d.contract is not None})
         played = {
             cid: paired_ci(
                 (float(x.contract == cid), float(y.contract == cid)) for x, y in pairs
-            ).as_json()
+            ).rounded()
             for cid in contracts
         }
-        roles: dict[str, Any] = {}
+        roles: dict[str, Estimate] = {}
         # Balances in different units (points and counters) are never subtracted.
         for role in ("declarer", "partner", "defender") if self.same_unit else ():
             both = [(_roles(x).get(role), _roles(y).get(role)) for x, y in pairs]
             kept = [(p, q) for p, q in both if p is not None and q is not None]
             if kept:
-                roles[role] = paired_ci(kept).as_json()
+                roles[role] = paired_ci(kept).rounded()
         declared = [(x, y) for x, y in pairs if x.declarer is not None and y.declarer is not None]
-        return {
-            "contracts_played": played,
-            "declarer_won": paired_ci((float(x.won), float(y.won)) for x, y in declared).as_json(),
-            "average_by_role": roles,
-            "bete_rate": paired_ci(
-                (float(x.bete > 0), float(y.bete > 0)) for x, y in pairs
-            ).as_json(),
-            "vole_made": paired_ci(
+        return Differences(
+            contracts_played=played,
+            declarer_won=paired_ci((float(x.won), float(y.won)) for x, y in declared).rounded(),
+            average_by_role=roles,
+            bete_rate=paired_ci((float(x.bete > 0), float(y.bete > 0)) for x, y in pairs).rounded(),
+            vole_made=paired_ci(
                 (float(x.vole_made), float(y.vole_made)) for x, y in pairs
-            ).as_json(),
-            "same_contract": proportion_ci(
+            ).rounded(),
+            same_contract=proportion_ci(
                 sum(x.contract == y.contract for x, y in pairs), len(pairs)
-            ).as_json(),
-            "same_result": proportion_ci(
+            ).rounded(),
+            same_result=proportion_ci(
                 sum(x.result == y.result for x, y in pairs), len(pairs)
-            ).as_json(),
-        }
+            ).rounded(),
+        )
+
+    def report(self) -> ComparisonReport:
+        """Returns the figures: each rule set's, the paired differences (B - A) and, with a
+        second run, each difference found checked on it."""
+        difference = self._differences()
+        confirmation = None
+        if self.check is not None:
+            found = tuple(_verdicts(difference, self.check._differences()))
+            confirmation = Confirmation(self.check.seed, self.check.deals, found)
+        return ComparisonReport(
+            self.a,
+            self.b,
+            self.deals,
+            self.seed,
+            self.bots,
+            (self._side(0), self._side(1)),
+            difference,
+            confirmation,
+        )
 
     def as_json(self) -> dict[str, Any]:
-        """Returns the report: each rule set's figures and the paired differences (B - A); with
-        a second run, ``confirmation``: each difference whose interval excludes 0, and whether
-        the second run's interval excludes 0 on the same side."""
-        difference = self._differences()
-        out: dict[str, Any] = {
-            "a": self.a,
-            "b": self.b,
-            "deals": self.deals,
-            "seed": self.seed,
-            "bots": self.bots,
-            "paired": True,
-            "confidence": 0.95,
-            "rulesets": [self._side(0), self._side(1)],
-            "difference": difference,
-        }
-        if not self.same_unit:
-            out["units_differ"] = {
-                "units": list(self.units),
-                "not_compared": ["average_by_role", "bete_size", "totals"],
-            }
-        if self.check is not None:
-            again = self.check._differences()
-            found = list(_verdicts(difference, again))
-            out["confirmation"] = {
-                "seed": self.check.seed,
-                "deals": self.check.deals,
-                "differences": found,
-                "confirmed": sum(1 for f in found if f["confirmed"]),
-            }
-        return out
-
-
-_NOT_DIFFERENCES = frozenset({"same_contract", "same_result"})
-
-
-def _verdicts(
-    first: Mapping[str, Any], second: Mapping[str, Any], path: str = ""
-) -> Iterable[dict[str, Any]]:
-    """Yields each paired difference of ``first`` whose interval excludes 0, with the second
-    run's estimate and whether it excludes 0 on the same side."""
-    for key, value in first.items():
-        if key in _NOT_DIFFERENCES or not isinstance(value, Mapping):
-            continue
-        where = f"{path}.{key}" if path else key
-        other = second.get(key) if isinstance(second, Mapping) else None
-        if "value" in value and "low" in value:
-            if not value.get("n") or value["low"] <= 0 <= value["high"]:
-                continue
-            up = value["low"] > 0
-            ok = (
-                isinstance(other, Mapping)
-                and bool(other.get("n"))
-                and (other["low"] > 0 if up else other["high"] < 0)
-            )
-            yield {"path": where, "first": dict(value), "second": other, "confirmed": ok}
-        else:
-            yield from _verdicts(value, other or {}, where)
+        """Returns the ``--json`` document (:meth:`ComparisonReport.as_json`)."""
+        return self.report().as_json()
 
 
 PlayFn = Callable[..., list[DealOutcome]]
@@ -385,10 +704,80 @@ def compare(
     )
 
 
-# Presentation: the table and the chart are jinja2 templates fed from the JSON document.
+# Presentation: the table, the chart and the page are jinja2 templates fed the typed report.
 
 _COLOURS = ("#7a3b2e", "#2e5a7a")
 _LEFT, _PLOT, _ROW = 210, 500, 30
+_NONE = Estimate(0.0, 0.0, 0.0, 0)
+"""The estimate of a figure a side does not have (shown as a dash)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One side's bar in a row of the chart: the value from the axis, the interval's whiskers
+    (in pixels), and its tooltip."""
+
+    name: str
+    x: float
+    width: float
+    y: int
+    low: float
+    high: float
+    colour: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChartRow:
+    """One figure of a panel (a contract, a role, ...), a bar for each side that has it."""
+
+    label: str
+    y: int
+    bars: tuple[Bar, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """A mark on a panel's scale."""
+
+    x: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One panel of the chart: its figures on one scale."""
+
+    title: str
+    top: int
+    axis: float
+    """Where 0 is, in pixels."""
+    bottom: int
+    rows: tuple[ChartRow, ...]
+    ticks: tuple[Tick, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LegendKey:
+    """A side's colour in the legend."""
+
+    x: int
+    colour: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """The comparison's chart, laid out: what ``templates/compare/chart.svg.j2`` draws."""
+
+    width: int
+    height: int
+    left: int
+    title: str
+    subtitle: str
+    desc: str
+    legend: tuple[LegendKey, ...]
+    panels: tuple[Panel, ...]
 
 
 def _ticks(low: float, high: float, percent: bool) -> list[float]:
@@ -408,11 +797,11 @@ def _ticks(low: float, high: float, percent: bool) -> list[float]:
     return out
 
 
-def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
-    """Returns the chart's panels with their scales in pixels, from :meth:`Comparison.as_json`."""
-    sides = report["rulesets"]
-    contracts = sorted({c for s in sides for c in s["contracts"]})
-    units = [s.get("unit") or "counters" for s in sides]
+def chart_data(report: ComparisonReport) -> Chart:
+    """Returns the chart's panels with their scales in pixels, from the report."""
+    sides = report.rulesets
+    contracts = report.contracts
+    units = [s.unit or "counters" for s in sides]
     # Balances in different units are not drawn on one scale: one panel for each side's.
     balance_panels = [
         (
@@ -420,18 +809,18 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
             + ("points" if units[0] == "points" else "counters")
             + ")"
             if units[0] == units[1]
-            else f"Average balance per deal, by role: {side['ruleset']} only ({unit})",
+            else f"Average balance per deal, by role: {side.ruleset} only ({unit})",
             False,
             [
                 (
                     role,
                     [
-                        s["average_by_role"].get(role) if k in shown else None
+                        s.average_by_role.get(role) if k in shown else None
                         for k, s in enumerate(sides)
                     ],
                 )
                 for role in ("declarer", "partner", "defender")
-                if any(role in s["average_by_role"] for s in sides)
+                if any(role in s.average_by_role for s in sides)
             ],
         )
         for shown, side, unit in (
@@ -440,25 +829,32 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
             else [((0,), sides[0], units[0]), ((1,), sides[1], units[1])]
         )
     ]
-    panels_spec: list[tuple[str, bool, list[tuple[str, list[Any]]]]] = [
+
+    def played(s: SideFigures, cid: str) -> Estimate | None:
+        return s.contracts[cid].played if cid in s.contracts else None
+
+    def won(s: SideFigures, cid: str) -> Estimate | None:
+        return s.contracts[cid].won if cid in s.contracts else None
+
+    panels_spec: list[tuple[str, bool, list[tuple[str, list[Estimate | None]]]]] = [
         (
             "How often each contract is played",
             True,
-            [(c, [s["contracts"].get(c, {}).get("played") for s in sides]) for c in contracts],
+            [(c, [played(s, c) for s in sides]) for c in contracts],
         ),
         (
             "How often it is won",
             True,
-            [(c, [s["contracts"].get(c, {}).get("won") for s in sides]) for c in contracts]
-            + [("any contract", [s["declarer_won"] for s in sides])],
+            [(c, [won(s, c) for s in sides]) for c in contracts]
+            + [("any contract", [s.declarer_won for s in sides])],
         ),
         *balance_panels,
         (
             "Bêtes and voles",
             True,
             [
-                ("bête made", [s["bete_rate"] for s in sides]),
-                ("vole made", [s["vole_made"] for s in sides]),
+                ("bête made", [s.bete_rate for s in sides]),
+                ("vole made", [s.vole_made for s in sides]),
             ],
         ),
     ]
@@ -466,7 +862,7 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
     top = 72
     for title, percent, rows in panels_spec:
         values = [
-            v for _, pair in rows for e in pair if e and e["n"] for v in (e["low"], e["high"])
+            v for _, pair in rows for e in pair if e is not None and e.n for v in (e.low, e.high)
         ]
         low = min([0.0, *values])
         high = max([0.0, *values]) or 1.0
@@ -483,144 +879,145 @@ def chart_data(report: Mapping[str, Any]) -> dict[str, Any]:
             y = 24 + i * _ROW
             bars = []
             for k, e in enumerate(pair):
-                if not e or not e["n"]:
+                if e is None or not e.n:
                     continue
-                end = x(e["value"])
+                end = x(e.value)
                 text = (
-                    f"{100 * e['value']:.1f}% (95% {100 * e['low']:.1f}-{100 * e['high']:.1f}%, n={e['n']})"
+                    f"{100 * e.value:.1f}% (95% {100 * e.low:.1f}-{100 * e.high:.1f}%, n={e.n})"
                     if percent
-                    else f"{e['value']:+.2f} (95% {e['low']:+.2f} to {e['high']:+.2f}, n={e['n']})"
+                    else f"{e.value:+.2f} (95% {e.low:+.2f} to {e.high:+.2f}, n={e.n})"
                 )
                 bars.append(
-                    {
-                        "name": f"{'AB'[k]} {sides[k]['ruleset']}",
-                        "x": min(axis, end),
-                        "width": round(abs(end - axis), 1),
-                        "y": y + 2 + 12 * k,
-                        "low": x(e["low"]),
-                        "high": x(e["high"]),
-                        "colour": _COLOURS[k],
-                        "text": text,
-                    }
+                    Bar(
+                        name=f"{'AB'[k]} {sides[k].ruleset}",
+                        x=min(axis, end),
+                        width=round(abs(end - axis), 1),
+                        y=y + 2 + 12 * k,
+                        low=x(e.low),
+                        high=x(e.high),
+                        colour=_COLOURS[k],
+                        text=text,
+                    )
                 )
-            drawn.append({"label": label, "y": y, "bars": bars})
+            drawn.append(ChartRow(label, y, tuple(bars)))
         bottom = 24 + len(rows) * _ROW
-        ticks = [
-            {"x": x(t), "label": f"{100 * t:.0f}%" if percent else f"{t:g}"}
+        ticks = tuple(
+            Tick(x(t), f"{100 * t:.0f}%" if percent else f"{t:g}")
             for t in _ticks(low, high, percent)
-        ]
-        panels.append(
-            {
-                "title": title,
-                "top": top,
-                "axis": axis,
-                "bottom": bottom,
-                "rows": drawn,
-                "ticks": ticks,
-            }
         )
+        panels.append(Panel(title, top, axis, bottom, tuple(drawn), ticks))
         top += bottom + 36
-    a, b = report["a"], report["b"]
-    return {
-        "width": _LEFT + _PLOT + 40,
-        "height": top,
-        "left": _LEFT,
-        "title": f"{sides[0]['name']} against {sides[1]['name']}",
-        "subtitle": (
-            f"{report['deals']} deals, the same under both (seed {report['seed']}, "
-            f"{report['bots']} bots); bars: value, whiskers: 95% interval"
+    a, b = report.a, report.b
+    return Chart(
+        width=_LEFT + _PLOT + 40,
+        height=top,
+        left=_LEFT,
+        title=f"{sides[0].name} against {sides[1].name}",
+        subtitle=(
+            f"{report.deals} deals, the same under both (seed {report.seed}, "
+            f"{report.bots} bots); bars: value, whiskers: 95% interval"
         ),
-        "desc": (
+        desc=(
             f"Paired simulation of {a} (A) and {b} (B): contracts played and won, average "
             "balance by role, bêtes and voles, with 95% confidence intervals."
         ),
-        "legend": [
-            {"x": _LEFT, "colour": _COLOURS[0], "text": f"A {a}"},
-            {"x": _LEFT + 250, "colour": _COLOURS[1], "text": f"B {b}"},
-        ],
-        "panels": panels,
-    }
+        legend=(
+            LegendKey(_LEFT, _COLOURS[0], f"A {a}"),
+            LegendKey(_LEFT + 250, _COLOURS[1], f"B {b}"),
+        ),
+        panels=tuple(panels),
+    )
 
 
-def render_text(report: Mapping[str, Any]) -> str:
+def render_text(report: ComparisonReport) -> str:
     """Returns the comparison as a text table (``templates/compare/simulate.txt.j2``)."""
     from engine.render import render
 
-    contracts = sorted({c for s in report["rulesets"] for c in s["contracts"]})
-    empty = {"value": 0.0, "low": 0.0, "high": 0.0, "n": 0}
-    return render("compare/simulate.txt.j2", "text", r=report, contracts=contracts, none_est=empty)
+    return render("compare/simulate.txt.j2", "text", r=report, none_est=_NONE)
 
 
-def render_svg(report: Mapping[str, Any]) -> str:
+def render_svg(report: ComparisonReport) -> str:
     """Returns the comparison as an SVG chart (``templates/compare/chart.svg.j2``)."""
     from engine.render import render
 
     return render("compare/chart.svg.j2", "svg", c=chart_data(report))
 
 
-def _fmt(e: Mapping[str, Any] | None, percent: bool, signed: bool = True) -> str:
-    if not e or not e.get("n"):
+def _fmt(e: Estimate | None, percent: bool, signed: bool = True) -> str:
+    if e is None or not e.n:
         return "–"
-    n = f" (n {e['n']})"
+    n = f" (n {e.n})"
     if percent:
-        return f"{100 * e['value']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]{n}"
+        return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]{n}"
     if signed:
-        return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]{n}"
-    return f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]{n}"
+        return f"{e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}]{n}"
+    return f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]{n}"
 
 
-def table_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
-    """Returns the comparison's rows (label, A, B, B - A), formatted, for the HTML page."""
-    a, b = report["rulesets"]
-    d = report["difference"]
-    rows: list[dict[str, str]] = []
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One row of the comparison's table, formatted: the figure, A, B and B - A."""
 
-    def row(label: str, ea: Any, eb: Any, ed: Any = None, percent: bool = True, **kw: Any) -> None:
+    label: str
+    a: str
+    b: str
+    diff: str
+
+
+def table_rows(report: ComparisonReport) -> list[TableRow]:
+    """Returns the comparison's rows (label, A, B, B - A), formatted, for the HTML page and
+    the effects pages."""
+    a, b = report.rulesets
+    d = report.difference
+    rows: list[TableRow] = []
+
+    def row(
+        label: str,
+        ea: Estimate | None,
+        eb: Estimate | None,
+        ed: Estimate | None = None,
+        percent: bool = True,
+        signed: bool = True,
+    ) -> None:
         rows.append(
-            {
-                "label": label,
-                "a": _fmt(ea, percent, **kw),
-                "b": _fmt(eb, percent, **kw),
-                "diff": _fmt(ed, percent, **kw) if ed is not None else "",
-            }
+            TableRow(
+                label,
+                _fmt(ea, percent, signed),
+                _fmt(eb, percent, signed),
+                _fmt(ed, percent, signed) if ed is not None else "",
+            )
         )
 
-    for cid in sorted({c for s in (a, b) for c in s["contracts"]}):
-        ca, cb = a["contracts"].get(cid, {}), b["contracts"].get(cid, {})
-        row(f"{cid} played", ca.get("played"), cb.get("played"), d["contracts_played"].get(cid))
-        row(f"{cid} won", ca.get("won"), cb.get("won"))
-    row("declaring side won", a["declarer_won"], b["declarer_won"], d["declarer_won"])
+    for cid in report.contracts:
+        ca, cb = a.contracts.get(cid), b.contracts.get(cid)
+        row(
+            f"{cid} played",
+            ca.played if ca is not None else None,
+            cb.played if cb is not None else None,
+            d.contracts_played.get(cid),
+        )
+        row(f"{cid} won", ca.won if ca is not None else None, cb.won if cb is not None else None)
+    row("declaring side won", a.declarer_won, b.declarer_won, d.declarer_won)
     for role in ("declarer", "partner", "defender"):
-        if role in a["average_by_role"] or role in b["average_by_role"]:
-            unit = ""
-            if "units_differ" in report:
-                unit = f" ({a.get('unit', '')} / {b.get('unit', '')})"
+        if role in a.average_by_role or role in b.average_by_role:
+            unit = f" ({a.unit} / {b.unit})" if report.units_differ else ""
             row(
                 f"{role}, per deal{unit}",
-                a["average_by_role"].get(role),
-                b["average_by_role"].get(role),
-                d["average_by_role"].get(role),
+                a.average_by_role.get(role),
+                b.average_by_role.get(role),
+                d.average_by_role.get(role),
                 percent=False,
             )
-    row("bête made", a["bete_rate"], b["bete_rate"], d["bete_rate"])
-    row("bête size (when made)", a["bete_size"], b["bete_size"], percent=False, signed=False)
-    row("vole undertaken", a["vole_undertaken"], b["vole_undertaken"])
-    row("vole made", a["vole_made"], b["vole_made"], d["vole_made"])
-    rows.append(
-        {
-            "label": "same contract, same deal",
-            "a": "",
-            "b": "",
-            "diff": _fmt(d["same_contract"], True),
-        }
-    )
-    rows.append(
-        {"label": "same result, same deal", "a": "", "b": "", "diff": _fmt(d["same_result"], True)}
-    )
+    row("bête made", a.bete_rate, b.bete_rate, d.bete_rate)
+    row("bête size (when made)", a.bete_size, b.bete_size, percent=False, signed=False)
+    row("vole undertaken", a.vole_undertaken, b.vole_undertaken)
+    row("vole made", a.vole_made, b.vole_made, d.vole_made)
+    rows.append(TableRow("same contract, same deal", "", "", _fmt(d.same_contract, True)))
+    rows.append(TableRow("same result, same deal", "", "", _fmt(d.same_result, True)))
     return rows
 
 
-def render_html(report: Mapping[str, Any]) -> str:
+def render_html(report: ComparisonReport) -> str:
     """Returns the comparison as a self-contained HTML page: the table and the chart inline."""
     from pathlib import Path
 
@@ -628,11 +1025,11 @@ def render_html(report: Mapping[str, Any]) -> str:
 
     from engine.render import render, templates_dir
 
-    a, b = report["rulesets"]
+    a, b = report.rulesets
     return render(
         "compare/simulate.html.j2",
         "html",
-        title=f"{a['name']} against {b['name']}",
+        title=f"{a.name} against {b.name}",
         report=report,
         rows=table_rows(report),
         svg=Markup(render_svg(report)),

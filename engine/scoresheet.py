@@ -32,13 +32,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from engine.actions import FAULTS, Action
+from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
 from engine.enums import AllPass, CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee.deal_laws import dealt_again
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
+from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.party import last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result, favoured_for
@@ -62,6 +63,7 @@ __all__ = [
     "ScoredDeal",
     "load_evening",
     "parse_entry",
+    "parse_irregularities",
     "read_evening",
     "write_evening",
 ]
@@ -85,7 +87,10 @@ _SCORE_KEYS = (
     "misdeal",
     "extra_card",
     "unclaimed",
+    "irregularities",
 )
+
+_IRREGULARITY_KEYS = ("seat", "law", "hand", "side_tricks")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,9 @@ class Entry:
     unclaimed: tuple[str, ...] = ()
     """Payment items not claimed before the next dealer had finished dealing: not paid
     (``laws.claims_before_next_deal``)."""
+    irregularities: tuple[Declared, ...] = ()
+    """The irregularities of the play that change the score (a hand turned up, the vole taken
+    from the side), settled by the referee's :func:`~engine.referee.laws.declared_effects`."""
 
     def as_score(self) -> dict[str, Any]:
         """Returns the ``score:`` mapping of the record form (only what was entered)."""
@@ -164,6 +172,8 @@ class Entry:
             out["penalties"] = faults
         if self.unclaimed:
             out["unclaimed"] = list(self.unclaimed)
+        if self.irregularities:
+            out["irregularities"] = [Flow(i.as_json()) for i in self.irregularities]
         return out
 
 
@@ -175,6 +185,8 @@ class ScoredDeal:
     result: str
     side: tuple[int, ...]
     settlement: SettlementResult
+    effects: DeclaredEffects = field(default_factory=DeclaredEffects)
+    """What the entry's irregularities of the play did to the score (the referee's answer)."""
 
     def as_json(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre score --json`` (shaped like ``replay``'s deals)."""
@@ -199,6 +211,11 @@ class ScoredDeal:
             **({"misdeal": e.misdeal} if e.misdeal is not None else {}),
             **({"extra_card": e.extra_card} if e.extra_card is not None else {}),
             **({"unclaimed": list(e.unclaimed)} if e.unclaimed else {}),
+            **(
+                {"irregularities": [i.as_json() for i in e.irregularities]}
+                if e.irregularities
+                else {}
+            ),
         }
 
 
@@ -299,7 +316,9 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         isinstance(u, str) for u in raw_unclaimed
     ):
         raise NotationError("unclaimed lists the payment items not claimed in time")
+    irregularities = _irregularities(data.get("irregularities", []), n)
     return Entry(
+        irregularities=irregularities,
         unclaimed=tuple(dict.fromkeys(raw_unclaimed)),
         dealer=dealer,
         contract=contract,
@@ -317,6 +336,85 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         held=held,
         penalties=penalties,
     )
+
+
+def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
+    """Reads ``irregularities: [{seat, law, hand?, side_tricks?}, ...]`` (only the shape: whether
+    each could have been committed is the referee's :func:`declared_effects`)."""
+    laws = ", ".join(SCORED_LAWS)
+    if not isinstance(raw, list | tuple):
+        raise NotationError(
+            f"irregularities lists the irregularities of the play, each as {{seat: N, law: KEY}} "
+            f"(laws: {laws})"
+        )
+    out = []
+    for k, item in enumerate(raw):
+        where = f"irregularity {k + 1}"
+        if not isinstance(item, Mapping):
+            raise NotationError(f"{where} is {{seat: N, law: KEY}}, not {item!r}")
+        unknown = [key for key in item if key not in _IRREGULARITY_KEYS]
+        if unknown:
+            raise NotationError(
+                f"{where} has an unknown field {unknown[0]!r} (fields: "
+                f"{', '.join(_IRREGULARITY_KEYS)})"
+            )
+        law = item.get("law")
+        if law not in SCORED_LAWS:
+            raise NotationError(
+                f"{where}'s law must be one that changes the score ({laws}), not {law!r}: the "
+                "other laws act on the play, and their effect is in the tricks entered"
+            )
+        seat = _seat(item.get("seat"), n, f"{where}'s seat (who committed it)")
+        hand = side_tricks = None
+        if law == "turned_hand":
+            hand = _seat(item.get("hand"), n, f"{where}'s hand (whose hand was turned up)")
+        elif "hand" in item:
+            raise NotationError(f"{where}: only a turned_hand names a hand")
+        if law == "shown_cards":
+            side_tricks = item.get("side_tricks")
+            if isinstance(side_tricks, bool) or not isinstance(side_tricks, int) or side_tricks < 0:
+                raise NotationError(
+                    f"{where}: side_tricks (the tricks his side had taken when he showed his "
+                    f"cards) must be a whole number, not {side_tricks!r}"
+                )
+        elif "side_tricks" in item:
+            raise NotationError(f"{where}: only a shown_cards has side_tricks")
+        out.append(Declared(seat, str(law), hand, side_tricks))
+    return tuple(out)
+
+
+def parse_irregularities(text: str) -> list[dict[str, Any]]:
+    """Reads the terminal's notation of the irregularities of the play, items separated by
+    commas, each ``SEAT WORD [NUMBER]`` with the words of :data:`SCORED_LAWS`: ``0 turn-hand 2``
+    (seat 0 turned up seat 2's hand), ``1 show 3`` (seat 1 showed his cards when his side had 3
+    tricks), ``1 out-of-turn``, ``3 made-known``. Returns the ``irregularities`` of a ``score:``
+    mapping (checked by :func:`parse_entry`).
+
+    :raises NotationError: for an item that is not of that shape, naming it.
+    """
+    laws = {verb: law for law, verb in SCORED_LAWS.items()}
+    out: list[dict[str, Any]] = []
+    for k, part in enumerate(p for p in text.split(",") if p.strip()):
+        words = part.split()
+        seat = small_number(words[0])
+        law = laws.get(words[1]) if len(words) > 1 else None
+        takes = {"turned_hand": "hand", "shown_cards": "side_tricks"}.get(law or "")
+        number = small_number(words[2]) if len(words) == 3 else None
+        if (
+            seat is None
+            or law is None
+            or len(words) != (3 if takes else 2)
+            or (takes and number is None)
+        ):
+            raise NotationError(
+                f"irregularity {k + 1} {part.strip()!r} is not SEAT WORD [NUMBER] (words: "
+                "turn-hand SEAT, show TRICKS, out-of-turn, made-known)"
+            )
+        item: dict[str, Any] = {"seat": seat, "law": law}
+        if takes:
+            item[takes] = number
+        out.append(item)
+    return out
 
 
 def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
@@ -386,6 +484,12 @@ class Evening:
         if dealt_again(self.rules, last.result):
             return last.entry.dealer  # a misdeal: the same dealer deals again
         return seating(self.rules, last.entry.dealer).next_dealer
+
+    @property
+    def irregularity_laws(self) -> list[str]:
+        """Returns the laws of the play the rules state whose irregularity changes a deal's
+        score (of :data:`SCORED_LAWS`), for the forms to offer."""
+        return [law for law in SCORED_LAWS if getattr(self.rules.play_laws, law) is not None]
 
     @property
     def asks_trump_holders(self) -> bool:
@@ -471,6 +575,29 @@ class Evening:
 
         :raises IllegalActionError: for an impossible entry, with the rule and its source.
         """
+        result, side, partner, _ = self._check(entry)
+        return result, side, partner
+
+    def _effects(self, entry: Entry, partner: int | None) -> DeclaredEffects:
+        """What the entry's irregularities of the play do to its score, asked of the referee
+        (:func:`declared_effects`); its refusal ``VERB/X`` is the scorekeeper's
+        ``score/VERB-X``."""
+        if not entry.irregularities or len(entry.tricks) != self.n:
+            return DeclaredEffects()  # (tricks that do not fit are refused by the caller)
+        assert entry.declarer is not None
+        try:
+            return declared_effects(
+                self.rules,
+                entry.irregularities,
+                dealer=entry.dealer,
+                declarer=entry.declarer,
+                partner=partner,
+                tricks=entry.tricks,
+            )
+        except IllegalActionError as exc:
+            raise _refuse("score/" + exc.code.replace("/", "-"), exc.detail, exc.rule) from None
+
+    def _check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None, DeclaredEffects]:
         rules, n = self.rules, self.n
         cite = rules.cite
         if self.over:
@@ -507,7 +634,7 @@ class Evening:
                     f"{rules.all_pass_contract}: enter that contract and its declarer",
                     cite(("auction", "all_pass")),
                 )
-            return "redeal", (), None
+            return "redeal", (), None, DeclaredEffects()
         if entry.misdeal is not None:
             law = rules.laws.misdeal
             if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
@@ -524,7 +651,7 @@ class Evening:
                     f"{', '.join(law.faults)})",
                     cite(("laws", "misdeal")),
                 )
-            return MISDEAL, (), None
+            return MISDEAL, (), None, DeclaredEffects()
         claims = rules.laws.claims
         for item in entry.unclaimed:
             if claims is None or item not in claims.items:
@@ -619,11 +746,29 @@ class Evening:
         side = (declarer,) if partner is None else (declarer, partner)
         played = sum(entry.tricks)
         side_tricks = sum(entry.tricks[s] for s in side)
+        # The irregularities of the play that change the score, as the referee settles them.
+        effects = self._effects(entry, partner)
+        barred = effects.vole_barred is not None and not contract.announces_vole
         # Fewer tricks than a full hand only when the side laid down its cards where the
-        # referee offers it (the rest are not played): the referee's own rule.
-        laid_down = not entry.vole and may_lay_down(rules, contract, played, side_tricks)
+        # referee offers it (the rest are not played): the referee's own rule. A side whose
+        # vole was barred is not offered it, and plays on.
+        laid_down = (
+            not entry.vole and not barred and may_lay_down(rules, contract, played, side_tricks)
+        )
         # The contre: the vole announced with the bid is undertaken from the first trick.
         vole = entry.vole or contract.announces_vole
+        if (
+            barred
+            and played < rules.hand_size
+            and may_lay_down(rules, contract, played, side_tricks)
+        ):
+            raise _refuse(
+                "score/tricks",
+                f"seat {effects.barred_by}'s irregularity took the vole from the side, so it "
+                f"was not offered to lay down its cards: the tricks must add up to "
+                f"{rules.hand_size}, not {played}",
+                cite(("laws", effects.vole_barred or "")),
+            )
         if len(entry.tricks) != n or not (played == rules.hand_size or laid_down):
             raise _refuse(
                 "score/tricks",
@@ -638,6 +783,15 @@ class Evening:
                     "score/vole-not-allowed",
                     f"the vole cannot be undertaken under {contract.name}",
                     cite(path),
+                )
+            if barred:
+                assert effects.vole_barred is not None
+                raise _refuse(
+                    "score/vole-barred",
+                    f"seat {effects.barred_by}'s irregularity "
+                    f"({SCORED_LAWS[effects.vole_barred]}) took the vole from the side: it "
+                    "cannot have been undertaken",
+                    cite(("laws", effects.vole_barred)),
                 )
             if not could_undertake_vole(rules, contract, side_tricks):
                 raise _refuse(
@@ -671,14 +825,14 @@ class Evening:
             played=played,
             contract=contract.id,
         )
-        return result, side, partner
+        return result, side, partner, effects
 
     def score(self, entry: Entry) -> ScoredDeal:
         """Checks and settles one deal, and adds it to the evening.
 
         :raises IllegalActionError: for an impossible entry, with the rule and its source.
         """
-        result, side, partner = self.check(entry)
+        result, side, partner, effects = self._check(entry)
         rules, n, table = self.rules, self.n, self.table
         # A deal dealt again by the same dealer is not a deal of the tour.
         voided = sum(1 for d in self.deals if dealt_again(rules, d.result))
@@ -721,8 +875,9 @@ class Evening:
                 penalties=entry.penalties,
                 favoured=favoured_for(rules, rules.setup(self.options).values, entry.trump),
                 unclaimed=entry.unclaimed,
+                turned_hands=effects.turned,
             )
-        scored = ScoredDeal(entry, result, side, settlement)
+        scored = ScoredDeal(entry, result, side, settlement, effects)
         self.deals.append(scored)
         return scored
 

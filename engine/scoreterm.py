@@ -2,7 +2,9 @@
 
 Each deal is asked for in the order a scorekeeper hears it at the table: the contract (or
 ``passed``), the declarer, trumps, the card called or demanded and who held it, the tricks of
-each seat, the matadors paid and the vole. The :class:`~engine.scoresheet.Evening` checks and
+each seat, the matadors paid and the vole. Where the rules state the laws of the play, ``laws``
+typed first asks for the irregularities that change the score (``0 turn-hand 2, 3
+made-known``), then the deal as usual. The :class:`~engine.scoresheet.Evening` checks and
 settles it; a refused entry is shown with its rule and asked again from the start. The evening
 file is written after every deal. ``undo`` takes back the last deal, ``quit`` (or the end of
 input) stops.
@@ -17,7 +19,13 @@ from typing import Any
 from engine.actions import small_number
 from engine.errors import IllegalActionError, NotationError
 from engine.files import write_durably
-from engine.scoresheet import Evening, ScoredDeal, parse_entry, write_evening
+from engine.scoresheet import (
+    Evening,
+    ScoredDeal,
+    parse_entry,
+    parse_irregularities,
+    write_evening,
+)
 
 __all__ = ["describe_deal", "report_text", "run_score"]
 
@@ -72,11 +80,9 @@ def _ask(read: ReadLine, prompt: str) -> str:
     return answer
 
 
-def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any] | str:
-    rules = evening.rules
-    n = evening.n
-    ask = _macros().ask
-    first = _ask(read, str(ask("contract", rules))).lower()
+def _said(first: str) -> dict[str, Any] | str | None:
+    """Returns what the first answer of a deal says when it is not a contract: ``undo``,
+    ``passed``, a void deal or the last deal's items unclaimed (None for a contract)."""
     if first in ("undo", "passed"):
         return first
     words = first.split()
@@ -86,6 +92,35 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         return {"extra_card": small_number(words[1]) if len(words) == 2 else None}
     if words and words[0] == "unclaimed":
         return {"unclaimed": words[1:]}  # of the deal just scored, said before this one is dealt
+    return None
+
+
+def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any] | str:
+    rules = evening.rules
+    n = evening.n
+    ask = _macros().ask
+    first = _ask(read, str(ask("contract", rules))).lower()
+    irregularities: list[dict[str, Any]] = []
+    laws = evening.irregularity_laws
+    while first == "laws" and laws:
+        # The irregularities of the play that change the score (the laws of the play), asked
+        # first when the scorekeeper says there were some; then the deal as usual.
+        text = _ask(read, str(ask("irregularities", rules, laws=laws)))
+        try:
+            irregularities = parse_irregularities(text)
+        except NotationError as exc:
+            _say(write, "not-understood", error=exc)
+            continue
+        first = _ask(read, str(ask("contract", rules))).lower()
+    said = _said(first)
+    if said is not None:
+        if said == "passed" and irregularities:
+            said = {"passed": True}
+        if isinstance(said, dict) and irregularities:
+            # Kept with the answer, so that the entry is refused as a whole (a deal not played
+            # has no irregularities of the play) rather than the irregularities dropped unsaid.
+            return {**said, "irregularities": irregularities}
+        return said
     data: dict[str, Any] = {"contract": first}
 
     def seat(prompt: str, optional: bool = False) -> int | None:
@@ -136,6 +171,8 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         highest = seat(str(ask("highest")), True)
         if highest is not None:
             data["highest_trump"] = highest
+    if irregularities:
+        data["irregularities"] = irregularities
     return data
 
 

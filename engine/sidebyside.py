@@ -9,7 +9,9 @@ from the same hands and the same actions. For every deal the report says where t
   is read differently);
 * a different result, different tricks, different payments (each seat's balance, and the pot).
 
-The text is rendered by ``templates/compare/replay.txt.j2`` from the typed :class:`SideBySide`;
+The text is rendered by ``templates/compare/replay.txt.j2`` from the typed :class:`SideBySide`:
+each deal's :class:`DealComparison` holds both sides' :class:`DealFacts` (the referee's report of
+the deal, read once into a typed value) and the :class:`Refusal` of an action refused.
 :meth:`SideBySide.as_json` is the ``--json`` document.
 """
 
@@ -24,10 +26,115 @@ if TYPE_CHECKING:
     from engine.records import Record, ReplayReport
     from engine.rules.model import RuleSet
 
-__all__ = ["DealComparison", "Difference", "SideBySide", "render_text", "replay_against"]
+__all__ = [
+    "DealComparison",
+    "DealFacts",
+    "Difference",
+    "Refusal",
+    "SideBySide",
+    "render_text",
+    "replay_against",
+]
 
 _COMPARED = ("contract", "declarer", "partners", "trump", "called", "result", "tricks_won")
 _MONEY = ("balances", "pot_before", "pot_after", "bete")
+
+
+Value = str | int | tuple[int, ...] | None
+"""A compared field's value: an id, a seat, a card or suit, an amount, seats' counts."""
+
+
+def _json_value(value: Value) -> str | int | list[int] | None:
+    return list(value) if isinstance(value, tuple) else value
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """One deal as the referee reported it under one rule set (:meth:`engine.referee.Deal.report`,
+    the ``deals`` entries of ``ombre replay --json``), the fields the side-by-side compares."""
+
+    contract: str | None
+    declarer: int | None
+    partners: tuple[int, ...]
+    trump: str | None
+    called: str | None
+    result: str | None
+    tricks_won: tuple[int, ...]
+    balances: tuple[int, ...] | None
+    """Each seat's balance; None while the deal is unsettled."""
+    pot_before: int | None
+    pot_after: int | None
+    bete: int | None
+    """The bêtes made; None while the deal is unsettled."""
+    tricks: tuple[tuple[str, ...], ...]
+    """The cards of each finished trick, in play order."""
+
+    @staticmethod
+    def from_report(report: Mapping[str, Any]) -> DealFacts:
+        """Returns the facts of one deal's report (a ``deals`` entry of the replay)."""
+
+        def seats(key: str) -> tuple[int, ...] | None:
+            value = report.get(key)
+            return None if value is None else tuple(value)
+
+        return DealFacts(
+            contract=report["contract"],
+            declarer=report["declarer"],
+            partners=tuple(report["partners"]),
+            trump=report["trump"],
+            called=report["called"],
+            result=report["result"],
+            tricks_won=tuple(report["tricks_won"]),
+            balances=seats("balances"),
+            pot_before=report.get("pot_before"),
+            pot_after=report.get("pot_after"),
+            bete=report.get("bete"),
+            tricks=tuple(tuple(t["cards"]) for t in report["tricks"]),
+        )
+
+    def value(self, field: str) -> Value:
+        """Returns one compared field's value (a name of :data:`COMPARED`)."""
+        if field not in COMPARED:
+            raise KeyError(field)
+        value: Value = getattr(self, field)
+        return value
+
+
+COMPARED = (*_COMPARED, *_MONEY)
+"""The fields compared, in the report's order: the play's, then the money's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """An action the referee refused in a replay (the replay's ``error``): where, and why."""
+
+    index: int
+    """The action's position in its deal (from 0)."""
+    action: str
+    """The record's line, as written."""
+    code: str
+    message: str
+    deal: int | None = None
+    """The deal (from 0) in a party's record; None in a one-deal record."""
+
+    @staticmethod
+    def from_json(error: Mapping[str, Any]) -> Refusal:
+        """Returns the refusal of a replay's ``error`` document."""
+        return Refusal(
+            error["index"], error["action"], error["code"], error["message"], error.get("deal")
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the refusal as the replay's ``error`` document."""
+        out: dict[str, Any] = {
+            "index": self.index,
+            "action": self.action,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.deal is not None:
+            out["deal"] = self.deal
+        return out
 
 
 @dataclass(frozen=True)
@@ -35,8 +142,11 @@ class Difference:
     """A field of a deal's report that the two rule sets answer differently."""
 
     field: str
-    a: Any
-    b: Any
+    a: Value
+    b: Value
+
+    def as_json(self) -> dict[str, Any]:
+        return {"field": self.field, "a": _json_value(self.a), "b": _json_value(self.b)}
 
 
 @dataclass(frozen=True)
@@ -45,26 +155,33 @@ class DealComparison:
 
     deal: int
     differences: tuple[Difference, ...]
-    illegal_a: Mapping[str, Any] | None
+    illegal_a: Refusal | None
     """The action refused under the record's own rules in this deal (its replay's error)."""
-    illegal_b: Mapping[str, Any] | None
+    illegal_b: Refusal | None
     balance_difference: tuple[int, ...] | None
     """B's balances less A's, seat by seat, when both deals were settled."""
     tricks_same: bool | None
     """Whether the tricks hold the same cards (None when an action was refused)."""
     same: bool
+    a: DealFacts | None = None
+    """The deal under A (None: A's replay stopped before it)."""
+    b: DealFacts | None = None
+
+    def differs(self, field: str) -> bool:
+        """Checks if the two rule sets answer ``field`` differently in this deal."""
+        return any(d.field == field for d in self.differences)
 
     def as_json(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre replay --ruleset OTHER --json`` (a key left out where
         its value is none)."""
         out: dict[str, Any] = {
             "deal": self.deal,
-            "differences": [{"field": d.field, "a": d.a, "b": d.b} for d in self.differences],
+            "differences": [d.as_json() for d in self.differences],
         }
         if self.illegal_a is not None:
-            out["illegal_a"] = self.illegal_a
+            out["illegal_a"] = self.illegal_a.as_json()
         if self.illegal_b is not None:
-            out["illegal_b"] = self.illegal_b
+            out["illegal_b"] = self.illegal_b.as_json()
         if self.balance_difference is not None:
             out["balance_difference"] = list(self.balance_difference)
         if self.tricks_same is not None:
@@ -91,29 +208,27 @@ class SideBySide:
         return self.units[0] != self.units[1]
 
     def _deal(self, k: int) -> DealComparison:
-        da = self.a.deals[k] if k < len(self.a.deals) else None
-        db = self.b.deals[k] if k < len(self.b.deals) else None
+        da = DealFacts.from_report(self.a.deals[k]) if k < len(self.a.deals) else None
+        db = DealFacts.from_report(self.b.deals[k]) if k < len(self.b.deals) else None
         illegal = [
-            error if error is not None and error.get("deal", 0) == k else None
+            Refusal.from_json(error) if error is not None and error.get("deal", 0) == k else None
             for error in (self.a.error, self.b.error)
         ]
         differences = []
-        for key in (*_COMPARED, *_MONEY):
-            va = da.get(key) if da is not None else None
-            vb = db.get(key) if db is not None else None
+        for key in COMPARED:
+            va = da.value(key) if da is not None else None
+            vb = db.value(key) if db is not None else None
             if va != vb:
                 differences.append(Difference(key, va, vb))
         balance_difference = None
         tricks_same = None
         if da is not None and db is not None:
-            ba, bb = da.get("balances"), db.get("balances")
+            ba, bb = da.balances, db.balances
             same_unit = not self.units_differ
             if same_unit and ba is not None and bb is not None and len(ba) == len(bb):
                 balance_difference = tuple(y - x for x, y in zip(ba, bb, strict=True))
             if illegal == [None, None]:
-                tricks_same = [t["cards"] for t in da["tricks"]] == [
-                    t["cards"] for t in db["tricks"]
-                ]
+                tricks_same = da.tricks == db.tricks
         return DealComparison(
             k,
             tuple(differences),
@@ -122,6 +237,8 @@ class SideBySide:
             balance_difference,
             tricks_same,
             not differences and illegal == [None, None],
+            da,
+            db,
         )
 
     @cached_property

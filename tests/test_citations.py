@@ -124,22 +124,16 @@ def test_matcher_rejects_what_is_not_in_the_source(source: str, quote: str) -> N
 # this workbench could not read them again to keep a passage. Each is listed with why; a new
 # citation without its passage fails. Shrink this list by adding the passage (and a quote).
 NOT_STORED: dict[tuple[str, str], str] = {
-    ("cz", "L'hombre bid table"): "the Czech page was not readable again",
-    ("emil", "Quadrille"): "the blog page was not readable again",
-    ("jxci", "L'hombre"): "the blog page was not readable again",
-    ("lal", "Le jeu de l'Hombre"): "Lalanne's page was not readable again",
-    ("acad", "PA80-IA12"): "the page (books.google.to) was not readable again",
-    ("acad", "PA45, laws IX-X"): "the laws were read by the research; not transcribed",
+    (
+        "emil",
+        "Quadrille",
+    ): "the blog page was not readable again, and it is the only source of the variant's reading"
+    " (docs/decisions.md, 'Citations whose passage is not stored')",
     (
         "acan",
         "Hombre pag.6",
-    ): "page 6 was not found among the stored copies (see sources/acan.yaml)",
-    ("acan", "Tresillo pag.3-7"): "a range of pages, no single passage",
-    (
-        "acad-2",
-        "Qf1dAAAAcAAJ PA120",
-    ): "the Quintille nouveau page was not readable again; CG-EN PA56 translates it",
-    ("acad-2", "Zs4D Art. XII, Du Roi rendu (title only seen)"): "only the title was seen",
+    ): "page 6 was not found among the stored copies (see sources/acan.yaml), and it is the only"
+    " source of the puesta real for 1-4-4 (docs/decisions.md, 'Citations whose passage is not stored')",
 }
 
 

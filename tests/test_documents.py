@@ -463,7 +463,7 @@ def test_the_effect_chart_is_the_simulate_svg_of_the_same_run(tmp_path: Path) ->
     variant = load_ruleset("quadrille-four-trick-bete")
     write_docs(tmp_path, "md", [variant])
     svg = (tmp_path / "effects" / "quadrille-four-trick-bete.svg").read_text(encoding="utf-8")
-    report = compare(load_ruleset("quadrille"), variant, DEALS, seed=SEED).as_json()
+    report = compare(load_ruleset("quadrille"), variant, DEALS, seed=SEED).report()
     assert svg == render_svg(report)
     page = (tmp_path / "effects" / "quadrille-four-trick-bete.md").read_text(encoding="utf-8")
     assert "](quadrille-four-trick-bete.svg)" in page

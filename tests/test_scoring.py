@@ -421,7 +421,7 @@ def test_simulate_against_compares_only_unit_free_figures() -> None:
     assert report["difference"]["average_by_role"] == {}
     assert a["average_by_role"] and b["average_by_role"]  # each side in its own unit
     assert report["difference"]["declarer_won"]["n"] > 0  # a rate is compared
-    text = render_text(report)
+    text = render_text(c.report())
     assert "Units: A counts in jetons, B in points" in text
     same = compare(load_ruleset("ombre"), load_ruleset("ombre-spadille-force"), 30, confirm=False)
     assert "units_differ" not in same.as_json() and same.as_json()["difference"]["average_by_role"]

@@ -64,3 +64,33 @@ def test_cli_side_by_side(tmp_path: Path) -> None:
     # Hands that do not fit the other pack: a located record problem, exit 1.
     bad = runner.invoke(app, ["replay", record, "--ruleset", "quadrille"])
     assert bad.exit_code == 1 and "Traceback" not in bad.output
+
+
+def test_each_deal_is_compared_on_the_referees_typed_report() -> None:
+    """The text is rendered from typed facts (DealFacts, Refusal), each read once from the
+    referee's report of the deal; they hold exactly what the report says, so the JSON of the
+    differences and of a refusal is the report's own."""
+    from engine.sidebyside import COMPARED, DealFacts, Refusal
+
+    for path in sorted(RECORDS.glob("*.yaml")):
+        rec = read_record(path)
+        own = load_ruleset(rec.ruleset)
+        compared = replay_against(rec, own, own)
+        assert compared.same, path.name
+        for side, replay in (("a", compared.a), ("b", compared.b)):
+            assert len(compared.deals) == len(replay.deals)
+            for d, report in zip(compared.deals, replay.deals, strict=True):
+                facts = getattr(d, side)
+                assert isinstance(facts, DealFacts)
+                for key in COMPARED:
+                    value = report.get(key)
+                    assert facts.value(key) == (tuple(value) if isinstance(value, list) else value)
+    rec = read_record(RECORDS / "quadrille-ask-remise.yaml")
+    refused = replay_against(rec, load_ruleset("quadrille"), load_ruleset("mediateur-solitaire"))
+    (deal,) = refused.deals
+    assert refused.b.error is not None
+    assert isinstance(deal.illegal_b, Refusal) and deal.illegal_b.code == "bid/unknown-contract"
+    assert deal.illegal_b.as_json() == refused.b.error
+    assert deal.a is not None and deal.b is not None
+    assert deal.a.result == "remise" and deal.b.result is None and deal.differs("result")
+    assert {"field": "result", "a": "remise", "b": None} in deal.as_json()["differences"]

@@ -344,7 +344,7 @@ SCHEMA = {
                 "misdeal": obj(
                     {
                         "faults": arr(
-                            {"enum": ["too-many", "too-few", "duplicate", "faced"]},
+                            {"enum": ["too-many", "too-few", "duplicate", "faced", "faced-last"]},
                             minItems=1,
                             uniqueItems=True,
                         ),

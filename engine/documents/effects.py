@@ -10,20 +10,24 @@ what ``ombre simulate PARENT --against VARIANT -n 300 --seed 1 --svg`` prints: o
 A run costs about half a second, so its JSON report is kept in the workbench's cache
 (:mod:`engine.rules.cache`), keyed by the bytes of both rule files' ``extends`` chains, every source
 file of the engine (the referee, the bots and the settlement decide the numbers) and the run's
-parameters; any change to one of them runs it again.
+parameters; any change to one of them runs it again. A report read from the cache is the typed
+:class:`engine.compare.ComparisonReport` again (:meth:`~engine.compare.ComparisonReport.from_json`,
+the inverse of its JSON), so the pages are rendered from the same typed figures, fresh or cached.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.rules.model import RuleSet
+
+if TYPE_CHECKING:
+    from engine.compare import ComparisonReport, TableRow
 
 __all__ = ["BOTS", "DEALS", "SEED", "Effect", "effects", "measure", "measured"]
 
@@ -40,23 +44,18 @@ class Effect:
     id: str
     parent: str
     name: str
-    report: dict[str, Any]
-    """:meth:`engine.compare.Comparison.as_json` of the run (A the parent, B the variant)."""
-    rows: tuple[dict[str, str], ...]
+    report: ComparisonReport
+    """The run's figures (A the parent, B the variant)."""
+    rows: tuple[TableRow, ...]
     svg: str
 
     @property
     def command(self) -> str:
         """Returns the command that prints the same run."""
         return (
-            f"ombre simulate {self.parent} --against {self.id} -n {self.report['deals']} "
-            f"--seed {self.report['seed']} --bots {self.report['bots']}"
+            f"ombre simulate {self.parent} --against {self.id} -n {self.report.deals} "
+            f"--seed {self.report.seed} --bots {self.report.bots}"
         )
-
-    def difference(self, key: str) -> dict[str, Any] | None:
-        """Returns one paired difference of the report (B - A), if it was measured."""
-        value = self.report["difference"].get(key)
-        return value if isinstance(value, dict) and value.get("n") else None
 
 
 @lru_cache(maxsize=1)
@@ -84,9 +83,11 @@ def _chain_bytes(rules: RuleSet) -> bytes:
 
 def measure(
     parent: RuleSet, variant: RuleSet, deals: int = DEALS, seed: int = SEED, bots: str = BOTS
-) -> dict[str, Any]:
-    """Returns the JSON report of ``simulate PARENT --against VARIANT`` (cached)."""
-    from engine.compare import compare
+) -> ComparisonReport:
+    """Returns the report of ``simulate PARENT --against VARIANT`` (its JSON cached, read back
+    through :meth:`~engine.compare.ComparisonReport.from_json`; a cached document that is not a
+    report is a miss)."""
+    from engine.compare import ComparisonReport, compare
     from engine.rules import cache as _cache
 
     key = b"\0".join(
@@ -100,11 +101,13 @@ def measure(
     where = Path("simulate-against") / parent.id / variant.id
     hit = _cache.load(where, key, Path.read_bytes, "effects")
     if hit is not None and isinstance(hit.get("report"), dict):
-        return hit["report"]  # type: ignore[no-any-return]
-    report = compare(parent, variant, deals, seed=seed, bots=bots).as_json()
-    report = json.loads(json.dumps(report))  # the same values whether fresh or cached
-    _cache.store(where, key, {"deps": [], "report": report}, "effects")
-    return report  # type: ignore[no-any-return]
+        try:
+            return ComparisonReport.from_json(hit["report"])
+        except (KeyError, TypeError, ValueError):
+            pass  # not a report this engine reads: run it again
+    report = compare(parent, variant, deals, seed=seed, bots=bots).report()
+    _cache.store(where, key, {"deps": [], "report": report.as_json()}, "effects")
+    return report
 
 
 def measured(rulesets: Sequence[RuleSet]) -> list[RuleSet]:

@@ -285,6 +285,18 @@ class Deal(DealState):
             self.listed = legal
         return legal
 
+    def legal_plays(self) -> int:
+        """Returns the cards the player to move may play now, a mask over card indices: in the
+        play, those the trick rules and the adversaries' remedies allow (the ``play`` actions
+        of :meth:`legal_actions`, from the same :func:`engine.referee.play.play_mask`); in the
+        vole's decision, his hand (a lead undertakes it); 0 in any other phase."""
+        phase = self.phase
+        if phase is PLAY:
+            return play.play_mask(self)
+        if phase is VOLE:
+            return self.hands[self.to_move]
+        return 0
+
     def trump_choices(self, contract: Contract | None = None) -> list[int]:
         """Returns the suits (0-3) that may be named trumps under ``contract`` (default: the
         contract being played). Asks :func:`engine.referee.declarations.trump_suits`."""

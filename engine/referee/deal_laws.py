@@ -75,6 +75,14 @@ def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | N
                 action,
             )
         cite = d.rules.cite(("laws", "misdeal"))
+        if action.word == "faced-last" and "faced-last" not in law.faults and "faced" in law.faults:
+            return refuse(
+                "misdeal/last-card",
+                "a faced last card is no misdeal under these rules: the deal stands",
+                who,
+                action,
+                cite,
+            )
         if action.word not in law.faults:
             return refuse(
                 "misdeal/fault",

@@ -41,7 +41,8 @@ class Irregularities:
     never changed, so that a copy of the state shares it safely."""
 
     fault: str | None = None
-    """The misdeal found (``too-many``, ``too-few``, ``duplicate``, ``faced``), None if none."""
+    """The misdeal found (``too-many``, ``too-few``, ``duplicate``, ``faced``, ``faced-last``),
+    None if none."""
     found_by: int | None = None
     """The seat that found the misdeal, or that played with a card too many."""
     extra_card: int | None = None

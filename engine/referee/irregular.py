@@ -17,8 +17,17 @@ from dataclasses import dataclass, replace
 
 from engine.actions import Action
 from engine.referee.state import IrregularView
+from engine.rules.model import PlayLaw
 
-__all__ = ["Event", "Irregular", "IrregularView"]
+__all__ = [
+    "Event",
+    "Irregular",
+    "IrregularView",
+    "makes_known",
+    "out_of_turn_bars_vole",
+    "shown_dictated",
+    "turnable",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +83,31 @@ class Irregular:
         if seat in self.shown:
             return [c for c in range(hand.bit_length()) if hand >> c & 1]
         return sorted({c for s, c in self.public if s == seat and hand >> c & 1})
+
+
+def shown_dictated(law: PlayLaw, on_side: bool, side_tricks: int) -> bool:
+    """Checks if a hand shown by a seat (``on_side``: of the declaring side) when his side had
+    ``side_tricks`` tricks is the adversaries' to dictate: shown before the game is won. The
+    one statement of it, for the play (:func:`engine.referee.laws.apply`) and the
+    scorekeeper (:func:`engine.referee.laws.declared_effects`); with ``bars_vole`` it takes
+    the vole from the side too."""
+    return on_side and side_tricks < law.before_side_tricks
+
+
+def out_of_turn_bars_vole(law: PlayLaw, on_side: bool) -> bool:
+    """Checks if a play out of turn by a seat (``on_side``: of the declaring side) takes the
+    vole from his side (``bars_vole``, HOYLE-IE law 14)."""
+    return law.bars_vole and on_side
+
+
+def makes_known(seat: int, *, partner: int | None, eldest: int) -> bool:
+    """Checks if ``seat``, leading one of ``laws.partner_known_no_vole``'s leads before the
+    called card has appeared, makes himself known: he holds the called card (``partner``) and
+    is not the eldest, whose lead is his duty."""
+    return partner is not None and seat == partner and seat != eldest
+
+
+def turnable(seat: int, target: int, n: int, out: int | None) -> bool:
+    """Checks if ``seat`` can turn up ``target``'s hand: another seat of the deal, one that
+    plays it (and, at the table, still holds cards)."""
+    return target != seat and 0 <= target < n and target != out

@@ -36,6 +36,7 @@ that is ever the player to move's duty is ``name-trump`` after a hand laid down.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.actions import LAW_VERBS, TRUMP, Action
 from engine.cards import ALL_CARDS, Suit
@@ -43,18 +44,29 @@ from engine.enums import Help
 from engine.errors import IllegalActionError
 from engine.referee import declarations
 from engine.referee.dealstate import DealState
-from engine.referee.irregular import Event, Irregular
+from engine.referee.irregular import (
+    Event,
+    Irregular,
+    makes_known,
+    out_of_turn_bars_vole,
+    shown_dictated,
+    turnable,
+)
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import TRUMP as TRUMP_PHASE
 from engine.referee.state import VOLE as VOLE_PHASE
-from engine.rules.model import PlayLaw
+from engine.rules.model import PlayLaw, RuleSet
 
 __all__ = [
     "LAW_OF_VERB",
+    "SCORED_LAWS",
+    "Declared",
+    "DeclaredEffects",
     "adversaries",
     "apply",
     "declarable",
+    "declared_effects",
     "legal",
     "refusal",
 ]
@@ -173,7 +185,7 @@ def refusal(d: DealState, seat: int, action: Action) -> IllegalActionError | Non
     # turn-hand
     target = action.seat
     assert target is not None
-    if target == seat or not 0 <= target < d.n or target == d.out or not d.hands[target]:
+    if not turnable(seat, target, d.n, d.out) or not d.hands[target]:
         return refuse(
             "turn-hand/not-a-hand",
             f"seat {seat} cannot turn up seat {target}'s hand: name another player holding cards",
@@ -320,7 +332,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
             changes["liable"] = (*state.liable, (seat, card, "out_of_turn"))
         if "require-suit" in law.remedies:
             changes["suit_remedies"] = (*state.suit_remedies, seat)
-        if law.bars_vole and seat in side and state.vole_barred is None:
+        if out_of_turn_bars_vole(law, seat in side) and state.vole_barred is None:
             changes["vole_barred"] = "out_of_turn"
         d.irregular = state.add(event, **changes)
     elif verb == "require":
@@ -350,8 +362,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         law = _law(d, "shown_cards")
         assert law is not None
         changes = {"shown": state.shown | {seat}}
-        early = sum(d.won[s] for s in side) < law.before_side_tricks
-        if seat in side and early:
+        if shown_dictated(law, seat in side, sum(d.won[s] for s in side)):
             changes["dictated"] = state.dictated | {seat}
             if law.bars_vole and state.vole_barred is None:
                 changes["vole_barred"] = "shown_cards"
@@ -449,3 +460,159 @@ def is_law_verb(verb: str) -> bool:
 def events(d: DealState) -> Sequence[Event]:
     """Returns the irregularities and remedies declared in the deal, in order."""
     return d.irregular.events if d.irregular is not None else ()
+
+
+SCORED_LAWS = {
+    "turned_hand": "turn-hand",
+    "shown_cards": "show",
+    "out_of_turn": "out-of-turn",
+    "partner_known_no_vole": "made-known",
+}
+"""The laws of the play whose irregularity can change a deal's score once it is played out,
+each with the word the scorekeeper writes it with (the record's verb; ``made-known`` for the
+law with no verb): a hand turned up makes a bête by halves, and the other three may take the
+vole from the declaring side. The other laws act on the play only (a card called, a suit
+named), so their effect is already in the tricks the scorekeeper enters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """An irregularity of the play as the scorekeeper writes it down, without the cards: the
+    seat that committed it, its law (a key of :data:`SCORED_LAWS`), the hand turned up
+    (``turned_hand``), and the tricks the offender's side had taken when he showed his cards
+    (``shown_cards``)."""
+
+    seat: int
+    law: str
+    hand: int | None = None
+    side_tricks: int | None = None
+
+    @property
+    def verb(self) -> str:
+        """Returns the word it is written with (``turn-hand``, ``show``, ...)."""
+        return SCORED_LAWS[self.law]
+
+    def __str__(self) -> str:
+        """Returns the word and its argument, as a record's action reads after its seat."""
+        arg = self.hand if self.hand is not None else self.side_tricks
+        return self.verb + (f" {arg}" if arg is not None else "")
+
+    def as_json(self) -> dict[str, object]:
+        """Returns the irregularity as an evening writes it (``score.irregularities``)."""
+        out: dict[str, object] = {"seat": self.seat, "law": self.law}
+        if self.hand is not None:
+            out["hand"] = self.hand
+        if self.side_tricks is not None:
+            out["side_tricks"] = self.side_tricks
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredEffects:
+    """What the irregularities a scorekeeper entered do to the deal's score: the hands turned
+    up, (offender, owner), each a bête by halves; the law that took the vole from the declaring
+    side (None if none did) and the seat whose irregularity it was."""
+
+    turned: tuple[tuple[int, int], ...] = ()
+    vole_barred: str | None = None
+    barred_by: int | None = None
+
+
+def declared_effects(
+    rules: RuleSet,
+    declared: Sequence[Declared],
+    *,
+    dealer: int,
+    declarer: int,
+    partner: int | None,
+    tricks: Sequence[int],
+) -> DeclaredEffects:
+    """Returns what the irregularities ``declared`` (entered after the deal, without cards) do to
+    the score of a deal played out under ``rules``, by the same statements the play applies
+    (:func:`apply`, :func:`engine.referee.remedies.after_lead`): a deal the scorekeeper enters
+    is settled as the referee would have settled it. ``partner`` is the called card's holder
+    who played with the declarer (None if he played alone); ``tricks`` each seat's tricks.
+
+    :raises IllegalActionError: for an irregularity that could not have been committed, or
+        that the rules state no law for: ``VERB/no-law``, ``VERB/sits-out``,
+        ``turn-hand/not-a-hand``, ``show/already``, ``show/side-tricks``,
+        ``made-known/not-the-partner``, ``made-known/the-eldest``.
+    """
+    seats = rules.compiled.seatings[dealer]
+    n, out = rules.players, seats.out
+    side = (declarer,) if partner is None else (declarer, partner)
+    turned: list[tuple[int, int]] = []
+    shown: set[int] = set()
+    barred: tuple[str, int] | None = None
+    for item in declared:
+        seat, verb = item.seat, item.verb
+        law: PlayLaw | None = getattr(rules.play_laws, item.law)
+        if law is None:
+            raise refuse(
+                f"{verb}/no-law",
+                f"{rules.name} states no law for this irregularity (laws.{item.law})",
+                seat,
+                item,
+            )
+        if seat == out:
+            raise refuse(f"{verb}/sits-out", f"seat {seat} sits this deal out", seat, item)
+        rule = rules.cite(("laws", item.law))
+        on_side = seat in side
+        bars = False
+        if item.law == "turned_hand":
+            assert item.hand is not None
+            if not turnable(seat, item.hand, n, out):
+                raise refuse(
+                    "turn-hand/not-a-hand",
+                    f"seat {seat} cannot turn up seat {item.hand}'s hand: name another player "
+                    "of the deal",
+                    seat,
+                    item,
+                    rule,
+                )
+            turned.append((seat, item.hand))
+        elif item.law == "shown_cards":
+            assert item.side_tricks is not None
+            if seat in shown:
+                raise refuse("show/already", f"seat {seat}'s hand is shown already", seat, item)
+            shown.add(seat)
+            mine = side if on_side else [s for s in range(n) if s != out and s not in side]
+            took = sum(tricks[s] for s in mine)
+            if item.side_tricks > took:
+                raise refuse(
+                    "show/side-tricks",
+                    f"seat {seat}'s side took {took} tricks in all: it cannot have had "
+                    f"{item.side_tricks} when he showed his cards",
+                    seat,
+                    item,
+                )
+            bars = law.bars_vole and shown_dictated(law, on_side, item.side_tricks)
+        elif item.law == "out_of_turn":
+            bars = out_of_turn_bars_vole(law, on_side)
+        else:  # partner_known_no_vole
+            if partner is None or seat != partner:
+                raise refuse(
+                    "made-known/not-the-partner",
+                    "only the called card's holder playing with the declarer makes himself "
+                    f"known by his lead, not seat {seat}",
+                    seat,
+                    item,
+                    rule,
+                )
+            if not makes_known(seat, partner=partner, eldest=seats.eldest):
+                raise refuse(
+                    "made-known/the-eldest",
+                    f"seat {seat} is the eldest, whose lead is his duty: it makes him known to "
+                    "nobody",
+                    seat,
+                    item,
+                    rule,
+                )
+            bars = True
+        if bars and barred is None:
+            barred = (item.law, seat)
+    return DeclaredEffects(
+        tuple(turned),
+        barred[0] if barred is not None else None,
+        barred[1] if barred is not None else None,
+    )

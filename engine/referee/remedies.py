@@ -15,7 +15,7 @@ from dataclasses import replace
 from engine.actions import PLAY
 from engine.cards import Suit
 from engine.referee.dealstate import DealState
-from engine.referee.irregular import Event, Irregular, IrregularView
+from engine.referee.irregular import Event, Irregular, IrregularView, makes_known
 from engine.referee.state import SUIT_NAMES, card
 from engine.referee.tricks import TRUMPS
 
@@ -71,9 +71,7 @@ def after_lead(d: DealState, leader: int, led: int) -> None:
     law = d.rules.play_laws.partner_known_no_vole
     if (
         law is None
-        or d.partner is None
-        or leader != d.partner
-        or leader == d.eldest
+        or not makes_known(leader, partner=d.partner, eldest=d.eldest)
         or d.partner_seen
         or d.trump is None
     ):

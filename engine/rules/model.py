@@ -576,7 +576,8 @@ class Misdeal:
 
     faults: tuple[str, ...]
     """The faults that void it: ``too-many``, ``too-few`` (cards), ``duplicate`` (two cards
-    alike), ``faced`` (a card turned in the deal)."""
+    alike), ``faced`` (a card turned in the deal before the last), ``faced-last`` (the last card
+    dealt turned). A law that lists ``faced`` without ``faced-last`` spares a faced last card."""
     redealt_by: str
     """Who deals again: ``same`` (the dealer who dealt wrong) or ``next``."""
     basis: Basis

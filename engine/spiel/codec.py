@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.actions import CALL, DEFER, GIVE, PASS, PLAY, STOP, TRUMP, VOLE, Action
-from engine.cards import ALL_CARDS, PACK_SIZE, Suit
+from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, SUITS_IN_PACK, Suit
 from engine.referee.settlement import stakes_for
 from engine.referee.state import PHASES
 from engine.rules.model import RuleSet
@@ -47,6 +47,23 @@ __all__ = ["Codec", "card_index", "parse_options", "suit_index"]
 
 PASS_ID, VOLE_ID, STOP_ID, DRAW_ID = range(4)
 _FIXED = 4
+
+
+# The card indices of each suit's bits of a mask (RANKS_PER_SUIT bits a suit), lowest first,
+# so that the ids of a mask's plays are four look-ups.
+# Each entry extends the entry without its lowest card.
+def _suit_cards(suit: int) -> tuple[tuple[int, ...], ...]:
+    base = suit * RANKS_PER_SUIT
+    table: list[tuple[int, ...]] = [()]
+    for bits in range(1, 1 << RANKS_PER_SUIT):
+        low = (bits & -bits).bit_length() - 1
+        table.append((base + low, *table[bits & (bits - 1)]))
+    return tuple(table)
+
+
+_CARDS_OF = tuple(_suit_cards(s) for s in range(SUITS_IN_PACK))
+_SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
+_S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -81,11 +98,23 @@ class Codec:
     slots: tuple[int, ...] = field(init=False)
     """The seat each position of the shuffled pack goes to (-1: the talon)."""
     deck: tuple[int, ...] = field(init=False)
+    deck_mask: int = field(init=False)
+    """The pack's cards, a mask."""
+    # The layout's bases, worked out once (the ids are read on every move).
+    trump_base: int = field(init=False)
+    call_base: int = field(init=False)
+    give_base: int = field(init=False)
+    pick_base: int = field(init=False)
+    play_base: int = field(init=False)
+    defer_id: int = field(init=False)
+    """The id of ``defer``, where a defender may exchange second (else beyond the layout)."""
+    num_actions: int = field(init=False)
 
     def __post_init__(self) -> None:
         rules = self.rules
         setup = rules.setup(self.options or None)
         self.deck = tuple(sorted(setup.tables.deck))
+        self.deck_mask = sum(1 << c for c in self.deck)
         self.contracts = tuple(rules.contracts)
         self.defers = rules.exchange_defenders == "either-first"
         self._bid = {c: _FIXED + i for i, c in enumerate(self.contracts)}
@@ -94,37 +123,26 @@ class Codec:
             for pos in range(start, end):
                 slots[pos] = seat
         self.slots = tuple(slots)
+        self.trump_base = _FIXED + len(self.contracts)
+        self.call_base = self.trump_base + 4
+        self.give_base = self.call_base + PACK_SIZE
+        self.pick_base = self.give_base + PACK_SIZE
+        self.play_base = self.pick_base + PACK_SIZE
+        self.defer_id = self.play_base + PACK_SIZE
+        self.num_actions = self.play_base + PACK_SIZE + (1 if self.defers else 0)
+        # Every id's decision, looked up (decode); the bids built once.
+        decoded: list[Action | int | None] = [PASS, VOLE, STOP, None]
+        decoded += [Action("bid", contract=c) for c in self.contracts]
+        decoded += TRUMP
+        decoded += CALL
+        decoded += GIVE
+        decoded += range(PACK_SIZE)  # an écart's card: its index
+        decoded += PLAY
+        if self.defers:
+            decoded.append(DEFER)
+        self._decoded: tuple[Action | int | None, ...] = tuple(decoded)
 
-    # The layout.
-
-    @property
-    def trump_base(self) -> int:
-        return _FIXED + len(self.contracts)
-
-    @property
-    def call_base(self) -> int:
-        return self.trump_base + 4
-
-    @property
-    def give_base(self) -> int:
-        return self.call_base + PACK_SIZE
-
-    @property
-    def pick_base(self) -> int:
-        return self.give_base + PACK_SIZE
-
-    @property
-    def play_base(self) -> int:
-        return self.pick_base + PACK_SIZE
-
-    @property
-    def defer_id(self) -> int:
-        """The id of ``defer``, where a defender may exchange second (else beyond the layout)."""
-        return self.play_base + PACK_SIZE
-
-    @property
-    def num_actions(self) -> int:
-        return self.play_base + PACK_SIZE + (1 if self.defers else 0)
+    # The ids.
 
     def encode(self, action: Action) -> int:
         """Returns the id of a (single-decision) action of the referee."""
@@ -151,6 +169,22 @@ class Codec:
             return self.defer_id
         raise ValueError(f"{action} is not a decision of the game (an écart is decomposed)")
 
+    def plays(self, mask: int) -> list[int]:
+        """Returns the ids of ``play CARD`` for the cards of a mask, in card order (the
+        ascending order of the ids)."""
+        base = self.play_base
+        b = _CARDS_OF
+        m = _SUIT_BITS
+        return [
+            base + c
+            for c in (
+                *b[0][mask & m],
+                *b[1][mask >> _S1 & m],
+                *b[2][mask >> _S2 & m],
+                *b[3][mask >> _S3],
+            )
+        ]
+
     def decode(self, action_id: int) -> Action | int | None:
         """Returns the referee's action for an id; for an écart's card, the card index; for the
         écart's end, None.
@@ -159,24 +193,7 @@ class Codec:
         """
         if not 0 <= action_id < self.num_actions:
             raise ValueError(f"action {action_id} is not an action of this game")
-        if action_id < _FIXED:
-            return (PASS, VOLE, STOP, None)[action_id]
-        if action_id == self.defer_id:
-            return DEFER
-        if action_id < self.trump_base:
-            return Action("bid", contract=self.contracts[action_id - _FIXED])
-        if action_id < self.call_base:
-            return TRUMP[action_id - self.trump_base]
-        for base, table in (
-            (self.call_base, CALL),
-            (self.give_base, GIVE),
-            (self.pick_base, None),
-            (self.play_base, PLAY),
-        ):
-            if base <= action_id < base + PACK_SIZE:
-                card = action_id - base
-                return card if table is None else table[card]
-        raise AssertionError(action_id)  # pragma: no cover - covered by the range check
+        return self._decoded[action_id]
 
     def describe(self, action_id: int) -> str:
         """Returns an action id in the record notation (an écart's card: ``discard CARD``)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import repeat
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,10 +31,10 @@ import pyspiel
 from engine.actions import Action
 from engine.bots.base import bits, honest, knowledge
 from engine.bots.search import SearchBot
-from engine.cards import ALL_CARDS, PACK_SIZE
+from engine.cards import ALL_CARDS, PACK_SIZE, Card
 from engine.errors import NotationError
 from engine.referee import Deal
-from engine.referee.state import PHASES
+from engine.referee.state import PHASES, PLAY
 from engine.rules.model import RuleSet
 from engine.spiel.codec import DRAW_ID, Codec, card_index, parse_options, suit_index
 
@@ -79,6 +80,9 @@ _PUBLIC_TENSOR_KEYS = (
     "played",
 )
 
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _PRIVATE_FIELDS = frozenset(("seat", "hand", "partner", "given", "legal"))
 # View fields that only some contracts fill (issue 16): left out while they hold their default,
@@ -136,11 +140,13 @@ class _Core:
     pickled as the actions that led to it (replayed through the referee on loading).
     """
 
-    __slots__ = ("deal", "moves", "pack", "picks", "resampled", "spec")
+    __slots__ = ("deal", "left", "moves", "pack", "picks", "resampled", "spec")
 
     def __init__(self, spec: _Spec) -> None:
         self.spec = spec
         self.pack: list[int] = []
+        self.left: list[int] = list(spec.codec.deck)
+        """The cards not dealt yet, in index order (the chance outcomes)."""
         self.deal: Deal | None = None
         self.picks: tuple[int, ...] = ()
         self.moves: list[int] = []
@@ -150,6 +156,7 @@ class _Core:
         other = object.__new__(_Core)
         other.spec = self.spec
         other.pack = list(self.pack)
+        other.left = list(self.left)
         other.deal = self.deal.copy() if self.deal is not None else None
         other.picks = self.picks
         other.moves = list(self.moves)
@@ -169,30 +176,31 @@ class _Core:
     def apply(self, action_id: int) -> None:
         spec = self.spec
         codec = spec.codec
-        if self.deal is None:
-            if action_id in self.pack or action_id not in codec.deck:
+        deal = self.deal
+        if deal is None:
+            left = self.left
+            if action_id not in left:
                 raise pyspiel.SpielError(f"{SHORT_NAME}: chance outcome {action_id} not legal")
+            left.remove(action_id)
             self.pack.append(action_id)
             self.moves.append(action_id)
-            if len(self.pack) == len(codec.deck):
+            if not left:
                 self._deal()
             return
         decoded = codec.decode(action_id)
-        deal = self.deal
         try:
-            if decoded is None or isinstance(decoded, int):
-                if action_id not in self.legal():
-                    raise pyspiel.SpielError(
-                        f"{SHORT_NAME}: {codec.describe(action_id)} is not legal now"
-                    )
-                if isinstance(decoded, int):
-                    self.picks = (*self.picks, decoded)
-                else:
-                    cards = tuple(ALL_CARDS[c] for c in self.picks)
-                    self.picks = ()
-                    deal.apply(Action("discard", cards=cards))
+            if type(decoded) is Action:
+                deal.apply(decoded)  # checked by the referee
+            elif action_id not in self.legal():
+                raise pyspiel.SpielError(
+                    f"{SHORT_NAME}: {codec.describe(action_id)} is not legal now"
+                )
+            elif isinstance(decoded, int):
+                self.picks = (*self.picks, decoded)
             else:
-                deal.apply(decoded)
+                cards = tuple(ALL_CARDS[c] for c in self.picks)
+                self.picks = ()
+                deal.apply(Action("discard", cards=cards))
         except (NotationError, pyspiel.SpielError) as e:
             raise pyspiel.SpielError(f"{SHORT_NAME}: {e}") from None
         except Exception as e:
@@ -206,10 +214,10 @@ class _Core:
     def _deal(self) -> None:
         spec = self.spec
         n = spec.rules.players
-        hands: list[list[str]] = [[] for _ in range(n)]
-        talon: list[str] = []
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        talon: list[Card] = []
         for seat, card in zip(spec.codec.slots, self.pack, strict=True):
-            (talon if seat < 0 else hands[seat]).append(str(ALL_CARDS[card]))
+            (talon if seat < 0 else hands[seat]).append(ALL_CARDS[card])
         self.deal = Deal(
             spec.rules,
             dealer=spec.dealer,
@@ -221,11 +229,14 @@ class _Core:
     def legal(self) -> list[int]:
         deal = self.deal
         if deal is None:
-            taken = set(self.pack)
-            return [c for c in self.spec.codec.deck if c not in taken]
+            return list(self.left)
         if deal.is_over:
             return []
         codec = self.spec.codec
+        if deal.phase is PLAY and deal.irregular is None:
+            # The cards the referee lets him play (its legal actions are their plays, and the
+            # revokes a bot never makes: engine.bots.base.honest).
+            return codec.plays(deal.legal_plays())
         legal = honest(deal)
         if deal.phase == "exchange":
             # The écart one card at a time, lowest first: a card is offered if the referee
@@ -310,19 +321,40 @@ class OmbreState(pyspiel.State):
         """Returns the seat to move, or chance, or terminal."""
         deal = self.core.deal
         if deal is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         if deal.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         return deal.to_move
+
+    def is_chance_node(self) -> bool:
+        """Checks if the deal is being dealt (the same answer as OpenSpiel's, asked of Python
+        without a round trip through C++)."""
+        return self.core.deal is None
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Returns the legal actions of ``player`` (default: the player to move), as OpenSpiel's
+        ``State.legal_actions`` does for a Python game -- none at the end, the chance outcomes
+        at a chance node, none for a seat not to move -- without the round trip through C++
+        (which C++ callers still take, to :meth:`_legal_actions`)."""
+        core = self.core
+        deal = core.deal
+        if deal is None:
+            return list(core.left)
+        if deal.is_over:
+            return []
+        if player is None or player == deal.to_move:
+            return core.legal()
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.core.legal() if player == self.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the cards that may come next in the pack, each equally likely."""
-        left = self.core.legal()
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        left = self.core.left
+        return list(zip(left, repeat(1.0 / len(left)))) if left else []
 
     def _apply_action(self, action: int) -> None:
         self.core.apply(int(action))

@@ -717,6 +717,10 @@ def show_evening(state: AppState, request: Request, form: Form) -> Response:
         return _render("evening.j2", **_evening_context(ident, evening))
 
 
+IRREGULARITY_ROWS = 3
+"""The rows of the scorekeeper's form for the irregularities of the play that change the
+score (the laws of the play: ``score.irregularities``)."""
+
 SCORE_FIELDS = {
     "version",
     "dealer",
@@ -735,6 +739,11 @@ SCORE_FIELDS = {
     "extra_card",
     "unclaimed",
     *(f"tricks{k}" for k in range(6)),
+    *(
+        f"irr{k}_{part}"
+        for k in range(IRREGULARITY_ROWS)
+        for part in ("law", "seat", "hand", "tricks")
+    ),
 }
 
 
@@ -1127,6 +1136,22 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     unclaimed = fields.get("unclaimed", [])
     if unclaimed:
         data["unclaimed"] = list(unclaimed)
+    irregularities = []
+    for k in range(IRREGULARITY_ROWS):
+        # A row of the irregularities of the play: who, under which law, and the hand turned
+        # up or his side's tricks when he showed; checked by parse_entry and the referee.
+        law = _one(fields, f"irr{k}_law", "")
+        if not law:
+            continue
+        item: dict[str, Any] = {"seat": seat(f"irr{k}_seat"), "law": law}
+        if law == "turned_hand":
+            item["hand"] = seat(f"irr{k}_hand")
+        elif law == "shown_cards":
+            tricks = _one(fields, f"irr{k}_tricks", "")
+            item["side_tricks"] = _int(tricks, "his side's tricks") if tricks else None
+        irregularities.append(item)
+    if irregularities:
+        data["irregularities"] = irregularities
     return data
 
 
@@ -1147,6 +1172,7 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "betes": list(table.betes),
         "remainder": table.remainder,
         "asks_trump_holders": evening.asks_trump_holders,
+        "irregularity_rows": IRREGULARITY_ROWS,
         "redeal": table.redeal,
         "next_dealer": evening.next_dealer,
         "contracts": list(rules.contracts.values()),

@@ -1,0 +1,68 @@
+"""The fast paths give the answers of the paths they shortcut (issue 17's playout speeds).
+
+* :meth:`engine.referee.Deal.legal_plays` is the mask of the ``play`` actions
+  :meth:`Deal.legal_actions` lists, in every phase, under every rule file;
+* the OpenSpiel state's Python ``legal_actions`` and ``is_chance_node`` answer as OpenSpiel's
+  own (C++) ones do, for every player, at every kind of node.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import load_ruleset
+from engine.referee import Deal
+from engine.rules.loader import default_registry
+
+ALL = [e.id for e in default_registry().entries()]
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_legal_plays_is_the_mask_of_the_legal_plays(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    rng = random.Random(5)
+    checked = 0
+    for i in range(12):
+        deal = Deal(rules, seed=i, dealer=i % rules.players)
+        while not deal.is_over:
+            legal = deal.legal_actions()
+            plays = 0
+            for a in legal:
+                if a.verb == "play":
+                    plays |= 1 << a.cards[0].index
+            assert deal.legal_plays() == plays, (ruleset, i, deal.phase)
+            checked += deal.phase == "play"
+            deal.apply(legal[rng.randrange(len(legal))])
+    assert checked > 50
+
+
+def test_spiel_python_answers_are_openspiels() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
+    import engine.spiel  # noqa: F401  (registers the game)
+    from engine.spiel import game_string
+
+    rng = random.Random(3)
+    for ruleset in ("quadrille", "ombre"):
+        game = pyspiel.load_game(game_string(ruleset))
+        n = game.num_players()
+        for _ in range(3):
+            state = game.new_initial_state()
+            while True:
+                assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+                assert state.legal_actions() == pyspiel.State.legal_actions(state)
+                for p in range(n):
+                    assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+                if not state.is_chance_node() and not state.is_terminal():
+                    with pytest.raises(pyspiel.SpielError):
+                        state.legal_actions(-1)
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    assert [a for a, _ in outcomes] == pyspiel.State.legal_actions(state)
+                    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                    state.apply_action(rng.choice(outcomes)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
