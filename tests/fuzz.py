@@ -330,7 +330,7 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
         return d
     contracts = d.get("auction", {}).get("contracts", {})
     for _ in range(count):
-        what = rng.randrange(17)
+        what = rng.randrange(20)
         cid = rng.choice(list(contracts)) if contracts else None
         c = contracts.get(cid) if cid else None
         if what == 0:
@@ -399,6 +399,8 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
             d["matadors"]["privilege"]["higher_led_forces_lower"] = rng.random() < 0.5
         elif what in (14, 15):
             _mutate_results(rng, d, list(contracts))
+        elif what in (17, 18, 19):
+            _mutate_living(rng, d, cid, c)
         elif what == 16:
             # The play duties in every combination, following or not.
             for flag in ("follow_suit", "must_trump", "must_overtake"):
@@ -415,6 +417,121 @@ def mutate_semantics(rng: random.Random, data: Any, count: int) -> Any:
             d["deal"]["talon"] = _deck_size(d) - hand * d["players"]["count"]
             d["deal"]["packets"] = [[hand]]
     return d
+
+
+def _mutate_living(
+    rng: random.Random, d: dict[str, Any], cid: str | None, c: dict[str, Any] | None
+) -> None:
+    """Recombines the living family's mechanisms (issue 16): the auction that goes round, equal
+    rank, class bids, bids only to overcall, contracts without trumps, to take no trick, open,
+    offered to the seat out and played by all, the duty to buy, the raise, the defenders'
+    order, points and penalties, a party's target, the bête's growth, the palo de favor's
+    items, the seat that sits out and a defender's vole."""
+    basis = {"evidence": "conjecture"}
+    contracts = d["auction"]["contracts"]
+    ids = list(contracts) or ["x"]
+    settlement = d["settlement"]
+    roll = rng.randrange(22)
+    if roll == 0:
+        d["auction"]["speech"] = rng.choice(["once-each", "round"])
+    elif roll == 1:
+        d["auction"]["equal_rank"] = rng.choice(["refused", "earlier-holds"])
+    elif roll == 2 and c is not None:
+        c["bid_as"] = rng.choice(ids)
+    elif roll == 3 and c is not None:
+        faults = list(settlement.get("penalties") or {}) or ["fault"]
+        c["only_to_overcall"] = rng.choice(["refused", {"penalty": rng.choice(faults)}])
+        if rng.random() < 0.5:
+            c["instead_of"] = rng.choice(ids)
+    elif roll == 4 and c is not None:
+        c["trumps"] = rng.choice(["named", "none"])
+        c["aim"] = rng.choice(["tricks", "tricks", "no-tricks"])
+    elif roll == 5 and c is not None:
+        c["open"] = rng.choice(["before-first-lead", "after-first-lead"])
+    elif roll == 6 and c is not None:
+        c["biddable_when"] = rng.choice(["always", "last-after-all-pass", "out-after-all-pass"])
+    elif roll == 7 and c is not None:
+        hand = d["deal"]["hand_size"]
+        c["all_play"] = {
+            "draw": rng.choice([hand, hand, rng.randint(0, 13)]),
+            "ties": "latest-trick",
+        }
+        if rng.random() < 0.7:
+            c.update(
+                biddable=True,
+                biddable_when="out-after-all-pass",
+                help="none",
+                exchange="none",
+                vole_allowed=False,
+                trumps=rng.choice(["named", "none"]),
+            )
+    elif roll == 8 and c is not None:
+        c["trump_suit"] = rng.choice(SUITS)
+    elif roll == 9 and c is not None:
+        c["declarer_may_play"] = rng.sample(ids, rng.randint(1, min(2, len(ids))))
+    elif roll == 10 and c is not None:
+        c["exchange_limits"] = {
+            rng.choice(["declarer_min", "declarer_max"]): rng.randint(0, 9),
+        }
+        c["exchange"] = rng.choice(["declarer-first", "declarer-only", "others-only", "none"])
+    elif roll == 11:
+        ex = d.setdefault("exchange", {"basis": basis})
+        ex["declarer_min"] = rng.randint(0, 3)
+        ex["besides_turned"] = rng.random() < 0.5
+        ex["defenders"] = rng.choice(["in-turn", "either-first"])
+    elif roll == 12:
+        if rng.random() < 0.7:
+            d["auction"]["raise"] = {"to": "higher", "basis": basis}
+        else:
+            d["auction"].pop("raise", None)
+    elif roll == 13:
+        # A tariff entry with every role, the most tricks included.
+        outcomes = list(settlement.get("outcomes") or {}) or ["win"]
+        points = settlement.setdefault("points", {})
+        row = points.setdefault(rng.choice(ids), {"basis": basis})
+        roles = ["declarer", "partner", "opponents", "codille_winner", "most_tricks"]
+        row[rng.choice(outcomes)] = rng.choice(
+            [rng.randint(-6, 6), {rng.choice(roles): rng.randint(-6, 6)}]
+        )
+    elif roll == 14:
+        settlement["unit"] = rng.choice(["point", settlement.get("unit", "jeton")])
+        for out in (settlement.get("outcomes") or {}).values():
+            if isinstance(out, dict) and rng.random() < 0.5:
+                out["game"] = rng.choice(["won", "remise", "codille"])
+    elif roll == 15:
+        settlement.setdefault("penalties", {})[rng.choice(["fault", "early-suit"])] = {
+            "name": "a fault",
+            "points": rng.randint(1, 3),
+            "basis": basis,
+        }
+    elif roll == 16:
+        d["party"] = rng.choice(
+            [
+                {"target": rng.randint(1, 12), "basis": basis},
+                {"deals": rng.randint(1, 12), "basis": basis},
+            ]
+        )
+    elif roll == 17 and isinstance(settlement.get("bete"), dict):
+        settlement["bete"]["growth"] = rng.choice(
+            ["in-play", "doubling", {"step": rng.randint(1, 20)}]
+        )
+    elif roll == 18 and settlement.get("items"):
+        item = settlement["items"][rng.choice(list(settlement["items"]))]
+        options = list(d.get("options") or {}) or ["favourite-suit"]
+        item["favourite_option"] = rng.choice(options)
+        item["favourite_amount"] = rng.randint(0, 10)
+    elif roll == 19:
+        players = d["players"]
+        choice = rng.choice(["dealer", "opposite-dealer", None])
+        if choice is None:
+            players.pop("sits_out", None)
+        else:
+            players["sits_out"] = choice
+    elif roll == 20:
+        d["vole"]["by"] = rng.choice(["side", "any-seat"])
+    elif c is not None:
+        c["vole_allowed"] = rng.random() < 0.5
+        c["announces_vole"] = rng.random() < 0.3
 
 
 def _mutate_results(rng: random.Random, d: dict[str, Any], contracts: list[str]) -> None:

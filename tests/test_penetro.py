@@ -47,7 +47,8 @@ def offered() -> Deal:
 
 
 def test_all_pass_with_the_espada_in_the_talon_offers_the_penetro_to_the_resting_seat() -> None:
-    # "When no active player holds the Spadille (it is in the talon) and all pass".
+    # "When no active player holds the Spadille (it is in the talon) and all pass"; the
+    # table's "enters penetro_choice in quadrille pass-out when espada obligatoria is off".
     deal = offered()
     assert deal.phase is Phase.AUCTION and not deal.is_over
     assert deal.to_move == deal.out == 0  # "expect(room.state.turn).toBe(room.restSeat())"
@@ -250,3 +251,19 @@ def test_most_tricks_is_only_for_a_contract_all_play(tmp_path: Path) -> None:
     with pytest.raises(RuleFileError) as error:
         load_ruleset(path)
     assert "semantic/most-tricks-not-all-play" in {p.code for p in error.value.problems}
+
+
+def test_without_the_espada_obligatoria_every_pass_out_offers_the_penetro(tmp_path: Path) -> None:
+    # "with espada obligatoria off, pass-out does not force spadille holder": the resting seat
+    # is offered the penetro though an active seat holds the espada.
+    path = tmp_path / "rocambor-no-espada.yaml"
+    path.write_text(
+        "id: rocambor-no-espada\nname: a test\nextends: tresillo-rocambor\nsummary: A test.\n"
+        "auction:\n  all_pass:\n    action: redeal\n    card: {$delete: true}\n"
+        "    contract: {$delete: true}\n    basis: {evidence: conjecture}\n",
+        encoding="utf-8",
+    )
+    rules = load_ruleset(path)
+    deal = run(deal_of({2: "As 3h 4h 5h 6h 3d 4d 5d 6d"}, rules=rules), ALL_PASS)
+    assert deal.declarer is None and deal.to_move == 0
+    assert [str(a) for a in deal.legal_actions()] == ["pass", "bid penetro"]

@@ -1,0 +1,77 @@
+"""Every rule test of a live Rocambor engine (the online table ``roc-online``, its
+server/tests at commit b8f840d) with what this project makes of it (issue 16): the list is
+``tests/data/peer-rocambor.yaml``, its statuses explained in docs/living-family.md §3.3.
+
+A case that ``plays`` names the rule file or test here that expresses it; one whose mechanism
+is built but not switched on names the test of the mechanism; one that ``differs`` names the
+page where the difference is argued. The figures of §3.3 are the list's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = yaml.safe_load((ROOT / "tests/data/peer-rocambor.yaml").read_text(encoding="utf-8"))[
+    "cases"
+]
+STATUSES = {"plays", "mechanism", "differs", "not-a-rule"}
+FAMILY = (ROOT / "docs/living-family.md").read_text(encoding="utf-8")
+
+
+def test_every_peer_test_is_listed_once_with_a_status() -> None:
+    per_file = Counter(c["file"] for c in CASES)
+    # The peer's files at b8f840d: 63 tests in engine.test.ts, 74 in room.test.ts, 11 in
+    # scoring.test.ts (docs/living-family.md §3.2).
+    assert per_file == {"engine.test.ts": 63, "room.test.ts": 74, "scoring.test.ts": 11}
+    keys = [(c["file"], c["test"]) for c in CASES]
+    assert len(keys) == len(set(keys))
+    assert {c["status"] for c in CASES} <= STATUSES
+
+
+def test_every_rule_case_names_where_it_lives() -> None:
+    for case in CASES:
+        if case["status"] == "not-a-rule":
+            assert "where" not in case, case
+            continue
+        where = ROOT / case["where"]
+        assert where.is_file(), case
+
+
+def test_the_re_expressed_cases_name_the_peer_test_they_come_from() -> None:
+    # A test written here from a peer case quotes its title; those re-expressed since the
+    # penetro and the defender's vole all do.
+    for case in CASES:
+        where = case.get("where", "")
+        if where in ("tests/test_penetro.py", "tests/test_defender_vole.py"):
+            text = (ROOT / where).read_text(encoding="utf-8")
+            assert case["test"] in text, case
+
+
+def test_the_cases_that_differ_or_wait_are_argued_on_the_family_page() -> None:
+    section = " ".join(FAMILY.split("### 3.3", 1)[1].split("\n## ", 1)[0].split())
+    for case in CASES:
+        if case["status"] in ("differs", "mechanism"):
+            assert case["test"] in section, case
+
+
+def test_the_family_page_gives_the_lists_figures() -> None:
+    section = FAMILY.split("### 3.3", 1)[1].split("\n## ", 1)[0]
+    counts = Counter(c["status"] for c in CASES)
+    rules = sum(v for k, v in counts.items() if k != "not-a-rule")
+    found = re.search(
+        r"Of the (\d+) rule tests, (\d+) play as the peer says, (\d+) are written by a mechanism"
+        r" the variant does not switch on yet, and (\d+) differ",
+        " ".join(section.split()),
+    )
+    assert found is not None
+    assert tuple(int(x) for x in found.groups()) == (
+        rules,
+        counts["plays"],
+        counts["mechanism"],
+        counts["differs"],
+    )
