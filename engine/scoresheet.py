@@ -36,13 +36,14 @@ from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
 from engine.enums import AllPass, CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.referee.deal_laws import dealer_after, dealt_again
+from engine.referee.deal_laws import dealer_after
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.party import deals_counted, last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result, favoured_for
+from engine.referee.seating import seating
 from engine.referee.settlement import (
     MISDEAL,
     SettlementResult,
