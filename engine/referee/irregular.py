@@ -57,8 +57,16 @@ class Irregular:
     required: tuple[tuple[int, int], ...] = ()
     """Cards called by an adversary: (holder, card); he plays it at his first turn where it is
     legal ("provided it does not cause a revoke")."""
+    void: tuple[tuple[int, int], ...] = ()
+    """Of :attr:`required`, the calls that bind nothing: the exposed card of a declarer who
+    called his own king, called by one who could not know it before the king appeared
+    (accepted, so that the answer does not tell him; conjecture, docs/decisions.md)."""
     suits: tuple[tuple[int, int], ...] = ()
     """A suit an adversary named: (seat, suit 0-3); he plays it at his next turn if he can."""
+    void_suits: tuple[tuple[int, int], ...] = ()
+    """Of :attr:`suits`, those that bind nothing: named by the offender's own partner, who could
+    not know it before the called card appeared (accepted, so that the answer does not tell
+    him; conjecture, docs/decisions.md)."""
     suit_remedies: tuple[int, ...] = ()
     """Offenders of a play out of turn whose adversaries may still name a suit."""
     shown: frozenset[int] = frozenset()

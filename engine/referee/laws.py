@@ -221,6 +221,8 @@ def _require_refusal(
         return refuse("require/already", f"{action.card} is called already", seat, action)
     if holder in state.dictated or any(h == holder and c == card for h, c, _ in state.liable):
         return None
+    if _hidden_self_call(d, seat, holder, card, state):
+        return None
     return refuse(
         "require/not-liable",
         f"{action.card} is not liable to be called: only a card exposed or played out of turn, "
@@ -228,6 +230,34 @@ def _require_refusal(
         seat,
         action,
     )
+
+
+def _hidden_self_call(d: DealState, seat: int, holder: int, card: int, state: Irregular) -> bool:
+    """Checks if ``card`` is the exposed card of a declarer exempt as the self-caller (ENC-Q:
+    "non plus que celui qui joue seul s'étant appellé") while ``seat`` cannot know yet that he
+    called himself: the call is accepted and binds nothing (:attr:`Irregular.void`), for a
+    refusal would tell him that the Ombre is alone (conjecture; docs/decisions.md)."""
+    law = _law(d, "exposed_card")
+    return (
+        law is not None
+        and holder == d.declarer
+        and (holder, card) in state.public
+        and _exempt(d, law, holder)
+        and not (d.contract is not None and d.contract.help is Help.NONE)
+        and not d.partner_known_to(seat)
+    )
+
+
+def _suit_offenders(d: DealState, seat: int, state: Irregular) -> list[int]:
+    """Returns the offenders of a play out of turn against whom ``seat`` may name a suit: his
+    adversaries, and, before the called card has appeared, any other offender whose side he
+    cannot know (not the declarer's), answered as an adversary (conjecture; docs/decisions.md)."""
+    known = d.partner_known_to(seat)
+    return [
+        o
+        for o in state.suit_remedies
+        if o != seat and (seat in adversaries(d, o) or not (known or o == d.declarer))
+    ]
 
 
 def _require_suit_refusal(
@@ -244,7 +274,7 @@ def _require_suit_refusal(
             action,
             _rule(d, "out_of_turn"),
         )
-    offenders = [o for o in state.suit_remedies if seat in adversaries(d, o)]
+    offenders = _suit_offenders(d, seat, state)
     if not offenders:
         return refuse(
             "require-suit/nothing",
@@ -252,8 +282,10 @@ def _require_suit_refusal(
             seat,
             action,
         )
-    targets = {s for o in offenders for s in side_of(d, o) if s != o}
-    targets |= {s for s in side_of(d, seat) if s != seat}
+    # The offender's partner or the asker's own: the two sides share the seats, so these are
+    # every seat but the asker's, the offender's and the one sitting out, whichever side the
+    # offender is on; said so, the answer tells nothing of the sides.
+    targets = {s for o in offenders for s in range(d.n) if s not in (seat, o, d.out)}
     if target not in targets:
         return refuse(
             "require-suit/not-a-partner",
@@ -348,21 +380,35 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         remedies = state.suit_remedies
         if any(h == holder and c == card and w == "out_of_turn" for h, c, w in state.liable):
             remedies = tuple(o for o in remedies if o != holder)
-        event = Event(seat, action, _require_law(state, holder, card), _trick(d))
+        void = state.void
+        if holder not in state.dictated and not any(
+            h == holder and c == card for h, c, _ in state.liable
+        ):
+            void = (*void, (holder, card))  # the hidden self-caller's: accepted, binds nothing
+            event = Event(seat, action, "exposed_card", _trick(d))
+        else:
+            event = Event(seat, action, _require_law(state, holder, card), _trick(d))
         d.irregular = state.add(
-            event, required=(*state.required, (holder, card)), suit_remedies=remedies
+            event, required=(*state.required, (holder, card)), suit_remedies=remedies, void=void
         )
     elif verb == "require-suit":
         assert action.suit is not None and action.seat is not None
-        offender = next(o for o in state.suit_remedies if seat in adversaries(d, o))
+        offender = _suit_offenders(d, seat, state)[0]
         left = list(state.suit_remedies)
         left.remove(offender)
         liable = tuple(x for x in state.liable if not (x[0] == offender and x[2] == "out_of_turn"))
+        named = (action.seat, action.suit.index)
+        void_suits = state.void_suits
+        if seat not in adversaries(d, offender):
+            # Named by the offender's own partner, who could not know it: accepted, and the
+            # remedy is spent, but it binds nothing (conjecture; docs/decisions.md).
+            void_suits = (*void_suits, named)
         d.irregular = state.add(
             event,
-            suits=(*state.suits, (action.seat, action.suit.index)),
+            suits=(*state.suits, named),
             suit_remedies=tuple(left),
             liable=liable,
+            void_suits=void_suits,
         )
     elif verb == "show":
         law = _law(d, "shown_cards")

@@ -187,7 +187,7 @@ def _explain_law(d: DealState, action: Action) -> IllegalActionError:
     state = d.irregular
     assert state is not None
     seat = d.to_move
-    called = [ALL_CARDS[c] for h, c in state.required if h == seat]
+    called = [ALL_CARDS[c] for h, c in state.required if h == seat and (h, c) not in state.void]
     allowed = play_mask(d)
     if any(allowed >> c.index & 1 for c in called):
         names = ", ".join(str(c) for c in called if allowed >> c.index & 1)
@@ -202,7 +202,7 @@ def _explain_law(d: DealState, action: Action) -> IllegalActionError:
             action,
             d.rules.cite(("laws", key)),
         )
-    suit = next((x for t, x in state.suits if t == seat), 0)
+    suit = next((x for t, x in state.suits if t == seat and (t, x) not in state.void_suits), 0)
     return refuse(
         "play/suit-named",
         f"the adversaries named {SUIT_NAMES[suit]}: seat {seat} must play {SUIT_NAMES[suit]}",

@@ -31,12 +31,17 @@ def restrict(d: DealState, seat: int, mask: int) -> int:
         return mask
     called = 0
     for holder, c in state.required:
-        if holder == seat:
+        if holder == seat and (holder, c) not in state.void:
             called |= 1 << c
     if called & mask:
         return called & mask
     for target, suit in state.suits:
-        if target == seat and d.tr is not None and d.trump is not None:
+        if (
+            target == seat
+            and (target, suit) not in state.void_suits
+            and d.tr is not None
+            and d.trump is not None
+        ):
             cls = TRUMPS if suit == d.trump else suit
             # The black aces are trumps whatever the suit: a named black suit is its plain
             # cards, a named trump suit every trump.
@@ -62,7 +67,15 @@ def after_play(d: DealState, seat: int, card: int) -> None:
         state.liable,
         state.public,
     ):
-        d.irregular = replace(state, required=required, suits=suits, liable=liable, public=public)
+        d.irregular = replace(
+            state,
+            required=required,
+            suits=suits,
+            liable=liable,
+            public=public,
+            void=tuple(r for r in state.void if r[1] != card),
+            void_suits=tuple(s for s in state.void_suits if s[0] != seat),
+        )
 
 
 def after_lead(d: DealState, leader: int, led: int) -> None:
