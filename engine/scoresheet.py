@@ -36,7 +36,7 @@ from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
 from engine.enums import AllPass, CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
-from engine.referee.deal_laws import dealer_after
+from engine.referee.deal_laws import dealer_after, fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
@@ -647,12 +647,15 @@ class Evening:
                     f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
                     cite(("laws",)),
                 )
-            if entry.extra_card is None and entry.misdeal not in law.faults:
+            not_a_fault = (
+                None if entry.extra_card is not None else fault_refusal(rules, entry.misdeal)
+            )
+            if not_a_fault is not None:
+                # The referee's answer, wrapped: misdeal/fault is score/misdeal-fault, and a
+                # faced last card Hoyle's law spares is score/misdeal-last-card (the deal stands).
+                code, reason = not_a_fault
                 raise _refuse(
-                    "score/misdeal-fault",
-                    f"{entry.misdeal!r} is not a misdeal under these rules (faults: "
-                    f"{', '.join(law.faults)})",
-                    cite(("laws", "misdeal")),
+                    "score/misdeal-" + code.split("/", 1)[1], reason, cite(("laws", "misdeal"))
                 )
             return MISDEAL, (), None, DeclaredEffects()
         claims = rules.laws.claims

@@ -16,6 +16,7 @@ from engine.actions import Action
 from engine.errors import IllegalActionError
 from engine.records import read_record
 from engine.referee import Deal
+from engine.scoresheet import Evening, parse_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 WIN = read_record(ROOT / "tests" / "records" / "quadrille-ask-win.yaml").deals[0]
@@ -88,3 +89,18 @@ def test_the_rule_book_says_which_faced_card_voids() -> None:
     assert hoyle.exit_code == 0 and "other than the last (a faced last card stands)" in hoyle.output
     base = runner.invoke(app, ["show", "quadrille"])
     assert "a card faced in the deal (the last card too)" in base.output
+
+
+def test_the_scorekeeper_gives_the_referees_answer_for_a_faced_last_card() -> None:
+    """The scorekeeper wraps the referee's refusal, it does not work it out again: under Hoyle
+    a faced last card leaves the deal standing (before the fix: its own score/misdeal-fault,
+    "'faced-last' is not a misdeal under these rules")."""
+    entry = parse_entry({"misdeal": "faced-last"}, dealer=0, n=4)
+    with pytest.raises(IllegalActionError) as error:
+        Evening(load_ruleset(HOYLE)).score(entry)
+    referee = deal(HOYLE).refusal("0 misdeal faced-last")
+    assert referee is not None
+    assert error.value.code == "score/misdeal-last-card"
+    assert error.value.detail == referee.detail and "the deal stands" in error.value.detail
+    assert error.value.rule == referee.rule
+    assert Evening(load_ruleset("quadrille")).score(entry).result == "misdeal"

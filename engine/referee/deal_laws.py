@@ -51,6 +51,7 @@ __all__ = [
     "dealer_after",
     "dealt_again",
     "declarable",
+    "fault_refusal",
     "forgo_claims",
     "next_dealer",
     "refusal",
@@ -60,6 +61,25 @@ __all__ = [
 
 VERBS = frozenset({"misdeal", "extra-card", "retake"})
 """The irregularities' verbs (:data:`engine.actions.VERBS` lists them too)."""
+
+
+def fault_refusal(rules: RuleSet, fault: str) -> tuple[str, str] | None:
+    """Returns why ``fault`` voids no deal under ``rules``' law of misdeals (which it
+    states), as (code, reason), None if it does: the one statement of it, for the play
+    (:func:`refusal`) and the scorekeeper, which wraps it."""
+    law = rules.laws.misdeal
+    assert law is not None
+    if fault == "faced-last" and "faced-last" not in law.faults and "faced" in law.faults:
+        return (
+            "misdeal/last-card",
+            "a faced last card is no misdeal under these rules: the deal stands",
+        )
+    if fault not in law.faults:
+        return (
+            "misdeal/fault",
+            f"{fault!r} is not a misdeal under these rules (faults: {', '.join(law.faults)})",
+        )
+    return None
 
 
 def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | None:
@@ -77,23 +97,10 @@ def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | N
                 action,
             )
         cite = d.rules.cite(("laws", "misdeal"))
-        if action.word == "faced-last" and "faced-last" not in law.faults and "faced" in law.faults:
-            return refuse(
-                "misdeal/last-card",
-                "a faced last card is no misdeal under these rules: the deal stands",
-                who,
-                action,
-                cite,
-            )
-        if action.word not in law.faults:
-            return refuse(
-                "misdeal/fault",
-                f"{action.word!r} is not a misdeal under these rules (faults: "
-                f"{', '.join(law.faults)})",
-                who,
-                action,
-                cite,
-            )
+        not_a_fault = fault_refusal(d.rules, str(action.word))
+        if not_a_fault is not None:
+            code, reason = not_a_fault
+            return refuse(code, reason, who, action, cite)
         if d.is_over:
             return refuse(
                 "misdeal/too-late",
