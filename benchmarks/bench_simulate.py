@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
@@ -90,13 +91,19 @@ def main() -> None:
         for bots, deals in kinds:
             for jobs in (1, 2):
                 rate, cpu_s = simulate(ombre, args.ruleset, deals, bots, jobs)
-                per_cpu = deals / max(cpu_s - startup, 1e-9)
+                # A run whose CPU is not clearly above the start-up's has no CPU rate to tell
+                # (the start-up's own noise would make it anything): -n too small.
+                work = cpu_s - startup
+                per_cpu = deals / work if work > 0.1 * startup else math.nan
                 note(f"{bots} {jobs}", rate)
                 note(f"{bots} {jobs} cpu", per_cpu)
                 line.append(f"{bots} --jobs {jobs} {rate:.0f}/s ({per_cpu:.0f}/CPU s)")
         print("; ".join(line), flush=True)
 
-    best = {name: max(values) for name, values in rows.items()}
+    best = {
+        name: max((v for v in values if not math.isnan(v)), default=math.nan)
+        for name, values in rows.items()
+    }
     print(f"\n{args.ruleset}: best of {args.repeat} rounds (deals per second)")
     print(
         f"  checked API (bench_referee loop)   {best['api']:8.0f} wall  {best['api cpu']:8.0f} CPU"
