@@ -184,6 +184,26 @@ def test_the_declaring_side_out_of_turn_loses_the_vole(quadrille: RuleSet) -> No
     assert e.irregular is not None and e.irregular.vole_barred is None
 
 
+def test_the_vole_barred_by_the_hidden_friend_is_not_shown_before_his_king(
+    quadrille: RuleSet,
+) -> None:
+    """The bar for play out of turn falls only on the declaring side, so showing it would tell
+    every seat that the offender holds the called king: until the king appears, the views of a
+    deal where the friend (seat 3) played out of turn and of one where a defender (seat 2) did
+    show the same, while the referee bars the vole all the same."""
+    friend = deal(quadrille, [*AUCTION, "3 out-of-turn 2c"])
+    defender = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
+    assert friend.irregular is not None and friend.irregular.vole_barred == "out_of_turn"
+    for seat in range(4):
+        shown = friend.view(seat)["irregular"]
+        assert shown is not None and shown["vole_barred"] is None
+        other = defender.view(seat)["irregular"]
+        assert other is not None and other["vole_barred"] is None
+    trick = ["1 play Ac", "2 play 4s", "3 play 3c", "0 play As"]  # seat 0 to lead
+    ombre = deal(quadrille, [*AUCTION, *trick, "1 out-of-turn 4h"])  # the declarer: all know
+    assert ombre.view(2)["irregular"]["vole_barred"] == "out_of_turn"  # type: ignore[index]
+
+
 # Showing cards before the game is won.
 
 

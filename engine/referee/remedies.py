@@ -150,9 +150,21 @@ def public(d: DealState) -> PublicIrregularities | None:
         required=tuple((h, card(c)) for h, c in state.required),
         suits=tuple((s, SUIT_NAMES[x]) for s, x in state.suits),
         dictated=tuple(sorted(state.dictated)),
-        vole_barred=state.vole_barred,
+        vole_barred=_public_bar(d, state),
         naming=state.naming,
     )
+
+
+def _public_bar(d: DealState, state: Irregular) -> str | None:
+    """Returns the law that barred the vole as every seat may know it. A play out of turn bars
+    it only when made by the declaring side, so the bar would tell who the called card's holder
+    is: until the called card has appeared, it is shown only when the declarer himself played
+    out of turn (his side all know). The referee applies the bar all the same."""
+    bar = state.vole_barred
+    if bar != "out_of_turn" or d.partner_seen:
+        return bar
+    by = next((e.seat for e in state.events if e.law == "out_of_turn" and e.seat in d.side), None)
+    return bar if by == d.declarer else None
 
 
 def view(d: DealState) -> IrregularView | None:
