@@ -22,6 +22,7 @@ from engine.documents import repo_path
 from engine.enums import Help
 from engine.referee.play import could_undertake_vole
 from engine.referee.seating import Seating, seating
+from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import (
     FEE_DEMANDED,
     POT,
@@ -108,9 +109,8 @@ class Worked:
     @property
     def side_tricks(self) -> int:
         """Returns the tricks the declaring side took."""
-        return self.tricks[self.declarer] + (
-            self.tricks[self.partner] if self.partner is not None else 0
-        )
+        side = (self.declarer,) if self.partner is None else (self.declarer, self.partner)
+        return count_side_tricks(self.tricks, side)
 
     @property
     def uniform(self) -> int | None:
@@ -273,7 +273,7 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     playing = seats.active
     for shared in _distributions(rules.hand_size, playing):
         won = (0, *shared) if out is not None else shared
-        side_tricks = sum(won[s] for s in side)
+        side_tricks = count_side_tricks(won, side)
         opponents = [won[s] for s in seats.playing_opponents(declarer, partner)]
         spread = max(opponents) - min(opponents) if opponents else 0
         if contract.announces_vole:
