@@ -1084,7 +1084,7 @@ class TableGame:
                 and rules.all_pass == "forced"
                 and card is not None
                 and card in deal.hand(seat)
-                and not any(" bid " in a for a in view["auction"])
+                and deal.standing_bid is None
             ),
             example=view["hand"][-min(2, most) :] if most else [],
             no_trumps=view["no_trumps"],
