@@ -44,6 +44,7 @@ from engine.referee.party import deals_counted, last_tour_factor, party_over
 from engine.referee.play import could_undertake_vole, may_lay_down
 from engine.referee.result import evaluate_result, favoured_for
 from engine.referee.seating import seating
+from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import (
     MISDEAL,
     SettlementResult,
@@ -751,7 +752,7 @@ class Evening:
                 partner = None  # he surrendered the card: the declarer plays alone
         side = (declarer,) if partner is None else (declarer, partner)
         played = sum(entry.tricks)
-        side_tricks = sum(entry.tricks[s] for s in side)
+        side_tricks = count_side_tricks(entry.tricks, side)
         # The irregularities of the play that change the score, as the referee settles them.
         effects = self._effects(entry, partner)
         barred = effects.vole_barred is not None and not contract.announces_vole

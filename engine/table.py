@@ -1017,10 +1017,9 @@ class TableGame:
         phase = deal.phase
         prompt = PromptView(seat=seat, phase=phase)
         if phase in ("auction", "match"):
-            standing = [a for a in view["auction"] if " bid " in a]
-            if standing:
-                s, _, cid = standing[-1].split(" ", 2)
-                prompt = dataclasses.replace(prompt, standing=(int(s), cid))
+            standing = deal.standing_bid
+            if standing is not None:
+                prompt = dataclasses.replace(prompt, standing=(standing[0], standing[1].id))
         elif phase == "call":
             assert deal.contract is not None
             prompt = dataclasses.replace(prompt, help=deal.contract.help)
@@ -1085,7 +1084,7 @@ class TableGame:
                 and rules.all_pass == "forced"
                 and card is not None
                 and card in deal.hand(seat)
-                and not any(" bid " in a for a in view["auction"])
+                and deal.standing_bid is None
             ),
             example=view["hand"][-min(2, most) :] if most else [],
             no_trumps=view["no_trumps"],

@@ -133,3 +133,17 @@ def test_the_package_is_hashed_once_per_process() -> None:
     before = _cache.package_hash.cache_info().hits
     _cache.package_hash()
     assert _cache.package_hash.cache_info().hits == before + 1
+
+
+def test_the_measured_effects_key_is_the_package_hash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The effects cache keyed itself by a hash of its own (engine/*.py only, no template);
+    # it now takes the one package hash, which finds every module and template shipped.
+    from engine import load_ruleset
+    from engine.documents import effects
+    from engine.rules import cache
+
+    parent, variant = load_ruleset("quadrille"), load_ruleset("quadrille-contre")
+    key = effects.measure_key(parent, variant, 10, 1, "heuristic")
+    assert key.startswith(cache.package_hash().encode() + b"\0")
+    monkeypatch.setattr(cache, "package_hash", lambda: "0" * 64)
+    assert effects.measure_key(parent, variant, 10, 1, "heuristic") != key

@@ -22,6 +22,7 @@ from engine.documents import repo_path
 from engine.enums import Help
 from engine.referee.play import could_undertake_vole
 from engine.referee.seating import Seating, seating
+from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import (
     FEE_DEMANDED,
     POT,
@@ -80,6 +81,34 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class ExampleSeats:
+    """Who sits where in the worked payments (the referee's seating of a deal dealt by seat 0),
+    for the book to print, not to count."""
+
+    dealer: int
+    declarer: int
+    """The eldest hand, who declares every worked example."""
+    partner: int | None
+    """The seat that holds the called card when a contract calls a partner
+    (:func:`example_partner`); None when no contract gives the declarer one."""
+    fee_payee: int
+    """The seat paid a demanded card's fee: the declarer's first opponent."""
+
+
+def example_seats(rules: RuleSet) -> ExampleSeats:
+    """Returns the seats of the worked payments, as :func:`worked_settlements` seats them."""
+    dealer = 0
+    seats = seating(rules, dealer)
+    declarer = seats.eldest
+    partners = (
+        example_partner(seats, declarer, c)
+        for c in sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id))
+    )
+    partner = next((p for p in partners if p is not None), None)
+    return ExampleSeats(dealer, declarer, partner, seats.opponents(declarer)[0])
+
+
+@dataclass(frozen=True, slots=True)
 class Worked:
     """One worked settlement: a contract, a result, the tricks, and what the referee pays."""
 
@@ -108,9 +137,8 @@ class Worked:
     @property
     def side_tricks(self) -> int:
         """Returns the tricks the declaring side took."""
-        return self.tricks[self.declarer] + (
-            self.tricks[self.partner] if self.partner is not None else 0
-        )
+        side = (self.declarer,) if self.partner is None else (self.declarer, self.partner)
+        return count_side_tricks(self.tricks, side)
 
     @property
     def uniform(self) -> int | None:
@@ -135,6 +163,8 @@ class RuleView:
     """How many matadors the 'with matadors' column of the payment table counts."""
     worked_with_matadors: tuple[Worked, ...]
     codille_remainder_basis: Basis | None
+    seats: ExampleSeats
+    """Who deals, declares, holds the called card and is paid a fee in the worked payments."""
     no_trumps: bool = False
     """Some contract is played without trumps: the book gives the order without trumps."""
 
@@ -273,7 +303,7 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
     playing = seats.active
     for shared in _distributions(rules.hand_size, playing):
         won = (0, *shared) if out is not None else shared
-        side_tricks = sum(won[s] for s in side)
+        side_tricks = count_side_tricks(won, side)
         opponents = [won[s] for s in seats.playing_opponents(declarer, partner)]
         spread = max(opponents) - min(opponents) if opponents else 0
         if contract.announces_vole:
@@ -313,9 +343,10 @@ def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
 
 def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
     n = rules.players
-    dealer = 0
+    placed = example_seats(rules)
+    dealer = placed.dealer
     seats = seating(rules, dealer)
-    declarer = seats.eldest
+    declarer = placed.declarer
     stakes = stakes_for(rules, dealer, n, rules.stakes)
     out = []
     for contract in sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id)):
@@ -325,7 +356,7 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
             # A demanded card's fee is paid during the deal, here to the first opponent.
             fee = rules.demand.fee if contract.help == "demand" and rules.demand else None
             transfers = (
-                [(declarer, opponents[0], fee.amount, FEE)]
+                [(declarer, placed.fee_payee, fee.amount, FEE)]
                 if fee is not None and fee.amount
                 else []
             )
@@ -406,5 +437,6 @@ def rule_view(rules: RuleSet, *, worked: bool = True) -> RuleView:
         matador_example=example,
         worked_with_matadors=worked_settlements(rules, example) if worked else (),
         codille_remainder_basis=remainder_basis,
+        seats=example_seats(rules),
         no_trumps=any(c.no_trumps for c in rules.contracts.values()),
     )

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.records import Record, ReplayReport, record_of, replay
+from engine.referee.seating import side_tricks
 from engine.referee.settlement import Payment, PaymentKind
 from engine.referee.state import ResultMatch
 from engine.rules.model import Basis, RuleSet
@@ -95,8 +96,10 @@ class DealStory:
         declarer = self.report.get("declarer")
         if declarer is None:
             return None
-        won = self.report["tricks_won"]
-        return int(won[declarer]) + sum(int(won[p]) for p in self.report.get("partners") or [])
+        won = [int(w) for w in self.report["tricks_won"]]
+        return side_tricks(
+            won, [int(declarer), *(int(p) for p in self.report.get("partners") or [])]
+        )
 
 
 @dataclass(frozen=True)

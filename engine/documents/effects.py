@@ -17,10 +17,8 @@ the inverse of its JSON), so the pages are rendered from the same typed figures,
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,16 +56,6 @@ class Effect:
         )
 
 
-@lru_cache(maxsize=1)
-def _engine_sources() -> str:
-    here = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(here.rglob("*.py")):
-        digest.update(path.relative_to(here).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def _chain_bytes(rules: RuleSet) -> bytes:
     from engine.rules import load_ruleset
 
@@ -81,6 +69,22 @@ def _chain_bytes(rules: RuleSet) -> bytes:
     return b"\0".join(out)
 
 
+def measure_key(parent: RuleSet, variant: RuleSet, deals: int, seed: int, bots: str) -> bytes:
+    """Returns the cache key of a measured effect: the package's own hash (every module and
+    template it ships, :func:`engine.rules.cache.package_hash`, the key of every other cache),
+    the rule files of both chains and the run's parameters."""
+    from engine.rules import cache as _cache
+
+    return b"\0".join(
+        [
+            _cache.package_hash().encode(),
+            _chain_bytes(parent),
+            _chain_bytes(variant),
+            f"{parent.id}\0{variant.id}\0{deals}\0{seed}\0{bots}".encode(),
+        ]
+    )
+
+
 def measure(
     parent: RuleSet, variant: RuleSet, deals: int = DEALS, seed: int = SEED, bots: str = BOTS
 ) -> ComparisonReport:
@@ -90,14 +94,7 @@ def measure(
     from engine.compare import ComparisonReport, compare
     from engine.rules import cache as _cache
 
-    key = b"\0".join(
-        [
-            _engine_sources().encode(),
-            _chain_bytes(parent),
-            _chain_bytes(variant),
-            f"{parent.id}\0{variant.id}\0{deals}\0{seed}\0{bots}".encode(),
-        ]
-    )
+    key = measure_key(parent, variant, deals, seed, bots)
     where = Path("simulate-against") / parent.id / variant.id
     hit = _cache.load(where, key, Path.read_bytes, "effects")
     if hit is not None and isinstance(hit.get("report"), dict):

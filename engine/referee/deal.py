@@ -241,6 +241,18 @@ class Deal(DealState):
         return deal_stakes(self.rules, self.dealer, self.table, self.factor)
 
     @property
+    def standing_bid(self) -> tuple[int, Contract] | None:
+        """Returns the bid the speech has left standing, as seat and contract: in the match
+        phase the overcall the holder may match (the overcaller's), otherwise the holder's bid
+        (None before anyone has bid). Public: everyone heard the speech."""
+        contract = self.holder_contract
+        if contract is None:
+            return None
+        if self.phase is MATCH and self.overcaller is not None:
+            return (self.overcaller, contract)
+        return (self.holder, contract) if self.holder is not None else None
+
+    @property
     def settlement(self) -> SettlementResult | None:
         """Returns the counters of the finished deal (None until it is over).
 

@@ -54,6 +54,7 @@ from engine.referee.irregular import (
     shown_dictated,
     turnable,
 )
+from engine.referee.seating import side_tricks
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import TRUMP as TRUMP_PHASE
@@ -414,7 +415,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         law = _law(d, "shown_cards")
         assert law is not None
         changes = {"shown": state.shown | {seat}}
-        if shown_dictated(law, seat in side, sum(d.won[s] for s in side)):
+        if shown_dictated(law, seat in side, side_tricks(d.won, side)):
             changes["dictated"] = state.dictated | {seat}
             if law.bars_vole and state.vole_barred is None:
                 changes["vole_barred"] = "shown_cards"
@@ -629,7 +630,7 @@ def declared_effects(
                 raise refuse("show/already", f"seat {seat}'s hand is shown already", seat, item)
             shown.add(seat)
             mine = side if on_side else [s for s in range(n) if s != out and s not in side]
-            took = sum(tricks[s] for s in mine)
+            took = side_tricks(tricks, mine)
             if item.side_tricks > took:
                 raise refuse(
                     "show/side-tricks",

@@ -26,6 +26,7 @@ from engine.enums import Leader, Renonce, VoleBy
 from engine.errors import IllegalActionError
 from engine.referee import remedies, result
 from engine.referee.dealstate import DealState
+from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, bits, refuse
 from engine.referee.state import VOLE as VOLE_PHASE
@@ -347,7 +348,7 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
     ):
         # The side took every trick so far, the first ``after_tricks``: it may go on for the
         # vole, or lay down.
-        side_tricks = sum(d.won[s] for s in d.side)
+        side_tricks = count_side_tricks(d.won, d.side)
         if may_lay_down(rules, d.contract, played, side_tricks) or (
             rules.vole_by is VoleBy.ANY_SEAT
             and d.contract.all_play is None

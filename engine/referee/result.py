@@ -9,6 +9,7 @@ from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.deal_laws import MISDEAL, at_end
 from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
+from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER, SUIT_NAMES, ResultMatch
 from engine.rules.model import NO_TRUMPS, RuleSet
@@ -71,7 +72,7 @@ def _evaluate(
     played: int | None,
     contract: str | None,
 ) -> int:
-    side_tricks = sum(won[s] for s in side)
+    side_tricks = count_side_tricks(won, side)
     opponents = [won[s] for s in range(len(won)) if s not in side]
     total = sum(won) if played is None else played
     for index, rule in enumerate(rules.results):

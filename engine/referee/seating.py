@@ -8,9 +8,11 @@ opponents it names; every reader (documents, tables, simulation, the scorekeeper
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from engine.rules.model import RuleSet, Seating
 
-__all__ = ["Seating", "seating"]
+__all__ = ["Seating", "seating", "side_tricks"]
 
 
 def seating(rules: RuleSet, dealer: int) -> Seating:
@@ -18,3 +20,11 @@ def seating(rules: RuleSet, dealer: int) -> Seating:
     the plan compiled with the ruleset (:attr:`RuleSet.compiled`), so that who sits where is
     worked out once, in the model."""
     return rules.compiled.seatings[dealer]
+
+
+def side_tricks(won: Sequence[int], side: Iterable[int]) -> int:
+    """Returns the tricks a side took: the sum of ``won`` (the tricks each seat took, the seat
+    that sits out included, at 0) over the side's seats, each counted once. The one count the
+    results table, the vole, the laws, the scorekeeper and the documents read as "the side's
+    tricks"."""
+    return sum(won[s] for s in set(side))

@@ -44,6 +44,7 @@ from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.referee.remedies import public as public_irregularities
+from engine.referee.seating import side_tricks
 from engine.rules import load_ruleset
 from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
@@ -1092,7 +1093,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "events": events[-24:],
         "called": card_face(view["called"], names, trump) if view["called"] else None,
         "given": card_face(view["given"], names, trump) if view["given"] else None,
-        "side_tricks": sum(view["tricks_won"][s] for s in side) if side else None,
+        "side_tricks": side_tricks(view["tricks_won"], side) if side else None,
         "pot": deal.table.pot,
         "betes": list(deal.table.betes),
         "refusal": refusal,
