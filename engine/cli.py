@@ -1055,7 +1055,7 @@ def serve(
         lock = Store(where).lock()  # one server per folder, held until this process ends
     except FolderInUse as exc:
         raise CliError(str(exc)) from None
-    application = create_app(where, allowed_hosts=hosts)
+    application = create_app(where, allowed_hosts=hosts, warm_books=True)
     shown = "localhost" if host in local else (named or [host.strip("[]")])[0]
     _message(
         "serve",

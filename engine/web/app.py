@@ -185,6 +185,15 @@ class AppState:
         with self._books_lock:  # not the tables' lock: writing the books takes a while
             return self._write_books()
 
+    def warm_books(self) -> None:
+        """Writes the rule books now (``ombre serve`` does it in a thread at start, so that the
+        first link to a rule does not wait for them). A failure is left for the request that
+        asks for them, which reports it as any other."""
+        try:
+            self.books()
+        except Exception:  # reported by the request that asks for the books
+            return
+
     def _write_books(self) -> Path:
         if self._books is None:
             from engine.documents.site import write_docs
@@ -915,8 +924,12 @@ def create_app(
     *,
     allowed_hosts: Iterable[str] | None = None,
     policy: WebPolicy | None = None,
+    warm_books: bool = False,
 ) -> Starlette:
     """Returns the application, keeping its tables and evenings in ``folder``.
+
+    ``warm_books``: start writing the rule books at once, in a thread (``ombre serve``), rather
+    than when first asked.
 
     ``allowed_hosts``: the names and addresses requests may be addressed to (default: this
     machine's: ``127.0.0.1``, ``localhost``, ``::1``, and ``testserver`` for the tests).
@@ -927,6 +940,8 @@ def create_app(
     if allowed_hosts is not None:
         chosen = replace(chosen, hosts=frozenset(h.lower().strip("[]") for h in allowed_hosts))
     state = AppState(store, chosen)
+    if warm_books:
+        threading.Thread(target=state.warm_books, name="ombre-books", daemon=True).start()
     routes = [
         Route(
             path,

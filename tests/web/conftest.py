@@ -45,6 +45,8 @@ class LiveServer:
     server: Any = None
     thread: threading.Thread | None = None
     request_seconds: float = 10.0
+    warm_books: bool = False
+    """Start writing the rule books at once, as ``ombre serve`` does (the browser tests)."""
 
     @property
     def url(self) -> str:
@@ -54,7 +56,10 @@ class LiveServer:
         self.port = _free_port()
         # The configuration `ombre serve` runs (its deadline for slow clients included).
         config = server_config(
-            create_app(self.folder), "127.0.0.1", self.port, request_seconds=self.request_seconds
+            create_app(self.folder, warm_books=self.warm_books),
+            "127.0.0.1",
+            self.port,
+            request_seconds=self.request_seconds,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -79,7 +84,7 @@ def records_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def live_server(records_folder: Path) -> Iterator[LiveServer]:
-    server = LiveServer(records_folder).start()
+    server = LiveServer(records_folder, warm_books=True).start()
     yield server
     server.stop()
 
