@@ -453,6 +453,7 @@ SCHEMA = {
                 "outcomes": idmap(
                     obj(
                         {
+                            "name": {"type": "string", "minLength": 1},
                             "pot": {
                                 "enum": ["side", "opponents", "codille-winner", "stays", "board"]
                             },
