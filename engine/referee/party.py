@@ -81,7 +81,9 @@ class Party:
         """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`. A
         deal made void and dealt again by the same dealer is not a deal of the tour: the
         deals before ``index`` count without them."""
-        return last_tour_factor(self.rules, self._counted(self.deals[:index]))
+        before = self.deals[:index]
+        void = len(before) - self._counted(before)  # the deals not played yet count as deals
+        return last_tour_factor(self.rules, index - void)
 
     def _counted(self, deals: Iterable[Deal]) -> int:
         return deals_counted(self.rules, (d.result for d in deals if d.is_over))
