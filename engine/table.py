@@ -298,6 +298,9 @@ class PromptView:
     vole_defender: bool = False
     """At the vole's decision: he is a defender who took every trick so far, and plays the
     vole as the declarer, alone, if he goes on (``Deal.vole_by_defender``)."""
+    naming: int | None = None
+    """The declarer who laid his hand down without naming trumps, for whom he names them
+    (``laws.lay_down_unnamed``; remedies.public's ``naming``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +332,8 @@ class TurnView:
     """The declarer's cards, open on the table (an *ouvert*), when the referee shows them."""
     each: bool = False
     """Every seat plays for himself, no sides (``Deal.each_for_himself``)."""
+    public: Sequence[tuple[int, Sequence[Card]]] = ()
+    """Each seat's cards an irregularity laid open (remedies.public)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1100,6 +1105,10 @@ class TableGame:
             prompt = dataclasses.replace(prompt, standing=(deal.holder, held.id))
         elif phase == "vole":
             prompt = dataclasses.replace(prompt, vole_defender=deal.vole_by_defender)
+        elif phase == "trump":
+            irregular = public_irregularities(deal)
+            if irregular is not None and irregular.naming is not None:
+                prompt = dataclasses.replace(prompt, naming=irregular.naming)
         elif phase != "trump":
             led = Card.parse(view["trick"][0]) if view["trick"] else None
             trump = view["trump"]
@@ -1150,6 +1159,7 @@ class TableGame:
             no_trumps=view["no_trumps"],
             declarer_hand=view["declarer_hand"] if view["declarer"] != seat else None,
             each=deal.each_for_himself,
+            public=irregular.public if (irregular := public_irregularities(deal)) else (),
         )
 
     def _show(self, deal: Deal, seat: int, write: Write) -> None:

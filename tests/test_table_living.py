@@ -39,12 +39,13 @@ def from_record(deal: Deal, seat: int, tmp_path: Path, deals: int = 1) -> TableG
 
 def leaks(deal: Deal, human: int, text: str) -> list[str]:
     """The cards named in ``text`` that the player may not see now: another seat's (unless it
-    is the declarer's hand the referee shows open) and the talon's (but the card turned)."""
+    is the declarer's hand the referee shows open, or a card an irregularity made public) and
+    the talon's (but the card turned)."""
     hidden: set[str] = set()
     for seat in range(deal.n):
         if seat == human or (seat == deal.declarer and deal.declarer_shown()):
             continue
-        hidden |= {str(c) for c in deal.hand(seat)}
+        hidden |= {str(c) for c in deal.hand(seat)} - {str(c) for c in deal.public_cards(seat)}
     turned = deal.view(human)["turned"]
     hidden |= {str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]} - {turned}
     return sorted(set(CARD.findall(text)) & hidden)
@@ -309,3 +310,31 @@ def test_the_race_to_twelve_is_in_the_standing(tmp_path: Path) -> None:
     status, out = drive(game, ["2"])
     assert status == 0
     assert "After 1 deal (points; the first to 12 wins the party):" in flat(out)
+
+
+# The laws of the table: a hand laid down without naming trumps, and trumps named for it.
+
+
+def test_a_hand_laid_down_unnamed_is_declared_and_another_names_trumps(tmp_path: Path) -> None:
+    quadrille = load_ruleset("quadrille")
+    record = read_record(Path(__file__).parent / "records" / "quadrille-law-lay-down-unnamed.yaml")
+    first = record.deals[0]
+    deal = Deal(quadrille, dealer=first.dealer, hands=first.hands, talon=first.talon)
+    run(deal, ["1 bid sans-prendre", "2 pass", "3 pass", "0 pass"])
+    # The declarer lays down at the terminal (as typed); the bot after him names trumps.
+    game = from_record(deal, 1, tmp_path)
+    status, out = drive(game, ["laws", "lay-down"])
+    text = flat(out)
+    assert status == 0
+    assert "Irregularities you may declare now" in text and "lay-down" in text
+    assert "You: lay-down (the law of the play lay down unnamed;" in text
+    assert "Seat 2 names clubs trumps for the hand laid down unnamed." in text
+    # The seat after him is asked in words what the choice is.
+    run(deal, ["1 lay-down"])
+    status, out = drive(from_record(deal, 2, tmp_path), ["2"])
+    text = flat(out)
+    assert status == 0
+    assert "Seat 1 laid his hand down without naming trumps: name the suit he must play in" in text
+    assert "1) name-trump spades 2) name-trump clubs" in text
+    assert "Lying open: seat 1 " in text  # the hand laid down, on his screen
+    assert "You name clubs trumps for the hand laid down unnamed." in text

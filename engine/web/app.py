@@ -1091,6 +1091,12 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     if my_turn and phase == "vole":
         vole_view = VoleView("vole" in buttons, "stop" in buttons, defender=deal.vole_by_defender)
         buttons = [a for a in buttons if a not in ("vole", "stop")]
+    # Trumps named for a declarer who laid his hand down unnamed (laws.lay_down_unnamed): the
+    # referee's legal actions, under a label saying for whom (remedies.public's ``naming``).
+    irregular = public_irregularities(deal)
+    naming = irregular.naming if irregular is not None and my_turn else None
+    name_trumps = [a for a in buttons if a.startswith("name-trump ")] if naming is not None else []
+    buttons = [a for a in buttons if a not in name_trumps]
     each = deal.each_for_himself  # every seat for himself: no side (the penetro)
     ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
 
@@ -1154,6 +1160,8 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "raise_view": raise_view,
         "may_defer": may_defer,
         "offer": offer_view,
+        "naming": naming,
+        "name_trumps": [(a, a.split()[1]) for a in name_trumps],
         "vole_view": vole_view,
         "each": each,
         "top_taker": deal.top_taker if each else None,
@@ -1188,7 +1196,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "declarable": [str(a) for a in deal.declarable(seat)]
         if seat in table.humans and not deal.is_over
         else [],
-        "irregular": public_irregularities(deal),
+        "irregular": irregular,
     }
 
 

@@ -89,7 +89,10 @@ def assert_nothing_hidden(table: WebTable, page: str) -> None:
     for seat in range(deal.n):
         if seat == viewer or (seat == deal.declarer and deal.declarer_shown()):
             continue
+        public = set(deal.public_cards(seat))  # laid open by an irregularity
         for card in deal.hand(seat):
+            if card in public:
+                continue
             assert f'data-card="{card}"' not in page, f"seat {viewer} sees {card} of seat {seat}"
     turned = deal.view(viewer)["turned"]
     for c in deal.talon[deal.talon_pos :]:
@@ -339,3 +342,41 @@ def test_penalty_points_stand_beside_the_points_in_the_standing(client: TestClie
     assert table_of(client, path).party.penalty_points == [0, 1, 0]
     assert 'id="penalty-points"' in page and "penalty points in them" in page
     assert "running totals in points" in page
+
+
+# The laws of the table: a hand laid down without naming trumps (laws.lay_down_unnamed), and
+# trumps named for it by another, declarable here as at the terminal.
+
+
+def test_a_hand_laid_down_unnamed_and_trumps_named_for_it_on_the_web(
+    client: TestClient,
+) -> None:
+    path, page = hotseat(client, "quadrille", 8)
+    for action in ("bid sans-prendre", "pass", "pass", "pass"):
+        page = act(client, path, page, action)
+    # The declarer, to name trumps, may declare the irregularity, worded in the menu.
+    assert 'id="declare"' in page
+    assert (
+        '<option value="lay-down">I lay my hand down without naming trumps (another names'
+        " them) (lay-down)</option>"
+    ) in page
+    page = act(client, path, page, "lay-down")
+    deal = table_of(client, path).deal
+    assert deal.to_move == 2 and deal.phase is Phase.TRUMP
+    # The next seat names them, with controls saying for whom; no generic buttons beside.
+    assert 'id="name-trump"' in page and 'id="choices"' not in page
+    assert "Seat 1 laid his hand down without naming trumps: name the suit seat 1 must" in page
+    assert '<button name="action" value="name-trump hearts">Name' in page
+    # His hand lies open for every seat (the referee's remedies.public).
+    for card in deal.hand(1):
+        assert str(card) in page
+    # Trumps named by the declarer himself are refused (he laid down: another names them).
+    refused = client.post(
+        path + "/act", data={"seat": "1", "turn": turn_of(page), "action": "name-trump hearts"}
+    )
+    assert refused.status_code in (400, 409)
+    page = act(client, path, page, "name-trump hearts")
+    assert table_of(client, path).deal.view(1)["trump"] == "hearts"
+    assert 'trumps <b class="suitname hearts">hearts</b>' in page
+    page = play_to_the_end(client, path, page)
+    assert 'id="result"' in page
