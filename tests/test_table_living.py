@@ -346,3 +346,27 @@ def test_a_hand_laid_down_unnamed_is_declared_and_another_names_trumps(tmp_path:
     assert "1) name-trump spades 2) name-trump clubs" in text
     assert "Lying open: seat 1 " in text  # the hand laid down, on his screen
     assert "You name clubs trumps for the hand laid down unnamed." in text
+
+
+def test_a_party_played_to_its_target_ends_at_the_terminal(tmp_path: Path) -> None:
+    from tests.test_living_family import tresillo
+
+    path_rules = tmp_path / "race.yaml"
+    path_rules.write_text(
+        "id: test-race-term\nname: Race\nextends: tresillo-rocambor\nsummary: A test race.\n"
+        "party:\n  target: 1\n  basis: {evidence: conjecture, note: a test}\n",
+        "utf-8",
+    )
+    rules = load_ruleset(path_rules)
+    deal = run(
+        tresillo(rules, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
+        ["1 bid sans-prendre", "2 pass", "3 pass"],
+    )
+    game = from_record(deal, 1, tmp_path)
+    game.deals = None  # the party is played to its end (ombre play: to the target)
+    status, out = drive(game)
+    text = flat(out)
+    assert status == 0
+    assert "After 1 deal (points; the first to 1 wins the party):" in text
+    assert "The party is over: you reached 1" in text
+    assert len(game.played) == 1
