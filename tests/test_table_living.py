@@ -240,8 +240,11 @@ def test_the_sides_vole_decision_is_worded_for_the_side(tmp_path: Path) -> None:
 
     deal = run(
         tresillo(ROCAMBOR, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
-        ["1 bid sans-prendre", "2 pass", "3 pass", "1 trump spades"],
+        ["1 bid sans-prendre", "2 pass", "3 pass"],
     )
+    if deal.phase is Phase.RAISE:
+        deal.apply("1 pass")  # where the variant lets the winner raise: he keeps his solo
+    deal.apply("1 trump spades")
     while deal.phase is Phase.EXCHANGE:
         deal.apply(first_answer(deal))
     while deal.phase is Phase.PLAY:
