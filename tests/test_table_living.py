@@ -308,6 +308,9 @@ def test_penalty_points_stand_beside_the_points_in_the_standing() -> None:
     status, out = drive(game, ["bid bedre-spil"])
     text = flat(out)
     assert status == 0
+    # Told when the bid is made, and scored at the end.
+    assert "You bid Bedre spil (spil in spades) [bedre-spil]. A bid named without need to" in text
+    assert "(strafpoint): 1 penalty point for you, scored whatever the result." in text
     assert "Penalty points, A bid named without need to overcall (strafpoint): you -1." in text
     # The standing after the deal: the points, and the penalty points in them.
     assert re.search(
