@@ -253,3 +253,74 @@ def test_the_danish_contracts_are_entered() -> None:
     assert any(p.kind == "penalty" for p in kruk.settlement.payments)
     trumps = Entry(dealer=0, contract="ren-nolo", declarer=1, trump="spades", tricks=(5, 0, 4))
     assert refusal(Evening(rules), trumps).code == "score/trump-not-allowed"
+
+
+# At the terminal (scripted input): the questions follow the contract named.
+
+
+def run_terminal(ruleset: str, answers: list[str]) -> tuple[Evening, list[str], list[str]]:
+    from engine.scoreterm import run_score
+
+    evening = Evening(load_ruleset(ruleset))
+    prompts: list[str] = []
+    said: list[str] = []
+    lines = iter(answers)
+
+    def read(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return next(lines, None)
+
+    run_score(evening, None, read, said.append)
+    return evening, prompts, said
+
+
+def test_a_contract_without_trumps_is_entered_at_the_terminal() -> None:
+    # The contrabola: no trumps and no matadors asked (the empty answer to "trumps" was once
+    # read as a suit, "Not understood", and no contract without trumps could be entered).
+    evening, prompts, said = run_terminal("tresillo-rocambor", ["contrabola", "3", "", "0 4 5 0"])
+    assert [d.result for d in evening.deals] == ["contrabola"]
+    assert not any(p.startswith(("trumps", "matadors", "vole")) for p in prompts)
+    assert any("no trumps" in line for line in said)
+    danish, _, _ = run_terminal("dansk-lhombre", ["ren-nolo", "1", "", "5 0 4", "", ""])
+    assert [d.result for d in danish.deals] == ["win"]
+
+
+def test_a_penetro_tie_is_asked_at_the_terminal() -> None:
+    evening, prompts, said = run_terminal(
+        "tresillo-rocambor", ["penetro", "0", "", "3 3 2 1", "7", "1"]
+    )
+    assert any(p.startswith("seat 0, seat 1 tied for the most tricks") for p in prompts)
+    assert any("a seat from 0 to 3" in line for line in said)  # "7" asked again
+    assert evening.totals == [0, 2, 0, 0]
+    assert any("seat 1 took the most tricks (of those tied" in line for line in said)
+
+
+def test_a_defenders_vole_is_asked_at_the_terminal() -> None:
+    evening, prompts, said = run_terminal(
+        "tresillo-rocambor",
+        [
+            "entrada",
+            "1",
+            "spades",
+            "",
+            "0 0 9 0",
+            "",
+            "y",
+            "2",
+            "entrada",
+            "2",
+            "clubs",
+            "",
+            "0 0 9 0",
+            "",
+            "y",
+            "2",
+        ],
+    )
+    assert any(p.startswith("went on for the vole: a defender") for p in prompts)
+    assert [d.entry.vole_by for d in evening.deals] == [2]
+    assert evening.totals == [0, 0, 6, 0]
+    # Seat 2 declared the second deal: refused, located, with its code.
+    assert any("Refused:" in line and "score/vole-by-defender" in line for line in said)
+    _, prompts, _ = run_terminal("tresillo", ["entrada", "1", "spades", "", "0 9 0 0", "", "y"])
+    assert not any(p.startswith("went on for the vole") for p in prompts)
