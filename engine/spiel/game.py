@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -360,10 +361,11 @@ class OmbreState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the cards that may come next in the pack, each equally likely."""
-        core = self.core
-        left = core.left
-        pairs = core.spec.pairs[len(left)]
-        return [pairs[c] for c in left]
+        left = self.core.left
+        n = len(left)
+        if n > 1:
+            return list(itemgetter(*left)(self.core.spec.pairs[n]))
+        return [self.core.spec.pairs[1][left[0]]] if n else []
 
     def _apply_action(self, action: int) -> None:
         core = self.core
