@@ -99,6 +99,8 @@ class SearchBot(HeuristicBot):
         self.policy: HeuristicBot = _Player(seed)
         self.rollouts = 0
         """Deals played out so far (for the benchmarks)."""
+        self._memo: dict[tuple[object, ...], tuple[int, ...]] = {}
+        self._memo_rules: object = None
 
     def choose(self, deal: Deal, seat: int) -> Action:
         if deal.phase not in ("play", "vole"):
@@ -119,8 +121,9 @@ class SearchBot(HeuristicBot):
         self.policy.rng = self.rng
         for _ in range(self.samples):
             world = self._sample(deal, seat)
+            last = len(legal) - 1
             for i, action in enumerate(legal):
-                scores[i] += self._play_out(world, action, seat)
+                scores[i] += self._play_out(world, action, seat, copy=i < last)
         return scores
 
     def _adaptive(self, deal: Deal, seat: int, legal: Sequence[Action]) -> Action:
@@ -136,8 +139,9 @@ class SearchBot(HeuristicBot):
         for w in range(1, self.samples + 1):
             world = self._sample(deal, seat)
             row = [0.0] * k
+            last = alive[-1]
             for i in alive:
-                row[i] = self._play_out(world, choices[i], seat)
+                row[i] = self._play_out(world, choices[i], seat, copy=i != last)
             rows.append(row)
             if w < self.least:
                 continue
@@ -164,8 +168,10 @@ class SearchBot(HeuristicBot):
         best = max(alive, key=lambda i: (totals[i], i == pref, -i))
         return choices[best]
 
-    def _play_out(self, world: Deal, action: Action, seat: int) -> float:
-        trial = world.copy()
+    def _play_out(self, world: Deal, action: Action, seat: int, *, copy: bool = True) -> float:
+        """Plays ``action`` and the deal out from ``world`` (from a copy of it, unless ``copy``
+        is false: the world's last use)."""
+        trial = world.copy() if copy else world
         trial.apply_unchecked(action)
         return self._rollout(trial, seat)
 
@@ -222,7 +228,10 @@ class SearchBot(HeuristicBot):
         while not world.is_over:
             mover = world.to_move
             world.apply_unchecked(policy.choose(world, mover))
-        return _score(world, seat)
+        if world.rules is not self._memo_rules or len(self._memo) > 4096:
+            self._memo_rules = world.rules
+            self._memo.clear()
+        return _score(world, seat, self._memo)
 
 
 class _Player(HeuristicBot):
@@ -230,18 +239,34 @@ class _Player(HeuristicBot):
     played read off the hands (what each seat held when play began, less what it holds now)
     instead of the tricks -- in a deal played out by bots, the two are the same cards."""
 
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._start: tuple[int, ...] = ()
+        self._started = 0
+        self._out: dict[int, int] = {}
+
     def _unseen(self, deal: Deal, seat: int) -> int:
-        start = now = 0
-        for h in deal.start_hands:
-            start |= h
+        start = deal.start_hands
+        if start is not self._start:
+            # A sampled deal's hands at the start of play, and each seat's own écart, are the
+            # same in every copy of it played out: worked out once a sample.
+            self._start = start
+            self._started = 0
+            for h in start:
+                self._started |= h
+            self._out = {}
+        out = self._out.get(seat)
+        if out is None:
+            out = 0
+            for who, discarded, _ in deal.exchanges:
+                if who == seat:
+                    for c in discarded:
+                        out |= 1 << c
+            self._out[seat] = out
+        now = 0
         for h in deal.hands:
             now |= h
-        out = 0
-        for who, discarded, _ in deal.exchanges:
-            if who == seat:
-                for c in discarded:
-                    out |= 1 << c
-        return deal.t.deck_mask & ~(start & ~now) & ~deal.hands[seat] & ~out
+        return deal.t.deck_mask & ~(self._started & ~now) & ~deal.hands[seat] & ~out
 
 
 def make(settings: Mapping[str, object], seed: int | None = None) -> SearchBot:
@@ -370,29 +395,49 @@ def _deal_unseen(
     return hands
 
 
-def _score(deal: Deal, seat: int) -> float:
+def _score(
+    deal: Deal, seat: int, memo: dict[tuple[object, ...], tuple[int, ...]] | None = None
+) -> float:
     """The counters ``seat`` wins or loses in this outcome, settled by the referee's
     :func:`settle` on an empty table with the ordinary stakes (so that a decision never depends
-    on what lies on the table), with a hundredth of a counter for each trick its side took."""
+    on what lies on the table), with a hundredth of a counter for each trick its side took.
+    ``memo`` keeps the balances of outcomes settled before (by everything :func:`settle` is
+    given, of one rule set): the playouts of a deal end in few distinct outcomes."""
     rules = deal.rules
     result = deal.result
     if result is None or result == "redeal" or deal.declarer is None:
         return 0.0
     n = deal.n
-    s = settle(
-        rules,
-        n=n,
-        table=_EMPTY,
-        stakes=stakes_for(rules, deal.dealer, n, rules.stakes),
-        result=result,
-        contract=deal.contract.id if deal.contract is not None else None,
-        declarer=deal.declarer,
-        partner=deal.partner,
-        tricks=deal.won,
-        matadors=deal.paid_matadors(),
-        transfers=deal.transfers,
+    contract = deal.contract.id if deal.contract is not None else None
+    matadors = deal.paid_matadors()
+    key = (
+        result,
+        contract,
+        deal.dealer,
+        deal.declarer,
+        deal.partner,
+        tuple(deal.won),
+        matadors,
+        tuple(deal.transfers),
     )
+    balances = memo.get(key) if memo is not None else None
+    if balances is None:
+        balances = settle(
+            rules,
+            n=n,
+            table=_EMPTY,
+            stakes=stakes_for(rules, deal.dealer, n, rules.stakes),
+            result=result,
+            contract=contract,
+            declarer=deal.declarer,
+            partner=deal.partner,
+            tricks=deal.won,
+            matadors=matadors,
+            transfers=deal.transfers,
+        ).balances
+        if memo is not None:
+            memo[key] = tuple(balances)
     side = deal.side
     taken = sum(deal.won[x] for x in side)
     mine = taken if seat in side else sum(deal.won) - taken
-    return s.balances[seat] + mine / 100
+    return balances[seat] + mine / 100
