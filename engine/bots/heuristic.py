@@ -85,6 +85,14 @@ def _above(deal_t: Any, trump: int) -> tuple[int, ...]:
     return entry[1]
 
 
+def _master(t: Tables, trump: int, c: int, outstanding: int) -> bool:
+    """Checks if ``c`` is sure to win a trick of its class with ``outstanding`` still out: no
+    card out outranks it there (nor, for a plain card, is any trump out)."""
+    if t.follow[trump][c] != 4 and outstanding & t.class_mask[trump][4]:
+        return False
+    return not outstanding & _above(t, trump)[c]
+
+
 def tricks_to_win(rules: RuleSet) -> float:
     """Returns the tricks the declaring side should count on to win (from the results table).
 
@@ -634,11 +642,7 @@ class HeuristicBot(Bot):
     def _is_master(self, deal: Deal, c: int, outstanding: int) -> bool:
         """Checks if ``c`` is sure to win a trick of its class: no card still out outranks it
         there (nor, for a plain card, is any trump still out)."""
-        trump = deal.trump if deal.trump is not None else 0
-        t = deal.t
-        if t.follow[trump][c] != 4 and outstanding & t.class_mask[trump][4]:
-            return False
-        return not outstanding & _above(t, trump)[c]
+        return _master(deal.t, deal.trump if deal.trump is not None else 0, c, outstanding)
 
     def _unseen(self, deal: Deal, seat: int) -> int:
         """The cards still out against ``seat`` (:func:`engine.bots.base.unseen`)."""
@@ -727,7 +731,7 @@ class HeuristicBot(Bot):
         last = len(trick) == deal.n - 1
         if friend_wins and winner != seat:
             best_card = trick[best_pos]
-            safe = last or self._is_master(deal, best_card, outstanding)
+            safe = last or _master(t, trump, best_card, outstanding)
             c = self._cheapest_card(deal, cards)
             if safe:
                 return c, ("play {card}: the trick is his side's; throw the lowest", c)
@@ -735,7 +739,13 @@ class HeuristicBot(Bot):
         winners = [c for c in cards if (follow[c] == 4 or follow[c] == led) and strength[c] > best]
         if winners:
             if not last:
-                masters = [c for c in winners if self._is_master(deal, c, outstanding)]
+                above = _above(t, trump)
+                trumps_out = outstanding & trumps
+                masters = [
+                    c
+                    for c in winners
+                    if (follow[c] == 4 or not trumps_out) and not outstanding & above[c]
+                ]
                 if masters:
                     c = min(masters, key=lambda c: strength[c])
                     return c, ("play {card}: a sure winner, the cheapest that takes the trick", c)
@@ -767,10 +777,13 @@ class HeuristicBot(Bot):
         trumps_out = outstanding & trumps
         my_trumps = [c for c in cards if strength[c] >= 100]
         plain = [c for c in cards if strength[c] < 100]
-        tops = [c for c in plain if self._is_master(deal, c, outstanding & ~trumps)]
+        above = _above(t, trump)
+        plain_out = outstanding & ~trumps
+        # Masters of their suit (as _is_master says of them with the trumps out of account).
+        tops = [c for c in plain if not plain_out & above[c]]
         if on_side:
             if trumps_out:
-                masters = [c for c in my_trumps if self._is_master(deal, c, outstanding)]
+                masters = [c for c in my_trumps if _master(t, trump, c, outstanding)]
                 if masters:
                     c = max(masters, key=lambda c: strength[c])
                     return c, ("lead {card}: draw the trumps with a master", c)

@@ -38,18 +38,27 @@ from collections.abc import Mapping, Sequence
 from math import sqrt
 
 from engine.actions import Action
-from engine.bots.base import bits, honest, knowledge
+from engine.bots.base import Knowledge, bits, honest, knowledge
 from engine.bots.heuristic import HeuristicBot
 from engine.referee import Deal
 from engine.referee.settlement import TableState, settle, stakes_for
 
 _EMPTY = TableState()
 
-__all__ = ["PLANS", "SETTINGS", "SearchBot", "equal_cards"]
+__all__ = ["PLANS", "SAMPLINGS", "SETTINGS", "SearchBot", "equal_cards"]
 
 PLANS = ("adaptive", "fixed")
 """The search plans (the setting ``plan``)."""
-SETTINGS: Mapping[str, type] = {"plan": str, "samples": int, "least": int, "ties": int}
+SAMPLINGS = ("losers", "uniform")
+"""How the cards out of play are drawn (the setting ``sampling``): the others' écarts hold
+their losers, or any card alike."""
+SETTINGS: Mapping[str, type] = {
+    "plan": str,
+    "samples": int,
+    "least": int,
+    "ties": int,
+    "sampling": str,
+}
 """The settings ``--bots search:KEY=VALUE…`` takes, with their types."""
 
 
@@ -64,6 +73,8 @@ class SearchBot(HeuristicBot):
     """The adaptive plan drops no choice before this many samples."""
     ties = 3
     """The adaptive plan drops a choice that tied with the leader in this many samples."""
+    sampling = "losers"
+    """How the cards out of play are drawn (:data:`SAMPLINGS`; the fixed plan: uniform)."""
     z = 2.0
     """The adaptive plan drops a choice whose mean loss to the leader is more than this many
     standard errors."""
@@ -76,6 +87,7 @@ class SearchBot(HeuristicBot):
         plan: str | None = None,
         least: int | None = None,
         ties: int | None = None,
+        sampling: str | None = None,
     ) -> None:
         super().__init__(seed)
         if samples is not None:
@@ -86,8 +98,10 @@ class SearchBot(HeuristicBot):
             if plan not in PLANS:
                 raise ValueError(f"search: plan must be one of {', '.join(PLANS)}, not {plan!r}")
             self.plan = plan
-            if plan == "fixed" and samples is None:
-                self.samples = 16
+            if plan == "fixed":
+                if samples is None:
+                    self.samples = 16
+                self.sampling = "uniform"
         if least is not None:
             if least < 1:
                 raise ValueError(f"search: least must be at least 1, not {least}")
@@ -96,6 +110,12 @@ class SearchBot(HeuristicBot):
             if ties < 1:
                 raise ValueError(f"search: ties must be at least 1, not {ties}")
             self.ties = ties
+        if sampling is not None:
+            if sampling not in SAMPLINGS:
+                raise ValueError(
+                    f"search: sampling must be one of {', '.join(SAMPLINGS)}, not {sampling!r}"
+                )
+            self.sampling = sampling
         self.policy: HeuristicBot = _Player(seed)
         self.rollouts = 0
         """Deals played out so far (for the benchmarks)."""
@@ -119,8 +139,9 @@ class SearchBot(HeuristicBot):
         plan)."""
         scores = [0.0] * len(legal)
         self.policy.rng = self.rng
+        kn = knowledge(deal, seat)
         for _ in range(self.samples):
-            world = self._sample(deal, seat)
+            world = self._sample(deal, seat, kn)
             last = len(legal) - 1
             for i, action in enumerate(legal):
                 scores[i] += self._play_out(world, action, seat, copy=i < last)
@@ -136,8 +157,9 @@ class SearchBot(HeuristicBot):
         pref = choices.index(own) if own in choices else 0
         alive = list(range(k))
         rows: list[list[float]] = []
+        kn = knowledge(deal, seat)
         for w in range(1, self.samples + 1):
-            world = self._sample(deal, seat)
+            world = self._sample(deal, seat, kn)
             row = [0.0] * k
             last = alive[-1]
             for i in alive:
@@ -175,9 +197,11 @@ class SearchBot(HeuristicBot):
         trial.apply_unchecked(action)
         return self._rollout(trial, seat)
 
-    def _sample(self, deal: Deal, seat: int) -> Deal:
-        """Returns a copy of the deal with the unseen cards dealt anew, consistently."""
-        kn = knowledge(deal, seat)
+    def _sample(self, deal: Deal, seat: int, kn: Knowledge | None = None) -> Deal:
+        """Returns a copy of the deal with the unseen cards dealt anew, consistently with
+        ``kn``, what the seat knows (:func:`knowledge`, worked out once a decision)."""
+        if kn is None:
+            kn = knowledge(deal, seat)
         n = deal.n
         rng = self.rng
         world = deal.copy()
@@ -206,7 +230,17 @@ class SearchBot(HeuristicBot):
             forbidden[deal.declarer] |= 1 << called
             in_play = 1 << called
             partner = None
-        dealt = _deal_unseen(pool, need, forbidden, in_play, rng)
+        discarded = kept = 0
+        if self.sampling == "losers" and deal.trump is not None:
+            # The others' écarts (so many cards, public) are their losers: a trump or the top
+            # card of its suit seldom among them (the heuristic bot's own écart), where the
+            # talon left holds any card. A game to take no trick throws the other way: there
+            # every card is as likely.
+            discarded = sum(len(d) for who, d, _ in deal.exchanges if who != seat)
+            contract = deal.contract
+            if discarded and not (contract is not None and contract.no_tricks):
+                kept = _kept(deal)
+        dealt = _deal_unseen(pool, need, forbidden, in_play, rng, discarded=discarded, kept=kept)
         for s in range(n):
             hands[s] |= dealt[s]
             if hidden_partner and called is not None and dealt[s] >> called & 1:
@@ -224,10 +258,10 @@ class SearchBot(HeuristicBot):
 
     def _rollout(self, world: Deal, seat: int) -> float:
         self.rollouts += 1
-        policy = self.policy
+        decide = self.policy.decide
+        apply = world.apply_unchecked
         while not world.is_over:
-            mover = world.to_move
-            world.apply_unchecked(policy.choose(world, mover))
+            apply(decide(world, world.to_move)[0])
         if world.rules is not self._memo_rules or len(self._memo) > 4096:
             self._memo_rules = world.rules
             self._memo.clear()
@@ -277,6 +311,7 @@ def make(settings: Mapping[str, object], seed: int | None = None) -> SearchBot:
         plan=str(settings["plan"]) if "plan" in settings else None,
         least=_int(settings, "least"),
         ties=_int(settings, "ties"),
+        sampling=str(settings["sampling"]) if "sampling" in settings else None,
     )
 
 
@@ -342,26 +377,62 @@ def _representatives(deal: Deal, seat: int, legal: Sequence[Action], own: Action
     return [a for a in legal if a.verb != "play" or a.card is None or a.card.index in keep]
 
 
+def _kept(deal: Deal) -> int:
+    """The cards a player keeps from his écart (the heuristic bot's, :mod:`engine.bots.heuristic`):
+    the trumps and the top card of each plain suit, a mask."""
+    trump = deal.trump
+    assert trump is not None
+    t = deal.t
+    top = 0
+    for suit in range(4):
+        cards = t.class_mask[trump][suit] & t.deck_mask
+        if cards:
+            strength = t.strength[trump]
+            top |= 1 << max(bits(cards), key=lambda c: strength[c])
+    return (t.class_mask[trump][4] & t.deck_mask) | top
+
+
+_KEPT = 0.1
+"""How much less often a kept card (:func:`_kept`) lies in an écart than another."""
+
+
 def _deal_unseen(
-    pool: list[int], need: list[int], forbidden: list[int], in_play: int, rng: random.Random
+    pool: list[int],
+    need: list[int],
+    forbidden: list[int],
+    in_play: int,
+    rng: random.Random,
+    *,
+    discarded: int = 0,
+    kept: int = 0,
 ) -> list[int]:
     """Deals the unseen cards: ``need[s]`` to each seat, none it is known not to hold; the rest
     stay out of play (talon, écarts) -- but not the cards of ``in_play``. Cards with the fewest
     possible holders go first, each to a holder drawn in proportion to the room left; a dead
     end starts again (at most 20 times, then the voids are ignored rather than fail -- but a
-    card of ``in_play`` still goes to a seat that may hold it, where one can)."""
+    card of ``in_play`` still goes to a seat that may hold it, where one can). Of the cards out
+    of play, ``discarded`` lie in écarts, where a card of ``kept`` goes :data:`_KEPT` times as
+    often as another (the rest of the room out of play, the talon, takes any card alike)."""
     n = len(need)
     spare = len(pool) - sum(need)
+    discarded = min(discarded, spare)
     seats = [s for s in range(n) if need[s] > 0]
     for _ in range(20):
         rng.shuffle(pool)
         cards = sorted(pool, key=lambda c: sum(1 for s in seats if not forbidden[s] >> c & 1))
         room = list(need)
-        out_room = spare
+        talon_room = spare - discarded
+        ecart_room = discarded
         hands = [0] * n
         for c in cards:
             eligible = [s for s in seats if room[s] > 0 and not forbidden[s] >> c & 1]
-            total = sum(room[s] for s in eligible) + (0 if in_play >> c & 1 else out_room)
+            if in_play >> c & 1:
+                out = 0.0
+            elif kept >> c & 1:
+                out = talon_room + ecart_room * _KEPT
+            else:
+                out = talon_room + ecart_room
+            total = sum(room[s] for s in eligible) + out
             if total == 0:
                 break
             r = rng.random() * total
@@ -372,7 +443,10 @@ def _deal_unseen(
                     break
                 r -= room[s]
             else:
-                out_room -= 1
+                if r < talon_room:
+                    talon_room -= 1
+                else:
+                    ecart_room -= 1
         else:
             return hands
     hands = [0] * n
