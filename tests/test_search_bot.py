@@ -11,6 +11,7 @@ import pytest
 from engine import load_ruleset
 from engine.bots import HeuristicBot, SearchBot, make_bot
 from engine.bots.base import bits, honest, knowledge
+from engine.bots.search import _deal_unseen
 from engine.referee import Deal
 
 RULESETS = [
@@ -132,3 +133,30 @@ def test_the_heuristic_plays_the_same_card_from_the_play_mask_as_from_the_action
         assert fast is slow and why == reason
         checked += 1
     assert checked > 30
+
+
+def test_the_sampling_setting() -> None:
+    assert make_bot("search").sampling == "losers"  # type: ignore[attr-defined]
+    assert make_bot("search:plan=fixed").sampling == "uniform"  # type: ignore[attr-defined]
+    both = make_bot("search:plan=fixed:sampling=losers")
+    assert isinstance(both, SearchBot) and (both.plan, both.sampling) == ("fixed", "losers")
+    with pytest.raises(ValueError, match="search: sampling must be one of losers, uniform"):
+        make_bot("search:sampling=best")
+
+
+def test_the_others_ecarts_are_drawn_from_their_losers() -> None:
+    # Ten unseen cards, five in one hand and five out of play, all five in écarts: cards 0 and
+    # 1 (kept: trumps, kings) go out far less often than the others; with no écart the draw is
+    # the uniform one, card for card.
+    out = [0] * 10
+    for seed in range(2000):
+        pool = list(range(10))
+        (hand,) = _deal_unseen(pool, [5], [0], 0, random.Random(seed), discarded=5, kept=0b11)
+        assert hand.bit_count() == 5
+        for c in range(10):
+            out[c] += not hand >> c & 1
+        uniform = _deal_unseen(list(range(10)), [5], [0], 0, random.Random(seed))
+        assert uniform == _deal_unseen(
+            list(range(10)), [5], [0], 0, random.Random(seed), discarded=0, kept=0b11
+        )
+    assert max(out[:2]) < 0.5 * min(out[2:]), out

@@ -9,6 +9,16 @@ deal out to the end with heuristic players in every seat, through the referee's 
 (the referee's settlement, on an empty table: bots never look at the pot) and plays the card
 with the best total over the samples. Bidding, calling and the écart are the heuristic bot's.
 
+The cards it has not seen that no hand holds lie in the others' écarts or the talon left (so
+many of each, as everyone saw). With ``sampling=losers`` (the adaptive plan's default) the
+écarts are drawn as players make them, from their losers: a trump or the top card of a suit
+weighs a tenth of another card in the draw for them, the talon taking any card alike; with
+``sampling=uniform`` (the fixed plan's) every card is as likely to be out of play. (A game to
+take no trick throws its high cards: there the draw is uniform.) At Ombre, where 13 cards lie
+in the talon and the écarts, the losers' draw gains +0.66 [+0.23, +1.08] counters a deal over
+the uniform one (400 paired deals, seat 0 among heuristic players); at Quadrille nothing is
+out of play and the two are the same.
+
 Two plans (the setting ``plan``, ``--bots search:plan=fixed``):
 
 * ``adaptive`` (the default) spends its samples where the choice is close:
@@ -18,17 +28,18 @@ Two plans (the setting ``plan``, ``--bots search:plan=fixed``):
     it laid out itself), neither a privileged matador nor the called or given card -- win the
     same tricks whichever is played, so one of each set is played out (the heuristic bot's own
     card when it is among them, else the lowest);
-  - after ``least`` samples (4), a choice is dropped as soon as the sampled deals show it
+  - after ``least`` samples (2), a choice is dropped as soon as the sampled deals show it
     worse than the leader beyond doubt (its mean loss more than twice its standard error), or
-    as soon as it has tied with the leader in every one of ``ties`` samples (6); the search
-    stops when one choice is left, or after ``samples`` samples (16);
+    as soon as it has tied with the leader in every one of ``ties`` samples (3); the search
+    stops when one choice is left, or after ``samples`` samples (8);
   - equal totals go to the heuristic bot's choice.
 
 * ``fixed`` is the bot as it was first written (and measured): every legal card, every one of
-  ``samples`` samples, equal totals to the first legal card.
+  ``samples`` samples (16), equal totals to the first legal card, the uniform draw.
 
 The samples are drawn from the bot's own generator (not a time budget), so a seeded run plays
-the same way on any machine.
+the same way on any machine. A sampled deal is played out once for each choice but the last
+(which plays on the sample itself), and each distinct outcome is settled once (a memo).
 """
 
 from __future__ import annotations
@@ -393,7 +404,7 @@ def _kept(deal: Deal) -> int:
 
 
 _KEPT = 0.1
-"""How much less often a kept card (:func:`_kept`) lies in an écart than another."""
+"""The weight of a kept card (:func:`_kept`) in the draw for the écarts, another card's being 1."""
 
 
 def _deal_unseen(
