@@ -43,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
+from engine.referee.auction import Offer
 from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import side_tricks
 from engine.rules import load_ruleset
@@ -1004,6 +1005,47 @@ def _raise_view(table: WebTable, legal: Iterable[str]) -> RaiseView | None:
     return RaiseView(won, tuple(choices)) if choices else None
 
 
+@dataclass(frozen=True)
+class OfferChoice:
+    """One of the referee's legal answers to a contract offered to the seat that sits out:
+    ``pass`` (the deal is passed out) or ``bid X`` (he takes ``contract`` up)."""
+
+    action: str
+    contract: Contract | None
+
+
+@dataclass(frozen=True)
+class OfferView:
+    """What the seat that sits out is offered, every seat that plays having passed
+    (``Deal.offer``), and his legal answers."""
+
+    offer: Offer
+    choices: tuple[OfferChoice, ...]
+
+
+def _offer_view(table: WebTable, offer: Offer, legal: Iterable[str]) -> OfferView | None:
+    """The offer's choices, from the referee's legal actions."""
+    choices: list[OfferChoice] = []
+    for text in legal:
+        verb, _, rest = text.partition(" ")
+        if verb == "pass":
+            choices.append(OfferChoice(text, None))
+        elif verb == "bid" and rest in table.rules.contracts:
+            choices.append(OfferChoice(text, table.rules.contracts[rest]))
+    return OfferView(offer, tuple(choices)) if choices else None
+
+
+@dataclass(frozen=True)
+class VoleView:
+    """The vole's decision (the ``vole`` phase), from the referee's legal actions: go on for
+    every trick, or lay down; ``defender``: he is a defender who took every trick so far and
+    goes on as the declarer, alone (``Deal.vole_by_defender``)."""
+
+    vole: bool
+    stop: bool
+    defender: bool
+
+
 def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     deal = table.deal
     rules = table.rules
@@ -1039,6 +1081,24 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         buttons = []
     may_defer = phase == "exchange" and "defer" in buttons
     buttons = [a for a in buttons if a != "defer"]
+    # The contract offered to the seat that sits out, and the vole's decision: labelled
+    # controls of their own, from the referee's answers (Deal.offer, Deal.vole_by_defender).
+    offer = deal.offer if my_turn else None
+    offer_view = _offer_view(table, offer, buttons) if offer is not None else None
+    if offer_view is not None:
+        buttons = []
+    vole_view = None
+    if my_turn and phase == "vole":
+        vole_view = VoleView("vole" in buttons, "stop" in buttons, defender=deal.vole_by_defender)
+        buttons = [a for a in buttons if a not in ("vole", "stop")]
+    # Trumps named for a declarer who laid his hand down unnamed (laws.lay_down_unnamed): the
+    # referee's legal actions, under a label saying for whom (remedies.public's ``naming``).
+    irregular = public_irregularities(deal)
+    naming = irregular.naming if irregular is not None and my_turn else None
+    name_trumps = [a for a in buttons if a.startswith("name-trump ")] if naming is not None else []
+    buttons = [a for a in buttons if a not in name_trumps]
+    each = deal.each_for_himself  # every seat for himself: no side (the penetro)
+    ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
 
     seats = []
     for offset in range(table.n):
@@ -1075,7 +1135,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         }
     # What the others did since this seat last acted, as this seat may see it.
     events = table.events_seen(seat)
-    side = [s for s in (view["declarer"], view["partner"]) if s is not None]
+    side = [s for s in (view["declarer"], view["partner"]) if s is not None] if not each else []
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
         refusal = Refusal(why, "allowed", f"{why} is allowed now: click it to play it", "")
@@ -1099,6 +1159,16 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "buttons": buttons,
         "raise_view": raise_view,
         "may_defer": may_defer,
+        "offer": offer_view,
+        "naming": naming,
+        "name_trumps": [(a, a.split()[1]) for a in name_trumps],
+        "vole_view": vole_view,
+        "each": each,
+        "top_taker": deal.top_taker if each else None,
+        # The fewest cards the écart must discard (a duty to buy, the contrabola's one card).
+        "exchange_least": ecart.least if my_turn and ecart is not None else 0,
+        "target": rules.party.target if rules.party is not None else None,
+        "penalty_points": table.party.penalty_points,
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
@@ -1126,7 +1196,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "declarable": [str(a) for a in deal.declarable(seat)]
         if seat in table.humans and not deal.is_over
         else [],
-        "irregular": public_irregularities(deal),
+        "irregular": irregular,
     }
 
 
