@@ -160,3 +160,17 @@ def test_the_others_ecarts_are_drawn_from_their_losers() -> None:
             list(range(10)), [5], [0], 0, random.Random(seed), discarded=0, kept=0b11
         )
     assert max(out[:2]) < 0.5 * min(out[2:]), out
+
+
+def test_the_default_samples_go_by_the_size_of_the_deal() -> None:
+    # About the same cards played out a decision: more samples for a smaller deal; never by a
+    # game's name, and a setting wins.
+    bot = make_bot("search")
+    assert isinstance(bot, SearchBot)
+    for name in RULESETS:
+        rules = load_ruleset(name)
+        assert bot.samples_for(rules) == max(4, min(16, 240 // (rules.players * rules.hand_size)))
+    assert bot.samples_for(load_ruleset("quadrille")) == 6  # four hands of 10
+    assert bot.samples_for(load_ruleset("ombre")) == 8  # three hands of 9
+    assert make_bot("search:samples=3").samples_for(load_ruleset("ombre")) == 3  # type: ignore[attr-defined]
+    assert make_bot("search:plan=fixed").samples_for(load_ruleset("ombre")) == 16  # type: ignore[attr-defined]

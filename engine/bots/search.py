@@ -53,8 +53,14 @@ from engine.bots.base import Knowledge, bits, honest, knowledge
 from engine.bots.heuristic import HeuristicBot
 from engine.referee import Deal
 from engine.referee.settlement import TableState, settle, stakes_for
+from engine.rules.model import RuleSet
 
 _EMPTY = TableState()
+
+BUDGET = 240
+"""The adaptive plan's default samples a decision, times the cards dealt into play (the
+players times the hand size): a small deal, whose playouts are short, is sampled more
+(:meth:`SearchBot.samples_for`)."""
 
 __all__ = ["PLANS", "SAMPLINGS", "SETTINGS", "SearchBot", "equal_cards"]
 
@@ -78,11 +84,12 @@ class SearchBot(HeuristicBot):
 
     name = "search"
     plan = "adaptive"
-    samples = 8
-    """At most this many sampled deals a decision (the fixed plan: exactly 16)."""
+    samples: int | None = None
+    """At most this many sampled deals a decision (the fixed plan: exactly 16); None: by the
+    size of the deal (:meth:`samples_for`)."""
     least = 2
     """The adaptive plan drops no choice before this many samples."""
-    ties = 3
+    ties = 2
     """The adaptive plan drops a choice that tied with the leader in this many samples."""
     sampling = "losers"
     """How the cards out of play are drawn (:data:`SAMPLINGS`; the fixed plan: uniform)."""
@@ -151,12 +158,21 @@ class SearchBot(HeuristicBot):
         scores = [0.0] * len(legal)
         self.policy.rng = self.rng
         kn = knowledge(deal, seat)
-        for _ in range(self.samples):
+        for _ in range(self.samples_for(deal.rules)):
             world = self._sample(deal, seat, kn)
             last = len(legal) - 1
             for i, action in enumerate(legal):
                 scores[i] += self._play_out(world, action, seat, copy=i < last)
         return scores
+
+    def samples_for(self, rules: RuleSet) -> int:
+        """The most samples a decision takes under ``rules``: the setting ``samples``, or by
+        default as many as play out about :data:`BUDGET` cards in all from the first trick
+        (:data:`BUDGET` over the cards dealt into play, the players times the hand size: 6 for
+        four hands of 10, 8 for three of 9), from 4 to 16."""
+        if self.samples is not None:
+            return self.samples
+        return max(4, min(16, BUDGET // (rules.players * rules.hand_size)))
 
     def _adaptive(self, deal: Deal, seat: int, legal: Sequence[Action]) -> Action:
         own = self.decide(deal, seat)[0]  # the heuristic bot's choice (it draws nothing)
@@ -169,7 +185,7 @@ class SearchBot(HeuristicBot):
         alive = list(range(k))
         rows: list[list[float]] = []
         kn = knowledge(deal, seat)
-        for w in range(1, self.samples + 1):
+        for w in range(1, self.samples_for(deal.rules) + 1):
             world = self._sample(deal, seat, kn)
             row = [0.0] * k
             last = alive[-1]
