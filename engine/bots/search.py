@@ -30,8 +30,9 @@ Two plans (the setting ``plan``, ``--bots search:plan=fixed``):
     card when it is among them, else the lowest);
   - after ``least`` samples (2), a choice is dropped as soon as the sampled deals show it
     worse than the leader beyond doubt (its mean loss more than twice its standard error), or
-    as soon as it has tied with the leader in every one of ``ties`` samples (3); the search
-    stops when one choice is left, or after ``samples`` samples (8);
+    as soon as it has tied with the leader in every one of ``ties`` samples (2); the search
+    stops when one choice is left, or after ``samples`` samples (by default by the size of the
+    deal, :meth:`SearchBot.samples_for`: 6 at four hands of 10, 8 at three of 9);
   - equal totals go to the heuristic bot's choice.
 
 * ``fixed`` is the bot as it was first written (and measured): every legal card, every one of
