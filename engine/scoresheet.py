@@ -220,7 +220,7 @@ class ScoredDeal:
             "dealer": e.dealer,
             "contract": e.contract,
             "declarer": e.declarer,
-            "partners": [x for x in self.side if x != e.declarer],
+            "partners": [x for x in self.side if x != self.declarer],
             "trump": e.trump,
             "called": e.called,
             "tricks_won": list(e.tricks),

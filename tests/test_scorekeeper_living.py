@@ -121,6 +121,7 @@ def test_a_defender_who_went_on_for_the_vole_is_scored_as_its_declarer() -> None
     assert scored.result == "vole" and scored.side == (2,) and scored.declarer == 2
     assert scored.settlement.balances == (0, 0, 6, 0)
     assert scored.as_json()["vole_by"] == 2
+    assert scored.as_json()["partners"] == []  # the vole-taker is nobody's partner
     failed = Evening(ROCAMBOR).score(dataclasses.replace(entry, tricks=(0, 1, 8, 0)))
     assert failed.result == "vole-failed"
 
