@@ -1172,6 +1172,10 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "exchange_least": ecart.least if my_turn and ecart is not None else 0,
         "target": rules.party.target if rules.party is not None else None,
         "penalty_points": table.party.penalty_points,
+        # The rule file's party played to its end (a target reached, its deals played): the
+        # referee's Party.over and Party.leaders.
+        "party_over": table.party.over,
+        "leaders": table.party.leaders if table.party.over else [],
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
