@@ -17,6 +17,7 @@ from __future__ import annotations
 import _random
 import struct
 from collections.abc import Mapping, Sequence
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -74,10 +75,25 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 
 
-def _listed(action: object, listed: list[Action]) -> bool:
-    """Checks if ``action`` is one of the actions just listed, the very object (an equal one
-    takes the checked path): identities compared, never the actions' fields."""
-    return id(action) in map(id, listed)
+@cache
+def _places(size: int) -> bytes:
+    """The places 0 to ``size - 1`` as 64-bit little-endian numbers (``size`` at most 256)."""
+    return b"".join(place.to_bytes(8, "little") for place in range(size))
+
+
+def _by_draw(raw: bytes, size: int) -> list[int]:
+    """Returns the places 0 to ``size - 1`` (in the low byte of each number) sorted by their
+    draws, ``raw`` holding one 32-bit little-endian draw a place; equal draws in place order.
+
+    Each draw and its place are one 64-bit number, draw above place (the draws' bytes laid
+    over a template of the places), so that a plain sort of numbers sorts the places as a
+    sort keyed by the draw would."""
+    packed = bytearray(_places(size))
+    packed[1::8] = raw[0::4]
+    packed[2::8] = raw[1::4]
+    packed[3::8] = raw[2::4]
+    packed[4::8] = raw[3::4]
+    return sorted(struct.unpack(f"<{size}Q", packed))
 
 
 def _shuffle_and_deal(
@@ -90,8 +106,7 @@ def _shuffle_and_deal(
     # (``_random.Random`` is ``random.Random``'s generator without its Python-level seeding
     # front: the same state for an integer seed, the same bits.)
     raw = _random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
-    keys = struct.unpack(f"<{size}I", raw)
-    cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
+    cards = [deck[k & 255] for k in _by_draw(raw, size)]
     hands: list[list[int]] = [[] for _ in range(n)]
     for seat, start, end in plan:
         hands[seat] += cards[start:end]
@@ -397,7 +412,9 @@ class Deal(DealState):
             and type(action) is Action
             and self.irregular is None
             and (seat is None or seat == self.to_move)
-            and _listed(action, listed)
+            # One of the actions just listed, the very object (an equal one takes the checked
+            # path): identities compared, never the actions' fields.
+            and id(action) in map(id, listed)
         ):
             # The trusted path: the very action legal_actions() just listed (it lists exactly
             # what the phase's rules accept, and _refusal accepts it unasked), applied as the

@@ -323,19 +323,21 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
     assert tr is not None
     leader = d.leader
     winner = d.seat_at(leader, tr.winning_position(trick))
-    called = d.called
-    if d.rules.play_laws.partner_known_no_vole is not None:
-        remedies.after_lead(d, leader, trick[0])
-    if called is not None and called in trick:
-        d.partner_seen = True
+    rules = d.rules
+    if not d.partner_seen:
+        # Once the called card has appeared there is nothing more to learn of the partner
+        # (and ``after_lead`` has nothing to apply): both are skipped.
+        if rules.play_laws.partner_known_no_vole is not None:
+            remedies.after_lead(d, leader, trick[0])
+        called = d.called
+        if called is not None and called in trick:
+            d.partner_seen = True
     tricks = d.played_tricks
     tricks.append((leader, tuple(trick), winner))
     d.won[winner] += 1
     d.trick = []
-    d.leader = winner
-    d.to_move = winner
+    d.leader = d.to_move = winner
     played = len(tricks)
-    rules = d.rules
     if played == rules.hand_size:
         result.finish(d)
         return

@@ -42,6 +42,7 @@ class TrickRules:
         "privileged_mask",
         "strength",
         "strict",
+        "trick_strength",
     )
 
     def __init__(self, rules: RuleSet, tables: Tables, trump: int) -> None:
@@ -55,6 +56,7 @@ class TrickRules:
         self.must_overtake = rules.must_overtake
         self.strict = rules.must_trump or rules.must_overtake
         self.privileged_mask = tables.privileged_mask[trump]
+        self.trick_strength = tables.trick_strength[trump]
 
     @staticmethod
     def of(rules: RuleSet, tables: Tables, trump: int) -> TrickRules:
@@ -65,17 +67,10 @@ class TrickRules:
     def winning_position(self, trick: Sequence[int]) -> int:
         """Returns the position in ``trick`` of the card winning it so far: the highest trump,
         else the highest card of the kind led."""
-        strength, follow = self.strength, self.follow
-        led = follow[trick[0]]
-        best_pos = 0
-        best = strength[trick[0]]
-        for pos in range(1, len(trick)):
-            c = trick[pos]
-            f = follow[c]
-            if (f == 4 or f == led) and strength[c] > best:
-                best = strength[c]
-                best_pos = pos
-        return best_pos
+        # What each card counts for in a trick of the kind led (compiled with the tables:
+        # -1 for a card that can win nothing); no two cards that can win count alike.
+        counts = list(map(self.trick_strength[self.follow[trick[0]]].__getitem__, trick))
+        return counts.index(max(counts))
 
     def _follow(self, hand: int, led: int) -> tuple[int, bool, bool]:
         """The follow stage: (cards allowed, the player holds the kind led, privileged)."""
