@@ -4,8 +4,8 @@
   :meth:`Deal.legal_actions` lists, in every phase, under every rule file;
 * the OpenSpiel state's Python ``legal_actions`` and ``is_chance_node`` answer as OpenSpiel's
   own (C++) ones do, for every player, at every kind of node;
-* the referee's shuffle (a sort of packed numbers) sorts the cards by their draw, as its
-  definition says, and the compiled trick winner is the card the trick rule names.
+* the compiled trick winner is the card the trick rule names, and the compiled legal mask is
+  the last stage of the staged play filter.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from engine import load_ruleset
 from engine.referee import Deal
@@ -72,43 +70,6 @@ def test_spiel_python_answers_are_openspiels() -> None:
                     state.apply_action(rng.choice(state.legal_actions()))
 
 
-def _keyed_shuffle(deck: tuple[int, ...], seed: int) -> list[int]:
-    """The referee's shuffle as its definition states it: one draw of 32 random bits per card,
-    the cards sorted by their draw (ties in deck order)."""
-    import _random
-    import struct
-
-    size = len(deck)
-    raw = _random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
-    keys = struct.unpack(f"<{size}I", raw)
-    return [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
-
-
-@given(
-    seed=st.integers(min_value=0, max_value=2**64),
-    deck=st.lists(st.integers(0, 51), min_size=1, max_size=52, unique=True),
-)
-def test_the_shuffle_sorts_the_cards_by_their_draw(seed: int, deck: list[int]) -> None:
-    from engine.referee.deal import _shuffle_and_deal
-
-    hands, talon = _shuffle_and_deal(tuple(deck), 1, seed, ((0, 0, len(deck)),))
-    assert hands == [_keyed_shuffle(tuple(deck), seed)] and talon == []
-
-
-@given(
-    st.lists(st.sampled_from([0, 1, 255, 256, 2**24, 2**31, 2**32 - 1]), min_size=1, max_size=52)
-)
-def test_the_shuffle_breaks_equal_draws_in_place_order(draws: list[int]) -> None:
-    # Equal draws are rare from the generator; these repeat often and fill every byte.
-    import struct
-
-    from engine.referee.deal import _by_draw
-
-    raw = struct.pack(f"<{len(draws)}I", *draws)
-    order = [k & 255 for k in _by_draw(raw, len(draws))]
-    assert order == sorted(range(len(draws)), key=draws.__getitem__)
-
-
 @pytest.mark.parametrize("ruleset", ALL)
 def test_the_compiled_trick_winner_is_the_scan_of_the_trick(ruleset: str) -> None:
     """``TrickRules.winning_position`` (the compiled ``trick_strength``) names the card the
@@ -129,3 +90,23 @@ def test_the_compiled_trick_winner_is_the_scan_of_the_trick(ruleset: str) -> Non
                 if follow[card] in (TRUMPS, led) and strength[card] > strength[trick[best]]:
                     best = pos
             assert tr.winning_position(trick) == best, (ruleset, trump, trick)
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_the_legal_mask_is_the_last_stage_of_the_play_filter(ruleset: str) -> None:
+    """``TrickRules.legal`` (the compiled ``follow_need`` on the hot path) allows exactly what
+    the last stage of the staged play filter allows, which names the refusals."""
+    from engine.referee.tricks import TrickRules
+
+    rules = load_ruleset(ruleset)
+    tables = rules.tables()
+    rng = random.Random(13)
+    for trump in (*tables.trump_suits, 4):
+        tr = TrickRules.of(rules, tables, trump)
+        for _ in range(300):
+            cards = rng.sample(tables.deck, rules.hand_size + rules.players)
+            hand = 0
+            for c in cards[: rng.randint(1, rules.hand_size)]:
+                hand |= 1 << c
+            trick = cards[rules.hand_size : rules.hand_size + rng.randint(0, rules.players - 1)]
+            assert tr.legal(hand, trick) == tr.stages(hand, trick)[-1][1], (ruleset, trump)

@@ -17,18 +17,18 @@ from __future__ import annotations
 import _random
 import struct
 from collections.abc import Mapping, Sequence
-from functools import cache
 from types import ModuleType
 from typing import Any
 
 from engine.actions import LAW_VERBS, Action
+from engine.actions import PLAY as PLAY_ACTIONS
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.enums import Help, OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event
-from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
+from engine.referee.play import _P0, _P1, _P2, _P3, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.remedies import view as irregular_view
 from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
@@ -73,27 +73,9 @@ _REFUSAL = {phase: module.refusal for phase, module in _MODULES.items()}
 _CARD_VERBS = {PLAY: "play", VOLE: "play", GIVE: "give"}
 _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
-
-
-@cache
-def _places(size: int) -> bytes:
-    """The places 0 to ``size - 1`` as 64-bit little-endian numbers (``size`` at most 256)."""
-    return b"".join(place.to_bytes(8, "little") for place in range(size))
-
-
-def _by_draw(raw: bytes, size: int) -> list[int]:
-    """Returns the places 0 to ``size - 1`` (in the low byte of each number) sorted by their
-    draws, ``raw`` holding one 32-bit little-endian draw a place; equal draws in place order.
-
-    Each draw and its place are one 64-bit number, draw above place (the draws' bytes laid
-    over a template of the places), so that a plain sort of numbers sorts the places as a
-    sort keyed by the draw would."""
-    packed = bytearray(_places(size))
-    packed[1::8] = raw[0::4]
-    packed[2::8] = raw[1::4]
-    packed[3::8] = raw[2::4]
-    packed[4::8] = raw[3::4]
-    return sorted(struct.unpack(f"<{size}Q", packed))
+# The interned ``play CARD`` actions (:data:`engine.actions.PLAY`) by identity: the card each
+# plays. They live as long as the module, so no other object shares an id with one.
+_PLAY_CARD: dict[int, int] = {id(a): a.cards[0].index for a in PLAY_ACTIONS}
 
 
 def _shuffle_and_deal(
@@ -106,7 +88,8 @@ def _shuffle_and_deal(
     # (``_random.Random`` is ``random.Random``'s generator without its Python-level seeding
     # front: the same state for an integer seed, the same bits.)
     raw = _random.Random(seed).getrandbits(32 * size).to_bytes(4 * size, "little")
-    cards = [deck[k & 255] for k in _by_draw(raw, size)]
+    keys = struct.unpack(f"<{size}I", raw)
+    cards = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
     hands: list[list[int]] = [[] for _ in range(n)]
     for seat, start, end in plan:
         hands[seat] += cards[start:end]
@@ -298,27 +281,30 @@ class Deal(DealState):
     def legal_actions(self) -> Sequence[Action]:
         """Returns every legal action of the player to move (empty once the deal is over)."""
         legal = self.listed
-        if legal is None:
-            phase = self.phase
-            if phase is PLAY and self.snapshots is None and self.irregular is None:
-                mask = self.legal_mask
-                if mask < 0:
-                    assert self.tr is not None
-                    mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
-                b = _PLAY_SUITS
-                m = _SUIT_BITS
-                legal = [
-                    *b[0][mask & m],
-                    *b[1][mask >> _S1 & m],
-                    *b[2][mask >> _S2 & m],
-                    *b[3][mask >> _S3],
-                ]
-            elif phase is OVER:
-                legal = []
-            else:
-                named = laws.legal(self) if self.irregular is not None else None
-                legal = named if named is not None else _MODULES[phase].legal(self)
-            self.listed = legal
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase is PLAY and self.irregular is None and self.snapshots is None:
+            # The hot path: play.plays of play.play_mask, inlined (no remedy to apply).
+            mask = self.legal_mask
+            if mask < 0:
+                tr = self.tr
+                assert tr is not None
+                mask = self.legal_mask = tr.legal(self.hands[self.to_move], self.trick)
+            m = _SUIT_BITS
+            legal = self.listed = [
+                *_P0[mask & m],
+                *_P1[mask >> _S1 & m],
+                *_P2[mask >> _S2 & m],
+                *_P3[mask >> _S3],
+            ]
+            return legal
+        if phase is OVER:
+            legal = []
+        else:
+            named = laws.legal(self) if self.irregular is not None else None
+            legal = named if named is not None else _MODULES[phase].legal(self)
+        self.listed = legal
         return legal
 
     def legal_plays(self) -> int:
@@ -386,26 +372,22 @@ class Deal(DealState):
         :raises IllegalActionError: if the action is not legal now, with the rule it breaks.
         """
         phase = self.phase
-        if (
-            phase is PLAY
-            and type(action) is Action
-            and action.verb == "play"
-            and (seat is None or seat == self.to_move)
-            and self.irregular is None
-        ):
-            card = action.cards[0].index
-            mask = self.legal_mask
-            if mask < 0:
-                assert self.tr is not None
-                mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
-            if mask >> card & 1:
-                # The hot path: a legal card is played without the general dispatch.
-                seat = self.to_move
-                self.history.append((seat, action))
-                self.listed = None
-                self.legal_mask = -1
-                _play_card(self, seat, card)
-                return
+        if phase is PLAY and self.irregular is None and (seat is None or seat == self.to_move):
+            # ``play CARD`` as the interned action (as listed, and as parsed), by its identity.
+            card = _PLAY_CARD.get(id(action))
+            if card is not None:
+                mask = self.legal_mask
+                if mask < 0:
+                    assert self.tr is not None
+                    mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
+                if mask >> card & 1:
+                    # The hot path: a legal card is played without the general dispatch.
+                    seat = self.to_move
+                    self.history.append((seat, PLAY_ACTIONS[card]))  # ``action`` itself
+                    self.listed = None
+                    self.legal_mask = -1
+                    _play_card(self, seat, card)
+                    return
         listed = self.listed
         if (
             type(listed) is list

@@ -8,11 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import reduce
-from operator import or_
 from typing import Any, NotRequired, TypedDict
 
-from engine.cards import ALL_CARDS, PACK_SIZE, Card
+from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
 from engine.rules.model import Basis, ResultRule
 
@@ -102,12 +100,12 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-_CARD_BITS = tuple(1 << c for c in range(PACK_SIZE))
-
-
 def mask_of(cards: Sequence[int]) -> int:
-    """Returns the mask of some card indices (each from 0 to ``PACK_SIZE - 1``)."""
-    return reduce(or_, map(_CARD_BITS.__getitem__, cards), 0)
+    """Returns the mask of some card indices."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def refuse(
