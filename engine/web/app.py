@@ -44,6 +44,7 @@ from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.referee.auction import Offer
+from engine.referee.play import defender_may_go_on
 from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import side_tricks
 from engine.rules import load_ruleset
@@ -744,6 +745,8 @@ SCORE_FIELDS = {
     "holder",
     "matadors",
     "vole",
+    "vole_by",
+    "latest_of_tied",
     "highest_trump",
     "trump_holders",
     "count",
@@ -791,7 +794,7 @@ def score_deal(state: AppState, request: Request, fields: Form) -> Response:
             return stale
         entry_data = _entry_data(evening, fields)
         dealer = _int(_one(fields, "dealer"), "dealer")
-        entered = {k: v[0] for k, v in fields.items() if v}
+        entered = _entered(fields)
         before = list(evening.deals)
         try:
             entry = parse_entry(entry_data, dealer=dealer, n=evening.n)
@@ -1169,6 +1172,10 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "exchange_least": ecart.least if my_turn and ecart is not None else 0,
         "target": rules.party.target if rules.party is not None else None,
         "penalty_points": table.party.penalty_points,
+        # The rule file's party played to its end (a target reached, its deals played): the
+        # referee's Party.over and Party.leaders.
+        "party_over": table.party.over,
+        "leaders": table.party.leaders if table.party.over else [],
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
@@ -1254,6 +1261,14 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         "matadors": _int(_one(fields, "matadors", "0") or "0", "matadors"),
         "vole": _one(fields, "vole", "") == "yes",
     }
+    vole_by = seat("vole_by")
+    if vole_by is not None:
+        # A defender went on for the vole (``vole.by: any-seat``): the vole was undertaken.
+        data["vole"] = True
+        data["vole_by"] = vole_by
+    latest = seat("latest_of_tied")
+    if latest is not None:
+        data["latest_of_tied"] = latest
     called = _one(fields, "called", "").strip()
     if called:
         data["called"] = called
@@ -1288,6 +1303,15 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     if penalties:
         data["penalties"] = penalties
     return data
+
+
+def _entered(fields: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Returns the scorekeeper's form as typed, to give it back with a refusal: each field's
+    value, and the fields given several times (the penalty rows, the items not claimed) as
+    lists under ``all``."""
+    entered: dict[str, Any] = {k: v[0] for k, v in fields.items() if v}
+    entered["all"] = {k: list(v) for k, v in fields.items()}
+    return entered
 
 
 def _penalty_rows(evening: Evening, fields: Mapping[str, list[str]]) -> list[dict[str, Any]]:
@@ -1327,6 +1351,11 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "betes": list(table.betes),
         "remainder": table.remainder,
         "asks_trump_holders": evening.asks_trump_holders,
+        # The fields of the living family's mechanisms, where the rules have them: a
+        # defender's vole (``vole.by: any-seat``) and a tie for the most tricks under a contract
+        # every seat plays (``all_play``).
+        "defender_vole": any(defender_may_go_on(rules, c) for c in rules.contracts.values()),
+        "all_play": [c for c in rules.contracts.values() if c.all_play is not None],
         "irregularity_rows": IRREGULARITY_ROWS,
         "redeal": table.redeal,
         "next_dealer": evening.next_dealer,

@@ -380,3 +380,27 @@ def test_a_hand_laid_down_unnamed_and_trumps_named_for_it_on_the_web(
     assert 'trumps <b class="suitname hearts">hearts</b>' in page
     page = play_to_the_end(client, path, page)
     assert 'id="result"' in page
+
+
+def test_a_party_played_to_its_target_ends_on_the_web(client: TestClient, tmp_path: Path) -> None:
+    # A race to 1 point (a test variant of the race to 12): the first deal won ends it.
+    from tests.test_living_family import tresillo
+
+    path_rules = tmp_path / "race.yaml"
+    path_rules.write_text(
+        "id: test-race-web\nname: Race\nextends: tresillo-rocambor\nsummary: A test race.\n"
+        "party:\n  target: 1\n  basis: {evidence: conjecture, note: a test}\n",
+        "utf-8",
+    )
+    rules = load_ruleset(path_rules)
+    strong = "As Ac 2s Ks Qs Js 7s 6s 5s"
+    deal = run(tresillo(rules, {1: strong}), ["1 bid sans-prendre", "2 pass", "3 pass"])
+    path = seat_at(client, rules, deal, (1, 2, 3))
+    page = play_to_the_end(client, path, client.get(path).text)
+    table = table_of(client, path)
+    assert table.party.over
+    assert 'id="party-over"' in page and "The party is over" in page and "reached 1" in page
+    assert 'id="next-deal"' not in page
+    r = client.post(path + "/next", data={"turn": table.turn})  # forged: no button for it
+    assert r.status_code == 400 and "the party is over" in r.text
+    assert len(table_of(client, path).party.deals) == 1
