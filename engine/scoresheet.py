@@ -220,7 +220,7 @@ class ScoredDeal:
             "dealer": e.dealer,
             "contract": e.contract,
             "declarer": e.declarer,
-            "partners": [x for x in self.side if x != e.declarer],
+            "partners": [x for x in self.side if x != self.declarer],
             "trump": e.trump,
             "called": e.called,
             "tricks_won": list(e.tricks),
@@ -1150,13 +1150,15 @@ class Evening:
             "betes": list(self.table.betes),
             "next_dealer": self.next_dealer,
             **(
-                {"party": {"over": self.over, "leaders": self._leaders()}}
+                {"party": {"over": self.over, "leaders": self.leaders}}
                 if self.rules.party is not None and self.rules.party.tours is None
                 else {}
             ),
         }
 
-    def _leaders(self) -> list[int]:
+    @property
+    def leaders(self) -> list[int]:
+        """Returns the seats with the highest total (the winners, once the party is over)."""
         totals = self.totals
         return [seat for seat, total in enumerate(totals) if total == max(totals)]
 

@@ -172,7 +172,10 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         # Every seat played for himself and some tied for the most tricks: the tie goes to the
         # one of them who won the latest trick (``all_play.ties``).
         data["latest_of_tied"] = seat(str(ask("latest_of_tied", tied=tied, evening=evening)))
-    if contract is None or not (contract.all_play is not None or contract.no_tricks):
+    if contract is None or not (
+        contract.all_play is not None or contract.no_tricks or contract.announces_vole
+    ):
+        # (A contract announcing the vole undertook it with the bid: not asked.)
         data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
     if data.get("vole") and contract is not None and defender_may_go_on(rules, contract):
         # A defender who took the first tricks may go on for the vole (``vole.by: any-seat``).
@@ -262,6 +265,8 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
             continue
         for line in describe_deal(evening, number, scored, evening.totals):
             write(line)
+        if evening.over:
+            _say(write, "party-over", evening=evening)
     _say(write, "totals", evening=evening)
 
 

@@ -121,6 +121,7 @@ def test_a_defender_who_went_on_for_the_vole_is_scored_as_its_declarer() -> None
     assert scored.result == "vole" and scored.side == (2,) and scored.declarer == 2
     assert scored.settlement.balances == (0, 0, 6, 0)
     assert scored.as_json()["vole_by"] == 2
+    assert scored.as_json()["partners"] == []  # the vole-taker is nobody's partner
     failed = Evening(ROCAMBOR).score(dataclasses.replace(entry, tricks=(0, 1, 8, 0)))
     assert failed.result == "vole-failed"
 
@@ -324,3 +325,13 @@ def test_a_defenders_vole_is_asked_at_the_terminal() -> None:
     assert any("Refused:" in line and "score/vole-by-defender" in line for line in said)
     _, prompts, _ = run_terminal("tresillo", ["entrada", "1", "spades", "", "0 9 0 0", "", "y"])
     assert not any(p.startswith("went on for the vole") for p in prompts)
+
+
+def test_the_terminal_says_when_the_race_to_twelve_is_over() -> None:
+    evening, _, said = run_terminal(
+        "tresillo-rocambor",
+        ["bola", "2", "", "0 0 9 0", "bola", "2", "", "0 0 9 0", "passed"],
+    )
+    assert evening.totals == [0, 0, 12, 0] and evening.over
+    assert any("The party is over: seat 2 reached 12." in line for line in said)
+    assert any("score/party-over" in line for line in said)  # the next deal is refused

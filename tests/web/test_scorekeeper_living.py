@@ -153,3 +153,43 @@ def test_a_refused_form_keeps_its_penalty_rows(client: TestClient) -> None:
     assert r.status_code == 409
     assert re.search(r'name="penalty_seat">.*?<option value="2" selected>', r.text)
     assert '<option value="naming-suit" selected>' in r.text
+
+
+def test_a_malformed_seat_in_the_new_fields_is_a_located_400(client: TestClient) -> None:
+    path, page = evening(client, "tresillo-rocambor")
+    for field in ("vole_by", "latest_of_tied"):
+        r = post(
+            client,
+            path,
+            page,
+            contract="penetro",
+            declarer="0",
+            **{field: "x"},
+            **tricks(3, 3, 2, 1),
+        )
+        assert r.status_code == 400  # type: ignore[attr-defined]
+        assert f"{field} must be a number" in r.text  # type: ignore[attr-defined]
+    # A seat beyond the table: refused by the scoresheet (409), located, nothing scored.
+    r = post(
+        client,
+        path,
+        page,
+        contract="penetro",
+        declarer="0",
+        latest_of_tied="9",
+        **tricks(3, 3, 2, 1),
+    )
+    assert r.status_code == 409  # type: ignore[attr-defined]
+    assert "latest_of_tied" in html.unescape(r.text)  # type: ignore[attr-defined]
+
+
+def test_the_race_to_twelve_ends_the_web_evening(client: TestClient) -> None:
+    # Two bolas of 6 by seat 2 (who plays in the deals dealt by seats 0 and 1): 12 reached.
+    path, page = evening(client, "tresillo-rocambor")
+    for _ in range(2):
+        assert 'id="party-over"' not in page and 'id="entry"' in page
+        r = post(client, path, page, contract="bola", declarer="2", **tricks(0, 0, 9, 0))
+        assert r.status_code == 200  # type: ignore[attr-defined]
+        page = r.text  # type: ignore[attr-defined]
+    assert 'id="party-over"' in page and "seat 2 reached 12" in page
+    assert 'id="entry"' not in page and 'id="undo"' in page
