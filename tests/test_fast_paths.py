@@ -3,7 +3,9 @@
 * :meth:`engine.referee.Deal.legal_plays` is the mask of the ``play`` actions
   :meth:`Deal.legal_actions` lists, in every phase, under every rule file;
 * the OpenSpiel state's Python ``legal_actions`` and ``is_chance_node`` answer as OpenSpiel's
-  own (C++) ones do, for every player, at every kind of node.
+  own (C++) ones do, for every player, at every kind of node;
+* the compiled trick winner is the card the trick rule names, and the compiled legal mask is
+  the last stage of the staged play filter.
 """
 
 from __future__ import annotations
@@ -105,3 +107,45 @@ def test_spiel_chance_outcomes_are_the_cards_left_equally_likely() -> None:
             assert outcomes == [(c, 1.0 / len(left)) for c in left]
             state.apply_action(rng.choice(left))
         assert state.chance_outcomes() == []
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_the_compiled_trick_winner_is_the_scan_of_the_trick(ruleset: str) -> None:
+    """``TrickRules.winning_position`` (the compiled ``trick_strength``) names the card the
+    rule names: the highest trump, else the highest card of the kind led."""
+    from engine.referee.tricks import TRUMPS, TrickRules
+
+    rules = load_ruleset(ruleset)
+    tables = rules.tables()
+    rng = random.Random(11)
+    for trump in (*tables.trump_suits, 4):
+        tr = TrickRules.of(rules, tables, trump)
+        strength, follow = tables.strength[trump], tables.follow[trump]
+        for _ in range(300):
+            trick = rng.sample(tables.deck, rng.randint(1, rules.players))
+            led = follow[trick[0]]
+            best = 0
+            for pos, card in enumerate(trick):
+                if follow[card] in (TRUMPS, led) and strength[card] > strength[trick[best]]:
+                    best = pos
+            assert tr.winning_position(trick) == best, (ruleset, trump, trick)
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_the_legal_mask_is_the_last_stage_of_the_play_filter(ruleset: str) -> None:
+    """``TrickRules.legal`` (the compiled ``follow_need`` on the hot path) allows exactly what
+    the last stage of the staged play filter allows, which names the refusals."""
+    from engine.referee.tricks import TrickRules
+
+    rules = load_ruleset(ruleset)
+    tables = rules.tables()
+    rng = random.Random(13)
+    for trump in (*tables.trump_suits, 4):
+        tr = TrickRules.of(rules, tables, trump)
+        for _ in range(300):
+            cards = rng.sample(tables.deck, rules.hand_size + rules.players)
+            hand = 0
+            for c in cards[: rng.randint(1, rules.hand_size)]:
+                hand |= 1 << c
+            trick = cards[rules.hand_size : rules.hand_size + rng.randint(0, rules.players - 1)]
+            assert tr.legal(hand, trick) == tr.stages(hand, trick)[-1][1], (ruleset, trump)

@@ -45,6 +45,11 @@ __all__ = [
     "reserved_to",
 ]
 
+# Enum members as plain names (reading one off its class costs far more than a global).
+_EARLIER_HOLDS = EqualRank.EARLIER_HOLDS
+_ROUND = Speech.ROUND
+_FORCED = AllPass.FORCED
+
 
 def legal(d: DealState) -> Sequence[Action]:
     compiled = d.rules.compiled
@@ -61,7 +66,7 @@ def legal(d: DealState) -> Sequence[Action]:
     if compiled.bids_reserved and not _last_after_all_pass(d):
         bids = tuple(b for b in bids if b.contract not in compiled.bids_reserved)
     rules = d.rules
-    if standing is not None and rules.equal_rank is EqualRank.EARLIER_HOLDS and _earlier(d):
+    if standing is not None and rules.equal_rank is _EARLIER_HOLDS and _earlier(d):
         # An earlier hand may take a contract of the rank standing (another than the one held).
         same = [
             Action("bid", contract=c.id)
@@ -85,7 +90,7 @@ def _last_after_all_pass(d: DealState) -> bool:
     contract offered (:func:`offered`), is not the last to speak."""
     if d.phase is not AUCTION or d.holder is not None or offered(d):
         return False
-    if d.rules.speech is Speech.ROUND:
+    if d.rules.speech is _ROUND:
         others = (s for s in d.seating.order if s != d.to_move)
         return all(d.passed >> s & 1 for s in others)
     return not d.speakers
@@ -177,7 +182,7 @@ def _outranks(d: DealState, contract: Contract) -> bool:
     return (
         contract.rank == standing.rank
         and contract.id != standing.id
-        and d.rules.equal_rank is EqualRank.EARLIER_HOLDS
+        and d.rules.equal_rank is _EARLIER_HOLDS
         and _earlier(d)
     )
 
@@ -299,7 +304,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
         if (
             contract.rank == standing.rank
             and contract.id != standing.id
-            and rules.equal_rank is EqualRank.EARLIER_HOLDS
+            and rules.equal_rank is _EARLIER_HOLDS
         ):
             return refuse(
                 "bid/equal-rank-later",
@@ -375,7 +380,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         _passed_out(d)
         return
     d.auction.append((seat, action))
-    if d.rules.speech is Speech.ROUND:
+    if d.rules.speech is _ROUND:
         _round(d, seat, action)
         return
     if d.phase is MATCH:
@@ -451,7 +456,7 @@ def _end(d: DealState) -> None:
         declarations.declare(d, d.holder, d.holder_contract, forced=False)
         return
     rules = d.rules
-    if rules.all_pass is AllPass.FORCED and rules.all_pass_card is not None:
+    if rules.all_pass is _FORCED and rules.all_pass_card is not None:
         card = rules.all_pass_card.index
         for s in range(d.n):
             if d.hands[s] >> card & 1:

@@ -21,13 +21,14 @@ from types import ModuleType
 from typing import Any
 
 from engine.actions import LAW_VERBS, Action
+from engine.actions import PLAY as PLAY_ACTIONS
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.enums import Help, OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event
-from engine.referee.play import _PLAY_SUITS, _S1, _S2, _S3, _SUIT_BITS
+from engine.referee.play import _P0, _P1, _P2, _P3, _S1, _S2, _S3, _SUIT_BITS
 from engine.referee.remedies import view as irregular_view
 from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
@@ -72,12 +73,9 @@ _REFUSAL = {phase: module.refusal for phase, module in _MODULES.items()}
 _CARD_VERBS = {PLAY: "play", VOLE: "play", GIVE: "give"}
 _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
-
-
-def _listed(action: object, listed: list[Action]) -> bool:
-    """Checks if ``action`` is one of the actions just listed, the very object (an equal one
-    takes the checked path): identities compared, never the actions' fields."""
-    return id(action) in map(id, listed)
+# The interned ``play CARD`` actions (:data:`engine.actions.PLAY`) by identity: the card each
+# plays. They live as long as the module, so no other object shares an id with one.
+_PLAY_CARD: dict[int, int] = {id(a): a.cards[0].index for a in PLAY_ACTIONS}
 
 
 def _shuffle_and_deal(
@@ -314,27 +312,30 @@ class Deal(DealState):
     def legal_actions(self) -> Sequence[Action]:
         """Returns every legal action of the player to move (empty once the deal is over)."""
         legal = self.listed
-        if legal is None:
-            phase = self.phase
-            if phase is PLAY and self.snapshots is None and self.irregular is None:
-                mask = self.legal_mask
-                if mask < 0:
-                    assert self.tr is not None
-                    mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
-                b = _PLAY_SUITS
-                m = _SUIT_BITS
-                legal = [
-                    *b[0][mask & m],
-                    *b[1][mask >> _S1 & m],
-                    *b[2][mask >> _S2 & m],
-                    *b[3][mask >> _S3],
-                ]
-            elif phase is OVER:
-                legal = []
-            else:
-                named = laws.legal(self) if self.irregular is not None else None
-                legal = named if named is not None else _MODULES[phase].legal(self)
-            self.listed = legal
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase is PLAY and self.irregular is None and self.snapshots is None:
+            # The hot path: play.plays of play.play_mask, inlined (no remedy to apply).
+            mask = self.legal_mask
+            if mask < 0:
+                tr = self.tr
+                assert tr is not None
+                mask = self.legal_mask = tr.legal(self.hands[self.to_move], self.trick)
+            m = _SUIT_BITS
+            legal = self.listed = [
+                *_P0[mask & m],
+                *_P1[mask >> _S1 & m],
+                *_P2[mask >> _S2 & m],
+                *_P3[mask >> _S3],
+            ]
+            return legal
+        if phase is OVER:
+            legal = []
+        else:
+            named = laws.legal(self) if self.irregular is not None else None
+            legal = named if named is not None else _MODULES[phase].legal(self)
+        self.listed = legal
         return legal
 
     def legal_plays(self) -> int:
@@ -402,33 +403,31 @@ class Deal(DealState):
         :raises IllegalActionError: if the action is not legal now, with the rule it breaks.
         """
         phase = self.phase
-        if (
-            phase is PLAY
-            and type(action) is Action
-            and action.verb == "play"
-            and (seat is None or seat == self.to_move)
-            and self.irregular is None
-        ):
-            card = action.cards[0].index
-            mask = self.legal_mask
-            if mask < 0:
-                assert self.tr is not None
-                mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
-            if mask >> card & 1:
-                # The hot path: a legal card is played without the general dispatch.
-                seat = self.to_move
-                self.history.append((seat, action))
-                self.listed = None
-                self.legal_mask = -1
-                _play_card(self, seat, card)
-                return
+        if phase is PLAY and self.irregular is None and (seat is None or seat == self.to_move):
+            # ``play CARD`` as the interned action (as listed, and as parsed), by its identity.
+            card = _PLAY_CARD.get(id(action))
+            if card is not None:
+                mask = self.legal_mask
+                if mask < 0:
+                    assert self.tr is not None
+                    mask = self.legal_mask = self.tr.legal(self.hands[self.to_move], self.trick)
+                if mask >> card & 1:
+                    # The hot path: a legal card is played without the general dispatch.
+                    seat = self.to_move
+                    self.history.append((seat, PLAY_ACTIONS[card]))  # ``action`` itself
+                    self.listed = None
+                    self.legal_mask = -1
+                    _play_card(self, seat, card)
+                    return
         listed = self.listed
         if (
             type(listed) is list
             and type(action) is Action
             and self.irregular is None
             and (seat is None or seat == self.to_move)
-            and _listed(action, listed)
+            # One of the actions just listed, the very object (an equal one takes the checked
+            # path): identities compared, never the actions' fields.
+            and id(action) in map(id, listed)
         ):
             # The trusted path: the very action legal_actions() just listed (it lists exactly
             # what the phase's rules accept, and _refusal accepts it unasked), applied as the

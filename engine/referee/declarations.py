@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import CALL, GIVE, PASS, TRUMP, Action
-from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Card, Suit, rank_of
+from engine.cards import ALL_CARDS, FULL_MASK, RANK_MASKS, SUIT_MASKS, Card, Suit
 from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.referee import exchange
@@ -27,7 +27,7 @@ from engine.referee.dealstate import DealState
 from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
-from engine.referee.state import SUIT_NAMES, refuse
+from engine.referee.state import SUIT_NAMES, bits, refuse
 from engine.referee.state import SURRENDER as SURRENDER_PHASE
 from engine.referee.state import TRUMP as TRUMP_PHASE
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet, Tables
@@ -259,7 +259,9 @@ def call_choices(d: DealState) -> list[int]:
     ranks = [rule.rank.index]
     if rule.all_held_fallback is not None:
         ranks.append(rule.all_held_fallback.index)
-    return [c for r in ranks for c in d.t.deck if rank_of(c) == r and allowed >> c & 1]
+    # The deck is in index order, so each rank's cards in the deck are its mask's bits in turn
+    # (the stages leave only cards of the deck).
+    return [c for r in ranks for c in bits(allowed & RANK_MASKS[r])]
 
 
 def _call_refusal(d: DealState, action: Action) -> IllegalActionError | None:

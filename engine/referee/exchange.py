@@ -32,6 +32,10 @@ from engine.rules.model import Basis
 
 __all__ = ["Discards", "ExchangeLimit", "begin", "least", "limit", "limit_of", "may_defer"]
 
+# Enum members as plain names (reading one off its class costs far more than a global).
+_EITHER_FIRST = Defenders.EITHER_FIRST
+_NO_EXCHANGE = Exchange.NONE
+
 
 _set = object.__setattr__
 
@@ -209,7 +213,7 @@ def may_defer(d: DealState) -> bool:
     defender to exchange after the declarer, once, under ``exchange.defenders:
     either-first``."""
     return (
-        d.rules.exchange_defenders is Defenders.EITHER_FIRST
+        d.rules.exchange_defenders is _EITHER_FIRST
         and not d.deferred
         and d.exchanger_index == 1
         and d.exchangers[0] == d.declarer
@@ -278,7 +282,7 @@ def begin(d: DealState) -> None:
     """Starts the écart after the declarations, or the play when there is none."""
     assert d.contract is not None and d.declarer is not None
     kind = d.contract.exchange
-    if kind is not Exchange.NONE and d.talon:
+    if kind is not _NO_EXCHANGE and d.talon:
         order = d.seating.in_turn(d.declarer)
         if kind is Exchange.DECLARER_ONLY:
             d.exchangers = [d.declarer]  # nobody else exchanges (the contrabola)

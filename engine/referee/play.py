@@ -62,13 +62,13 @@ _PLAY_SUITS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
 )
 _SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
+_P0, _P1, _P2, _P3 = _PLAY_SUITS  # each suit's table as a plain name (one look-up fewer)
 
 
 def plays(mask: int) -> list[Action]:
     """Returns the ``play`` actions of a mask, in card order."""
-    b = _PLAY_SUITS
     m = _SUIT_BITS
-    return [*b[0][mask & m], *b[1][mask >> _S1 & m], *b[2][mask >> _S2 & m], *b[3][mask >> _S3]]
+    return [*_P0[mask & m], *_P1[mask >> _S1 & m], *_P2[mask >> _S2 & m], *_P3[mask >> _S3]]
 
 
 def begin(d: DealState) -> None:
@@ -332,19 +332,21 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
     assert tr is not None
     leader = d.leader
     winner = d.seat_at(leader, tr.winning_position(trick))
-    called = d.called
-    if d.rules.play_laws.partner_known_no_vole is not None:
-        remedies.after_lead(d, leader, trick[0])
-    if called is not None and called in trick:
-        d.partner_seen = True
+    rules = d.rules
+    if not d.partner_seen:
+        # Once the called card has appeared there is nothing more to learn of the partner
+        # (and ``after_lead`` has nothing to apply): both are skipped.
+        if rules.play_laws.partner_known_no_vole is not None:
+            remedies.after_lead(d, leader, trick[0])
+        called = d.called
+        if called is not None and called in trick:
+            d.partner_seen = True
     tricks = d.played_tricks
     tricks.append((leader, tuple(trick), winner))
     d.won[winner] += 1
     d.trick = []
-    d.leader = winner
-    d.to_move = winner
+    d.leader = d.to_move = winner
     played = len(tricks)
-    rules = d.rules
     if played == rules.hand_size:
         result.finish(d)
         return

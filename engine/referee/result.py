@@ -30,6 +30,7 @@ __all__ = [
 _SIDE = HeldBy.SIDE
 _NEXT_SPADILLE = CodilleRemainder.NEXT_SPADILLE
 _HIGHEST_TRUMPS = CodilleRemainder.HIGHEST_TRUMPS
+_NOTHING_FAVOURED: frozenset[str] = frozenset()
 
 
 def evaluate_result(
@@ -238,8 +239,8 @@ def favoured_options(d: DealState) -> frozenset[str]:
 def favoured_for(rules: RuleSet, values: Mapping[str, str], trump: str | None) -> frozenset[str]:
     """Returns the suit options whose chosen suit (``values``, a setup's options) is the suit
     named ``trump``; none without trumps (the scorekeeper asks this of an entry)."""
-    if trump is None:
-        return frozenset()
+    if trump is None or not rules.options:
+        return _NOTHING_FAVOURED
     return frozenset(
         oid
         for oid, option in rules.options.items()

@@ -648,10 +648,13 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
     # direction is totalled first and then shared "par moitié", so an odd counter arises (and
     # goes to the declarer) only when the total is odd.
     for direction, items in _items(rules, result, contract):
-        per_opponent = [0] * len(opponents)
+        # What each opponent pays (or is paid): the items worth the same for all, ``flat``,
+        # plus the shares of the stake in play (``in_play`` items), summed when all are known.
+        flat = 0
+        shared: list[int] | None = None
         paid: list[str] = []
         for item_id, item in items:
-            if item_id in unclaimed:
+            if unclaimed and item_id in unclaimed:
                 continue  # "your claim must be made before the next deal is finished" (HOYLE-IE)
             if item.single_stake_only and pot_before:
                 continue  # "if only one stake is down" (CG-EN PA32)
@@ -659,14 +662,21 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
                 amounts = _shares(in_play, opponents)
                 if not any(amounts):
                     continue
-                per_opponent = [a + b for a, b in zip(per_opponent, amounts, strict=True)]
+                shared = (
+                    amounts
+                    if shared is None
+                    else [a + b for a, b in zip(shared, amounts, strict=True)]
+                )
             else:
                 # The last tour of a party pays double (``factor``, ACAD PA25).
                 value = item.value(contract, matadors, favoured) * factor
                 if not value:
                     continue
-                per_opponent = [a + value for a in per_opponent]
+                flat += value
             paid.append(item_id)
+        if not paid:
+            continue
+        per_opponent = [flat] * len(opponents) if shared is None else [flat + a for a in shared]
         total = sum(per_opponent)
         if not total:
             continue

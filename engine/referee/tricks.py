@@ -36,12 +36,15 @@ class TrickRules:
         "class_mask",
         "exempt",
         "follow",
+        "follow_need",
         "follow_suit",
         "must_overtake",
         "must_trump",
+        "plain_follow",
         "privileged_mask",
         "strength",
         "strict",
+        "trick_strength",
     )
 
     def __init__(self, rules: RuleSet, tables: Tables, trump: int) -> None:
@@ -54,7 +57,10 @@ class TrickRules:
         self.must_trump = rules.must_trump
         self.must_overtake = rules.must_overtake
         self.strict = rules.must_trump or rules.must_overtake
+        self.follow_need = tables.follow_need[trump]
+        self.plain_follow = self.follow_suit and not self.strict
         self.privileged_mask = tables.privileged_mask[trump]
+        self.trick_strength = tables.trick_strength[trump]
 
     @staticmethod
     def of(rules: RuleSet, tables: Tables, trump: int) -> TrickRules:
@@ -65,42 +71,41 @@ class TrickRules:
     def winning_position(self, trick: Sequence[int]) -> int:
         """Returns the position in ``trick`` of the card winning it so far: the highest trump,
         else the highest card of the kind led."""
-        strength, follow = self.strength, self.follow
-        led = follow[trick[0]]
+        # What each card counts for in a trick of the kind led (compiled with the tables:
+        # -1 for a card that can win nothing, the card led at least 1); no two cards that can
+        # win count alike.
+        counts = self.trick_strength[self.follow[trick[0]]]
         best_pos = 0
-        best = strength[trick[0]]
-        for pos in range(1, len(trick)):
-            c = trick[pos]
-            f = follow[c]
-            if (f == 4 or f == led) and strength[c] > best:
-                best = strength[c]
+        best = -2
+        for pos, c in enumerate(trick):
+            count = counts[c]
+            if count > best:
+                best = count
                 best_pos = pos
         return best_pos
 
     def _follow(self, hand: int, led: int) -> tuple[int, bool, bool]:
         """The follow stage: (cards allowed, the player holds the kind led, privileged)."""
-        cls = self.follow[led]
-        same = hand & self.class_mask[cls]
+        same_kind, exempt = self.follow_need[led]
+        same = hand & same_kind
         # The matadors' privilege: a player whose only trumps are matadors exempt from the
-        # trump led need not play them.
-        privileged = cls == TRUMPS and bool(same) and same == same & self.exempt[led]
+        # trump led need not play them (``exempt`` is empty unless a trump is led).
+        privileged = bool(same) and not same & ~exempt
         return (same if same and not privileged else hand), bool(same), privileged
 
     def legal(self, hand: int, trick: Sequence[int]) -> int:
         """Returns the mask of the cards of ``hand`` that may be played to ``trick``."""
         if not trick:
             return hand
+        if self.plain_follow:
+            # The follow stage of _follow alone (no duty to trump or overtake), inlined: this
+            # is the referee's hot path. A card of the kind led, not exempt, must follow.
+            same_kind, exempt = self.follow_need[trick[0]]
+            same = hand & same_kind
+            return same if same & ~exempt else hand
         if self.strict:
             return self.stages(hand, trick)[-1][1]
-        if not self.follow_suit:
-            return hand
-        # The follow stage of _follow, inlined: this is the referee's hot path.
-        led = trick[0]
-        cls = self.follow[led]
-        same = hand & self.class_mask[cls]
-        if not same or (cls == 4 and same == same & self.exempt[led]):
-            return hand
-        return same
+        return hand
 
     def stages(self, hand: int, trick: Sequence[int]) -> list[tuple[str, int]]:
         """Returns the stages in order, each as (refusal code, cards still allowed)."""

@@ -721,6 +721,16 @@ class Tables:
     """``rank_mask[r]``: the mask of the cards of rank index ``r`` in the deck."""
     privileged_mask: tuple[int, ...] = ()
     """``privileged_mask[t]``: :attr:`privileged` as a mask."""
+    follow_need: tuple[tuple[tuple[int, int], ...], ...] = ()
+    """``follow_need[t][c]``: for a card ``c`` led, (the mask of every card of its follow
+    class, the privileged matadors that need not follow it): a hand holding a card of the
+    class that is not exempt must follow with one (:class:`engine.referee.tricks.TrickRules`).
+    (0, 0) for a card not in the deck."""
+    trick_strength: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    """``trick_strength[t][k][c]``: what card ``c`` counts for in a trick whose led card is of
+    follow class ``k`` (:attr:`follow`): its :attr:`strength` if it is a trump or of class
+    ``k``, else -1 (it cannot win). The trick's winner is the card that counts for most (no two
+    cards that can win count alike: trumps count 100+, a suit's cards their place in it)."""
 
 
 class DealerPlan(NamedTuple):
@@ -1593,6 +1603,25 @@ class RuleSet:
             paid_run=tuple(paid_t),
             privileged=tuple(priv_t),
             privileged_mask=tuple(sum(1 << c for c in cards) for cards in priv_t),
+            follow_need=tuple(
+                tuple(
+                    (masks[follow[c]], exempt[c] if follow[c] == 4 else 0)
+                    if follow[c] >= 0
+                    else (0, 0)
+                    for c in range(PACK_SIZE)
+                )
+                for follow, masks, exempt in zip(follow_t, mask_t, exempt_t, strict=True)
+            ),
+            trick_strength=tuple(
+                tuple(
+                    tuple(
+                        strength[c] if follow[c] == 4 or follow[c] == k else -1
+                        for c in range(PACK_SIZE)
+                    )
+                    for k in range(5)
+                )
+                for strength, follow in zip(strength_t, follow_t, strict=True)
+            ),
             rank_mask=tuple(
                 sum(1 << i for i in deck_idx if rank_of(i) == r) for r in range(RANKS_PER_SUIT)
             ),
