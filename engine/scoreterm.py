@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, small_number
+from engine.actions import small_number
 from engine.errors import IllegalActionError, NotationError
 from engine.files import write_durably
 from engine.referee.play import defender_may_go_on
@@ -127,11 +127,8 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     data: dict[str, Any] = {"contract": first}
     # The contract named (an alias read as the record notation reads it): the questions that
     # do not apply to it are not asked (no trumps, no matadors, no vole where it has none).
-    try:
-        named = Action.parse(f"bid {first}").contract or first
-    except NotationError:
-        named = first  # refused, located, by parse_entry
-    contract = rules.contracts.get(named)
+    # (RuleSet.contract_id; a name that is none is refused, located, by parse_entry).
+    contract = rules.contracts.get(rules.contract_id(first) or "")
 
     def seat(prompt: str, optional: bool = False) -> int | None:
         while True:
