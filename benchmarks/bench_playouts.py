@@ -18,13 +18,16 @@
   measured to show that even it gains little over ``oh_hell``.
 
     python benchmarks/bench_playouts.py [--seconds S] [--rounds R] [--root DIR]...
+    python benchmarks/bench_playouts.py --split [--rounds R]
 
 Every figure is CPU time (``time.process_time``: the machine is shared, and wall time counts
 the others' work), the best of ``R`` rounds (2) of about ``S`` seconds (2) each, the figures
 alternated within a round. ``--root DIR`` (repeatable) measures another checkout of the engine
 as well, e.g. the commit before a change (``git worktree add /tmp/base main``): each round runs
 this script once per root in a child process whose ``engine`` is imported from that root, the
-roots alternated, so before and after come from one run on one machine.
+roots alternated, so before and after come from one run on one machine. ``--split`` prints instead where a deal
+of the adapter's playouts goes: 300 recorded playouts replayed through the referee alone, the
+state's own ``_apply_action``, OpenSpiel's ``apply_action`` and the driver.
 
 Issue 17's targets: checked API at least 0.8 x the hand-written loop; adapter at least 0.5 x
 the checked API and faster than ``oh_hell``.
@@ -36,15 +39,18 @@ Python through pybind11's trampolines, then appends to ``history_`` and counts
 ``move_number_``. Those two C++ fields are what ``history()``, ``history_str()``,
 ``full_history()``, ``move_number()``, ``is_initial_state()``, ``clone()``/``child()`` (which
 copy them), ``serialize()`` and ``pyspiel.serialize_game_and_state`` (which write them) and
-every C++ consumer (``random_sim_test``, ``pyspiel.MCTSBot``, C++ ``evaluate_bots``) read; they
+what C++ code handed the state sees (``random_sim_test`` checks them after every move); they
 are protected members with no Python binding, and the only bound calls that write them are
 ``apply_action`` (the two trampolines), ``apply_actions`` (simultaneous moves: it records every
 action as player 0, 1, ... and counts one move), and deserializing a whole state. So a Python
 ``apply_action`` that skips C++ leaves the history empty for every C++ reader (a state so
 advanced and passed to ``pyspiel.serialize_game_and_state`` writes ``history=`` with nothing
 after it); overriding the Python-bound readers cannot reach the C++ ones; replaying the moves
-into C++ on demand costs the same two trampolines a move. The adapter therefore pays the
-trampolines, and the second floor shows the most any design could gain by not paying them.
+into C++ on demand costs the same two trampolines a move, and no Python code learns when a C++
+reader comes. The adapter therefore pays the trampolines, and the second floor shows the most
+any design could gain by not paying them. The floor alone runs slower than ``oh_hell``, and
+the referee's own work for a deal takes about as long as a whole ``oh_hell`` playout
+(docs/openspiel.md, "Speed", has the figures).
 """
 
 from __future__ import annotations
@@ -276,6 +282,84 @@ def measure(seconds: float) -> dict[str, float]:
     return out
 
 
+def split(rounds: int, deals: int = 300) -> list[tuple[str, float]]:
+    """Returns where a deal of the adapter's random playouts goes, in CPU microseconds a deal:
+    ``deals`` playouts of Quadrille recorded, then replayed (best of ``rounds``) through the
+    referee alone (``Deal`` from the dealt hands, ``Deal.apply`` of each of its actions, the
+    settlement), through the state's own ``_apply_action`` (Python only: no history), through
+    OpenSpiel's ``apply_action`` (the same, the C++ history and its two trampolines a move),
+    and played out again by the driver (its calls to ``legal_actions``, ``chance_outcomes``,
+    ``is_terminal``, ``is_chance_node`` and its random draws besides)."""
+    import pyspiel
+
+    import engine.spiel  # noqa: F401  (registers ombre_workbench)
+    from engine.cards import ALL_CARDS
+    from engine.referee import Deal
+
+    game = pyspiel.load_game("ombre_workbench(ruleset=quadrille)")
+    spec = game.spec
+    rng = random.Random(5)
+    step = spiel_playout(game)
+    played = []
+    for _ in range(deals):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        deal = state.core.deal
+        hands = [[ALL_CARDS[c] for c in hand] for hand in deal.dealt]
+        talon = [ALL_CARDS[c] for c in deal.talon]
+        played.append((hands, talon, [a for _, a in deal.history], list(state.core.moves)))
+
+    def referee() -> None:
+        for hands, talon, actions, _ in played:
+            deal = Deal(
+                spec.rules, dealer=spec.dealer, hands=hands, talon=talon, options=spec.options
+            )
+            for action in actions:
+                deal.apply(action)
+            assert deal.settlement is not None
+
+    def replay(cpp: bool) -> None:
+        for _, _, _, moves in played:
+            state = game.new_initial_state()
+            apply = state.apply_action if cpp else state._apply_action
+            for move in moves:
+                apply(move)
+            state.returns()
+
+    def playouts() -> None:
+        rng = random.Random(5)
+        for _ in range(deals):
+            step(rng)
+
+    runs: dict[str, Callable[[], None]] = {
+        "referee": referee,
+        "python": lambda: replay(False),
+        "cpp": lambda: replay(True),
+        "playout": playouts,
+    }
+    best: dict[str, float] = {}
+    clock = time.process_time
+    for _ in range(rounds):
+        for key, run in runs.items():
+            start = clock()
+            run()
+            cost = (clock() - start) / deals * 1e6
+            best[key] = min(cost, best.get(key, cost))
+    return [
+        ("the referee (Deal, Deal.apply, the settlement)", best["referee"]),
+        ("the state's _apply_action around it", best["python"] - best["referee"]),
+        ("OpenSpiel's apply_action: history, 2 trampolines", best["cpp"] - best["python"]),
+        ("the driver's calls (legal_actions, chance_outcomes, ...)", best["playout"] - best["cpp"]),
+        ("a whole random playout", best["playout"]),
+    ]
+
+
 def _child(root: Path, seconds: float) -> dict[str, float]:
     """Returns one round of the figures measured in a child process whose engine is root's."""
     env = {
@@ -338,10 +422,20 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--root", type=Path, action="append", default=None)
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="print instead where a deal of the adapter's playouts goes (this checkout)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.seconds)))
+        return 0
+    if args.split:
+        print(f"a deal of the adapter's random playouts, CPU us, best of {args.rounds} replays")
+        for text, cost in split(args.rounds):
+            print(f"  {text:58s}{cost:7.0f}")
         return 0
     roots: list[Path | None] = list(args.root) if args.root else [None]
     best: list[dict[str, float]] = [{} for _ in roots]

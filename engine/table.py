@@ -270,6 +270,9 @@ class Told:
     offer: Offer | None = None
     """The contract offered to the seat that sits out, when the action answered it
     (``Deal.offer``, asked before the action)."""
+    faults: tuple[str, ...] = ()
+    """The faults the action committed, scored in penalty points (the referee's
+    ``Deal.faults``: a contract named without need to overcall)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -934,6 +937,7 @@ class TableGame:
         )
         limit = deal.exchange_why()  # the écart's limit and why, before the cards change
         offer = deal.offer  # the contract offered to the seat that sits out, if this answers it
+        faulted = len(deal.faults)
         deal.apply(action, seat=seat)
         human = self.human
         if action.verb in IRREGULARITIES:
@@ -994,6 +998,7 @@ class TableGame:
             if phase not in ("play", "vole") and deal.phase == "play" and not deal.tricks
             else None,
             offer=offer,
+            faults=tuple(f for _, f in deal.faults[faulted:]),
         )
         text = _macros("table/act.txt.j2").act(told, self.rules)
         if text:

@@ -240,8 +240,11 @@ def test_the_sides_vole_decision_is_worded_for_the_side(tmp_path: Path) -> None:
 
     deal = run(
         tresillo(ROCAMBOR, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
-        ["1 bid sans-prendre", "2 pass", "3 pass", "1 trump spades"],
+        ["1 bid sans-prendre", "2 pass", "3 pass"],
     )
+    if deal.phase is Phase.RAISE:
+        deal.apply("1 pass")  # where the variant lets the winner raise: he keeps his solo
+    deal.apply("1 trump spades")
     while deal.phase is Phase.EXCHANGE:
         deal.apply(first_answer(deal))
     while deal.phase is Phase.PLAY:
@@ -305,6 +308,9 @@ def test_penalty_points_stand_beside_the_points_in_the_standing() -> None:
     status, out = drive(game, ["bid bedre-spil"])
     text = flat(out)
     assert status == 0
+    # Told when the bid is made, and scored at the end.
+    assert "You bid Bedre spil (spil in spades) [bedre-spil]. A bid named without need to" in text
+    assert "(strafpoint): 1 penalty point for you, scored whatever the result." in text
     assert "Penalty points, A bid named without need to overcall (strafpoint): you -1." in text
     # The standing after the deal: the points, and the penalty points in them.
     assert re.search(
