@@ -631,7 +631,8 @@ class Evening:
                 cite(("players",)),
             )
         if entry.passed:
-            if rules.all_pass is not AllPass.REDEAL:
+            # A forced card that may lie in the talon forces nobody: the deal is passed out.
+            if rules.all_pass is not AllPass.REDEAL and not rules.talon:
                 raise _refuse(
                     "score/all-pass-forced",
                     f"when all pass, {rules.all_pass_card} must play "
