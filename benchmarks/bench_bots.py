@@ -9,6 +9,8 @@ search bots in every seat; 0 skips): say so when quoting.
 
     python benchmarks/bench_bots.py [-n 2000] [--search-deals 300] [--jobs K] [RULESET …]
     python benchmarks/bench_bots.py --paired [--ismcts-deals 40] [--ismcts ismcts:simulations=50]
+    python benchmarks/bench_bots.py --paired --rows 'search v heuristic' --search-deals 400 \
+        --root ../old-checkout --root-deals 400 --jobs 1
 
 ``--paired`` measures strength instead: for each pair of kinds (X against Y) on Quadrille and
 Ombre, the same seeded deals are played twice, once with X in seat 0 and Y elsewhere, once with
@@ -126,12 +128,13 @@ def paired(args: argparse.Namespace) -> None:
         "| s per deal: X's seating | s per deal: Y's seating |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
+    only = set(args.rows.split(",")) if args.rows else None
     for name in args.rulesets:
         n = load_ruleset(name).players
         # Each seating is played once (per number of deals), shared by the rows.
         played: dict[tuple[tuple[str, ...], int], tuple[list[int], float]] = {}
         for x, y, others, deals in rows:
-            if deals <= 0:
+            if deals <= 0 or (only is not None and f"{x} v {y}" not in only):
                 continue
             rest = (others or y,) * (n - 1)
             for kinds in ((x, *rest), (y, *rest)):
@@ -190,6 +193,11 @@ def main() -> None:
         help="with --paired: also the search bot of this other checkout (a subprocess)",
     )
     parser.add_argument("--root-deals", type=int, default=24)
+    parser.add_argument(
+        "--rows",
+        help="with --paired: only these rows, comma-separated as the table names them "
+        "('search v heuristic,search v search:plan=fixed'); the --root rows always",
+    )
     args = parser.parse_args()
     if args.paired:
         if args.old_deals is None:

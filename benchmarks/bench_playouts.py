@@ -1,5 +1,4 @@
-"""Benchmark: issue 17's playout figures in one process, one run (prints figures, asserts
-nothing).
+"""Benchmark: issue 17's playout figures in one run (prints figures, asserts nothing).
 
 * the checked API: ``bench_referee.py``'s loop on Quadrille (random legal actions through
   ``Deal.legal_actions``/``Deal.apply``, the settlement included), deals per second;
@@ -10,21 +9,57 @@ nothing).
 * the OpenSpiel adapter's random playouts (``ombre_workbench(ruleset=quadrille)``, the deal's
   chance nodes included) and OpenSpiel's own C++ ``oh_hell`` (4 players, 10 tricks) driven
   from Python the same way, when ``open-spiel`` is installed;
-* the floor of any Python game under that driver: a registered Python game that does nothing
-  but count 40 chance nodes and 45 moves (a Quadrille deal's), answering in Python what the
-  adapter answers in Python. ``apply_action`` is OpenSpiel's (C++, which keeps the history and
-  calls back into Python twice), for it as for the adapter.
+* two floors under that driver, registered Python games that do nothing but count 40 chance
+  nodes and 45 moves (a Quadrille deal's), answering in Python what the adapter answers in
+  Python: the first with OpenSpiel's ``apply_action`` (C++: it keeps the history and calls
+  back into Python twice, for the current player and for ``_apply_action``), as the adapter
+  does; the second with ``apply_action`` overridden in Python, which never reaches C++ and so
+  leaves OpenSpiel's history empty. That second design is not shippable (below); it is
+  measured to show that even it gains little over ``oh_hell``.
 
-    python benchmarks/bench_playouts.py [--seconds S]
+    python benchmarks/bench_playouts.py [--seconds S] [--rounds R] [--root DIR]...
+    python benchmarks/bench_playouts.py --split [--rounds R]
+
+Every figure is CPU time (``time.process_time``: the machine is shared, and wall time counts
+the others' work), the best of ``R`` rounds (2) of about ``S`` seconds (2) each, the figures
+alternated within a round. ``--root DIR`` (repeatable) measures another checkout of the engine
+as well, e.g. the commit before a change (``git worktree add /tmp/base main``): each round runs
+this script once per root in a child process whose ``engine`` is imported from that root, the
+roots alternated, so before and after come from one run on one machine. ``--split`` prints instead where a deal
+of the adapter's playouts goes: 300 recorded playouts replayed through the referee alone, the
+state's own ``_apply_action``, OpenSpiel's ``apply_action`` and the driver.
 
 Issue 17's targets: checked API at least 0.8 x the hand-written loop; adapter at least 0.5 x
 the checked API and faster than ``oh_hell``.
+
+Why no Python game can beat ``oh_hell`` this way, and why the adapter keeps OpenSpiel's
+``apply_action`` (open_spiel 2.0, ``python/pybind11/python_games.cc`` and ``spiel.cc``):
+``State::ApplyAction`` asks ``CurrentPlayer()`` and calls ``DoApplyAction``, both answered by
+Python through pybind11's trampolines, then appends to ``history_`` and counts
+``move_number_``. Those two C++ fields are what ``history()``, ``history_str()``,
+``full_history()``, ``move_number()``, ``is_initial_state()``, ``clone()``/``child()`` (which
+copy them), ``serialize()`` and ``pyspiel.serialize_game_and_state`` (which write them) and
+what C++ code handed the state sees (``random_sim_test`` checks them after every move); they
+are protected members with no Python binding, and the only bound calls that write them are
+``apply_action`` (the two trampolines), ``apply_actions`` (simultaneous moves: it records every
+action as player 0, 1, ... and counts one move), and deserializing a whole state. So a Python
+``apply_action`` that skips C++ leaves the history empty for every C++ reader (a state so
+advanced and passed to ``pyspiel.serialize_game_and_state`` writes ``history=`` with nothing
+after it); overriding the Python-bound readers cannot reach the C++ ones; replaying the moves
+into C++ on demand costs the same two trampolines a move, and no Python code learns when a C++
+reader comes. The adapter therefore pays the trampolines, and the second floor shows the most
+any design could gain by not paying them. The floor alone runs slower than ``oh_hell``, and
+the referee's own work for a deal takes about as long as a whole ``oh_hell`` playout
+(docs/openspiel.md, "Speed", has the figures).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -35,18 +70,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import run as referee_run
 
+FIGURES = ("api", "hand", "adapter", "oh_hell", "floor", "floor_python")
+
 
 def rate(step: Callable[[random.Random], None], seconds: float) -> float:
-    """Returns how many ``step`` calls a second are made in about ``seconds``."""
+    """Returns how many ``step`` calls a CPU second are made in about ``seconds`` of CPU."""
     rng = random.Random(1)
+    step(rng)  # warm up (first calls load and compile)
     n = 0
-    start = time.perf_counter()
+    clock = time.process_time
+    start = clock()
     while True:
         step(rng)
         n += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return n / elapsed
+
+
+def api_rate(seconds: float) -> float:
+    """Returns the checked API's deals a CPU second (``bench_referee.run`` on Quadrille, 400
+    deals a seed, as many seeds as fill ``seconds``)."""
+    referee_run("quadrille", 1, 0)  # warm up: load and compile the ruleset
+    deals = 0
+    seed = 0
+    clock = time.process_time
+    start = clock()
+    while True:
+        seed += 1
+        referee_run("quadrille", 400, seed)
+        deals += 400
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return deals / elapsed
 
 
 # Cards: suit * 10 + rank, the ranks of the 40-card pack A 2 3 4 5 6 7 J Q K (0..9).
@@ -117,12 +173,19 @@ def spiel_playout(game: object) -> Callable[[random.Random], None]:
     return step
 
 
-def floor_game(pyspiel: Any) -> Any:
-    """Registers and loads a Python game that does nothing: 40 chance nodes of 40 outcomes,
-    then 45 moves of 5 legal actions each, over 4 players."""
+_FLOORS: dict[bool, Any] = {}
+
+
+def floor_game(pyspiel: Any, python_apply: bool = False) -> Any:
+    """Registers (once) and loads a Python game that does nothing: 40 chance nodes of 40
+    outcomes, then 45 moves of 5 legal actions each, over 4 players. ``python_apply``: its
+    ``apply_action`` is Python's own, never reaching C++ (OpenSpiel's history stays empty)."""
+    if python_apply in _FLOORS:
+        return _FLOORS[python_apply]
     chance, moves = 40, 45
+    name = "bench_python_floor" + ("_unrecorded" if python_apply else "")
     game_type = pyspiel.GameType(
-        short_name="bench_python_floor",
+        short_name=name,
         long_name="bench_playouts: a Python game that does nothing",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -171,6 +234,12 @@ def floor_game(pyspiel: Any) -> Any:
         def returns(self) -> list[float]:
             return [0.0] * 4
 
+    class Unrecorded(State):
+        def apply_action(self, action: int) -> None:
+            self.n += 1
+
+    state_class = Unrecorded if python_apply else State
+
     class Game(pyspiel.Game):  # type: ignore[misc]
         def __init__(self, params: Any = None) -> None:
             info = pyspiel.GameInfo(
@@ -185,42 +254,200 @@ def floor_game(pyspiel: Any) -> Any:
             super().__init__(game_type, info, params or {})
 
         def new_initial_state(self) -> State:
-            return State(self)
+            return state_class(self)
 
     pyspiel.register_game(game_type, Game)
-    return pyspiel.load_game("bench_python_floor")
+    game = _FLOORS[python_apply] = pyspiel.load_game(name)
+    return game
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
-    args = parser.parse_args()
-    deals = 400
-    api = max(referee_run("quadrille", deals, seed) for seed in (1, 2, 3))
-    hand = rate(hand_written_deal, args.seconds)
-    print(f"checked API, Quadrille (bench_referee loop)  {api:9.0f} deals/s")
-    print(f"hand-written card-play loop, Quadrille       {hand:9.0f} deals/s")
-    print(f"  checked API / hand-written                 {api / hand:9.2f} x  (target >= 0.8)")
+def measure(seconds: float) -> dict[str, float]:
+    """Returns one round of the figures (deals a CPU second), alternated; the OpenSpiel ones
+    only where ``open-spiel`` is installed."""
+    out = {"api": api_rate(seconds), "hand": rate(hand_written_deal, seconds)}
     try:
         import pyspiel
 
         import engine.spiel  # noqa: F401  (registers ombre_workbench)
     except ImportError:
+        return out
+    games = {
+        "adapter": pyspiel.load_game("ombre_workbench(ruleset=quadrille)"),
+        "oh_hell": pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=10)"),
+        "floor": floor_game(pyspiel),
+        "floor_python": floor_game(pyspiel, python_apply=True),
+    }
+    for key, game in games.items():
+        out[key] = rate(spiel_playout(game), seconds)
+    return out
+
+
+def split(rounds: int, deals: int = 300) -> list[tuple[str, float]]:
+    """Returns where a deal of the adapter's random playouts goes, in CPU microseconds a deal:
+    ``deals`` playouts of Quadrille recorded, then replayed (best of ``rounds``) through the
+    referee alone (``Deal`` from the dealt hands, ``Deal.apply`` of each of its actions, the
+    settlement), through the state's own ``_apply_action`` (Python only: no history), through
+    OpenSpiel's ``apply_action`` (the same, the C++ history and its two trampolines a move),
+    and played out again by the driver (its calls to ``legal_actions``, ``chance_outcomes``,
+    ``is_terminal``, ``is_chance_node`` and its random draws besides)."""
+    import pyspiel
+
+    import engine.spiel  # noqa: F401  (registers ombre_workbench)
+    from engine.cards import ALL_CARDS
+    from engine.referee import Deal
+
+    game = pyspiel.load_game("ombre_workbench(ruleset=quadrille)")
+    spec = game.spec
+    rng = random.Random(5)
+    step = spiel_playout(game)
+    played = []
+    for _ in range(deals):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        deal = state.core.deal
+        hands = [[ALL_CARDS[c] for c in hand] for hand in deal.dealt]
+        talon = [ALL_CARDS[c] for c in deal.talon]
+        played.append((hands, talon, [a for _, a in deal.history], list(state.core.moves)))
+
+    def referee() -> None:
+        for hands, talon, actions, _ in played:
+            deal = Deal(
+                spec.rules, dealer=spec.dealer, hands=hands, talon=talon, options=spec.options
+            )
+            for action in actions:
+                deal.apply(action)
+            assert deal.settlement is not None
+
+    def replay(cpp: bool) -> None:
+        for _, _, _, moves in played:
+            state = game.new_initial_state()
+            apply = state.apply_action if cpp else state._apply_action
+            for move in moves:
+                apply(move)
+            state.returns()
+
+    def playouts() -> None:
+        rng = random.Random(5)
+        for _ in range(deals):
+            step(rng)
+
+    runs: dict[str, Callable[[], None]] = {
+        "referee": referee,
+        "python": lambda: replay(False),
+        "cpp": lambda: replay(True),
+        "playout": playouts,
+    }
+    best: dict[str, float] = {}
+    clock = time.process_time
+    for _ in range(rounds):
+        for key, run in runs.items():
+            start = clock()
+            run()
+            cost = (clock() - start) / deals * 1e6
+            best[key] = min(cost, best.get(key, cost))
+    return [
+        ("the referee (Deal, Deal.apply, the settlement)", best["referee"]),
+        ("the state's _apply_action around it", best["python"] - best["referee"]),
+        ("OpenSpiel's apply_action: history, 2 trampolines", best["cpp"] - best["python"]),
+        ("the driver's calls (legal_actions, chance_outcomes, ...)", best["playout"] - best["cpp"]),
+        ("a whole random playout", best["playout"]),
+    ]
+
+
+def _child(root: Path, seconds: float) -> dict[str, float]:
+    """Returns one round of the figures measured in a child process whose engine is root's."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", "--seconds", str(seconds)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+    )
+    figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
+    return figures
+
+
+LINES = (
+    ("api", "checked API, Quadrille (bench_referee loop)", None),
+    ("hand", "hand-written card-play loop, Quadrille", None),
+    (("api", "hand"), "  checked API / hand-written", "target >= 0.8"),
+    ("adapter", "OpenSpiel adapter, Quadrille random playouts", None),
+    (("adapter", "api"), "  adapter / checked API", "target >= 0.5"),
+    ("oh_hell", "OpenSpiel oh_hell (C++, 4 players, 10 tricks)", None),
+    (("adapter", "oh_hell"), "  adapter / oh_hell", "target > 1"),
+    ("floor", "Python game doing nothing (85 moves)", None),
+    (("floor", "oh_hell"), "  floor / oh_hell", None),
+    ("floor_python", "the same, apply_action in Python (no history)", None),
+    (("floor_python", "oh_hell"), "  floor, Python apply_action / oh_hell", None),
+)
+
+
+def report(columns: list[tuple[str, dict[str, float]]]) -> None:
+    """Prints the figures, one column per checkout."""
+    width = max(10, *(len(label) for label, _ in columns))
+    print(f"{'':48s}" + "".join(f"{label:>{width}s}" for label, _ in columns))
+    for key, text, target in LINES:
+        cells = []
+        for _, figures in columns:
+            if isinstance(key, tuple):
+                top, bottom = key
+                cell = (
+                    f"{figures[top] / figures[bottom]:.2f}"
+                    if top in figures and bottom in figures
+                    else "-"
+                )
+            else:
+                cell = f"{figures[key]:.0f}" if key in figures else "-"
+            cells.append(f"{cell:>{width}s}")
+        unit = "x" if isinstance(key, tuple) else "deals/s"
+        tail = f"  {unit}" + (f"  ({target})" if target else "")
+        print(f"{text:48s}" + "".join(cells) + tail)
+    if not any("adapter" in figures for _, figures in columns):
         print("open-spiel is not installed: no adapter or oh_hell figures")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--root", type=Path, action="append", default=None)
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="print instead where a deal of the adapter's playouts goes (this checkout)",
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.seconds)))
         return 0
-    ours = rate(
-        spiel_playout(pyspiel.load_game("ombre_workbench(ruleset=quadrille)")), args.seconds
+    if args.split:
+        print(f"a deal of the adapter's random playouts, CPU us, best of {args.rounds} replays")
+        for text, cost in split(args.rounds):
+            print(f"  {text:58s}{cost:7.0f}")
+        return 0
+    roots: list[Path | None] = list(args.root) if args.root else [None]
+    best: list[dict[str, float]] = [{} for _ in roots]
+    for _ in range(args.rounds):
+        for k, root in enumerate(roots):
+            figures = measure(args.seconds) if root is None else _child(root, args.seconds)
+            for key, value in figures.items():
+                best[k][key] = max(value, best[k].get(key, 0.0))
+    print(f"deals a CPU second, best of {args.rounds} rounds of about {args.seconds:g} s a figure")
+    report(
+        [("this" if root is None else str(root), b) for root, b in zip(roots, best, strict=True)]
     )
-    oh_hell = rate(
-        spiel_playout(pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=10)")), args.seconds
-    )
-    print(f"OpenSpiel adapter, Quadrille random playouts {ours:9.0f} deals/s")
-    print(f"  adapter / checked API                      {ours / api:9.2f} x  (target >= 0.5)")
-    floor = rate(spiel_playout(floor_game(pyspiel)), args.seconds)
-    print(f"OpenSpiel oh_hell (C++, 4 players, 10 tricks) {oh_hell:8.0f} deals/s")
-    print(f"  adapter / oh_hell                          {ours / oh_hell:9.2f} x  (target > 1)")
-    print(f"a Python game doing nothing (85 moves)       {floor:9.0f} deals/s")
-    print(f"  floor / oh_hell                            {floor / oh_hell:9.2f} x")
     return 0
 
 

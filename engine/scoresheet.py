@@ -34,16 +34,17 @@ from typing import Any
 
 from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import AllPass, CodilleRemainder, Help
+from engine.enums import BiddableWhen, CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
+from engine.referee.auction import may_pass_out, reserved_to
 from engine.referee.deal_laws import dealer_after, fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.party import deals_counted, last_tour_factor, party_over
-from engine.referee.play import could_undertake_vole, may_lay_down
-from engine.referee.result import evaluate_result, favoured_for
-from engine.referee.seating import seating
+from engine.referee.play import could_undertake_vole, defender_may_go_on, may_lay_down
+from engine.referee.result import evaluate_result, favoured_for, tied_for_most, top_taker_by
+from engine.referee.seating import seating, seating_for
 from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import (
     MISDEAL,
@@ -79,6 +80,8 @@ _SCORE_KEYS = (
     "tricks",
     "matadors",
     "vole",
+    "vole_by",
+    "latest_of_tied",
     "highest_trump",
     "trump_holders",
     "renonces",
@@ -114,6 +117,12 @@ class Entry:
     """The matadors the declaring side is paid for (0 if fewer than the rules' minimum)."""
     vole: bool = False
     """The side undertook the vole."""
+    vole_by: int | None = None
+    """The defender who took the first tricks and went on for the vole as its declarer, where
+    the rules let a defender (``vole.by: any-seat``); None: the declaring side's vole."""
+    latest_of_tied: int | None = None
+    """Under a contract every seat plays (``all_play``), of the seats tied for the most tricks,
+    the one that won the latest trick (``ties: latest-trick``); None when nobody tied."""
     highest_trump: int | None = None
     """Who held the highest trump, asked only while odd counters from a codille wait."""
     trump_holders: tuple[int, ...] = ()
@@ -159,6 +168,10 @@ class Entry:
         out["tricks"] = list(self.tricks)
         out["matadors"] = self.matadors
         out["vole"] = self.vole
+        if self.vole_by is not None:
+            out["vole_by"] = self.vole_by
+        if self.latest_of_tied is not None:
+            out["latest_of_tied"] = self.latest_of_tied
         if self.highest_trump is not None:
             out["highest_trump"] = self.highest_trump
         if self.trump_holders:
@@ -188,6 +201,16 @@ class ScoredDeal:
     settlement: SettlementResult
     effects: DeclaredEffects = field(default_factory=DeclaredEffects)
     """What the entry's irregularities of the play did to the score (the referee's answer)."""
+    top_taker: int | None = None
+    """Under a contract every seat plays (``all_play``), the seat that took the most tricks,
+    the referee's answer (:func:`~engine.referee.result.top_taker_by`)."""
+
+    @property
+    def declarer(self) -> int | None:
+        """Returns the declarer the deal was settled for: the defender who went on for the vole
+        (``vole_by``), who became its declarer, or else the entry's declarer."""
+        e = self.entry
+        return e.vole_by if e.vole_by is not None else e.declarer
 
     def as_json(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre score --json`` (shaped like ``replay``'s deals)."""
@@ -202,6 +225,8 @@ class ScoredDeal:
             "called": e.called,
             "tricks_won": list(e.tricks),
             "vole_undertaken": e.vole,
+            **({"vole_by": e.vole_by} if e.vole_by is not None else {}),
+            **({"top_taker": self.top_taker} if self.top_taker is not None else {}),
             "result": self.result,
             "pot_before": s.pot_before,
             "pot_after": s.pot_after,
@@ -291,6 +316,18 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     vole = data.get("vole", False)
     if not isinstance(vole, bool):
         raise NotationError(f"vole must be true or false, not {vole!r}")
+    vole_by = data.get("vole_by")
+    if vole_by is not None:
+        vole_by = _seat(vole_by, n, "vole_by (the defender who went on for the vole)")
+        if not vole:
+            raise NotationError(
+                "vole_by names the defender who went on for the vole: write vole: true too"
+            )
+    latest = data.get("latest_of_tied")
+    if latest is not None:
+        latest = _seat(
+            latest, n, "latest_of_tied (of the seats tied for the most tricks, who won the latest)"
+        )
     highest = data.get("highest_trump")
     if highest is not None:
         highest = _seat(highest, n, "highest_trump")
@@ -330,6 +367,8 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         tricks=tuple(tricks),
         matadors=matadors,
         vole=vole,
+        vole_by=vole_by,
+        latest_of_tied=latest,
         highest_trump=highest,
         trump_holders=trump_holders,
         renonces=renonces,
@@ -523,15 +562,16 @@ class Evening:
         """Checks if the declarer of ``scored`` bore its loss alone, partner or not (the
         referee's :func:`~engine.referee.settlement.pays_alone`)."""
         e = scored.entry
-        if e.passed or e.contract is None or e.declarer is None:
+        declarer = scored.declarer
+        if e.passed or e.contract is None or declarer is None:
             return False
-        partner = next((x for x in scored.side if x != e.declarer), None)
+        partner = next((x for x in scored.side if x != declarer), None)
         outcome = self.rules.outcomes.get(scored.result)
         return pays_alone(
             self.rules,
             e.contract,
             partner,
-            e.tricks[e.declarer],
+            e.tricks[declarer],
             lost=bool(outcome is not None and outcome.bete),
         )
 
@@ -631,8 +671,9 @@ class Evening:
                 cite(("players",)),
             )
         if entry.passed:
-            # A forced card that may lie in the talon forces nobody: the deal is passed out.
-            if rules.all_pass is not AllPass.REDEAL and not rules.talon:
+            # Under a forced all-pass (``all_pass: forced``) a deal is passed out only when the
+            # card that forces lay in the talon (the referee's :func:`may_pass_out`).
+            if not may_pass_out(rules):
                 raise _refuse(
                     "score/all-pass-forced",
                     f"when all pass, {rules.all_pass_card} must play "
@@ -686,6 +727,7 @@ class Evening:
                 )
         declarer = entry.declarer
         path = ("auction", "contracts", contract.id)
+        self._check_seats(entry, contract)
         suit: Suit | None = None
         if contract.no_trumps:
             # Played without trumps (``trumps: none``): no suit is named.
@@ -759,10 +801,48 @@ class Evening:
         barred = effects.vole_barred is not None and not contract.announces_vole
         # Fewer tricks than a full hand only when the side laid down its cards where the
         # referee offers it (the rest are not played): the referee's own rule. A side whose
-        # vole was barred is not offered it, and plays on.
+        # vole was barred is not offered it, and plays on. Where a defender may go on for the
+        # vole (``vole.by: any-seat``), a defender who took every trick so far may lay down too.
         laid_down = (
-            not entry.vole and not barred and may_lay_down(rules, contract, played, side_tricks)
+            not entry.vole
+            and not barred
+            and (
+                may_lay_down(rules, contract, played, side_tricks)
+                or (
+                    defender_may_go_on(rules, contract)
+                    and any(
+                        s not in side and may_lay_down(rules, contract, played, entry.tricks[s])
+                        for s in range(min(n, len(entry.tricks)))
+                    )
+                )
+            )
         )
+        vole_tricks = side_tricks
+        if entry.vole_by is not None:
+            # A defender went on for the vole: he plays it as its declarer, alone, and the
+            # results and the settlement read his tricks as the side's (the referee's
+            # ``_undertake_vole``).
+            if not defender_may_go_on(rules, contract):
+                raise _refuse(
+                    "score/vole-by-defender",
+                    "only the declaring side goes on for the vole under these rules"
+                    + (
+                        f" ({contract.name} is played by every seat for himself)"
+                        if contract.all_play is not None
+                        else " (vole.by: side)"
+                    )
+                    + ": leave out who went on",
+                    cite(("vole",)),
+                )
+            if entry.vole_by in side:
+                raise _refuse(
+                    "score/vole-by-defender",
+                    f"seat {entry.vole_by} is of the declaring side: its vole is the side's "
+                    "(enter the vole without naming a defender)",
+                    cite(("vole",)),
+                )
+            side, partner = (entry.vole_by,), None
+            vole_tricks = entry.tricks[entry.vole_by] if len(entry.tricks) == n else 0
         # The contre: the vole announced with the bid is undertaken from the first trick.
         vole = entry.vole or contract.announces_vole
         if (
@@ -801,11 +881,17 @@ class Evening:
                     "cannot have been undertaken",
                     cite(("laws", effects.vole_barred)),
                 )
-            if not could_undertake_vole(rules, contract, side_tricks):
+            if not could_undertake_vole(rules, contract, vole_tricks):
                 raise _refuse(
                     "score/vole-too-early",
                     f"the vole is undertaken only after winning the first {rules.vole_after} "
-                    f"tricks, and the side took {side_tricks}",
+                    f"tricks, and "
+                    + (
+                        "the side"
+                        if entry.vole_by is None
+                        else f"seat {entry.vole_by}, the defender who went on,"
+                    )
+                    + f" took {vole_tricks}",
                     cite(("vole",)),
                 )
         if suit is None:
@@ -825,6 +911,7 @@ class Evening:
                     f"range, not {entry.matadors}",
                     cite(("matadors", "payment")),
                 )
+        self._check_tie(entry, contract)
         result = evaluate_result(
             rules,
             entry.tricks,
@@ -835,6 +922,76 @@ class Evening:
         )
         return result, side, partner, effects
 
+    def _check_seats(self, entry: Entry, contract: Contract) -> None:
+        """Refuses an entry that gives the seat sitting the deal out a part in it (it is dealt
+        nothing: it declares, holds and wins nothing), or a contract reserved to one seat
+        (``biddable_when``) to another: the referee's :func:`seating_for` and
+        :func:`reserved_to`."""
+        rules, cite = self.rules, self.rules.cite
+        reserved = reserved_to(rules, entry.dealer, contract)
+        if reserved is not None and entry.declarer != reserved:
+            who = (
+                "the seat that sits the deal out"
+                if contract.biddable_when is BiddableWhen.OUT_AFTER_ALL_PASS
+                else "the last to speak, when every other has passed"
+            )
+            raise _refuse(
+                "score/reserved",
+                f"{contract.name} is played only by {who}: {self.name(reserved)} in a deal "
+                f"dealt by {self.name(entry.dealer)}, not {self.name(entry.declarer or 0)}",
+                cite(("auction", "contracts", contract.id)),
+            )
+        out = seating_for(rules, entry.dealer, contract).out
+        if out is None:
+            return
+        parts: list[tuple[bool, str]] = [
+            (entry.declarer == out, "cannot be the declarer"),
+            (entry.holder == out, "cannot have held the card called or demanded"),
+            (len(entry.tricks) == self.n and entry.tricks[out] > 0, "took no trick: enter 0"),
+            (entry.vole_by == out, "cannot have gone on for the vole"),
+            (entry.highest_trump == out, "held no trump"),
+            (out in entry.trump_holders, "held no trump"),
+            (any(seat == out for _, seat in entry.held), "held no card"),
+            (entry.latest_of_tied == out, "won no trick"),
+        ]
+        for broken, what in parts:
+            if broken:
+                raise _refuse(
+                    "score/sits-out",
+                    f"{self.name(out)} sits out a deal dealt by {self.name(entry.dealer)} "
+                    f"(dealt nothing) and {what}",
+                    cite(("players",)),
+                )
+
+    def _check_tie(self, entry: Entry, contract: Contract) -> None:
+        """Refuses a tie for the most tricks under a contract every seat plays (``all_play``)
+        that the entry does not settle, and ``latest_of_tied`` where nobody tied: the referee's
+        :func:`tied_for_most`."""
+        cite = self.rules.cite
+        tied = tied_for_most(contract, entry.tricks)
+        latest = entry.latest_of_tied
+        if len(tied) > 1 and latest not in tied:
+            names = ", ".join(self.name(s) for s in tied)
+            raise _refuse(
+                "score/tie",
+                f"{names} tied for the most tricks ({entry.tricks[tied[0]]}): enter which of "
+                f"them won the latest trick (the tie goes to him)"
+                + ("" if latest is None else f", not {self.name(latest)}"),
+                cite(("auction", "contracts", contract.id, "all_play")),
+            )
+        if len(tied) <= 1 and latest is not None:
+            raise _refuse(
+                "score/no-tie",
+                (
+                    f"nobody tied for the most tricks under {contract.name}: leave out who won "
+                    "the latest trick"
+                    if contract.all_play is not None
+                    else f"{contract.name} is played by a side, not by every seat for himself: "
+                    "no tie for the most tricks is settled"
+                ),
+                cite(("auction", "contracts", contract.id)),
+            )
+
     def score(self, entry: Entry) -> ScoredDeal:
         """Checks and settles one deal, and adds it to the evening.
 
@@ -842,6 +999,7 @@ class Evening:
         """
         result, side, partner, effects = self._check(entry)
         rules, n, table = self.rules, self.n, self.table
+        top = None
         # A deal dealt again by the same dealer is not a deal of the tour.
         factor = last_tour_factor(rules, self.counted)
         stakes = deal_stakes(rules, entry.dealer, table, factor)
@@ -862,6 +1020,8 @@ class Evening:
             assert entry.declarer is not None
             transfers = self._demand_fee(entry) + self._entry_transfers(entry)
             contract = rules.contracts.get(entry.contract or "")
+            latest = () if entry.latest_of_tied is None else (entry.latest_of_tied,)
+            top = top_taker_by(contract, entry.tricks, latest)
             settlement = settle(
                 rules,
                 n=n,
@@ -869,7 +1029,7 @@ class Evening:
                 stakes=stakes,
                 result=result,
                 contract=contract.id if contract else entry.contract,
-                declarer=entry.declarer,
+                declarer=side[0],
                 partner=partner,
                 tricks=entry.tricks,
                 matadors=entry.matadors,
@@ -883,8 +1043,9 @@ class Evening:
                 favoured=favoured_for(rules, rules.setup(self.options).values, entry.trump),
                 unclaimed=entry.unclaimed,
                 turned_hands=effects.turned,
+                top_taker=top,
             )
-        scored = ScoredDeal(entry, result, side, settlement, effects)
+        scored = ScoredDeal(entry, result, side, settlement, effects, top)
         self.deals.append(scored)
         return scored
 

@@ -17,9 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.actions import small_number
+from engine.actions import Action, small_number
 from engine.errors import IllegalActionError, NotationError
 from engine.files import write_durably
+from engine.referee.play import defender_may_go_on
+from engine.referee.result import tied_for_most
 from engine.scoresheet import (
     Evening,
     ScoredDeal,
@@ -123,6 +125,13 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             return {**said, "irregularities": irregularities}
         return said
     data: dict[str, Any] = {"contract": first}
+    # The contract named (an alias read as the record notation reads it): the questions that
+    # do not apply to it are not asked (no trumps, no matadors, no vole where it has none).
+    try:
+        named = Action.parse(f"bid {first}").contract or first
+    except NotationError:
+        named = first  # refused, located, by parse_entry
+    contract = rules.contracts.get(named)
 
     def seat(prompt: str, optional: bool = False) -> int | None:
         while True:
@@ -135,7 +144,10 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             _say(write, "seat", n=n)
 
     data["declarer"] = seat(str(ask("declarer")))
-    data["trump"] = _ask(read, str(ask("trump")))
+    if contract is None or not contract.no_trumps:
+        trump = _ask(read, str(ask("trump")))
+        if trump:
+            data["trump"] = trump
     called = _ask(read, str(ask("called")))
     if called:
         data["called"] = called
@@ -148,14 +160,25 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             data["tricks"] = counts
             break
         _say(write, "numbers", n=n)
-    while True:
+    while contract is None or not contract.no_trumps:
         text = _ask(read, str(ask("matadors"))) or "0"
         matadors = small_number(text)
         if matadors is not None:
             data["matadors"] = matadors
             break
         _say(write, "number")
-    data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
+    tied = tied_for_most(contract, data["tricks"]) if len(data["tricks"]) == n else ()
+    if len(tied) > 1:
+        # Every seat played for himself and some tied for the most tricks: the tie goes to the
+        # one of them who won the latest trick (``all_play.ties``).
+        data["latest_of_tied"] = seat(str(ask("latest_of_tied", tied=tied, evening=evening)))
+    if contract is None or not (contract.all_play is not None or contract.no_tricks):
+        data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
+    if data.get("vole") and contract is not None and defender_may_go_on(rules, contract):
+        # A defender who took the first tricks may go on for the vole (``vole.by: any-seat``).
+        data["vole_by"] = seat(str(ask("vole_by", n=n)), True)
+        if data["vole_by"] is None:
+            del data["vole_by"]
     if evening.asks_trump_holders:
         # A codille's odd counters go to the defenders with the highest trumps (the rules'
         # codille_remainder): who held a trump, the highest first.

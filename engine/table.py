@@ -43,6 +43,7 @@ from engine.records import (
     write_record,
 )
 from engine.referee import Deal, ResultMatch
+from engine.referee.auction import Offer
 from engine.referee.deal_laws import VERBS as IRREGULARITIES
 from engine.referee.exchange import ExchangeLimit
 from engine.referee.irregular import Event
@@ -204,6 +205,11 @@ class TricksView:
     """The declaring side as the player knows it; None while the partner is hidden."""
     others: list[int]
     called: str | None
+    each: bool = False
+    """Every seat plays for himself, no sides (``Deal.each_for_himself``)."""
+    top: int | None = None
+    """Then the seat with the most tricks so far, ties as the rules break them
+    (``Deal.top_taker``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +240,10 @@ class DeclarerView:
     seat: int
     contract: Contract
     forced: bool
+    each: bool = False
+    """Every seat plays the contract for himself (``Deal.each_for_himself``)."""
+    drawn: int = 0
+    """The cards he took from the talon on taking it up (a contract every seat plays)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +267,12 @@ class Told:
     tricks: TricksView | None = None
     lead: int | None = None
     """The seat that leads the first trick, when play begins."""
+    offer: Offer | None = None
+    """The contract offered to the seat that sits out, when the action answered it
+    (``Deal.offer``, asked before the action)."""
+    faults: tuple[str, ...] = ()
+    """The faults the action committed, scored in penalty points (the referee's
+    ``Deal.faults``: a contract named without need to overcall)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +295,15 @@ class PromptView:
     trick: int = 0
     led: Card | None = None
     led_trump: bool = False
+    offer: Offer | None = None
+    """The contract offered to him, sitting out, every seat that plays having passed
+    (``Deal.offer``): he takes it up or passes, and the deal is dealt again."""
+    vole_defender: bool = False
+    """At the vole's decision: he is a defender who took every trick so far, and plays the
+    vole as the declarer, alone, if he goes on (``Deal.vole_by_defender``)."""
+    naming: int | None = None
+    """The declarer who laid his hand down without naming trumps, for whom he names them
+    (``laws.lay_down_unnamed``; remedies.public's ``naming``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +333,10 @@ class TurnView:
     """The contract is played without trumps."""
     declarer_hand: list[str] | None = None
     """The declarer's cards, open on the table (an *ouvert*), when the referee shows them."""
+    each: bool = False
+    """Every seat plays for himself, no sides (``Deal.each_for_himself``)."""
+    public: Sequence[tuple[int, Sequence[Card]]] = ()
+    """Each seat's cards an irregularity laid open (remedies.public)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +414,12 @@ class ResultView:
     balances: Sequence[int] = ()
     pot_after: int = 0
     table: Any = None
+    each: bool = False
+    """Every seat played for himself (``Deal.each_for_himself``): no side, the most tricks."""
+    top: int | None = None
+    """Then the seat that took the most tricks (``Deal.top_taker``)."""
+    won: Sequence[int] = ()
+    """The tricks each seat took."""
 
 
 # The end of a deal.
@@ -415,6 +450,9 @@ def _result_view(deal: Deal) -> ResultView:
         stopped=bool(deal.stopped),
         match=deal.result_match,  # why this result: the referee's own answer
         settled=s is not None,
+        each=deal.each_for_himself,
+        top=deal.top_taker,
+        won=tuple(deal.won),
     )
     if s is None:
         return view
@@ -488,10 +526,15 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
 def contract_choices(deal: Deal) -> list[tuple[Contract, list[Suit] | None]]:
     """Returns the biddable contracts, lowest first, each with the trumps the referee allows
     it when they are fewer than all (None: any suit): what ``?`` at the terminal and the web
-    table's bids explain."""
+    table's bids explain. While a contract is offered to the seat that sits out
+    (``Deal.offer``), only what is offered."""
     every = len(deal.trump_choices(None))
     out: list[tuple[Contract, list[Suit] | None]] = []
+    offer = deal.offer
+    offered = offer.contracts if offer is not None else None
     for c in sorted(deal.rules.contracts.values(), key=lambda c: c.rank):
+        if offered is not None and c not in offered:
+            continue
         if c.biddable:
             allowed = deal.trump_choices(c)
             suits = [x for x in Suit if x.index in allowed]
@@ -656,6 +699,8 @@ class TableGame:
             table=party.table,
             human=self.human,
             points=self.rules.in_points,
+            target=self.rules.party.target if self.rules.party is not None else None,
+            penalties=party.penalty_points,
         )
 
     def _another(self, party: Party, number: int, read: ReadLine, write: Write) -> bool:
@@ -850,6 +895,17 @@ class TableGame:
         return None
 
     def _tricks_view(self, deal: Deal) -> TricksView:
+        if deal.each_for_himself:
+            # Every seat for himself: no side, the most tricks so far (the referee's answers).
+            return TricksView(
+                won=deal.won,
+                declarer=deal.declarer,
+                side=None,
+                others=[],
+                called=None,
+                each=True,
+                top=deal.top_taker,
+            )
         side = self._side_known(deal)
         out = deal.seating.out
         return TricksView(
@@ -880,6 +936,8 @@ class TableGame:
             [r for r in deal.renonces if r[1] < tricks_before] if action.verb == "notice" else []
         )
         limit = deal.exchange_why()  # the écart's limit and why, before the cards change
+        offer = deal.offer  # the contract offered to the seat that sits out, if this answers it
+        faulted = len(deal.faults)
         deal.apply(action, seat=seat)
         human = self.human
         if action.verb in IRREGULARITIES:
@@ -911,7 +969,14 @@ class TableGame:
             and deal.declarer is not None
             and deal.contract is not None
         ):
-            declarer = DeclarerView(deal.declarer, deal.contract, bool(deal.forced))
+            each = deal.each_for_himself
+            declarer = DeclarerView(
+                deal.declarer,
+                deal.contract,
+                bool(deal.forced),
+                each=each,
+                drawn=len(deal.exchanges[-1][2]) if each and deal.exchanges else 0,
+            )
         trick = tricks = None
         if len(deal.tricks) > tricks_before:
             trick = self._trick_view(deal, len(deal.tricks) - 1)
@@ -932,6 +997,8 @@ class TableGame:
             lead=deal.to_move
             if phase not in ("play", "vole") and deal.phase == "play" and not deal.tricks
             else None,
+            offer=offer,
+            faults=tuple(f for _, f in deal.faults[faulted:]),
         )
         text = _macros("table/act.txt.j2").act(told, self.rules)
         if text:
@@ -1020,6 +1087,7 @@ class TableGame:
             standing = deal.standing_bid
             if standing is not None:
                 prompt = dataclasses.replace(prompt, standing=(standing[0], standing[1].id))
+            prompt = dataclasses.replace(prompt, offer=deal.offer)
         elif phase == "call":
             assert deal.contract is not None
             prompt = dataclasses.replace(prompt, help=deal.contract.help)
@@ -1040,7 +1108,13 @@ class TableGame:
             held = deal.holder_contract
             assert deal.holder is not None and held is not None
             prompt = dataclasses.replace(prompt, standing=(deal.holder, held.id))
-        elif phase not in ("trump", "vole"):
+        elif phase == "vole":
+            prompt = dataclasses.replace(prompt, vole_defender=deal.vole_by_defender)
+        elif phase == "trump":
+            irregular = public_irregularities(deal)
+            if irregular is not None and irregular.naming is not None:
+                prompt = dataclasses.replace(prompt, naming=irregular.naming)
+        elif phase != "trump":
             led = Card.parse(view["trick"][0]) if view["trick"] else None
             trump = view["trump"]
             prompt = dataclasses.replace(
@@ -1089,6 +1163,8 @@ class TableGame:
             example=view["hand"][-min(2, most) :] if most else [],
             no_trumps=view["no_trumps"],
             declarer_hand=view["declarer_hand"] if view["declarer"] != seat else None,
+            each=deal.each_for_himself,
+            public=irregular.public if (irregular := public_irregularities(deal)) else (),
         )
 
     def _show(self, deal: Deal, seat: int, write: Write) -> None:
@@ -1155,7 +1231,7 @@ class TableGame:
                         continue
                     action = legal[k - 1]
                 else:
-                    if deal.phase == "exchange" and not word.startswith("discard"):
+                    if deal.phase == "exchange" and not word.startswith(("discard", "defer")):
                         answer = "discard " + answer
                     action = self.rules.canonical(Action.parse(answer))
                 # The referee refuses an illegal action before anything is told, and leaves

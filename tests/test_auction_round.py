@@ -473,7 +473,11 @@ def test_the_table_asks_the_winner_what_he_plays_and_tells_it() -> None:
     )
     flat = " ".join(out.split())
     assert "You won the auction with Spil (alm. spil) [spil]: pass to play it, or bid" in flat
-    assert "1) pass 2) bid kobe-nolo (Købe nolo" in flat and "3) bid tourne (Tourné" in flat
+    # Each choice says what it plays (the raise's labels, issue 16).
+    assert (
+        "1) pass: play Spil (alm. spil) (the contract won) 2) bid kobe-nolo: play Købe nolo" in flat
+    )
+    assert "3) bid tourne: play Tourné" in flat
     assert "You play the contract won. The auction is over: you play Spil" in flat
 
 

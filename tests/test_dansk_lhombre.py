@@ -178,7 +178,10 @@ def test_the_nolos_are_played_without_trumps_to_take_no_trick() -> None:
         assert contract.no_trumps and contract.no_tricks
     assert RULES.contracts["nolo-ouvert"].open is not None
     assert RULES.contracts["kobe-nolo"].exchange == "declarer-first"  # "købe": he buys
-    assert RULES.contracts["ren-nolo"].exchange == "others-only"  # "ren": he buys none
+    # "Þegar hrein-nóló er sögð, mega hvorki sagnhafi né mótherjar kaupa spil úr stokknum." and,
+    # of the nolo ouvert, "Enginn spilamanna má kaupa úr stokknum." (mulathing, p. 195)
+    assert RULES.contracts["ren-nolo"].exchange == "none"
+    assert RULES.contracts["nolo-ouvert"].exchange == "none"
 
 
 def test_in_a_nolo_the_black_aces_are_the_lowest_of_their_suits() -> None:
@@ -243,7 +246,7 @@ def test_ren_nolo_ranks_with_solo_spar_and_nolo_ouvert_above_all() -> None:
     assert caught.value.code == "bid/equal-rank-later"
     run(d, ["2 bid nolo-ouvert", "1 pass"])
     assert d.declarer == MIDDLE and d.contract is not None and d.contract.id == "nolo-ouvert"
-    assert d.phase is Phase.EXCHANGE and d.to_move == MIDDLE
+    assert d.phase is Phase.PLAY and d.to_move == FORE  # no one buys; the forehand leads
 
 
 @pytest.mark.parametrize(
@@ -365,3 +368,17 @@ def test_the_danish_pages_name_the_bids_and_results_as_the_union_does() -> None:
     assert "`kobe-nolo` Købe nolo" in page
     assert "| `codille` | Kruk (lost by fewer tricks than an opponent" in page
     assert "| `tout` | Tout (all nine tricks) | the game is won |" in page
+
+
+@pytest.mark.parametrize("cid", ["ren-nolo", "nolo-ouvert"])
+def test_in_ren_nolo_and_nolo_ouvert_no_one_buys(cid: str) -> None:
+    # "Þegar hrein-nóló er sögð, mega hvorki sagnhafi né mótherjar kaupa spil úr stokknum."
+    # (mulathing, p. 195, Hrein-nóló); the nolo ouvert "spilast eins og hrein-nóló. Enginn
+    # spilamanna má kaupa úr stokknum." (p. 195): play begins with the hands as dealt.
+    d = deal(3)
+    hands = [set(d.hand(seat)) for seat in range(3)]
+    run(d, [f"1 bid {cid}", "2 pass", "0 pass"])
+    assert d.declarer == FORE and d.contract is not None and d.contract.id == cid
+    assert d.phase is Phase.PLAY and d.to_move == FORE
+    assert [set(d.hand(seat)) for seat in range(3)] == hands
+    assert not any(line.startswith(("1 exchange", "2 exchange", "0 exchange")) for line in legal(d))

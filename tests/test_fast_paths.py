@@ -66,3 +66,42 @@ def test_spiel_python_answers_are_openspiels() -> None:
                     state.apply_action(rng.choice(outcomes)[0])
                 else:
                     state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("ruleset", ["quadrille", "ombre", "tresillo"])
+def test_play_ids_from_tables_are_the_encoded_plays(ruleset: str) -> None:
+    # The codec's per-suit id tables give, for any mask, the ids encode() gives each card's
+    # play, in ascending order.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from engine.actions import PLAY
+    from engine.cards import PACK_SIZE
+    from engine.spiel.codec import Codec
+
+    codec = Codec(load_ruleset(ruleset), {}, 0)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.integers(min_value=0, max_value=(1 << PACK_SIZE) - 1))
+    def check(mask: int) -> None:
+        expected = [codec.encode(PLAY[c]) for c in range(PACK_SIZE) if mask >> c & 1]
+        assert codec.plays(mask) == expected
+
+    check()
+
+
+def test_spiel_chance_outcomes_are_the_cards_left_equally_likely() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
+    import engine.spiel  # noqa: F401  (registers the game)
+    from engine.spiel import game_string
+
+    rng = random.Random(8)
+    for ruleset in ("quadrille", "ombre", "quadrille-a-trois"):
+        game = pyspiel.load_game(game_string(ruleset))
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            left = pyspiel.State.legal_actions(state)
+            assert outcomes == [(c, 1.0 / len(left)) for c in left]
+            state.apply_action(rng.choice(left))
+        assert state.chance_outcomes() == []

@@ -395,7 +395,7 @@ def test_a_contract_without_trumps_is_entered_without_a_suit() -> None:
     it with no suit named and no matadors, scores it from the tariff (4 made), and refuses a
     suit named for it (it once asked for one, and then could not score the deal)."""
     rules = load_ruleset("tresillo-rocambor")
-    made = Entry(dealer=0, contract="contrabola", declarer=3, tricks=(3, 3, 3, 0))
+    made = Entry(dealer=0, contract="contrabola", declarer=3, tricks=(0, 4, 5, 0))
     scored = Evening(rules).score(made)
     assert scored.result == "contrabola"
     assert scored.settlement.balances[3] == 4

@@ -261,3 +261,84 @@ def test_bad_spiel_bot_kinds_are_refused(text: str, message: str) -> None:
 
     with pytest.raises(ValueError, match=re.escape(message)):
         parse_bots(text, 4, ["random", "heuristic", "search"])
+
+
+# OpenSpiel keeps a state's history in C++ (State::ApplyAction); a state driven from Python
+# must show every reader, Python or C++, the same history as its moves.
+
+
+@pytest.mark.parametrize("ruleset", ["quadrille", "ombre"])
+def test_a_state_driven_from_python_keeps_openspiels_history(ruleset: str) -> None:
+    # apply_action is OpenSpiel's own (a Python override that skipped C++ would leave the C++
+    # history empty: benchmarks/bench_playouts.py), so history(), full_history(),
+    # move_number(), clone(), child() and serialization agree with the moves made.
+    from engine.spiel import OmbreState
+
+    assert OmbreState.apply_action is pyspiel.State.apply_action
+    rng = random.Random(12)
+    game = pyspiel.load_game(game_string(ruleset))
+    state = game.new_initial_state()
+    players: list[int] = []
+    k = 0
+    while not state.is_terminal():
+        legal = (
+            [a for a, _ in state.chance_outcomes()]
+            if state.is_chance_node()
+            else state.legal_actions()
+        )
+        action = rng.choice(legal)
+        if k % 7 == 0:
+            child = state.child(action)
+            assert child.history() == [*state.history(), action]
+        players.append(state.current_player())
+        state.apply_action(action)
+        k += 1
+        moves = list(state.core.moves)
+        assert state.history() == moves
+        assert state.history_str() == ", ".join(map(str, moves))
+        assert [(h.player, h.action) for h in state.full_history()] == list(
+            zip(players, moves, strict=True)
+        )
+        assert state.move_number() == len(moves)
+        if k % 11 == 0 or state.is_terminal():
+            clone = state.clone()
+            assert clone.history() == moves and clone.move_number() == len(moves)
+            text = pyspiel.serialize_game_and_state(game, state)
+            assert (
+                f"history={','.join(f'{p}:{a}' for p, a in zip(players, moves, strict=True))}\n"
+                in text
+            )
+            _, again = pyspiel.deserialize_game_and_state(text)
+            assert again.history() == moves
+            assert str(again) == str(state)
+            assert again.legal_actions() == state.legal_actions()
+            for p in range(game.num_players()):
+                assert again.information_state_string(p) == state.information_state_string(p)
+                assert again.observation_tensor(p) == state.observation_tensor(p)
+    assert state.returns() == again.returns()
+
+
+def test_cpp_consumers_of_a_state_driven_from_python() -> None:
+    # C++ consumers given a state advanced from Python: OpenSpiel's MCTS searches from it
+    # (MCTSBot.mcts_search; its step releases the GIL before cloning a Python state, which
+    # crashes for every Python game: docs/openspiel.md), and C++ evaluate_bots plays it out.
+    rng = random.Random(4)
+    game = pyspiel.load_game(game_string("quadrille"))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    state.apply_action(rng.choice(state.legal_actions()))
+    while len(state.legal_actions()) < 2:
+        state.apply_action(rng.choice(state.legal_actions()))
+    history = state.history()
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 3), 2.0, 20, 10, False, 5, False)
+    root = bot.mcts_search(state)
+    assert root.best_child().action in state.legal_actions()
+    assert sorted(child.action for child in root.children) == state.legal_actions()
+    assert root.explore_count > len(root.children)
+    bots = [pyspiel.make_uniform_random_bot(p, 7) for p in range(game.num_players())]
+    clone = state.clone()
+    returns = pyspiel.evaluate_bots(clone, bots, 3)
+    assert clone.is_terminal() and clone.history()[: len(history)] == history
+    assert returns == clone.returns()
+    assert state.history() == history

@@ -30,6 +30,19 @@ def _run(
     )
 
 
+def _probe(code: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """Runs ``code`` in a fresh interpreter with the cache folder ``cache``."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "OMBRE_CACHE_DIR": str(cache)},
+        timeout=120,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize("args", [["--help"], [], ["validate", "--help"], ["nosuch", "-h"]])
 def test_a_help_screen_seen_before_is_the_same_bytes_and_status(
     tmp_path: Path, args: list[str]
@@ -62,15 +75,7 @@ def test_the_second_time_typer_is_not_imported(tmp_path: Path) -> None:
         "replay_cached()\n"
         "print('not kept')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "OMBRE_CACHE_DIR": str(tmp_path)},
-        timeout=120,
-        check=False,
-    )
+    done = _probe(probe, tmp_path)
     assert done.returncode == 0 and "Usage" in done.stdout and "not kept" not in done.stdout
     assert done.stderr.strip() == "False"
 
@@ -236,15 +241,7 @@ def test_a_kept_validation_imports_neither_typer_nor_the_reader(tmp_path: Path) 
         "from engine.startup import run\n"
         f"run(lambda: print('not kept'), ['validate', {VALID!r}])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "OMBRE_CACHE_DIR": str(tmp_path)},
-        timeout=120,
-        check=False,
-    )
+    done = _probe(probe, tmp_path)
     assert done.returncode == 0 and done.stdout == "1 file valid\n", done.stdout
     assert done.stderr.strip() == "[]"
 

@@ -110,8 +110,23 @@ def take_remedies(
     return taken
 
 
+# The card indices of each 10-bit quarter of a mask, by quarter: one look-up a quarter.
+_QUARTERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(10 * q + i for i in range(10) if v >> i & 1) for v in range(1 << 10))
+    for q in range(4)
+)
+
+
 def bits(mask: int) -> list[int]:
     """Returns the cards (0-39) of a mask, lowest index first."""
+    if 0 <= mask < 1 << 40:
+        q = _QUARTERS
+        return [
+            *q[0][mask & 1023],
+            *q[1][mask >> 10 & 1023],
+            *q[2][mask >> 20 & 1023],
+            *q[3][mask >> 30],
+        ]
     out = []
     while mask:
         low = mask & -mask

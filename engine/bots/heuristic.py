@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.actions import DEFER, Action
+from engine.actions import DEFER, PLAY, Action
 from engine.bots.base import REMEDIES, Bot, bits, honest, known_adversaries, unseen
 from engine.cards import ALL_CARDS, PACK_SIZE, Suit
 from engine.enums import Leader
@@ -83,6 +83,14 @@ def _above(deal_t: Any, trump: int) -> tuple[int, ...]:
                     out[c] |= 1 << d
         entry = _ABOVE_CACHE[key] = (deal_t, tuple(out))
     return entry[1]
+
+
+def _master(t: Tables, trump: int, c: int, outstanding: int) -> bool:
+    """Checks if ``c`` is sure to win a trick of its class with ``outstanding`` still out: no
+    card out outranks it there (nor, for a plain card, is any trump out)."""
+    if t.follow[trump][c] != 4 and outstanding & t.class_mask[trump][4]:
+        return False
+    return not outstanding & _above(t, trump)[c]
 
 
 def tricks_to_win(rules: RuleSet) -> float:
@@ -236,6 +244,15 @@ class HeuristicBot(Bot):
         phase = deal.phase
         if phase == "exchange":
             return self._discard(deal, seat)
+        if phase == "play" and deal.irregular is None:
+            # The cards the referee allows (its play mask: the same cards as the play actions
+            # of ``honest``, without listing them).
+            mask = deal.legal_plays()
+            if not mask & (mask - 1):
+                only = PLAY[mask.bit_length() - 1]
+                return only, ("{0}: the only legal choice", only)
+            c, reason = self.play_card(deal, seat, bits(mask))
+            return PLAY[c], reason
         legal = honest(deal)
         if len(legal) == 1:
             return legal[0], ("{0}: the only legal choice", legal[0])
@@ -625,30 +642,26 @@ class HeuristicBot(Bot):
     def _is_master(self, deal: Deal, c: int, outstanding: int) -> bool:
         """Checks if ``c`` is sure to win a trick of its class: no card still out outranks it
         there (nor, for a plain card, is any trump still out)."""
-        trump = deal.trump if deal.trump is not None else 0
-        t = deal.t
-        if t.follow[trump][c] != 4 and outstanding & t.class_mask[trump][4]:
-            return False
-        return not outstanding & _above(t, trump)[c]
+        return _master(deal.t, deal.trump if deal.trump is not None else 0, c, outstanding)
 
     def _unseen(self, deal: Deal, seat: int) -> int:
         """The cards still out against ``seat`` (:func:`engine.bots.base.unseen`)."""
         return unseen(deal, seat)
 
     def _cheapest(self, deal: Deal, legal: Sequence[Action]) -> Action:
+        """The least useful of the card actions ``legal`` (:meth:`_cheapest_card`)."""
+        c = self._cheapest_card(deal, [a.card.index for a in legal])
+        return next(a for a in legal if a.card.index == c)
+
+    def _cheapest_card(self, deal: Deal, cards: Sequence[int]) -> int:
+        """The least useful of ``cards``: a plain card before a trump, a plain card that is not
+        the top of its suit before one that is, then the weakest (the first of equals)."""
         trump = deal.trump if deal.trump is not None else 0
         strength = deal.t.strength[trump]
         ranks = _class_rank(deal.t, trump)
-        return min(
-            legal,
-            key=lambda a: (
-                strength[a.card.index] >= 100,
-                ranks[a.card.index] == 0,
-                strength[a.card.index],
-            ),
-        )
+        return min(cards, key=lambda c: (strength[c] >= 100, ranks[c] == 0, strength[c]))
 
-    def _nolo(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+    def _nolo(self, deal: Deal, seat: int, cards: Sequence[int]) -> tuple[int, Reason]:
         """Play in a game to take no trick: the declarer ducks, the defenders let him win."""
         t = deal.t
         trump = deal.trump if deal.trump is not None else NO_TRUMPS
@@ -659,44 +672,38 @@ class HeuristicBot(Bot):
             if not trick:
                 # Lead low: the card with the most of its suit above it, outside his hand.
                 hand = deal.hands[seat]
-                action = min(
-                    legal,
-                    key=lambda a: (_danger(t, hand, trump, a.card.index), strength[a.card.index]),
-                )
-                return action, ("lead {card}: a low card, to take no trick", action.card.index)
-            under = _not_taking(deal, legal, follow, strength)
+                c = min(cards, key=lambda c: (_danger(t, hand, trump, c), strength[c]))
+                return c, ("lead {card}: a low card, to take no trick", c)
+            under = _not_taking(deal, cards, follow, strength)
             if under:
                 # The highest card that still loses (a void throws its highest card).
-                action = max(under, key=lambda a: strength[a.card.index])
-                return action, (
-                    "play {card}: the highest card that does not take the trick",
-                    action.card.index,
-                )
-            action = max(legal, key=lambda a: strength[a.card.index])
-            return action, (
-                "play {card}: every card takes the trick; he takes it with his highest",
-                action.card.index,
-            )
+                c = max(under, key=lambda c: strength[c])
+                return c, ("play {card}: the highest card that does not take the trick", c)
+            c = max(cards, key=lambda c: strength[c])
+            return c, ("play {card}: every card takes the trick; he takes it with his highest", c)
         if trick and deal.tr is not None:
             winner = deal.seat_at(deal.leader, deal.tr.winning_position(trick))
             if winner == deal.declarer:
-                under = _not_taking(deal, legal, follow, strength)
+                under = _not_taking(deal, cards, follow, strength)
                 if under:
-                    action = max(under, key=lambda a: strength[a.card.index])
-                    return action, (
-                        "play {card}: the declarer is taking the trick; he lets him",
-                        action.card.index,
-                    )
+                    c = max(under, key=lambda c: strength[c])
+                    return c, ("play {card}: the declarer is taking the trick; he lets him", c)
         if not trick:
             # Lead low, so that the declarer cannot duck under it.
-            action = min(legal, key=lambda a: strength[a.card.index])
-            return action, ("lead {card}: a low card the declarer must beat", action.card.index)
-        action = self._cheapest(deal, legal)
-        return action, ("play {card}: his lowest card", action.card.index)
+            c = min(cards, key=lambda c: strength[c])
+            return c, ("lead {card}: a low card the declarer must beat", c)
+        c = self._cheapest_card(deal, cards)
+        return c, ("play {card}: his lowest card", c)
 
     def _play(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
+        c, reason = self.play_card(deal, seat, [a.card.index for a in legal])
+        return next(a for a in legal if a.card.index == c), reason
+
+    def play_card(self, deal: Deal, seat: int, cards: Sequence[int]) -> tuple[int, Reason]:
+        """Returns the card to play of ``cards`` (the legal ones, lowest index first, at least
+        two) and the reason: the play's advice, on card indices."""
         if deal.contract is not None and deal.contract.no_tricks:
-            return self._nolo(deal, seat, legal)
+            return self._nolo(deal, seat, cards)
         t = deal.t
         trump = deal.trump if deal.trump is not None else 0
         strength = t.strength[trump]
@@ -714,7 +721,7 @@ class HeuristicBot(Bot):
         on_side = seat in side
         trick = deal.trick
         if not trick:
-            return self._lead(deal, seat, legal, on_side, outstanding, partner_known)
+            return self._lead(deal, seat, cards, on_side, outstanding, partner_known)
         led = follow[trick[0]]
         # Who is winning the trick: asked of the referee's one trick routine.
         best_pos = deal.tr.winning_position(trick) if deal.tr is not None else 0
@@ -724,51 +731,43 @@ class HeuristicBot(Bot):
         last = len(trick) == deal.n - 1
         if friend_wins and winner != seat:
             best_card = trick[best_pos]
-            safe = last or self._is_master(deal, best_card, outstanding)
-            action = self._cheapest(deal, legal)
+            safe = last or _master(t, trump, best_card, outstanding)
+            c = self._cheapest_card(deal, cards)
             if safe:
-                return action, (
-                    "play {card}: the trick is his side's; throw the lowest",
-                    action.card.index,
-                )
-            return action, (
-                "play {card}: the trick stands with his side; he does not overtake",
-                action.card.index,
-            )
-        winners = [
-            a
-            for a in legal
-            if (follow[a.card.index] == 4 or follow[a.card.index] == led)
-            and strength[a.card.index] > best
-        ]
+                return c, ("play {card}: the trick is his side's; throw the lowest", c)
+            return c, ("play {card}: the trick stands with his side; he does not overtake", c)
+        winners = [c for c in cards if (follow[c] == 4 or follow[c] == led) and strength[c] > best]
         if winners:
             if not last:
-                masters = [a for a in winners if self._is_master(deal, a.card.index, outstanding)]
+                above = _above(t, trump)
+                trumps_out = outstanding & trumps
+                masters = [
+                    c
+                    for c in winners
+                    if (follow[c] == 4 or not trumps_out) and not outstanding & above[c]
+                ]
                 if masters:
-                    action = min(masters, key=lambda a: strength[a.card.index])
-                    return action, (
-                        "play {card}: a sure winner, the cheapest that takes the trick",
-                        action.card.index,
-                    )
-            action = min(winners, key=lambda a: strength[a.card.index])
-            return action, ("play {card}: take the trick as cheaply as possible", action.card.index)
-        action = self._cheapest(deal, legal)
-        if led == 4 and strength[action.card.index] < 100 and hand & trumps:
-            return action, (
+                    c = min(masters, key=lambda c: strength[c])
+                    return c, ("play {card}: a sure winner, the cheapest that takes the trick", c)
+            c = min(winners, key=lambda c: strength[c])
+            return c, ("play {card}: take the trick as cheaply as possible", c)
+        c = self._cheapest_card(deal, cards)
+        if led == 4 and strength[c] < 100 and hand & trumps:
+            return c, (
                 "play {card}: cannot win; he keeps his matadors back, as the privilege allows",
-                action.card.index,
+                c,
             )
-        return action, ("play {card}: cannot win the trick; throw the lowest", action.card.index)
+        return c, ("play {card}: cannot win the trick; throw the lowest", c)
 
     def _lead(
         self,
         deal: Deal,
         seat: int,
-        legal: Sequence[Action],
+        cards: Sequence[int],
         on_side: bool,
         outstanding: int,
         partner_known: bool,
-    ) -> tuple[Action, Reason]:
+    ) -> tuple[int, Reason]:
         t = deal.t
         trump = deal.trump if deal.trump is not None else 0
         strength = t.strength[trump]
@@ -776,71 +775,54 @@ class HeuristicBot(Bot):
         trumps = t.class_mask[trump][4]
         hand = deal.hands[seat]
         trumps_out = outstanding & trumps
-        my_trumps = [a for a in legal if strength[a.card.index] >= 100]
-        plain = [a for a in legal if strength[a.card.index] < 100]
-        tops = [a for a in plain if self._is_master(deal, a.card.index, outstanding & ~trumps)]
+        my_trumps = [c for c in cards if strength[c] >= 100]
+        plain = [c for c in cards if strength[c] < 100]
+        above = _above(t, trump)
+        plain_out = outstanding & ~trumps
+        # Masters of their suit (as _is_master says of them with the trumps out of account).
+        tops = [c for c in plain if not plain_out & above[c]]
         if on_side:
             if trumps_out:
-                masters = [a for a in my_trumps if self._is_master(deal, a.card.index, outstanding)]
+                masters = [c for c in my_trumps if _master(t, trump, c, outstanding)]
                 if masters:
-                    action = max(masters, key=lambda a: strength[a.card.index])
-                    return action, ("lead {card}: draw the trumps with a master", action.card.index)
+                    c = max(masters, key=lambda c: strength[c])
+                    return c, ("lead {card}: draw the trumps with a master", c)
             called = deal.called
             if seat == deal.declarer and called is not None and not partner_known:
                 suit = follow[called]
-                to_king = [a for a in plain if follow[a.card.index] == suit]
+                to_king = [c for c in plain if follow[c] == suit]
                 if to_king:
-                    action = min(to_king, key=lambda a: strength[a.card.index])
-                    return action, (
-                        "lead {card}: a small card to the called king",
-                        action.card.index,
-                    )
+                    c = min(to_king, key=lambda c: strength[c])
+                    return c, ("lead {card}: a small card to the called king", c)
             if tops:
-                action = max(tops, key=lambda a: strength[a.card.index])
-                return action, ("lead {card}: the best card of its suit", action.card.index)
+                c = max(tops, key=lambda c: strength[c])
+                return c, ("lead {card}: the best card of its suit", c)
             if trumps_out and len(my_trumps) >= 3 and seat == deal.declarer:
-                action = min(my_trumps, key=lambda a: strength[a.card.index])
-                return action, (
-                    "lead {card}: a low trump to draw the others' trumps",
-                    action.card.index,
-                )
+                c = min(my_trumps, key=lambda c: strength[c])
+                return c, ("lead {card}: a low trump to draw the others' trumps", c)
         elif tops:
-            action = max(tops, key=lambda a: strength[a.card.index])
-            return action, ("lead {card}: cash a king while it stands", action.card.index)
+            c = max(tops, key=lambda c: strength[c])
+            return c, ("lead {card}: cash a king while it stands", c)
         if plain:
             # A low card of the suit he holds fewest of, to be void there and trump it later.
-            counts = {}
-            for a in plain:
-                cls = follow[a.card.index]
-                counts[cls] = (hand & t.class_mask[trump][cls]).bit_count()
-            action = min(
-                plain, key=lambda a: (counts[follow[a.card.index]], strength[a.card.index])
-            )
-            return action, (
-                "lead {card}: a small card of his shortest suit, keeping his trumps",
-                action.card.index,
-            )
-        action = min(legal, key=lambda a: strength[a.card.index])
-        return action, ("lead {card}: nothing but trumps; the lowest", action.card.index)
+            class_mask = t.class_mask[trump]
+            counts = {follow[c]: (hand & class_mask[follow[c]]).bit_count() for c in plain}
+            c = min(plain, key=lambda c: (counts[follow[c]], strength[c]))
+            return c, ("lead {card}: a small card of his shortest suit, keeping his trumps", c)
+        c = min(cards, key=lambda c: strength[c])
+        return c, ("lead {card}: nothing but trumps; the lowest", c)
 
 
 def _not_taking(
-    deal: Deal, legal: Sequence[Action], follow: Sequence[int], strength: Sequence[int]
-) -> list[Action]:
+    deal: Deal, cards: Sequence[int], follow: Sequence[int], strength: Sequence[int]
+) -> list[int]:
     """Returns the legal cards that would not take the trick in progress from the card the
     referee has winning it: neither of the class led nor a trump (class 4), or lower."""
     trick = deal.trick
     assert deal.tr is not None and trick
     best = strength[trick[deal.tr.winning_position(trick)]]
     led = follow[trick[0]]
-    return [
-        a
-        for a in legal
-        if not (
-            (follow[a.card.index] == led or follow[a.card.index] == 4)
-            and strength[a.card.index] > best
-        )
-    ]
+    return [c for c in cards if not ((follow[c] == led or follow[c] == 4) and strength[c] > best)]
 
 
 def _card_name(deal: Deal, c: int) -> str:

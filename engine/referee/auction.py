@@ -22,16 +22,30 @@ passed and nobody is forced to play, a contract offered to the seat that sits ou
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.actions import PASS, Action
 from engine.enums import AllPass, BiddableWhen, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
+from engine.referee.deal_laws import dealer_after
 from engine.referee.dealstate import DealState
+from engine.referee.settlement import Kind, outcome_kind
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
-from engine.rules.model import Contract
+from engine.rules.model import Contract, RuleSet
 
-__all__ = ["apply", "legal", "needed", "offered", "raise_choices", "refusal"]
+__all__ = [
+    "Offer",
+    "apply",
+    "legal",
+    "may_pass_out",
+    "needed",
+    "offer",
+    "offered",
+    "raise_choices",
+    "refusal",
+    "reserved_to",
+]
 
 
 def legal(d: DealState) -> Sequence[Action]:
@@ -79,11 +93,75 @@ def _last_after_all_pass(d: DealState) -> bool:
     return not d.speakers
 
 
+def reserved_to(rules: RuleSet, dealer: int, contract: Contract) -> int | None:
+    """Returns the seat that alone may play ``contract`` in a deal dealt by ``dealer``, where
+    its ``biddable_when`` reserves it: the last to speak (``last-after-all-pass``: the last in
+    turn from the eldest, since a pass is final and every other hand must have passed), or the
+    seat that sits the deal out (``out-after-all-pass``). None where any seat may play it. The
+    auction offers such a contract to that seat only (:func:`_last_after_all_pass`,
+    :func:`offered`); the scorekeeper asks this of an entry."""
+    when = contract.biddable_when
+    if when is BiddableWhen.LAST_AFTER_ALL_PASS:
+        return rules.compiled.seatings[dealer].order[-1]
+    if when is BiddableWhen.OUT_AFTER_ALL_PASS:
+        return rules.compiled.seatings[dealer].out
+    return None
+
+
+def may_pass_out(rules: RuleSet) -> bool:
+    """Checks if a deal can end with every seat passing and nobody playing (dealt again): the
+    rules redeal when all pass, or the card that forces a player to play (``all_pass:
+    forced``) may lie in the talon, so that nobody holds it (:func:`_end`; the seat that sits
+    out may then decline the contract offered)."""
+    return rules.all_pass is AllPass.REDEAL or rules.all_pass_card is None or rules.talon > 0
+
+
 def offered(d: DealState) -> bool:
     """Checks if the seat that sits the deal out is to say whether it takes up the contract
     offered when all who play have passed (``biddable_when: out-after-all-pass``): the only
     time that seat speaks."""
     return d.phase is AUCTION and d.out is not None and d.to_move == d.out
+
+
+PASSED_OUT = "redeal"
+"""The result of a deal passed out (every seat passed, nobody took up a contract)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A contract offered to the seat that sits the deal out, every seat that plays having
+    passed (``biddable_when: out-after-all-pass``): he takes one up (``bid``), or passes and the
+    deal is passed out. The referee's answer for the tables' labelled controls
+    (:attr:`engine.referee.Deal.offer`); public, as the speech is."""
+
+    seat: int
+    """The seat that sits out and is asked."""
+    contracts: tuple[Contract, ...]
+    """The contracts he may take up, lowest first."""
+    passed_out: str
+    """The result a pass gives the deal (``redeal``)."""
+    dealt_again: bool
+    """Whether that result voids the deal and the cards are dealt again (its outcome kind)."""
+    next_dealer: int
+    """The seat that deals the next deal after a pass."""
+
+
+def offer(d: DealState) -> Offer | None:
+    """Returns the contract offered to the seat that sits out when all who play have passed,
+    while he is to say whether he takes it up (:func:`offered`); None at any other time."""
+    if not offered(d):
+        return None
+    rules = d.rules
+    contracts = sorted(
+        (rules.contracts[c] for c in rules.compiled.bids_offered), key=lambda c: (c.rank, c.id)
+    )
+    return Offer(
+        d.to_move,
+        tuple(contracts),
+        PASSED_OUT,
+        outcome_kind(rules, PASSED_OUT).kind is Kind.REDEAL,
+        dealer_after(rules, d.dealer, PASSED_OUT),
+    )
 
 
 def _earlier(d: DealState) -> bool:
@@ -404,5 +482,5 @@ def _end(d: DealState) -> None:
 
 def _passed_out(d: DealState) -> None:
     """The deal is passed out: void and dealt again, staked as the all-pass rule says."""
-    d.result = "redeal"
+    d.result = PASSED_OUT
     result.finish(d)

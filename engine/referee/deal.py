@@ -253,6 +253,37 @@ class Deal(DealState):
         return (self.holder, contract) if self.holder is not None else None
 
     @property
+    def offer(self) -> auction.Offer | None:
+        """Returns the contract offered to the seat that sits the deal out, every seat that
+        plays having passed (``biddable_when: out-after-all-pass``), while he is to take it up
+        or pass: who is asked, what he may take up, and what a pass does (the deal passed out,
+        dealt again). None at any other time (:func:`engine.referee.auction.offer`)."""
+        return auction.offer(self)
+
+    @property
+    def each_for_himself(self) -> bool:
+        """Whether every seat plays this deal for himself, with no sides: a contract every
+        seat plays (``all_play``, the penetro), the most tricks scoring. Public."""
+        contract = self.contract
+        return contract is not None and contract.all_play is not None
+
+    @property
+    def top_taker(self) -> int | None:
+        """Returns, when every seat plays for himself (:attr:`each_for_himself`), the seat that
+        has taken the most tricks so far (of seats tied, the one that won the latest trick, as
+        ``all_play.ties`` says); at the end, the one the tariff's ``most_tricks`` scores. None
+        under any other contract or before a trick is won
+        (:func:`engine.referee.result.top_taker`). Public."""
+        return result.top_taker(self)
+
+    @property
+    def vole_by_defender(self) -> bool:
+        """Whether the seat that decides on the vole now (the ``vole`` phase) is a defender who
+        took every trick so far (``vole.by: any-seat``): going on, he plays it as the declarer,
+        alone. Told to that seat, who knows his own side."""
+        return self.phase is VOLE and self.to_move not in self.side
+
+    @property
     def settlement(self) -> SettlementResult | None:
         """Returns the counters of the finished deal (None until it is over).
 

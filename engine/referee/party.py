@@ -16,7 +16,7 @@ from engine.cards import Card
 from engine.errors import NotationError
 from engine.referee import deal_laws as laws
 from engine.referee.deal import Deal
-from engine.referee.settlement import TableState
+from engine.referee.settlement import PaymentKind, TableState
 from engine.rules.model import RuleSet
 
 __all__ = ["Party", "deals_counted", "last_tour_factor", "party_over"]
@@ -118,6 +118,19 @@ class Party:
                 for seat, amount in enumerate(deal.settlement.balances):
                     totals[seat] += amount
         return totals
+
+    @property
+    def penalty_points(self) -> list[int]:
+        """Returns each seat's penalty points over the finished deals (``settlement.penalties``,
+        the faults scored outside the deal's result), as points lost: they are in
+        :attr:`totals` already, and the standing shows them beside it."""
+        lost = [0] * self.rules.players
+        for deal in self.deals:
+            if deal.settlement is not None:
+                for p in deal.settlement.payments:
+                    if p.kind is PaymentKind.PENALTY and p.payer_seat is not None:
+                        lost[p.payer_seat] += p.amount
+        return lost
 
     @property
     def finished(self) -> list[Deal]:

@@ -36,6 +36,7 @@ from engine.rules.model import Contract, RuleSet
 __all__ = [
     "begin",
     "could_undertake_vole",
+    "defender_may_go_on",
     "legal",
     "may_lay_down",
     "play_mask",
@@ -290,6 +291,14 @@ def could_undertake_vole(rules: RuleSet, contract: Contract, side_tricks: int) -
     return contract.announces_vole or (contract.vole_allowed and side_tricks >= rules.vole_after)
 
 
+def defender_may_go_on(rules: RuleSet, contract: Contract) -> bool:
+    """Checks if a defender who took every one of the first ``vole.after_tricks`` tricks may go
+    on for the vole as its declarer, or lay down (``vole.by: any-seat``), under ``contract``:
+    not one every seat plays for himself (``all_play``). The one statement the referee offers
+    it by (:func:`_end_trick`) and the scorekeeper asks of an entry."""
+    return rules.vole_by is VoleBy.ANY_SEAT and contract.all_play is None
+
+
 def may_lay_down(rules: RuleSet, contract: Contract, played: int, side_tricks: int) -> bool:
     """Checks if a side may stop (lay down its cards) after ``played`` tricks of which it took
     ``side_tricks``: exactly the first ``vole.after_tricks``, every one of them its own, short of
@@ -350,9 +359,8 @@ def _end_trick(d: DealState, trick: list[int]) -> None:
         # vole, or lay down.
         side_tricks = count_side_tricks(d.won, d.side)
         if may_lay_down(rules, d.contract, played, side_tricks) or (
-            rules.vole_by is VoleBy.ANY_SEAT
-            and d.contract.all_play is None
-            and winner not in d.side
+            winner not in d.side
+            and defender_may_go_on(rules, d.contract)
             and may_lay_down(rules, d.contract, played, d.won[winner])
         ):
             # ``vole.by: any-seat``: a defender who took every trick so far may go on too.

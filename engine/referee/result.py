@@ -3,7 +3,7 @@ counters settled (:mod:`engine.referee.settlement`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.deal_laws import MISDEAL, at_end
@@ -12,7 +12,7 @@ from engine.referee.held import held_card_transfers
 from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER, SUIT_NAMES, ResultMatch
-from engine.rules.model import NO_TRUMPS, RuleSet
+from engine.rules.model import NO_TRUMPS, Contract, RuleSet
 
 __all__ = [
     "evaluate_result",
@@ -22,7 +22,9 @@ __all__ = [
     "outcome",
     "paid_matadors",
     "settlement",
+    "tied_for_most",
     "top_taker",
+    "top_taker_by",
 ]
 
 _SIDE = HeldBy.SIDE
@@ -194,20 +196,36 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
     )
 
 
-def top_taker(d: DealState) -> int | None:
+def tied_for_most(contract: Contract | None, won: Sequence[int]) -> tuple[int, ...]:
+    """Returns, under a contract every seat plays (``all_play``), the seats that took the most
+    tricks (one, or several tied); () under any other contract, or before a trick is won. The
+    one statement of who is in the running for the tariff's ``most_tricks``."""
+    if contract is None or contract.all_play is None or not any(won):
+        return ()
+    most = max(won)
+    return tuple(s for s, w in enumerate(won) if w == most)
+
+
+def top_taker_by(
+    contract: Contract | None, won: Sequence[int], winners: Iterable[int]
+) -> int | None:
     """Returns, under a contract every seat plays (``all_play``), the seat that took the most
     tricks; of seats tied for them, the one that won the latest trick (``ties:
-    latest-trick``: "breaks penetro ties by latest winning trick", roc-online's tests). None
-    under any other contract, or before a trick is won."""
-    contract = d.contract
-    if contract is None or contract.all_play is None or not d.played_tricks:
+    latest-trick``: "breaks penetro ties by latest winning trick", roc-online's tests).
+    ``winners`` are the tricks' winners, the latest first (the scorekeeper, who has no tricks,
+    gives the seat entered as the tied seat that won the latest). None under any other
+    contract, before a trick is won, or for a tie that ``winners`` does not settle."""
+    tied = tied_for_most(contract, won)
+    if len(tied) == 1:
+        return tied[0]
+    return next((w for w in winners if w in tied), None)
+
+
+def top_taker(d: DealState) -> int | None:
+    """Returns the deal's top taker (:func:`top_taker_by`, from its tricks' winners)."""
+    if d.contract is None or d.contract.all_play is None or not d.played_tricks:
         return None
-    most = max(d.won)
-    tied = {s for s in range(d.n) if d.won[s] == most}
-    for _, _, winner in reversed(d.played_tricks):
-        if winner in tied:
-            return winner
-    return None  # pragma: no cover - the seats tied for the most won some trick
+    return top_taker_by(d.contract, d.won, (w for _, _, w in reversed(d.played_tricks)))
 
 
 def favoured_options(d: DealState) -> frozenset[str]:

@@ -10,15 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.rules.model import RuleSet, Seating
+from engine.rules.model import Contract, RuleSet, Seating
 
-__all__ = ["Seating", "seating", "side_tricks"]
+__all__ = ["Seating", "seating", "seating_for", "side_tricks"]
 
 
 def seating(rules: RuleSet, dealer: int) -> Seating:
     """Returns the seating of a deal dealt by ``dealer`` under ``rules``: the public face of
     the plan compiled with the ruleset (:attr:`RuleSet.compiled`), so that who sits where is
     worked out once, in the model."""
+    return rules.compiled.seatings[dealer]
+
+
+def seating_for(rules: RuleSet, dealer: int, contract: Contract | None) -> Seating:
+    """Returns who sits where once ``contract`` is played in a deal dealt by ``dealer``: under a
+    contract every seat plays (``all_play``, taken up by the seat that sat out) nobody sits
+    out; under any other, the deal's :func:`seating`."""
+    if contract is not None and contract.all_play is not None:
+        return rules.compiled.all_play_seatings[dealer]
     return rules.compiled.seatings[dealer]
 
 

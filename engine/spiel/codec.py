@@ -49,19 +49,30 @@ PASS_ID, VOLE_ID, STOP_ID, DRAW_ID = range(4)
 _FIXED = 4
 
 
-# The card indices of each suit's bits of a mask (RANKS_PER_SUIT bits a suit), lowest first,
-# so that the ids of a mask's plays are four look-ups.
-# Each entry extends the entry without its lowest card.
-def _suit_cards(suit: int) -> tuple[tuple[int, ...], ...]:
-    base = suit * RANKS_PER_SUIT
+# The card indices (or ids ``base + card``) of each suit's bits of a mask (RANKS_PER_SUIT bits
+# a suit), lowest first, so that the ids of a mask's plays are four look-ups. Each entry
+# extends the entry without its lowest card.
+def _suit_cards(suit: int, base: int = 0) -> tuple[tuple[int, ...], ...]:
+    first = base + suit * RANKS_PER_SUIT
     table: list[tuple[int, ...]] = [()]
     for bits in range(1, 1 << RANKS_PER_SUIT):
         low = (bits & -bits).bit_length() - 1
-        table.append((base + low, *table[bits & (bits - 1)]))
+        table.append((first + low, *table[bits & (bits - 1)]))
     return tuple(table)
 
 
-_CARDS_OF = tuple(_suit_cards(s) for s in range(SUITS_IN_PACK))
+_PLAY_IDS: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+
+
+def _play_id_tables(base: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Returns, per suit, the ids ``base + card`` of each suit's bits of a mask (made once per
+    base: rulesets with as many contracts share them)."""
+    tables = _PLAY_IDS.get(base)
+    if tables is None:
+        tables = _PLAY_IDS[base] = tuple(_suit_cards(s, base) for s in range(SUITS_IN_PACK))
+    return tables
+
+
 _SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
 
@@ -141,6 +152,7 @@ class Codec:
         if self.defers:
             decoded.append(DEFER)
         self._decoded: tuple[Action | int | None, ...] = tuple(decoded)
+        self._play_ids = _play_id_tables(self.play_base)
 
     # The ids.
 
@@ -171,19 +183,10 @@ class Codec:
 
     def plays(self, mask: int) -> list[int]:
         """Returns the ids of ``play CARD`` for the cards of a mask, in card order (the
-        ascending order of the ids)."""
-        base = self.play_base
-        b = _CARDS_OF
+        ascending order of the ids): four look-ups in tables of ids, one per suit."""
+        t0, t1, t2, t3 = self._play_ids
         m = _SUIT_BITS
-        return [
-            base + c
-            for c in (
-                *b[0][mask & m],
-                *b[1][mask >> _S1 & m],
-                *b[2][mask >> _S2 & m],
-                *b[3][mask >> _S3],
-            )
-        ]
+        return [*t0[mask & m], *t1[mask >> _S1 & m], *t2[mask >> _S2 & m], *t3[mask >> _S3]]
 
     def decode(self, action_id: int) -> Action | int | None:
         """Returns the referee's action for an id; for an écart's card, the card index; for the

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from itertools import repeat
+from operator import itemgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,7 +32,7 @@ from engine.actions import Action
 from engine.bots.base import bits, honest, knowledge
 from engine.bots.search import SearchBot
 from engine.cards import ALL_CARDS, PACK_SIZE, Card
-from engine.errors import NotationError
+from engine.errors import IllegalActionError, NotationError
 from engine.referee import Deal
 from engine.referee.state import PHASES, PLAY
 from engine.rules.model import RuleSet
@@ -115,6 +115,13 @@ class _Spec:
             )
         self.codec = Codec(self.rules, self.options, dealer)
         self.dealer = dealer
+        # The chance outcomes' (card, probability) pairs, made once: pairs[k][card] is the card
+        # with probability 1/k, when k cards are left to deal.
+        size = len(self.codec.deck)
+        self.pairs: tuple[tuple[tuple[int, float], ...], ...] = (
+            (),
+            *(tuple((c, 1.0 / k) for c in range(PACK_SIZE)) for k in range(1, size + 1)),
+        )
 
     @classmethod
     def get(cls, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None) -> _Spec:
@@ -174,26 +181,17 @@ class _Core:
     # Moving.
 
     def apply(self, action_id: int) -> None:
-        spec = self.spec
-        codec = spec.codec
         deal = self.deal
         if deal is None:
-            left = self.left
-            if action_id not in left:
-                raise pyspiel.SpielError(f"{SHORT_NAME}: chance outcome {action_id} not legal")
-            left.remove(action_id)
-            self.pack.append(action_id)
-            self.moves.append(action_id)
-            if not left:
-                self._deal()
+            self.deal_card(action_id)
             return
-        decoded = codec.decode(action_id)
+        decoded = self.spec.codec.decode(action_id)
         try:
             if type(decoded) is Action:
                 deal.apply(decoded)  # checked by the referee
             elif action_id not in self.legal():
                 raise pyspiel.SpielError(
-                    f"{SHORT_NAME}: {codec.describe(action_id)} is not legal now"
+                    f"{SHORT_NAME}: {self.spec.codec.describe(action_id)} is not legal now"
                 )
             elif isinstance(decoded, int):
                 self.picks = (*self.picks, decoded)
@@ -201,15 +199,21 @@ class _Core:
                 cards = tuple(ALL_CARDS[c] for c in self.picks)
                 self.picks = ()
                 deal.apply(Action("discard", cards=cards))
-        except (NotationError, pyspiel.SpielError) as e:
+        except (NotationError, IllegalActionError, pyspiel.SpielError) as e:
             raise pyspiel.SpielError(f"{SHORT_NAME}: {e}") from None
-        except Exception as e:
-            from engine.errors import IllegalActionError
-
-            if isinstance(e, IllegalActionError):
-                raise pyspiel.SpielError(f"{SHORT_NAME}: {e}") from None
-            raise
         self.moves.append(action_id)
+
+    def deal_card(self, card: int) -> None:
+        """Deals the next card of the pack (a chance outcome), then the deal once all are."""
+        left = self.left
+        try:
+            left.remove(card)
+        except ValueError:
+            raise pyspiel.SpielError(f"{SHORT_NAME}: chance outcome {card} not legal") from None
+        self.pack.append(card)
+        self.moves.append(card)
+        if not left:
+            self._deal()
 
     def _deal(self) -> None:
         spec = self.spec
@@ -340,10 +344,14 @@ class OmbreState(pyspiel.State):
         deal = core.deal
         if deal is None:
             return list(core.left)
+        if player is None or player == deal.to_move:
+            if deal.phase is PLAY and deal.irregular is None:
+                # The cards the referee lets him play (as _Core.legal answers, without the
+                # second call).
+                return core.spec.codec.plays(deal.legal_plays())
+            return core.legal()
         if deal.is_over:
             return []
-        if player is None or player == deal.to_move:
-            return core.legal()
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
         return []
@@ -354,10 +362,17 @@ class OmbreState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the cards that may come next in the pack, each equally likely."""
         left = self.core.left
-        return list(zip(left, repeat(1.0 / len(left)))) if left else []
+        n = len(left)
+        if n > 1:
+            return list(itemgetter(*left)(self.core.spec.pairs[n]))
+        return [self.core.spec.pairs[1][left[0]]] if n else []
 
     def _apply_action(self, action: int) -> None:
-        self.core.apply(int(action))
+        core = self.core
+        if core.deal is None:
+            core.deal_card(action)
+        else:
+            core.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         codec = self.core.spec.codec

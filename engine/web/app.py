@@ -43,6 +43,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
+from engine.referee.auction import Offer
+from engine.referee.play import defender_may_go_on
 from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import side_tricks
 from engine.rules import load_ruleset
@@ -743,6 +745,8 @@ SCORE_FIELDS = {
     "holder",
     "matadors",
     "vole",
+    "vole_by",
+    "latest_of_tied",
     "highest_trump",
     "trump_holders",
     "count",
@@ -790,7 +794,7 @@ def score_deal(state: AppState, request: Request, fields: Form) -> Response:
             return stale
         entry_data = _entry_data(evening, fields)
         dealer = _int(_one(fields, "dealer"), "dealer")
-        entered = {k: v[0] for k, v in fields.items() if v}
+        entered = _entered(fields)
         before = list(evening.deals)
         try:
             entry = parse_entry(entry_data, dealer=dealer, n=evening.n)
@@ -1004,6 +1008,47 @@ def _raise_view(table: WebTable, legal: Iterable[str]) -> RaiseView | None:
     return RaiseView(won, tuple(choices)) if choices else None
 
 
+@dataclass(frozen=True)
+class OfferChoice:
+    """One of the referee's legal answers to a contract offered to the seat that sits out:
+    ``pass`` (the deal is passed out) or ``bid X`` (he takes ``contract`` up)."""
+
+    action: str
+    contract: Contract | None
+
+
+@dataclass(frozen=True)
+class OfferView:
+    """What the seat that sits out is offered, every seat that plays having passed
+    (``Deal.offer``), and his legal answers."""
+
+    offer: Offer
+    choices: tuple[OfferChoice, ...]
+
+
+def _offer_view(table: WebTable, offer: Offer, legal: Iterable[str]) -> OfferView | None:
+    """The offer's choices, from the referee's legal actions."""
+    choices: list[OfferChoice] = []
+    for text in legal:
+        verb, _, rest = text.partition(" ")
+        if verb == "pass":
+            choices.append(OfferChoice(text, None))
+        elif verb == "bid" and rest in table.rules.contracts:
+            choices.append(OfferChoice(text, table.rules.contracts[rest]))
+    return OfferView(offer, tuple(choices)) if choices else None
+
+
+@dataclass(frozen=True)
+class VoleView:
+    """The vole's decision (the ``vole`` phase), from the referee's legal actions: go on for
+    every trick, or lay down; ``defender``: he is a defender who took every trick so far and
+    goes on as the declarer, alone (``Deal.vole_by_defender``)."""
+
+    vole: bool
+    stop: bool
+    defender: bool
+
+
 def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     deal = table.deal
     rules = table.rules
@@ -1039,6 +1084,24 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         buttons = []
     may_defer = phase == "exchange" and "defer" in buttons
     buttons = [a for a in buttons if a != "defer"]
+    # The contract offered to the seat that sits out, and the vole's decision: labelled
+    # controls of their own, from the referee's answers (Deal.offer, Deal.vole_by_defender).
+    offer = deal.offer if my_turn else None
+    offer_view = _offer_view(table, offer, buttons) if offer is not None else None
+    if offer_view is not None:
+        buttons = []
+    vole_view = None
+    if my_turn and phase == "vole":
+        vole_view = VoleView("vole" in buttons, "stop" in buttons, defender=deal.vole_by_defender)
+        buttons = [a for a in buttons if a not in ("vole", "stop")]
+    # Trumps named for a declarer who laid his hand down unnamed (laws.lay_down_unnamed): the
+    # referee's legal actions, under a label saying for whom (remedies.public's ``naming``).
+    irregular = public_irregularities(deal)
+    naming = irregular.naming if irregular is not None and my_turn else None
+    name_trumps = [a for a in buttons if a.startswith("name-trump ")] if naming is not None else []
+    buttons = [a for a in buttons if a not in name_trumps]
+    each = deal.each_for_himself  # every seat for himself: no side (the penetro)
+    ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
 
     seats = []
     for offset in range(table.n):
@@ -1075,7 +1138,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         }
     # What the others did since this seat last acted, as this seat may see it.
     events = table.events_seen(seat)
-    side = [s for s in (view["declarer"], view["partner"]) if s is not None]
+    side = [s for s in (view["declarer"], view["partner"]) if s is not None] if not each else []
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
         refusal = Refusal(why, "allowed", f"{why} is allowed now: click it to play it", "")
@@ -1099,6 +1162,20 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "buttons": buttons,
         "raise_view": raise_view,
         "may_defer": may_defer,
+        "offer": offer_view,
+        "naming": naming,
+        "name_trumps": [(a, a.split()[1]) for a in name_trumps],
+        "vole_view": vole_view,
+        "each": each,
+        "top_taker": deal.top_taker if each else None,
+        # The fewest cards the écart must discard (a duty to buy, the contrabola's one card).
+        "exchange_least": ecart.least if my_turn and ecart is not None else 0,
+        "target": rules.party.target if rules.party is not None else None,
+        "penalty_points": table.party.penalty_points,
+        # The rule file's party played to its end (a target reached, its deals played): the
+        # referee's Party.over and Party.leaders.
+        "party_over": table.party.over,
+        "leaders": table.party.leaders if table.party.over else [],
         "others": others,
         "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
@@ -1126,7 +1203,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "declarable": [str(a) for a in deal.declarable(seat)]
         if seat in table.humans and not deal.is_over
         else [],
-        "irregular": public_irregularities(deal),
+        "irregular": irregular,
     }
 
 
@@ -1184,6 +1261,14 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         "matadors": _int(_one(fields, "matadors", "0") or "0", "matadors"),
         "vole": _one(fields, "vole", "") == "yes",
     }
+    vole_by = seat("vole_by")
+    if vole_by is not None:
+        # A defender went on for the vole (``vole.by: any-seat``): the vole was undertaken.
+        data["vole"] = True
+        data["vole_by"] = vole_by
+    latest = seat("latest_of_tied")
+    if latest is not None:
+        data["latest_of_tied"] = latest
     called = _one(fields, "called", "").strip()
     if called:
         data["called"] = called
@@ -1218,6 +1303,15 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     if penalties:
         data["penalties"] = penalties
     return data
+
+
+def _entered(fields: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Returns the scorekeeper's form as typed, to give it back with a refusal: each field's
+    value, and the fields given several times (the penalty rows, the items not claimed) as
+    lists under ``all``."""
+    entered: dict[str, Any] = {k: v[0] for k, v in fields.items() if v}
+    entered["all"] = {k: list(v) for k, v in fields.items()}
+    return entered
 
 
 def _penalty_rows(evening: Evening, fields: Mapping[str, list[str]]) -> list[dict[str, Any]]:
@@ -1257,6 +1351,11 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "betes": list(table.betes),
         "remainder": table.remainder,
         "asks_trump_holders": evening.asks_trump_holders,
+        # The fields of the living family's mechanisms, where the rules have them: a
+        # defender's vole (``vole.by: any-seat``) and a tie for the most tricks under a contract
+        # every seat plays (``all_play``).
+        "defender_vole": any(defender_may_go_on(rules, c) for c in rules.contracts.values()),
+        "all_play": [c for c in rules.contracts.values() if c.all_play is not None],
         "irregularity_rows": IRREGULARITY_ROWS,
         "redeal": table.redeal,
         "next_dealer": evening.next_dealer,

@@ -165,6 +165,9 @@ class WebTable:
             raise StaleError("the table has moved on since this page was drawn: look again")
         if not self.deal.is_over:
             raise NotationError("the deal in progress is not finished")
+        if self.party.over:
+            # The rule file's party is played: a seat reached its target, or its deals are.
+            raise NotationError("the party is over: the rule file plays no further deal")
         self.start()
 
     def why_not(self, action_text: str) -> Refusal | None:
