@@ -388,8 +388,9 @@ def test_the_terminal_table_refuses_an_opening_oros_and_offers_the_raise() -> No
     assert "Refused: entrada-favor may not open the auction" in flat
     assert "(roc-online-code, server/src/room.ts, applyBid) [bid/may-not-open]" in flat
     assert "You won the auction with Entrada (play with an exchange) [entrada]: pass" in flat
-    assert "2) bid entrada-favor (Entrada in the palo de favor)" in flat
-    assert "7) bid contrabola (Contrabola" in flat
+    raise_list = flat.split("You won the auction with", 1)[1]
+    assert "2) bid entrada-favor: play Entrada in the palo de favor" in raise_list
+    assert "bid contrabola: play Contrabola" in raise_list
     assert "You play the contract won." in flat
 
 
