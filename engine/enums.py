@@ -203,6 +203,7 @@ class BiddableWhen(StrEnum):
     ALWAYS = "always"
     LAST_AFTER_ALL_PASS = "last-after-all-pass"
     OUT_AFTER_ALL_PASS = "out-after-all-pass"
+    OVER_A_BID = "over-a-bid"
 
 
 class SitsOut(StrEnum):

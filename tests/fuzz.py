@@ -449,7 +449,9 @@ def _mutate_living(
     elif roll == 5 and c is not None:
         c["open"] = rng.choice(["before-first-lead", "after-first-lead"])
     elif roll == 6 and c is not None:
-        c["biddable_when"] = rng.choice(["always", "last-after-all-pass", "out-after-all-pass"])
+        c["biddable_when"] = rng.choice(
+            ["always", "last-after-all-pass", "out-after-all-pass", "over-a-bid"]
+        )
     elif roll == 7 and c is not None:
         hand = d["deal"]["hand_size"]
         c["all_play"] = {

@@ -561,4 +561,4 @@ def test_a_reserved_contract_is_refused_once_a_bid_stands_in_a_round(reserved: o
     assert refused(d, "3 bid contrabola") == "bid/reserved-to-last"
     # A hand that has passed is not asked again, so the holder is never "last after all pass".
     run(d, ["3 pass"])
-    assert d.declarer == 1
+    assert d.holder == 1 and d.phase is Phase.RAISE and d.to_move == 1

@@ -26,7 +26,10 @@ def five_to_the_defender(rules: object = ROCAMBOR) -> Deal:
     from tests.test_living_family import tresillo
 
     deal = tresillo(rules, {2: STRONG})
-    run(deal, ["1 bid entrada", "2 pass", "3 pass", "1 trump spades"])
+    run(deal, ["1 bid entrada", "2 pass", "3 pass"])
+    if deal.phase is Phase.RAISE:  # where the winner may raise, he keeps his entrada
+        run(deal, ["1 pass"])
+    run(deal, ["1 trump spades"])
     while deal.phase is Phase.EXCHANGE:
         deal.apply(next(a for a in deal.legal_actions() if str(a) == "discard"))
     strength = deal.t.strength[deal.trump or 0]

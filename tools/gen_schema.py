@@ -221,7 +221,12 @@ SCHEMA = {
                             "aim": {"enum": ["tricks", "no-tricks"]},
                             "open": {"enum": ["before-first-lead", "after-first-lead"]},
                             "biddable_when": {
-                                "enum": ["always", "last-after-all-pass", "out-after-all-pass"]
+                                "enum": [
+                                    "always",
+                                    "last-after-all-pass",
+                                    "out-after-all-pass",
+                                    "over-a-bid",
+                                ]
                             },
                             "all_play": obj(
                                 {"draw": NAT, "ties": {"enum": ["latest-trick"]}},

@@ -11,7 +11,9 @@ overcall being matched, and otherwise it outranks the bid standing and, where it
 only to overcall, it is needed. After the auction its winner may name what he plays instead
 (the ``raise`` phase: ``declarer_may_play``, ``auction.raise``).
 A contract reserved to the last to speak after all have passed (``biddable_when:
-last-after-all-pass``, the contrabola) is bid by him only. When every seat that plays has
+last-after-all-pass``, the contrabola) is bid by him only. A contract that may not open the
+auction (``biddable_when: over-a-bid``) is bid only over a bid standing, any it outranks (the
+raise after the auction may go to it). When every seat that plays has
 passed and nobody is forced to play, a contract offered to the seat that sits out
 (``biddable_when: out-after-all-pass``, the penetro) is his to take up (``bid``) or to pass
 (the deal is then passed out); it is in no other seat's list.
@@ -206,14 +208,19 @@ def _named_legally(d: DealState, contract_id: str | None) -> bool:
 def raise_choices(d: DealState) -> list[Contract]:
     """Returns the contracts the auction's winner may play instead of the one he won: those
     it lets him name (``declarer_may_play``) and, under ``auction.raise: {to: higher}``, every
-    higher biddable contract, lowest first."""
+    higher biddable contract but one offered to the seat that sits out (every seat plays it:
+    there is no declarer to raise to it), lowest first."""
     won = d.holder_contract
     if won is None:
         return []
     rules = d.rules
     names = set(won.declarer_may_play)
     if rules.raise_to == "higher":
-        names |= {c.id for c in rules.contracts.values() if c.biddable and c.rank > won.rank}
+        names |= {
+            c.id
+            for c in rules.contracts.values()
+            if c.biddable and c.rank > won.rank and c.id not in rules.compiled.bids_offered
+        }
     lacking = rules.compiled.bids_need_cards
     return sorted(
         (rules.contracts[c] for c in names if not lacking or _lacks(d, c) is None),
@@ -289,6 +296,14 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             rules.cite(("auction", "contracts", contract.id)),
         )
     standing = d.holder_contract
+    if contract.biddable_when is BiddableWhen.OVER_A_BID and standing is None:
+        return refuse(
+            "bid/may-not-open",
+            f"{contract.id} may not open the auction: it may be bid only over a bid standing",
+            seat,
+            action,
+            rules.cite(("auction", "contracts", contract.id)),
+        )
     if d.phase is MATCH:
         assert standing is not None
         if contract.id == standing.id:

@@ -340,6 +340,23 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 "not-biddable",
                 f"contract {cid} sets biddable_when but is not biddable",
             )
+        elif c.get("biddable_when") == "over-a-bid":
+            earlier = d["auction"].get("equal_rank") == "earlier-holds"
+            openers = [
+                other
+                for other, o in contracts.items()
+                if other != cid
+                and o["biddable"]
+                and o.get("biddable_when", "always") == "always"
+                and (o["rank"] < c["rank"] or (earlier and o["rank"] == c["rank"]))
+            ]
+            if not openers:
+                add(
+                    (*where, "biddable_when"),
+                    "over-no-bid",
+                    f"contract {cid} may not open the auction (biddable_when: over-a-bid), but no"
+                    " contract that may open it ranks below it: it could never be bid",
+                )
         _all_play_problems(d, cid, c, add)
     if d["vole"].get("by") == "any-seat":
         helped = [cid for cid, c in contracts.items() if c.get("help", "none") != "none"]

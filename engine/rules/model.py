@@ -1008,7 +1008,8 @@ class Compiled:
     """Each contract's id and aliases, in the form :meth:`RuleSet.contract_id` looks up."""
     bids: Mapping[int, tuple[Action, ...]]
     """For the rank of the contract held (-1: none yet), pass and every higher biddable
-    contract, lowest first."""
+    contract, lowest first; with none held yet, none that may not open the auction
+    (``biddable_when: over-a-bid``)."""
     match: Mapping[str, tuple[Action, Action]]
     """For a contract held, what the holder may answer an overcall with: pass, or match it."""
     bids_need_cards: bool
@@ -1678,6 +1679,13 @@ def _compile_tables(rules: RuleSet) -> Compiled:
         )
         for floor in sorted({-1, *(c.rank for c in by_rank)})
     }
+    # A contract bid only over a standing bid (over-a-bid) is in no list of an open auction.
+    bids[-1] = tuple(
+        b
+        for b in bids[-1]
+        if b.contract is None
+        or rules.contracts[b.contract].biddable_when is not BiddableWhen.OVER_A_BID
+    )
     offered = frozenset(c.id for c in by_rank if c.biddable_when is BiddableWhen.OUT_AFTER_ALL_PASS)
     if offered:
         bids = {
