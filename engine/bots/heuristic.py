@@ -321,7 +321,20 @@ class HeuristicBot(Bot):
 
     def _raise(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
         """After winning the auction: play the highest contract open to him that the hand is
-        worth, or the contract won."""
+        worth, or the contract won. Where the deal is scored by a points tariff, a higher
+        contract the raise allows (beyond those the contract won lets him name) is played only
+        if it scores the declarer more (:func:`_scores_more`): a raise that pays no more only
+        gives up the choice of trumps or adds a risk."""
+        held = deal.holder_contract
+        if held is not None and deal.rules.points:
+            named = set(held.declarer_may_play)
+            legal = [
+                a
+                for a in legal
+                if a.verb != "bid"
+                or a.contract in named
+                or _scores_more(deal.rules, a.contract or "", held.id)
+            ]
         action, reason = self._bid(deal, seat, legal, lowest=False)
         if action.verb == "pass":
             won = deal.auction[-1][1].contract if deal.auction else None
@@ -842,3 +855,14 @@ def _format(deal: Deal, reason: Reason) -> str:
         # The card is the last argument.
         return str(template.format(*args[:-1], card=_card_name(deal, args[-1])))
     return str(template.format(*args))
+
+
+def _scores_more(rules: RuleSet, contract: str, than: str) -> bool:
+    """Checks if ``contract`` scores its declarer more than ``than`` under the points tariff,
+    by the least he scores when he wins (a bot's measure, not a rule)."""
+
+    def least_won(cid: str) -> int:
+        won = [p.declarer for (c, _), p in rules.points.items() if c == cid and p.declarer > 0]
+        return min(won, default=0)
+
+    return least_won(contract) > least_won(than)
