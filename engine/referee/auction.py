@@ -102,11 +102,12 @@ def reserved_to(rules: RuleSet, dealer: int, contract: Contract) -> int | None:
     """Returns the seat that alone may play ``contract`` in a deal dealt by ``dealer``, where
     its ``biddable_when`` reserves it: the last to speak (``last-after-all-pass``: the last in
     turn from the eldest, since a pass is final and every other hand must have passed), or the
-    seat that sits the deal out (``out-after-all-pass``). None where any seat may play it. The
+    seat that sits the deal out (``out-after-all-pass``). None where any seat may play it,
+    as the winner of the auction may where the raise reaches it (:func:`_raised_to`). The
     auction offers such a contract to that seat only (:func:`_last_after_all_pass`,
     :func:`offered`); the scorekeeper asks this of an entry."""
     when = contract.biddable_when
-    if when is BiddableWhen.LAST_AFTER_ALL_PASS:
+    if when is BiddableWhen.LAST_AFTER_ALL_PASS and not _raised_to(rules, contract):
         return rules.compiled.seatings[dealer].order[-1]
     if when is BiddableWhen.OUT_AFTER_ALL_PASS:
         return rules.compiled.seatings[dealer].out
@@ -205,6 +206,19 @@ def _named_legally(d: DealState, contract_id: str | None) -> bool:
     return rule is None or rule.penalty is not None or needed(d, contract)
 
 
+def _raised_to(rules: RuleSet, contract: Contract) -> bool:
+    """Checks if the auction's winner may raise to ``contract`` from a lower contract won
+    (``auction.raise: {to: higher}``): any biddable contract but one offered to the seat that
+    sits out (every seat plays it: there is no declarer to raise to it). Such a contract is
+    then played by whoever won the auction, whatever seat its bid is reserved to."""
+    return (
+        rules.raise_to == "higher"
+        and contract.biddable
+        and contract.id not in rules.compiled.bids_offered
+        and any(c.biddable and c.rank < contract.rank for c in rules.contracts.values())
+    )
+
+
 def raise_choices(d: DealState) -> list[Contract]:
     """Returns the contracts the auction's winner may play instead of the one he won: those
     it lets him name (``declarer_may_play``) and, under ``auction.raise: {to: higher}``, every
@@ -217,9 +231,7 @@ def raise_choices(d: DealState) -> list[Contract]:
     names = set(won.declarer_may_play)
     if rules.raise_to == "higher":
         names |= {
-            c.id
-            for c in rules.contracts.values()
-            if c.biddable and c.rank > won.rank and c.id not in rules.compiled.bids_offered
+            c.id for c in rules.contracts.values() if c.rank > won.rank and _raised_to(rules, c)
         }
     lacking = rules.compiled.bids_need_cards
     return sorted(
