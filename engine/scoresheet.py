@@ -41,7 +41,7 @@ from engine.referee.deal_laws import dealer_after, fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
-from engine.referee.party import deals_counted, last_tour_factor, party_over
+from engine.referee.party import deals_counted, last_tour_factor, party_leaders, party_over
 from engine.referee.play import could_undertake_vole, defender_may_go_on, may_lay_down
 from engine.referee.result import evaluate_result, favoured_for, tied_for_most, top_taker_by
 from engine.referee.seating import seating, seating_for
@@ -1159,8 +1159,7 @@ class Evening:
     @property
     def leaders(self) -> list[int]:
         """Returns the seats with the highest total (the winners, once the party is over)."""
-        totals = self.totals
-        return [seat for seat, total in enumerate(totals) if total == max(totals)]
+        return party_leaders(self.totals)
 
 
 # What a name or title may hold: what YAML reads back as written, on one line (no C0 or C1

@@ -19,7 +19,7 @@ from engine.referee.deal import Deal
 from engine.referee.settlement import PaymentKind, TableState
 from engine.rules.model import RuleSet
 
-__all__ = ["Party", "deals_counted", "last_tour_factor", "party_over"]
+__all__ = ["Party", "deals_counted", "last_tour_factor", "party_leaders", "party_over"]
 
 
 def last_tour_factor(rules: RuleSet, index: int) -> int:
@@ -53,6 +53,13 @@ def party_over(rules: RuleSet, totals: Sequence[int], finished: int) -> bool:
     if party.target is not None:
         return max(totals) >= party.target
     return party.deals is not None and finished >= party.deals
+
+
+def party_leaders(totals: Sequence[int]) -> list[int]:
+    """Returns the seats at the highest total: the party's winners once it is over
+    (:func:`party_over`). The one statement of it, for the party and the scorekeeper."""
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]
 
 
 class Party:
@@ -147,9 +154,7 @@ class Party:
     @property
     def leaders(self) -> list[int]:
         """Returns the seats at the highest total (the party's winners once it is over)."""
-        totals = self.totals
-        best = max(totals)
-        return [seat for seat, total in enumerate(totals) if total == best]
+        return party_leaders(self.totals)
 
     def new_deal(
         self,
