@@ -40,6 +40,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from engine.actions import Action
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
@@ -1026,16 +1027,15 @@ class OfferView:
     choices: tuple[OfferChoice, ...]
 
 
-def _offer_view(table: WebTable, offer: Offer, legal: Iterable[str]) -> OfferView | None:
-    """The offer's choices, from the referee's legal actions."""
-    choices: list[OfferChoice] = []
-    for text in legal:
-        verb, _, rest = text.partition(" ")
-        if verb == "pass":
-            choices.append(OfferChoice(text, None))
-        elif verb == "bid" and rest in table.rules.contracts:
-            choices.append(OfferChoice(text, table.rules.contracts[rest]))
-    return OfferView(offer, tuple(choices)) if choices else None
+def _offer_view(offer: Offer, legal: Iterable[str]) -> OfferView | None:
+    """The offer's choices: pass, or take up one of the referee's ``Offer.contracts``, each
+    kept where the referee lists its action (nothing read back from the action's text)."""
+    listed = set(legal)
+    pairs = [(str(Action("pass")), None)] + [
+        (str(Action("bid", contract=c.id)), c) for c in offer.contracts
+    ]
+    choices = tuple(OfferChoice(text, c) for text, c in pairs if text in listed)
+    return OfferView(offer, choices) if choices else None
 
 
 @dataclass(frozen=True)
@@ -1087,7 +1087,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     # The contract offered to the seat that sits out, and the vole's decision: labelled
     # controls of their own, from the referee's answers (Deal.offer, Deal.vole_by_defender).
     offer = deal.offer if my_turn else None
-    offer_view = _offer_view(table, offer, buttons) if offer is not None else None
+    offer_view = _offer_view(offer, buttons) if offer is not None else None
     if offer_view is not None:
         buttons = []
     vole_view = None
