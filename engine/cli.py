@@ -683,13 +683,13 @@ def sources_(
     json_out: JsonFlag = False,
 ) -> None:
     """Read a stored source sentence by sentence: what the model encodes, and why not."""
-    from engine.documents.concordance import SOURCES, build_concordance
+    from engine.documents.concordance import SOURCES, build_concordances
     from engine.render import render
 
     if source is not None and source.lower() not in SOURCES:
         raise CliError(_words("no-such-source", name=source, known=SOURCES), EXIT_USAGE)
     chosen = [source.lower()] if source is not None else list(SOURCES)
-    found = [build_concordance(s) for s in chosen]
+    found = build_concordances(chosen)
     if json_out:
         _emit_json(found[0].as_json() if source is not None else [c.as_json() for c in found])
         return

@@ -74,12 +74,13 @@ def test_illegal_actions_are_refused_and_change_nothing(ruleset: str) -> None:
         while not deal.is_over:
             legal = list(deal.legal_actions())
             legal_set = set(legal) if deal.phase != "exchange" else None
+            # The position before any refusal: each refusal must leave exactly this.
+            before = _snapshot(deal)
             for action in _candidates(deal, rng):
                 if legal_set is not None and action in legal_set:
                     continue
                 if legal_set is None and action in deal.legal_actions():
                     continue
-                before = _snapshot(deal)
                 with pytest.raises(IllegalActionError) as refused:
                     deal.apply(action)
                 assert refused.value.code and "/" in refused.value.code

@@ -48,6 +48,7 @@ __all__ = [
     "Link",
     "Sentence",
     "build_concordance",
+    "build_concordances",
     "load_entries",
     "sentences_of",
 ]
@@ -381,29 +382,70 @@ def build_concordance(
     :raises KeyError: if the source is not one of :data:`SOURCES` or not stored.
     :raises RuleFileError: if a rule file, the claims or the concordance data are invalid.
     """
+    return build_concordances(
+        (source_id,), library=library, rulesets=rulesets, claims=claims, entries=entries
+    )[0]
+
+
+def build_concordances(
+    source_ids: Iterable[str],
+    *,
+    library: Library | None = None,
+    rulesets: Sequence[RuleSet] | None = None,
+    claims: Sequence[Claim] | None = None,
+    entries: Sequence[Entry] | None = None,
+) -> tuple[Concordance, ...]:
+    """Reads several stored sources as :func:`build_concordance` reads one, loading the rule
+    files, the claims and the concordance data once for all of them.
+
+    :raises KeyError: if a source is not one of :data:`SOURCES` or not stored.
+    :raises RuleFileError: if a rule file, the claims or the concordance data are invalid.
+    """
     from engine.documents.claims import load_claims
     from engine.documents.sources import load_library
     from engine.rules import all_rulesets
 
-    if source_id not in SOURCES:
-        raise KeyError(source_id)
+    chosen = tuple(source_ids)
+    for source_id in chosen:
+        if source_id not in SOURCES:
+            raise KeyError(source_id)
     library = library if library is not None else load_library()
-    source = library.sources[source_id]
+    sources = [library.sources[source_id] for source_id in chosen]
     rulesets = rulesets if rulesets is not None else all_rulesets()
     claims = claims if claims is not None else load_claims()
     entries = entries if entries is not None else load_entries(library=library)
-    cites = [
-        (rules, path, node)
-        for rules, path, node in _rule_citations(rulesets)
-        if node["source"] == source_id
+    citations = _rule_citations(rulesets)
+    return tuple(_read(source, citations, claims, entries) for source in sources)
+
+
+def _read(
+    source: Source,
+    citations: Sequence[tuple[RuleSet, tuple[Any, ...], Any]],
+    claims: Sequence[Claim],
+    entries: Sequence[Entry],
+) -> Concordance:
+    """One source's concordance: each sentence with the rules, claims and entry that quote it
+    (each quote's first piece found in the sentence, both normalised)."""
+    source_id = source.id
+    cites = []
+    for rules, path, node in citations:
+        if node["source"] != source_id:
+            continue
+        parts = pieces(str(node["quote"]))
+        if parts:
+            cites.append((normalise(parts[0]), rules, path, node))
+    quotes = [
+        (normalise(pieces(c.quote)[0]), c)
+        for c in claims
+        if c.source == source_id and pieces(c.quote)
     ]
+    matches = [(normalise(e.match), e) for e in entries if e.source == source_id]
     sentences = []
     for number, (anchor, locator, text) in enumerate(sentences_of(source), 1):
         key = normalise(text)
         links: dict[tuple[str, str], Link] = {}
-        for rules, path, node in cites:
-            parts = pieces(str(node["quote"]))
-            if not parts or normalise(parts[0]) not in key:
+        for head, rules, path, node in cites:
+            if head not in key:
                 continue
             rule = _basis_path(rules, path)
             file, line, _ = rules.locate(path)
@@ -418,14 +460,8 @@ def build_concordance(
                     bool(node.get("against", False)),
                 ),
             )
-        quoted = tuple(
-            ClaimLink(c.id, c.ruleset)
-            for c in claims
-            if c.source == source_id and pieces(c.quote) and normalise(pieces(c.quote)[0]) in key
-        )
-        entry = next(
-            (e for e in entries if e.source == source_id and normalise(e.match) in key), None
-        )
+        quoted = tuple(ClaimLink(c.id, c.ruleset) for head, c in quotes if head in key)
+        entry = next((e for match, e in matches if match in key), None)
         sentences.append(
             Sentence(
                 number,

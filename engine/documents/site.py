@@ -99,7 +99,7 @@ def write_docs(
     from engine.documents.across import across, load_comparisons
     from engine.documents.book import rule_view
     from engine.documents.claims import evaluate, load_claims
-    from engine.documents.concordance import SOURCES, build_concordance
+    from engine.documents.concordance import SOURCES, build_concordances
     from engine.documents.diff import diff_rulesets
     from engine.documents.disagreements import load_disagreements
     from engine.documents.effects import BOTS, DEALS, SEED, effects
@@ -221,7 +221,7 @@ def write_docs(
     )
     for source in lib.sources.values():
         page(f"sources/{source.id}", "source.j2", "../", title=source.title, source=source)
-    read = [build_concordance(s, library=lib) for s in SOURCES if s in lib.sources]
+    read = build_concordances((s for s in SOURCES if s in lib.sources), library=lib)
     for c in read:
         page(
             f"concordance/{c.source.id}",
