@@ -1148,7 +1148,8 @@ class TableGame:
             side=self._side_known(deal) if view["called"] else None,
             demanded_from=view["demanded_from"],
             given=view["given"],
-            auction=[(int(s), what) for s, _, what in (e.partition(" ") for e in view["auction"])],
+            # The speech, public to every seat (Deal.view lists the same), as typed pairs.
+            auction=[(s, str(a)) for s, a in deal.auction],
             tricks=self._tricks_view(deal) if deal.phase in ("play", "vole") else None,
             table=list(zip(_in_turn(deal, view["trick_leader"]), view["trick"], strict=False))
             if view["trick"]

@@ -26,18 +26,10 @@ from engine.scoresheet import (
     write_evening,
 )
 from engine.scoreterm import run_score
+from tests.scorekeeper_helpers import quadrille_entry
 
 RECORDS = Path(__file__).parent / "records"
-ASK = {
-    "contract": "ask",
-    "declarer": 1,
-    "trump": "clubs",
-    "called": "Kd",
-    "holder": 3,
-    "tricks": [1, 3, 3, 3],
-    "matadors": 0,
-    "vole": False,
-}
+ASK = quadrille_entry()
 # The side takes every trick: the vole, unless an irregularity barred it.
 ALL = {**ASK, "tricks": [0, 9, 0, 1]}
 

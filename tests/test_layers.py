@@ -9,6 +9,7 @@ import each other's way only once: the whole graph has no circle.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -227,3 +228,27 @@ def test_the_raw_read_check_sees_each_form() -> None:
         "rules.value_at",
         "entry.doc.data",
     ]
+
+
+# The tables read the referee's typed actions, never their text: a verb is ``Action.verb``, a
+# card ``Action.cards``, a suit ``Action.suit``; the speech is ``Deal.auction``'s pairs.
+_TEXT_READ = re.compile(r"\.split\(\)\[\d\]|\.partition\(\" \"\)|\.startswith\(\"[a-z-]+ \"\)")
+
+
+def _text_reads(code: str) -> list[str]:
+    return [m.group(0) for m in _TEXT_READ.finditer(code)]
+
+
+def test_the_tables_never_read_an_action_back_from_its_text() -> None:
+    found = []
+    for path in [ENGINE / "table.py", *sorted((ENGINE / "web").glob("*.py"))]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(ROOT)}:{number}: {r}" for r in _text_reads(line)]
+    assert found == []
+
+
+def test_the_text_read_check_sees_each_form() -> None:
+    code = (
+        'v = a.split()[0]\nc = a.startswith("call ")\nw = e.partition(" ")\nok = s.split("/")[0]\n'
+    )
+    assert _text_reads(code) == [".split()[0]", '.startswith("call ")', '.partition(" ")']

@@ -20,6 +20,7 @@ from engine.referee.held import paid_cards
 from engine.referee.party import Party
 from engine.rules.loader import default_registry
 from engine.scoresheet import Entry, Evening, load_evening, parse_entry, write_evening
+from tests.scorekeeper_helpers import quadrille_entry
 
 RULESETS = [i for i, _, _ in default_registry().files()]
 
@@ -111,21 +112,6 @@ def test_the_last_tour_is_scored_as_the_referee_plays_it() -> None:
         assert scored.settlement.balances == deal.settlement.balances
         assert scored.settlement.table == deal.settlement.table
     assert party.deals[-1].factor == 2 and evening.totals == party.totals
-
-
-def quadrille_entry(**changes: object) -> dict[str, object]:
-    base: dict[str, object] = {
-        "contract": "ask",
-        "declarer": 1,
-        "trump": "clubs",
-        "called": "Kd",
-        "holder": 3,
-        "tricks": [1, 3, 3, 3],
-        "matadors": 0,
-        "vole": False,
-    }
-    base.update(changes)
-    return base
 
 
 @pytest.mark.parametrize(

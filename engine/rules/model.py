@@ -1360,7 +1360,15 @@ class RuleSet:
         return tuple(c for c in ALL_CARDS if c.rank in self.ranks and c.suit in self.suits)
 
     def deck(self, options: Mapping[str, Any] | None = None) -> tuple[Card, ...]:
-        """Returns the cards in play for this setup, in index order."""
+        """Returns the cards in play for this setup, in index order (worked out once a setup,
+        then kept)."""
+        key = ("deck", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
+        found: tuple[Card, ...] | None = self._setups.get(key)
+        if found is None:
+            found = self._setups[key] = self._deck(options)
+        return found
+
+    def _deck(self, options: Mapping[str, Any] | None) -> tuple[Card, ...]:
         chosen = self.resolve_options(options)
         gone_suits = {
             chosen[o.id] for o in self.options.values() if o.kind is OptionKind.REMOVE_SUIT
@@ -1377,6 +1385,13 @@ class RuleSet:
     def pack_description(self, options: Mapping[str, Any] | None = None) -> str:
         """Returns what this game's pack is, for messages: ``40 cards: A K Q J 7 6 5 4 3 2 of
         spades, clubs, hearts, diamonds`` (and what the setup takes out)."""
+        key = ("pack", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
+        found: str | None = self._setups.get(key)
+        if found is None:
+            found = self._setups[key] = self._pack_description(options)
+        return found
+
+    def _pack_description(self, options: Mapping[str, Any] | None) -> str:
         chosen = self.resolve_options(options)
         gone = [
             chosen[o.id].value for o in self.options.values() if o.kind is OptionKind.REMOVE_SUIT

@@ -993,19 +993,20 @@ class RaiseView:
     choices: tuple[RaiseChoice, ...]
 
 
-def _raise_view(table: WebTable, legal: Iterable[str]) -> RaiseView | None:
+def _raise_view(table: WebTable, legal: Iterable[Action]) -> RaiseView | None:
     """The raise phase's choices, from the referee's legal actions (None in another phase)."""
     deal = table.deal
     won = deal.holder_contract
     if won is None:
         return None
     choices: list[RaiseChoice] = []
-    for text in legal:
-        verb, _, rest = text.partition(" ")
-        if verb == "pass":
-            choices.append(RaiseChoice(text, won, kept=True))
-        elif verb == "bid" and rest in table.rules.contracts:
-            choices.append(RaiseChoice(text, table.rules.contracts[rest], kept=False))
+    for action in legal:
+        if action.verb == "pass":
+            choices.append(RaiseChoice(str(action), won, kept=True))
+        elif action.verb == "bid" and action.contract is not None:
+            contract = table.rules.contracts.get(action.contract)
+            if contract is not None:
+                choices.append(RaiseChoice(str(action), contract, kept=False))
     return RaiseView(won, tuple(choices)) if choices else None
 
 
@@ -1027,14 +1028,12 @@ class OfferView:
     choices: tuple[OfferChoice, ...]
 
 
-def _offer_view(offer: Offer, legal: Iterable[str]) -> OfferView | None:
+def _offer_view(offer: Offer, legal: Iterable[Action]) -> OfferView | None:
     """The offer's choices: pass, or take up one of the referee's ``Offer.contracts``, each
     kept where the referee lists its action (nothing read back from the action's text)."""
     listed = set(legal)
-    pairs = [(str(Action("pass")), None)] + [
-        (str(Action("bid", contract=c.id)), c) for c in offer.contracts
-    ]
-    choices = tuple(OfferChoice(text, c) for text, c in pairs if text in listed)
+    pairs = [(Action("pass"), None)] + [(Action("bid", contract=c.id), c) for c in offer.contracts]
+    choices = tuple(OfferChoice(str(action), c) for action, c in pairs if action in listed)
     return OfferView(offer, choices) if choices else None
 
 
@@ -1057,49 +1056,51 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     trump = view["trump"]
     trump_index = deal.trump
     names = matador_names(rules, trump_index)
-    legal = [str(a) for a in deal.legal_actions()] if seat == view["to_move"] else []
-    legal_set = set(legal)
+    legal = list(deal.legal_actions()) if seat == view["to_move"] else []
     my_turn = not deal.is_over and deal.to_move in table.humans
     phase = view["phase"]
     card_verb = deal.card_verb  # the referee's: which verb puts a card from the hand
+    # The cards of the hand the referee lists under that verb (its actions' cards, not text).
+    playable = {c for a in legal if card_verb and a.verb == card_verb for c in a.cards}
 
     hand = []
     for code in view["hand"]:
         face = card_face(code, names, trump)
-        action = f"{card_verb} {code}" if card_verb else None
-        face["action"] = action
-        face["legal"] = bool(action and action in legal_set)
+        card = Card.parse(code)
+        face["action"] = str(Action(card_verb, cards=(card,))) if card_verb else None
+        face["legal"] = card in playable
         hand.append(face)
     # The choices of this phase the referee does not list: each may be asked "why not?".
     others = table.askable()
-    buttons = [a for a in legal if not (card_verb and a.split()[0] == card_verb)]
+    choices = [a for a in legal if not (card_verb and a.verb == card_verb)]
     if phase == "exchange":
         # The écart is one form of tick boxes, not a button per set of cards.
-        buttons = [a for a in buttons if a.split()[0] != "discard"]
-    calls = [a for a in buttons if a.startswith("call ")]
-    buttons = [a for a in buttons if not a.startswith("call ")]
+        choices = [a for a in choices if a.verb != "discard"]
+    calls = [a for a in choices if a.verb == "call"]
+    choices = [a for a in choices if a.verb != "call"]
     # The raise and the defender's choice of order get controls of their own.
-    raise_view = _raise_view(table, buttons) if phase == "raise" else None
+    raise_view = _raise_view(table, choices) if phase == "raise" else None
     if raise_view is not None:
-        buttons = []
-    may_defer = phase == "exchange" and "defer" in buttons
-    buttons = [a for a in buttons if a != "defer"]
+        choices = []
+    may_defer = phase == "exchange" and any(a.verb == "defer" for a in choices)
+    choices = [a for a in choices if a.verb != "defer"]
     # The contract offered to the seat that sits out, and the vole's decision: labelled
     # controls of their own, from the referee's answers (Deal.offer, Deal.vole_by_defender).
     offer = deal.offer if my_turn else None
-    offer_view = _offer_view(offer, buttons) if offer is not None else None
+    offer_view = _offer_view(offer, choices) if offer is not None else None
     if offer_view is not None:
-        buttons = []
+        choices = []
     vole_view = None
     if my_turn and phase == "vole":
-        vole_view = VoleView("vole" in buttons, "stop" in buttons, defender=deal.vole_by_defender)
-        buttons = [a for a in buttons if a not in ("vole", "stop")]
+        verbs = {a.verb for a in choices}
+        vole_view = VoleView("vole" in verbs, "stop" in verbs, defender=deal.vole_by_defender)
+        choices = [a for a in choices if a.verb not in ("vole", "stop")]
     # Trumps named for a declarer who laid his hand down unnamed (laws.lay_down_unnamed): the
     # referee's legal actions, under a label saying for whom (remedies.public's ``naming``).
     irregular = public_irregularities(deal)
     naming = irregular.naming if irregular is not None and my_turn else None
-    name_trumps = [a for a in buttons if a.startswith("name-trump ")] if naming is not None else []
-    buttons = [a for a in buttons if a not in name_trumps]
+    name_trumps = [a for a in choices if a.verb == "name-trump"] if naming is not None else []
+    buttons = [str(a) for a in choices if a not in name_trumps]
     each = deal.each_for_himself  # every seat for himself: no side (the penetro)
     ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
 
@@ -1164,7 +1165,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "may_defer": may_defer,
         "offer": offer_view,
         "naming": naming,
-        "name_trumps": [(a, a.split()[1]) for a in name_trumps],
+        "name_trumps": [(str(a), a.suit.value) for a in name_trumps if a.suit is not None],
         "vole_view": vole_view,
         "each": each,
         "top_taker": deal.top_taker if each else None,
@@ -1177,7 +1178,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "party_over": table.party.over,
         "leaders": table.party.leaders if table.party.over else [],
         "others": others,
-        "calls": [card_face(a.split()[1], names, trump) | {"action": a} for a in calls],
+        "calls": [card_face(str(a.cards[0]), names, trump) | {"action": str(a)} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
         "seats": seats,
         "trick": trick_cards,
