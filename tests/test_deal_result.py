@@ -402,3 +402,41 @@ def test_the_referee_names_what_may_be_asked_why_not(name: str) -> None:
             deal.apply(legal[int(rng.random() * len(legal))])
         assert deal.askable() == [] and deal.card_verb is None
     assert asked
+
+
+@pytest.mark.parametrize("rules_id", ["quadrille", "ombre", "tresillo-rocambor", "mediateur"])
+def test_the_results_memo_answers_as_the_table_read_afresh(rules_id: str) -> None:
+    """The results table's answers kept per way a deal ends (``Compiled.result_lines``) are
+    those of reading the table each time: asked twice, in any order, for every split of the
+    tricks, each answer is the first line whose condition holds."""
+    import itertools
+
+    from engine.referee.result import match_result
+
+    rules = load_ruleset(rules_id)
+    n, size = rules.players, rules.hand_size
+    contracts = [None, *rules.contracts]
+    splits = [w for w in itertools.product(range(size + 1), repeat=n) if sum(w) <= size]
+    for contract, vole in itertools.product(contracts[:4], (False, True)):
+        for won in splits[:: max(1, len(splits) // 300)]:
+            side = [0, 1] if n == 4 else [0]
+            for _ in range(2):
+                match = match_result(
+                    rules, won, side, vole_undertaken=vole, played=sum(won), contract=contract
+                )
+                opponents = [won[s] for s in range(n) if s not in side]
+                first = next(
+                    i
+                    for i, rule in enumerate(rules.results)
+                    if rule.when.holds(
+                        contract=contract,
+                        side_tricks=sum(won[s] for s in side),
+                        opponents=opponents,
+                        played=sum(won),
+                        hand_size=size,
+                        vole_undertaken=vole,
+                    )
+                )
+                assert match.index == first
+                assert match.rule is rules.results[first]
+                assert match.before == tuple(rules.results[:first])

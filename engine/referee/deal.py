@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.actions import LAW_VERBS, Action
 from engine.actions import PLAY as PLAY_ACTIONS
-from engine.cards import ALL_CARDS, Card, Suit
+from engine.cards import ALL_CARDS, PACK_SIZE, Card, Suit
 from engine.enums import Help, OpenFrom, Visibility
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
@@ -76,6 +76,12 @@ _play_card = play.play_card
 # The interned ``play CARD`` actions (:data:`engine.actions.PLAY`) by identity: the card each
 # plays. They live as long as the module, so no other object shares an id with one.
 _PLAY_CARD: dict[int, int] = {id(a): a.cards[0].index for a in PLAY_ACTIONS}
+# The history's entry for each seat playing each card, ``(seat, play CARD)``, made once (an
+# entry is an immutable pair, so deals share them): the hot path appends one, allocating none.
+# (Every seat holds a card, so there are fewer seats than cards.)
+_SEAT_PLAYS: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
+    tuple((seat, a) for a in PLAY_ACTIONS) for seat in range(PACK_SIZE)
+)
 
 
 def _shuffle_and_deal(
@@ -414,7 +420,7 @@ class Deal(DealState):
                 if mask >> card & 1:
                     # The hot path: a legal card is played without the general dispatch.
                     seat = self.to_move
-                    self.history.append((seat, PLAY_ACTIONS[card]))  # ``action`` itself
+                    self.history.append(_SEAT_PLAYS[seat][card])  # (seat, ``action`` itself)
                     self.listed = None
                     self.legal_mask = -1
                     _play_card(self, seat, card)

@@ -76,8 +76,26 @@ def _evaluate(
     contract: str | None,
 ) -> int:
     side_tricks = count_side_tricks(won, side)
-    opponents = [won[s] for s in range(len(won)) if s not in side]
+    opponents = tuple([won[s] for s in range(len(won)) if s not in side])
     total = sum(won) if played is None else played
+    # The answer depends on these alone: read off the table once for each, then kept.
+    key = (contract, side_tricks, opponents, total, vole_undertaken)
+    memo = rules.compiled.result_lines
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _read_results(rules, *key)
+    return found
+
+
+def _read_results(
+    rules: RuleSet,
+    contract: str | None,
+    side_tricks: int,
+    opponents: tuple[int, ...],
+    total: int,
+    vole_undertaken: bool,
+) -> int:
+    """The first line of the results table whose condition holds (the one reading of it)."""
     for index, rule in enumerate(rules.results):
         if rule.when.holds(
             contract=contract,
@@ -91,8 +109,9 @@ def _evaluate(
     # Validation proves that the table gives every way a deal can end a result
     # (engine.rules.checks, "results-not-covered"): reaching this is a bug, not bad input.
     raise AssertionError(  # pragma: no cover
-        f"{rules.id}: no result for tricks {list(won)} (side {list(side)}, contract {contract},"
-        f" {total} played, vole {vole_undertaken}): validation should have refused the table"
+        f"{rules.id}: no result for side tricks {side_tricks}, opponents {list(opponents)}"
+        f" (contract {contract}, {total} played, vole {vole_undertaken}): validation should have"
+        " refused the table"
     )
 
 

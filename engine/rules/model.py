@@ -1041,6 +1041,14 @@ class Compiled:
     """The kind of every result the rules can give, ``redeal`` included."""
     payment_lines: PaymentLines
     """The payment lines a deal can write, each with its basis."""
+    result_lines: dict[tuple[str | None, int, tuple[int, ...], int, bool], int] = field(
+        default_factory=dict
+    )
+    """The line of the results table that holds for a way a deal ended, (contract, the side's
+    tricks, each opponent's, tricks played, vole undertaken), by its index: filled as the
+    referee asks, each answer read off the table by the one reading of it
+    (:func:`engine.referee.result.match_result`), then kept (the only field written after the
+    tables are built: a memo of a pure function of the rules)."""
 
 
 def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:

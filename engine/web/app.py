@@ -1173,6 +1173,9 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "exchange_least": ecart.least if my_turn and ecart is not None else 0,
         "target": rules.party.target if rules.party is not None else None,
         "penalty_points": table.party.penalty_points,
+        # The faults of this deal scored in penalty points, when committed (the referee's
+        # Deal.faults: a contract named without need, in the speech every seat hears).
+        "faults": [(s, rules.penalties[f]) for s, f in deal.faults],
         # The rule file's party played to its end (a target reached, its deals played): the
         # referee's Party.over and Party.leaders.
         "party_over": table.party.over,

@@ -338,7 +338,11 @@ def test_the_sides_vole_decision_is_worded_for_the_side(client: TestClient) -> N
 def test_penalty_points_stand_beside_the_points_in_the_standing(client: TestClient) -> None:
     path, page = hotseat(client, "dansk-lhombre", 2)
     # Bedre spil named where spil would do: a penalty point ("kan der idømmes 1 strafpoint").
-    for action in ("bid bedre-spil", "pass", "pass"):
+    page = act(client, path, page, "bid bedre-spil")
+    # Flagged when made, to every seat (the speech is public), as the terminal tells it.
+    faults = page.split('id="faults"', 1)[1].split("</section>", 1)[0]
+    assert "(strafpoint): 1 penalty point for seat 1, scored whatever the result" in faults
+    for action in ("pass", "pass"):
         page = act(client, path, page, action)
     page = play_to_the_end(client, path, page)
     assert table_of(client, path).party.penalty_points == [0, 1, 0]
