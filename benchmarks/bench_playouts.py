@@ -19,6 +19,7 @@
 
     python benchmarks/bench_playouts.py [--seconds S] [--rounds R] [--root DIR]...
     python benchmarks/bench_playouts.py --split [--rounds R]
+    python benchmarks/bench_playouts.py --parts [--rounds R]
 
 Every figure is CPU time (``time.process_time``: the machine is shared, and wall time counts
 the others' work), the best of ``R`` rounds (2) of about ``S`` seconds (2) each, the figures
@@ -27,7 +28,10 @@ as well, e.g. the commit before a change (``git worktree add /tmp/base main``): 
 this script once per root in a child process whose ``engine`` is imported from that root, the
 roots alternated, so before and after come from one run on one machine. ``--split`` prints instead where a deal
 of the adapter's playouts goes: 300 recorded playouts replayed through the referee alone, the
-state's own ``_apply_action``, OpenSpiel's ``apply_action`` and the driver.
+state's own ``_apply_action``, OpenSpiel's ``apply_action`` and the driver. ``--parts`` prints
+where a deal of the checked API goes (dealing, the auction and declarations, the card play,
+the settlement, and the loop's own calls), each as a share of the hand-written deal: what
+the 0.8 x target leaves for the card play once the rest of a deal is paid for.
 
 Issue 17's targets: checked API at least 0.8 x the hand-written loop; adapter at least 0.5 x
 the checked API and faster than ``oh_hell``.
@@ -360,6 +364,109 @@ def split(rounds: int, deals: int = 300) -> list[tuple[str, float]]:
     ]
 
 
+class _IdleDeal:
+    """The checked loop's own shape and nothing else: 45 actions (a Quadrille deal's) of 8
+    choices each, listed and applied by doing nothing, for :func:`parts`' floor."""
+
+    __slots__ = ("is_over", "listed", "moves", "settlement", "table")
+
+    def __init__(self, table: object) -> None:
+        self.moves = 0
+        self.is_over = False
+        self.listed: list[int] | None = None
+        self.settlement = self
+        self.table = table
+
+    def legal_actions(self) -> list[int]:
+        listed = self.listed
+        if listed is None:
+            listed = self.listed = [1, 2, 3, 4, 5, 6, 7, 8]
+        return listed
+
+    def apply(self, action: int) -> None:
+        self.listed = None
+        self.moves += 1
+        if self.moves == 45:
+            self.is_over = True
+
+
+def parts(rounds: int, deals: int = 1500) -> tuple[float, list[tuple[str, float]]]:
+    """Returns the hand-written deal's CPU microseconds and where a deal of the checked API's
+    loop (``bench_referee.run`` on Quadrille) goes, in CPU microseconds a deal: ``deals`` deals
+    played once to record the table each was dealt on, then (best of ``rounds``, alternated with
+    the hand-written loop) the same deals dealt only, played to the first card, played out, and
+    settled, each figure the difference from the one before; and the loop's own calls, 45
+    actions on a deal that does nothing."""
+    from engine import load_ruleset
+    from engine.referee import Deal
+    from engine.referee.settlement import TableState
+    from engine.referee.state import PLAY
+
+    rules = load_ruleset("quadrille")
+    rules.tables()
+    tables = []
+    table = TableState()
+    rng = random.Random(1)
+    for i in range(deals):
+        tables.append(table)
+        deal = Deal(rules, seed=100_003 + i, dealer=i % rules.players, table=table)
+        while not deal.is_over:
+            legal = deal.legal_actions()
+            deal.apply(legal[int(rng.random() * len(legal))])
+        assert deal.settlement is not None
+        table = deal.settlement.table
+
+    def stage(upto: int) -> None:
+        rng = random.Random(1)
+        for i in range(deals):
+            deal = Deal(rules, seed=100_003 + i, dealer=i % rules.players, table=tables[i])
+            if upto == 0:
+                continue
+            while not deal.is_over:
+                if upto == 1 and deal.phase is PLAY:
+                    break
+                legal = deal.legal_actions()
+                deal.apply(legal[int(rng.random() * len(legal))])
+            if upto == 3:
+                assert deal.settlement is not None
+
+    def hand() -> None:
+        rng = random.Random(1)
+        for _ in range(deals):
+            hand_written_deal(rng)
+
+    def idle() -> None:
+        rng = random.Random(1)
+        for i in range(deals):
+            deal = _IdleDeal(tables[i])
+            while not deal.is_over:
+                legal = deal.legal_actions()
+                deal.apply(legal[int(rng.random() * len(legal))])
+            deal.settlement.table  # noqa: B018  (read as the checked loop reads it)
+
+    runs: dict[str, Callable[[], None]] = {
+        "hand": hand,
+        **{f"upto{k}": (lambda k=k: stage(k)) for k in range(4)},
+        "idle": idle,
+    }
+    best: dict[str, float] = {}
+    clock = time.process_time
+    for _ in range(rounds):
+        for key, run in runs.items():
+            start = clock()
+            run()
+            cost = (clock() - start) / deals * 1e6
+            best[key] = min(cost, best.get(key, cost))
+    return best["hand"], [
+        ("dealing (Deal(rules, seed, dealer, table))", best["upto0"]),
+        ("the auction, trumps and the call", best["upto1"] - best["upto0"]),
+        ("the card play and the result", best["upto2"] - best["upto1"]),
+        ("the settlement", best["upto3"] - best["upto2"]),
+        ("a whole deal", best["upto3"]),
+        ("  of it, the loop's own 45 calls (a deal doing nothing)", best["idle"]),
+    ]
+
+
 def _child(root: Path, seconds: float) -> dict[str, float]:
     """Returns one round of the figures measured in a child process whose engine is root's."""
     env = {
@@ -427,6 +534,11 @@ def main() -> int:
         action="store_true",
         help="print instead where a deal of the adapter's playouts goes (this checkout)",
     )
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help="print instead where a deal of the checked API goes, against the hand-written deal",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -436,6 +548,16 @@ def main() -> int:
         print(f"a deal of the adapter's random playouts, CPU us, best of {args.rounds} replays")
         for text, cost in split(args.rounds):
             print(f"  {text:58s}{cost:7.0f}")
+        return 0
+    if args.parts:
+        hand, costs = parts(args.rounds)
+        print(
+            f"a deal of the checked API (Quadrille), CPU us, best of {args.rounds} rounds; "
+            f"the hand-written deal takes {hand:.1f} us"
+        )
+        for text, cost in costs:
+            print(f"  {text:58s}{cost:7.1f}  = {cost / hand:.2f} x the hand-written deal")
+        print(f"  {'for 0.8 x, a whole deal within':58s}{hand / 0.8:7.1f}  = 1.25 x")
         return 0
     roots: list[Path | None] = list(args.root) if args.root else [None]
     best: list[dict[str, float]] = [{} for _ in roots]
