@@ -122,3 +122,40 @@ def test_party_record_replays_to_the_same_totals(ruleset_id: str) -> None:
     ]
     assert report.totals == totals
     assert report.deals[-1]["pot_after"] == table.pot
+
+
+def test_the_sweeps_check_passes_a_penetro() -> None:
+    """``tools/sweep.py`` reads the seats that play and the seat that scores the most tricks
+    from the referee: a Rocambor penetro, the seat out taking it up and all four playing, is no
+    violation (it had reported "a trick lacks a card" and points not the tariff's)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    try:
+        import sweep
+    finally:
+        sys.path.pop(0)
+    from engine.bots import make_bot
+
+    rules = load_ruleset("tresillo-rocambor")
+    for seed in range(40):
+        deal = Deal(rules, seed=seed, dealer=seed % rules.players)
+        bots = [make_bot("random", seed * 7 + k) for k in range(rules.players)]
+        while not deal.is_over:
+            offer = deal.offer
+            if offer is not None:
+                deal.apply(f"bid {offer.contracts[0].id}")  # the seat out takes it up
+                continue
+            if deal.phase == "auction" and "pass" in map(str, deal.legal_actions()):
+                deal.apply("pass")  # every seat that plays passes: the penetro is offered
+                continue
+            seat = deal.to_move
+            deal.apply(bots[seat].choose(deal, seat), seat=seat)
+        if deal.contract is not None and deal.contract.id == "penetro":
+            break
+    else:
+        raise AssertionError("no penetro in 40 seeded deals")
+    assert all(len(t.cards) == 4 for t in deal.tricks)
+    assert deal.settlement is not None and sum(deal.settlement.balances) > 0
+    assert sweep._check_deal(deal, rules, 0) == []

@@ -61,7 +61,9 @@ def _check_deal(deal: Any, rules: Any, pot_before: int) -> list[str]:
     played = [c for t in deal.tricks for c in t.cards]
     if len(played) != len(set(played)):
         problems.append("a card was played twice")
-    playing = len([h for h in deal.dealt if h])  # a seat that sits the deal out has no hand
+    # The seats that play this deal, as the referee seats them (the seat out of a four-seat
+    # Tresillo has no hand, unless he takes a contract up that every seat plays, the penetro).
+    playing = deal.seating.active
     if any(len(t.cards) != playing for t in deal.tricks):
         problems.append("a trick lacks a card")
     s = deal.settlement
@@ -89,6 +91,9 @@ def _check_deal(deal: Any, rules: Any, pot_before: int) -> list[str]:
                 expected[seat] += tariff.opponents
             if deal.partner is not None:
                 expected[deal.partner] += tariff.partner
+            if tariff.most_tricks and deal.top_taker is not None:
+                # Every seat for himself: the seat the referee names for the most tricks.
+                expected[deal.top_taker] += tariff.most_tricks
         for seat, fault in deal.faults:
             expected[seat] -= rules.penalties[fault].points
         if tariff is not None and tariff.codille_winner:
