@@ -286,6 +286,20 @@ def measure(seconds: float) -> dict[str, float]:
     return out
 
 
+def _best_of(runs: dict[str, Callable[[], None]], rounds: int, deals: int) -> dict[str, float]:
+    """Returns each run's best CPU cost a deal in µs over ``rounds`` rounds, the runs
+    alternated within a round (each run plays ``deals`` deals)."""
+    best: dict[str, float] = {}
+    clock = time.process_time
+    for _ in range(rounds):
+        for key, run in runs.items():
+            start = clock()
+            run()
+            cost = (clock() - start) / deals * 1e6
+            best[key] = min(cost, best.get(key, cost))
+    return best
+
+
 def split(rounds: int, deals: int = 300) -> list[tuple[str, float]]:
     """Returns where a deal of the adapter's random playouts goes, in CPU microseconds a deal:
     ``deals`` playouts of Quadrille recorded, then replayed (best of ``rounds``) through the
@@ -347,14 +361,7 @@ def split(rounds: int, deals: int = 300) -> list[tuple[str, float]]:
         "cpp": lambda: replay(True),
         "playout": playouts,
     }
-    best: dict[str, float] = {}
-    clock = time.process_time
-    for _ in range(rounds):
-        for key, run in runs.items():
-            start = clock()
-            run()
-            cost = (clock() - start) / deals * 1e6
-            best[key] = min(cost, best.get(key, cost))
+    best = _best_of(runs, rounds, deals)
     return [
         ("the referee (Deal, Deal.apply, the settlement)", best["referee"]),
         ("the state's _apply_action around it", best["python"] - best["referee"]),
@@ -449,14 +456,7 @@ def parts(rounds: int, deals: int = 1500) -> tuple[float, list[tuple[str, float]
         **{f"upto{k}": (lambda k=k: stage(k)) for k in range(4)},
         "idle": idle,
     }
-    best: dict[str, float] = {}
-    clock = time.process_time
-    for _ in range(rounds):
-        for key, run in runs.items():
-            start = clock()
-            run()
-            cost = (clock() - start) / deals * 1e6
-            best[key] = min(cost, best.get(key, cost))
+    best = _best_of(runs, rounds, deals)
     return best["hand"], [
         ("dealing (Deal(rules, seed, dealer, table))", best["upto0"]),
         ("the auction, trumps and the call", best["upto1"] - best["upto0"]),

@@ -98,3 +98,22 @@ def six_tricks_to_the_side(partner_discard: str = "Kc") -> Deal:
         run(deal, [f"1 play {lead}", f"2 play {second[k]}", f"3 play {third[k]}"])
         deal.apply(deal.legal_actions()[0], seat=0)
     return deal
+
+
+def all_tricks_result(rules: RuleSet, contract: str, *, vole: bool) -> str:
+    """Returns the result the rule file's table gives a declarer alone who took every trick
+    of a three-seat deal (opponents none), the vole undertaken or not: the first rule of
+    ``results`` that holds, as the referee reads it."""
+    tricks = rules.hand_size
+    return next(
+        rule.result
+        for rule in rules.results
+        if rule.when.holds(
+            contract=contract,
+            side_tricks=tricks,
+            opponents=[0, 0],
+            played=tricks,
+            hand_size=tricks,
+            vole_undertaken=vole,
+        )
+    )

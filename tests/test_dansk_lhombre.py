@@ -11,7 +11,7 @@ from engine.cards import ALL_CARDS
 from engine.errors import IllegalActionError
 from engine.referee import Deal, Phase
 from engine.referee.settlement import TableState, settle
-from tests.referee_helpers import run
+from tests.referee_helpers import all_tricks_result, run
 
 RULES = load_ruleset("dansk-lhombre")
 FORE, MIDDLE, BACK = 1, 2, 0  # the dealer is seat 0: forhånd, mellemhånd, baghånd
@@ -283,18 +283,7 @@ def test_a_nolo_is_won_bet_or_kruk_by_the_tricks_taken(
 )
 def test_tout_scores_one_point_above_the_game_won(cid: str, won: int) -> None:
     # "Tout | 1 |" (dlu): all nine tricks, read as a point above the game won (conjecture).
-    found = next(
-        rule.result
-        for rule in RULES.results
-        if rule.when.holds(
-            contract=cid,
-            side_tricks=9,
-            opponents=[0, 0],
-            played=9,
-            hand_size=9,
-            vole_undertaken=False,
-        )
-    )
+    found = all_tricks_result(RULES, cid, vole=False)
     assert found == "tout"
     assert RULES.points[(cid, "tout")].declarer == won + 1
 

@@ -17,7 +17,7 @@ import pytest
 from engine import load_ruleset
 from engine.referee import Deal, Phase
 from engine.scoresheet import Entry, Evening
-from tests.referee_helpers import deal_with, run
+from tests.referee_helpers import all_tricks_result, deal_with, run
 
 VARIANT = "dansk-lhombre-tout-announced"
 RULES = load_ruleset(VARIANT)
@@ -104,23 +104,9 @@ def test_the_tariff_gives_every_trump_game_its_tout(cid: str) -> None:
 
 @pytest.mark.parametrize("cid", TRUMP_GAMES)
 def test_all_nine_tricks_unannounced_are_the_game_only(cid: str) -> None:
-    def result(rules: object, vole: bool) -> str:
-        return next(
-            rule.result
-            for rule in rules.results  # type: ignore[attr-defined]
-            if rule.when.holds(
-                contract=cid,
-                side_tricks=9,
-                opponents=[0, 0],
-                played=9,
-                hand_size=9,
-                vole_undertaken=vole,
-            )
-        )
-
-    assert result(RULES, False) == "win"
-    assert result(RULES, True) == "vole"
-    assert result(CANONICAL, False) == "tout"  # the canonical reading stands
+    assert all_tricks_result(RULES, cid, vole=False) == "win"
+    assert all_tricks_result(RULES, cid, vole=True) == "vole"
+    assert all_tricks_result(CANONICAL, cid, vole=False) == "tout"  # the canonical reading stands
 
 
 @pytest.mark.parametrize("cid", NOLOS)
