@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
@@ -100,6 +100,8 @@ __all__ = [
     "opponents_of",
     "stakes_of",
 ]
+
+_T = TypeVar("_T")
 
 NO_TRUMPS = 4
 """The index of the compiled tables of a contract played without trumps (``trumps: none``):
@@ -1362,11 +1364,7 @@ class RuleSet:
     def deck(self, options: Mapping[str, Any] | None = None) -> tuple[Card, ...]:
         """Returns the cards in play for this setup, in index order (worked out once a setup,
         then kept)."""
-        key = ("deck", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
-        found: tuple[Card, ...] | None = self._setups.get(key)
-        if found is None:
-            found = self._setups[key] = self._deck(options)
-        return found
+        return self._kept("deck", options, lambda: self._deck(options))
 
     def _deck(self, options: Mapping[str, Any] | None) -> tuple[Card, ...]:
         chosen = self.resolve_options(options)
@@ -1385,11 +1383,7 @@ class RuleSet:
     def pack_description(self, options: Mapping[str, Any] | None = None) -> str:
         """Returns what this game's pack is, for messages: ``40 cards: A K Q J 7 6 5 4 3 2 of
         spades, clubs, hearts, diamonds`` (and what the setup takes out)."""
-        key = ("pack", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
-        found: str | None = self._setups.get(key)
-        if found is None:
-            found = self._setups[key] = self._pack_description(options)
-        return found
+        return self._kept("pack", options, lambda: self._pack_description(options))
 
     def _pack_description(self, options: Mapping[str, Any] | None) -> str:
         chosen = self.resolve_options(options)
@@ -1432,10 +1426,15 @@ class RuleSet:
         )
 
     def _deck_set(self, options: Mapping[str, Any] | None) -> frozenset[Card]:
-        key = ("deck-set", tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
-        found: frozenset[Card] | None = self._setups.get(key)
+        return self._kept("deck-set", options, lambda: frozenset(self.deck(options)))
+
+    def _kept(self, kind: str, options: Mapping[str, Any] | None, make: Callable[[], _T]) -> _T:
+        """Returns ``make()``'s answer for this setup, worked out once for each ``kind`` and
+        set of options, then kept with the setups."""
+        key = (kind, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
+        found: _T | None = self._setups.get(key)
         if found is None:
-            found = self._setups[key] = frozenset(self.deck(options))
+            found = self._setups[key] = make()
         return found
 
     def setup(self, options: Mapping[str, Any] | None = None) -> Setup:
