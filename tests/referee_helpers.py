@@ -100,20 +100,36 @@ def six_tricks_to_the_side(partner_discard: str = "Kc") -> Deal:
     return deal
 
 
-def all_tricks_result(rules: RuleSet, contract: str, *, vole: bool) -> str:
-    """Returns the result the rule file's table gives a declarer alone who took every trick
-    of a three-seat deal (opponents none), the vole undertaken or not: the first rule of
-    ``results`` that holds, as the referee reads it."""
-    tricks = rules.hand_size
+def first_holding(
+    rules: RuleSet,
+    *,
+    contract: str | None,
+    side_tricks: int,
+    opponents: Sequence[int],
+    played: int,
+    vole: bool,
+) -> int:
+    """Returns the index of the first rule of ``results`` whose condition holds for a deal
+    that ended so, read off the table afresh (no memo of the referee's)."""
     return next(
-        rule.result
-        for rule in rules.results
+        i
+        for i, rule in enumerate(rules.results)
         if rule.when.holds(
             contract=contract,
-            side_tricks=tricks,
-            opponents=[0, 0],
-            played=tricks,
-            hand_size=tricks,
+            side_tricks=side_tricks,
+            opponents=list(opponents),
+            played=played,
+            hand_size=rules.hand_size,
             vole_undertaken=vole,
         )
     )
+
+
+def all_tricks_result(rules: RuleSet, contract: str, *, vole: bool) -> str:
+    """Returns the result the rule file's table gives a declarer alone who took every trick
+    of a three-seat deal (opponents none), the vole undertaken or not."""
+    tricks = rules.hand_size
+    index = first_holding(
+        rules, contract=contract, side_tricks=tricks, opponents=[0, 0], played=tricks, vole=vole
+    )
+    return rules.results[index].result

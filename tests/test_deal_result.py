@@ -22,6 +22,7 @@ from engine.referee.settlement import (
     outcome_kinds,
 )
 from engine.simulate import Setup, Tally, parse_bots, play_deal, settled
+from tests.referee_helpers import first_holding
 
 # Deal 1087 of an Ombre party with heuristic bots from seed 1 is a vole made (Ombre's vole
 # sweeps the board: `pot: board`).
@@ -424,18 +425,13 @@ def test_the_results_memo_answers_as_the_table_read_afresh(rules_id: str) -> Non
                 match = match_result(
                     rules, won, side, vole_undertaken=vole, played=sum(won), contract=contract
                 )
-                opponents = [won[s] for s in range(n) if s not in side]
-                first = next(
-                    i
-                    for i, rule in enumerate(rules.results)
-                    if rule.when.holds(
-                        contract=contract,
-                        side_tricks=sum(won[s] for s in side),
-                        opponents=opponents,
-                        played=sum(won),
-                        hand_size=size,
-                        vole_undertaken=vole,
-                    )
+                first = first_holding(
+                    rules,
+                    contract=contract,
+                    side_tricks=sum(won[s] for s in side),
+                    opponents=[won[s] for s in range(n) if s not in side],
+                    played=sum(won),
+                    vole=vole,
                 )
                 assert match.index == first
                 assert match.rule is rules.results[first]
