@@ -24,6 +24,9 @@ from engine.errors import RuleFileError
 from engine.render import environment, md_escape
 from tests.cli_helpers import invoke
 
+# slow: the whole documents site, written twice (Markdown and HTML), with its paired simulations.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 BELINDA = ROOT / "docs" / "examples" / "belinda.yaml"
