@@ -165,22 +165,13 @@ class ResolvedDocument(Protocol):
         """Returns where the value at ``path`` (or its nearest ancestor) was set."""
 
 
-def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
-    """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`)."""
-    d: dict[str, Any] = dict(resolved.data)
+Bases = Callable[..., Basis]
+"""The basis of the rule at a path of the document (:func:`build_ruleset`'s reader)."""
 
-    def where(*path: str | int) -> Where:
-        return resolved.locate(path)
 
-    def basis(*path: str | int) -> Basis:
-        node: Any = d
-        for part in path:
-            node = node[part]
-        return Basis.from_data(node.get("basis"), where(*path, "basis"))
-
-    ranks = tuple(Rank(r) for r in d["deck"]["ranks"])
-    suits = tuple(Suit(s) for s in d["deck"]["suits"])
-    options = {
+def _options(d: Mapping[str, Any], basis: Bases) -> dict[str, Option]:
+    """The setup options (``options:``)."""
+    return {
         k: Option(
             k,
             v["name"],
@@ -191,88 +182,99 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         )
         for k, v in (d.get("options") or {}).items()
     }
-    tops = []
-    for i, t in enumerate(d["ranking"]["trumps"]["top"]):
-        tops.append(
-            TopTrump(
-                name=t["name"],
-                card=Card.parse(t["card"]) if "card" in t else None,
-                rank={Colour(c): Rank(r) for c, r in (t.get("rank") or {}).items()},
-                matador=bool(t["matador"]),
-                basis=basis("ranking", "trumps", "top", i),
-            )
-        )
-    contracts = {}
-    for cid, c in d["auction"]["contracts"].items():
-        contracts[cid] = Contract(
-            id=cid,
-            name=c["name"],
-            rank=int(c["rank"]),
-            biddable=bool(c["biddable"]),
-            help=Help(c["help"]),
-            matchable=bool(c.get("matchable", False)),
-            vole_allowed=bool(c.get("vole_allowed", True)),
-            shared_liability=bool(c.get("shared_liability", False)),
-            exchange=Exchange(c.get("exchange", "none")),
-            trump_option=c.get("trump_option"),
-            trump_not_option=c.get("trump_not_option"),
-            basis=basis("auction", "contracts", cid),
-            aliases=tuple(c.get("aliases", [])),
-            announces_vole=bool(c.get("announces_vole", False)),
-            trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
-            requires_cards=tuple(c.get("requires_cards", ())),
-            trump_from_talon=bool(c.get("trump_from_talon", False)),
-            trumps=Trumps(c.get("trumps", "named")),
-            aim=Aim(c.get("aim", "tricks")),
-            open=OpenFrom(c["open"]) if c.get("open") else None,
-            biddable_when=BiddableWhen(c.get("biddable_when", "always")),
-            all_play=AllPlay(int(c["all_play"]["draw"]), AllPlayTies(c["all_play"]["ties"]))
-            if c.get("all_play")
-            else None,
-            trump_suit=Suit(c["trump_suit"]) if c.get("trump_suit") else None,
-            bid_as=c.get("bid_as"),
-            only_to_overcall=_only_to_overcall(c.get("only_to_overcall"), basis, cid),
-            instead_of=c.get("instead_of"),
-            declarer_may_play=tuple(c.get("declarer_may_play", ())),
-            exchange_min=(c.get("exchange_limits") or {}).get("declarer_min"),
-            exchange_max=(c.get("exchange_limits") or {}).get("declarer_max"),
-        )
 
-    def call(key: str) -> Call | None:
-        c = d["declarations"].get(key)
-        if c is None:
-            return None
-        fee = c.get("fee")
-        return Call(
-            rank=Rank(c["rank"]),
-            trump_suit_allowed=bool(c["trump_suit_allowed"]),
-            own_card=OwnCard(c["own_card"]),
-            all_held_fallback=Rank(c["all_held_fallback"]) if c.get("all_held_fallback") else None,
-            given_card_visible=Visibility(c.get("given_card_visible", "private")),
-            fee=DemandFee(
-                amount=int(fee["amount"]),
-                favourite_option=fee.get("favourite_option"),
-                favourite_amount=fee.get("favourite_amount"),
-                basis=basis("declarations", key, "fee"),
-            )
-            if fee
-            else None,
-            basis=basis("declarations", key),
-            surrender_fee=int(c["surrender"]["fee"]) if c.get("surrender") else None,
-        )
 
-    results = []
-    for i, r in enumerate(d["results"]["rules"]):
-        results.append(
-            ResultRule(
-                result=r["result"],
-                when=condition_of(r["when"]),
-                basis=basis("results", "rules", i),
-            )
+def _top_trumps(d: Mapping[str, Any], basis: Bases) -> tuple[TopTrump, ...]:
+    """The named top trumps, highest first (``ranking.trumps.top``)."""
+    return tuple(
+        TopTrump(
+            name=t["name"],
+            card=Card.parse(t["card"]) if "card" in t else None,
+            rank={Colour(c): Rank(r) for c, r in (t.get("rank") or {}).items()},
+            matador=bool(t["matador"]),
+            basis=basis("ranking", "trumps", "top", i),
         )
-    s = d["settlement"]
-    in_points = s["unit"] == POINT
-    items = {
+        for i, t in enumerate(d["ranking"]["trumps"]["top"])
+    )
+
+
+def _contract(cid: str, c: Mapping[str, Any], basis: Bases) -> Contract:
+    """One contract of ``auction.contracts``."""
+    return Contract(
+        id=cid,
+        name=c["name"],
+        rank=int(c["rank"]),
+        biddable=bool(c["biddable"]),
+        help=Help(c["help"]),
+        matchable=bool(c.get("matchable", False)),
+        vole_allowed=bool(c.get("vole_allowed", True)),
+        shared_liability=bool(c.get("shared_liability", False)),
+        exchange=Exchange(c.get("exchange", "none")),
+        trump_option=c.get("trump_option"),
+        trump_not_option=c.get("trump_not_option"),
+        basis=basis("auction", "contracts", cid),
+        aliases=tuple(c.get("aliases", [])),
+        announces_vole=bool(c.get("announces_vole", False)),
+        trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
+        requires_cards=tuple(c.get("requires_cards", ())),
+        trump_from_talon=bool(c.get("trump_from_talon", False)),
+        trumps=Trumps(c.get("trumps", "named")),
+        aim=Aim(c.get("aim", "tricks")),
+        open=OpenFrom(c["open"]) if c.get("open") else None,
+        biddable_when=BiddableWhen(c.get("biddable_when", "always")),
+        all_play=AllPlay(int(c["all_play"]["draw"]), AllPlayTies(c["all_play"]["ties"]))
+        if c.get("all_play")
+        else None,
+        trump_suit=Suit(c["trump_suit"]) if c.get("trump_suit") else None,
+        bid_as=c.get("bid_as"),
+        only_to_overcall=_only_to_overcall(c.get("only_to_overcall"), basis, cid),
+        instead_of=c.get("instead_of"),
+        declarer_may_play=tuple(c.get("declarer_may_play", ())),
+        exchange_min=(c.get("exchange_limits") or {}).get("declarer_min"),
+        exchange_max=(c.get("exchange_limits") or {}).get("declarer_max"),
+    )
+
+
+def _call(d: Mapping[str, Any], key: str, basis: Bases) -> Call | None:
+    """The call (or the demand) of a card, ``declarations.<key>``, where the file has one."""
+    c = d["declarations"].get(key)
+    if c is None:
+        return None
+    fee = c.get("fee")
+    return Call(
+        rank=Rank(c["rank"]),
+        trump_suit_allowed=bool(c["trump_suit_allowed"]),
+        own_card=OwnCard(c["own_card"]),
+        all_held_fallback=Rank(c["all_held_fallback"]) if c.get("all_held_fallback") else None,
+        given_card_visible=Visibility(c.get("given_card_visible", "private")),
+        fee=DemandFee(
+            amount=int(fee["amount"]),
+            favourite_option=fee.get("favourite_option"),
+            favourite_amount=fee.get("favourite_amount"),
+            basis=basis("declarations", key, "fee"),
+        )
+        if fee
+        else None,
+        basis=basis("declarations", key),
+        surrender_fee=int(c["surrender"]["fee"]) if c.get("surrender") else None,
+    )
+
+
+def _results(d: Mapping[str, Any], basis: Bases) -> tuple[ResultRule, ...]:
+    """The results table (``results.rules``), in order."""
+    return tuple(
+        ResultRule(
+            result=r["result"],
+            when=condition_of(r["when"]),
+            basis=basis("results", "rules", i),
+        )
+        for i, r in enumerate(d["results"]["rules"])
+    )
+
+
+def _items(s: Mapping[str, Any], basis: Bases) -> dict[str, Item]:
+    """The items of the settlement (``settlement.items``)."""
+    return {
         k: Item(
             id=k,
             name=v["name"],
@@ -288,7 +290,11 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         )
         for k, v in (s.get("items") or {}).items()
     }
-    outcomes = {
+
+
+def _outcomes(s: Mapping[str, Any], in_points: bool, basis: Bases) -> dict[str, OutcomeRule]:
+    """The outcomes of the settlement (``settlement.outcomes``)."""
+    return {
         k: OutcomeRule(
             id=k,
             # A game in points has no pot, bête or items: what it inherits of them is not read.
@@ -302,6 +308,66 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         )
         for k, v in s["outcomes"].items()
     }
+
+
+def _held_cards(s: Mapping[str, Any], basis: Bases) -> tuple[HeldCards, ...]:
+    """The payments for cards held (``settlement.held_cards``)."""
+    return tuple(
+        HeldCards(
+            name=h["name"],
+            cards=tuple(h["cards"]),
+            amount=int(h["amount"]),
+            basis=basis("settlement", "held_cards", i),
+        )
+        for i, h in enumerate(s.get("held_cards") or ())
+    )
+
+
+def _party(d: Mapping[str, Any], basis: Bases) -> PartyRule | None:
+    """The party of some tours (``party:``), where the file plays one."""
+    if not d.get("party"):
+        return None
+    p = d["party"]
+    return PartyRule(
+        tours=int(p["tours"]) if "tours" in p else None,
+        last_tour_factor=int(p.get("last_tour_factor", 1)),
+        basis=basis("party"),
+        deals=int(p["deals"]) if "deals" in p else None,
+        target=int(p["target"]) if "target" in p else None,
+    )
+
+
+def _penalties(s: Mapping[str, Any], basis: Bases) -> dict[str, Penalty]:
+    """The faults scored in penalty points (``settlement.penalties``)."""
+    return {
+        k: Penalty(k, v["name"], int(v["points"]), basis("settlement", "penalties", k))
+        for k, v in (s.get("penalties") or {}).items()
+    }
+
+
+def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
+    """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`)."""
+    d: dict[str, Any] = dict(resolved.data)
+
+    def where(*path: str | int) -> Where:
+        return resolved.locate(path)
+
+    def basis(*path: str | int) -> Basis:
+        node: Any = d
+        for part in path:
+            node = node[part]
+        return Basis.from_data(node.get("basis"), where(*path, "basis"))
+
+    ranks = tuple(Rank(r) for r in d["deck"]["ranks"])
+    suits = tuple(Suit(s) for s in d["deck"]["suits"])
+    options = _options(d, basis)
+    tops = _top_trumps(d, basis)
+    contracts = {cid: _contract(cid, c, basis) for cid, c in d["auction"]["contracts"].items()}
+    results = _results(d, basis)
+    s = d["settlement"]
+    in_points = s["unit"] == POINT
+    items = _items(s, basis)
+    outcomes = _outcomes(s, in_points, basis)
     ap = d["auction"]["all_pass"]
     ex = d.get("exchange") or {}
     bete = s.get("bete") or {"amount": "in-play"}
@@ -331,7 +397,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         no_trumps_red=tuple(
             Rank(r) for r in (d["ranking"].get("no_trumps") or d["ranking"]["plain"])["red"]
         ),
-        top_trumps=tuple(tops),
+        top_trumps=tops,
         privileged=tuple(d["matadors"]["privilege"]["cards"]),
         higher_led_forces_lower=bool(d["matadors"]["privilege"]["higher_led_forces_lower"]),
         paid_from=d["matadors"]["payment"]["from"],
@@ -348,8 +414,8 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         all_pass_stakes=()
         if in_points
         else tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
-        call=call("call"),
-        demand=call("demand"),
+        call=_call(d, "call", basis),
+        demand=_call(d, "demand", basis),
         exchange_first_max=ex.get("first_max"),
         exchange_leave_at_least=int(ex.get("leave_at_least", 0)),
         exchange_leave_unless_matador=bool(ex.get("leave_unless_matador", False)),
@@ -367,7 +433,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         vole_after=int(d["vole"]["after_tricks"]),
         vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
         vole_by=VoleBy(d["vole"].get("by", "side")),
-        results=tuple(results),
+        results=results,
         unit=s["unit"],
         fiche=int(s.get("fiche", 1)),
         stakes=()
@@ -392,32 +458,11 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         if s.get("codille_remainder_basis") is not None
         else None,
         sits_out=d["players"].get("sits_out"),
-        held_cards=tuple(
-            HeldCards(
-                name=h["name"],
-                cards=tuple(h["cards"]),
-                amount=int(h["amount"]),
-                basis=basis("settlement", "held_cards", i),
-            )
-            for i, h in enumerate(s.get("held_cards") or ())
-        ),
-        party=PartyRule(
-            tours=int(d["party"]["tours"]) if "tours" in d["party"] else None,
-            last_tour_factor=int(d["party"].get("last_tour_factor", 1)),
-            basis=basis("party"),
-            deals=int(d["party"]["deals"]) if "deals" in d["party"] else None,
-            target=int(d["party"]["target"]) if "target" in d["party"] else None,
-        )
-        if d.get("party")
-        else None,
+        held_cards=_held_cards(s, basis),
+        party=_party(d, basis),
         play_laws=_play_laws(d, basis),
         points=MappingProxyType(_points_of(s.get("points") or {}, basis)),
-        penalties=freeze(
-            {
-                k: Penalty(k, v["name"], int(v["points"]), basis("settlement", "penalties", k))
-                for k, v in (s.get("penalties") or {}).items()
-            }
-        ),
+        penalties=freeze(_penalties(s, basis)),
         laws=_laws(d.get("laws") or {}, basis),
         data=deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
