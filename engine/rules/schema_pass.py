@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,20 +107,63 @@ def schema_problems(check: Validator, data: Plain, locate: Locate) -> list[Probl
                     path = (*path, missing[0]) if missing else path
             message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
-            choices = [
-                "/".join(alt.get("required", []))
-                for alt in schema["oneOf"]
-                if isinstance(alt, dict)
-            ]
-            message = "needs exactly one of: " + ", ".join(choices)
+            alternatives = [alt for alt in schema["oneOf"] if isinstance(alt, dict)]
+            choices = [c for c in (_alternative(alt) for alt in alternatives) if c]
+            values = [v for alt in alternatives for v in alt.get("enum", [])]
+            message = (
+                f"{_shown(error.instance)} is none of the allowed forms: " + "; or ".join(choices)
+                if choices
+                else f"{_shown(error.instance)} matches none of the allowed forms"
+            ) + _nearest(error.instance, values)
         elif kind == "required":
             message = message.replace("is a required property", "is required here")
         elif kind == "enum":
-            message = f"{error.instance!r} is not one of {error.validator_value}"
+            listed: Any = error.validator_value
+            values = list(listed) if isinstance(listed, list) else []
+            message = (
+                f"{_shown(error.instance)} is not allowed here; allowed: "
+                + ", ".join(f"`{v}`" for v in values)
+                + _nearest(error.instance, values)
+            )
         f, line, col = locate(path)
         problems.append(Problem(f, line, col, json_path(path), code or f"schema/{kind}", message))
     problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))
     return problems
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: ``'double'``, ``5``, ``a mapping``."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _alternative(alt: Mapping[str, Any]) -> str:
+    """One form a ``oneOf`` allows, in words: its values, or the keys of its mapping."""
+    if alt.get("enum"):
+        return "one of " + ", ".join(f"`{v}`" for v in alt["enum"])
+    if "const" in alt:
+        return f"`{alt['const']}`"
+    props = list((alt.get("properties") or {}).keys())
+    required = list(alt.get("required") or [])
+    if alt.get("type") == "object" or props or required:
+        keys = required or props
+        return "a mapping with " + ", ".join(f"`{k}`" for k in keys) if keys else "a mapping"
+    kind = alt.get("type")
+    if isinstance(kind, str):
+        return {"integer": "a whole number", "string": "text", "array": "a list"}.get(kind, kind)
+    return ""
+
+
+def _nearest(value: Any, values: Sequence[Any]) -> str:
+    """``; did you mean `doubling`?`` for a text close to one of ``values``, else nothing."""
+    if not isinstance(value, str):
+        return ""
+    texts = [str(v) for v in values if isinstance(v, str)]
+    hint = difflib.get_close_matches(value, texts, n=1, cutoff=0.5)
+    return f"; did you mean `{hint[0]}`?" if hint else ""
 
 
 def document_problems(name: str, doc: Document) -> list[Problem]:
