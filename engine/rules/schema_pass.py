@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,62 +107,58 @@ def schema_problems(check: Validator, data: Plain, locate: Locate) -> list[Probl
                     path = (*path, missing[0]) if missing else path
             message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
-            alternatives = [alt for alt in schema["oneOf"] if isinstance(alt, dict)]
-            choices = [c for c in (_alternative(alt) for alt in alternatives) if c]
-            values = [v for alt in alternatives for v in alt.get("enum", [])]
-            message = (
-                f"{_shown(error.instance)} is none of the allowed forms: " + "; or ".join(choices)
-                if choices
-                else f"{_shown(error.instance)} matches none of the allowed forms"
-            ) + _nearest(error.instance, values)
+            alternatives = [a for a in schema["oneOf"] if isinstance(a, dict)]
+            message = f"{error.instance!r} is none of the forms allowed here: " + "; or ".join(
+                _form(alt) for alt in alternatives
+            )
+            message += _nearest(error.instance, [v for a in alternatives for v in _values(a)])
         elif kind == "required":
             message = message.replace("is a required property", "is required here")
         elif kind == "enum":
-            listed: Any = error.validator_value
-            values = list(listed) if isinstance(listed, list) else []
-            message = (
-                f"{_shown(error.instance)} is not allowed here; allowed: "
-                + ", ".join(f"`{v}`" for v in values)
-                + _nearest(error.instance, values)
-            )
+            values = list(error.validator_value) if isinstance(error.validator_value, list) else []
+            message = f"{error.instance!r} is not one of {_listed(values)}"
+            message += _nearest(error.instance, values)
         f, line, col = locate(path)
         problems.append(Problem(f, line, col, json_path(path), code or f"schema/{kind}", message))
     problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))
     return problems
 
 
-def _shown(value: Any) -> str:
-    """A value as a message quotes it: ``'double'``, ``5``, ``a mapping``."""
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value)
+def _values(alternative: dict[str, Any]) -> list[Any]:
+    """The literal values an alternative of a ``oneOf`` allows (its ``enum`` or ``const``)."""
+    if isinstance(alternative.get("enum"), list):
+        return list(alternative["enum"])
+    return [alternative["const"]] if "const" in alternative else []
 
 
-def _alternative(alt: Mapping[str, Any]) -> str:
-    """One form a ``oneOf`` allows, in words: its values, or the keys of its mapping."""
-    if alt.get("enum"):
-        return "one of " + ", ".join(f"`{v}`" for v in alt["enum"])
-    if "const" in alt:
-        return f"`{alt['const']}`"
-    props = list((alt.get("properties") or {}).keys())
-    required = list(alt.get("required") or [])
-    if alt.get("type") == "object" or props or required:
-        keys = required or props
-        return "a mapping with " + ", ".join(f"`{k}`" for k in keys) if keys else "a mapping"
-    kind = alt.get("type")
+def _listed(values: list[Any]) -> str:
+    return ", ".join(f"`{v}`" for v in values)
+
+
+def _form(alternative: dict[str, Any]) -> str:
+    """Says in words what one alternative of a ``oneOf`` takes, e.g. "one of `in-play`,
+    `doubling`" or "a mapping with `step`"."""
+    values = _values(alternative)
+    if values:
+        return f"one of {_listed(values)}" if len(values) > 1 else _listed(values)
+    required = alternative.get("required")
+    if alternative.get("type") == "object" or isinstance(required, list):
+        keys = required if isinstance(required, list) else []
+        return f"a mapping with {_listed(keys)}" if keys else "a mapping"
+    kind = alternative.get("type")
     if isinstance(kind, str):
-        return {"integer": "a whole number", "string": "text", "array": "a list"}.get(kind, kind)
-    return ""
+        return {"integer": "a whole number", "string": "a text", "array": "a list"}.get(
+            kind, f"a {kind}"
+        )
+    return str(alternative.get("description") or "another form")
 
 
-def _nearest(value: Any, values: Sequence[Any]) -> str:
-    """``; did you mean `doubling`?`` for a text close to one of ``values``, else nothing."""
-    if not isinstance(value, str):
+def _nearest(given: object, values: list[Any]) -> str:
+    """ "; did you mean `X`?" for the allowed value nearest a text given, or nothing."""
+    texts = [str(v) for v in values]
+    if not isinstance(given, str) or not texts:
         return ""
-    texts = [str(v) for v in values if isinstance(v, str)]
-    hint = difflib.get_close_matches(value, texts, n=1, cutoff=0.5)
+    hint = difflib.get_close_matches(given, texts, n=1, cutoff=0.5)
     return f"; did you mean `{hint[0]}`?" if hint else ""
 
 
