@@ -231,6 +231,7 @@ class Speech(StrEnum):
 
     ONCE_EACH = "once-each"
     ROUND = "round"
+    DUEL = "duel"
 
 
 class EqualRank(StrEnum):
@@ -238,6 +239,7 @@ class EqualRank(StrEnum):
 
     REFUSED = "refused"
     EARLIER_HOLDS = "earlier-holds"
+    EARLIER_HOLDS_SAME = "earlier-holds-same"
 
 
 class Defenders(StrEnum):

@@ -266,8 +266,8 @@ SCHEMA = {
                         ["name", "rank", "biddable", "help"],
                     )
                 ),
-                "speech": {"enum": ["once-each", "round"]},
-                "equal_rank": {"enum": ["refused", "earlier-holds"]},
+                "speech": {"enum": ["once-each", "round", "duel"]},
+                "equal_rank": {"enum": ["refused", "earlier-holds", "earlier-holds-same"]},
                 "raise": obj({"to": {"enum": ["higher"]}}, ["to"]),
                 "all_pass": obj(
                     {
