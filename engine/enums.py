@@ -113,6 +113,7 @@ class Leader(StrEnum):
 
     ELDEST = "eldest"
     DECLARER = "declarer"
+    AFTER_DECLARER = "after-declarer"
 
 
 class Renonce(StrEnum):

@@ -303,7 +303,7 @@ SCHEMA = {
         ),
         "play": obj(
             {
-                "leader": {"enum": ["eldest", "declarer"]},
+                "leader": {"enum": ["eldest", "declarer", "after-declarer"]},
                 "follow_suit": {"type": "boolean"},
                 "must_trump": {"type": "boolean"},
                 "must_overtake": {"type": "boolean"},

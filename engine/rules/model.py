@@ -1181,6 +1181,8 @@ class RuleSet:
     raise_to: str | None
     """``higher``: after the auction the declarer may raise his contract (``auction.raise``)."""
     leader: Leader
+    """Who leads the first trick: the ``eldest``, the ``declarer``, or the seat next in turn
+    after the declarer (``after-declarer``)."""
     follow_suit: bool
     must_trump: bool
     must_overtake: bool
