@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.records import Record, ReplayReport, record_of, replay
 from engine.referee.seating import side_tricks
-from engine.referee.settlement import Payment, PaymentKind
+from engine.referee.settlement import Account, Payment, PaymentKind
 from engine.referee.state import ResultMatch
 from engine.rules.model import Basis, RuleSet
 
@@ -49,8 +49,8 @@ class PaymentLine:
 
     label: str
     parts: tuple[PaymentPart, ...]
-    payer: str
-    payee: str
+    payer: int | Account
+    payee: int | Account
     amount: int
 
 
