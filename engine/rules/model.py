@@ -16,7 +16,10 @@ from engine.rules.build import (
     build_ruleset,
 )
 from engine.rules.ruleset import (
+    PreparedSetup,
     RuleSet,
+    SetupKey,
+    setup_key,
 )
 from engine.rules.values import (
     ELEVEN_BETE,
@@ -121,11 +124,13 @@ __all__ = [
     "PlayLaw",
     "PlayLaws",
     "Points",
+    "PreparedSetup",
     "ResolvedDocument",
     "ResultRule",
     "RuleSet",
     "Seating",
     "Setup",
+    "SetupKey",
     "Tables",
     "TopTrump",
     "build_ruleset",
@@ -134,5 +139,6 @@ __all__ = [
     "freeze",
     "held_label",
     "opponents_of",
+    "setup_key",
     "stakes_of",
 ]

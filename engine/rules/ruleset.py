@@ -7,11 +7,11 @@ payment lines) are compiled once with the ruleset (:attr:`RuleSet.compiled`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from itertools import product
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
@@ -73,7 +73,24 @@ from engine.rules.values import (
     stakes_of,
 )
 
-_T = TypeVar("_T")
+SetupKey = tuple[tuple[str, str], ...]
+"""A setup's options as given, (option, choice) pairs in order (:attr:`RuleSet.setups`)."""
+
+
+def setup_key(options: Mapping[str, Any] | None) -> SetupKey:
+    """Returns the key of a setup named by ``options`` (option id -> suit name)."""
+    return tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSetup:
+    """A setup prepared with its ruleset: the resolved choices and tables, the pack it plays
+    (in index order and as a set) and the pack's description for messages."""
+
+    setup: Setup
+    deck: tuple[Card, ...]
+    cards: frozenset[Card]
+    pack: str
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,9 +217,50 @@ class RuleSet:
     """Provenance: the file, line and column that set each value."""
     overrides: tuple[tuple[Path_, Where], ...] = field(repr=False)
     """What this file itself changes relative to its parent (empty for a root ruleset)."""
-    _setups: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
-    """The setups, their compiled tables and packs, each built once the first time it is asked
-    for (written by this class's own methods only: setups are a finite set of choices)."""
+    compiled: Compiled = field(init=False, repr=False, compare=False)
+    """The tables the referee looks up in every deal, compiled when the ruleset is made."""
+    setups: Mapping[SetupKey, PreparedSetup] = field(init=False, repr=False, compare=False)
+    """Every setup the options allow, prepared when the ruleset is made (setups are a finite
+    set of choices), by every way of naming it: its options as given (``{}`` for the
+    defaults), as (option, suit name) pairs in order."""
+
+    def __post_init__(self) -> None:
+        # Complete when made: the derived answers and every setup are compiled here, never
+        # filled in later.
+        object.__setattr__(self, "compiled", _compile_tables(self))
+        object.__setattr__(self, "setups", MappingProxyType(self._prepare_setups()))
+
+    def _prepare_setups(self) -> dict[SetupKey, PreparedSetup]:
+        ids = tuple(self.options)
+        found: dict[SetupKey, PreparedSetup] = {}
+        for combo in product(*(o.choices for o in self.options.values())):
+            chosen = dict(zip(ids, combo, strict=True))
+            prepared = self._prepare(chosen)
+            found[setup_key({k: v.value for k, v in chosen.items()})] = prepared
+        # The same setups named by some of their options, the others left to their defaults.
+        for named in product(*((None, *o.choices) for o in self.options.values())):
+            given = {k: v.value for k, v in zip(ids, named, strict=True) if v is not None}
+            named_all = {**{k: o.default.value for k, o in self.options.items()}, **given}
+            found.setdefault(setup_key(given), found[setup_key(named_all)])
+        return found
+
+    def _prepare(self, chosen: Mapping[str, Suit]) -> PreparedSetup:
+        deck = self._deck(chosen)
+        values = freeze({k: v.value for k, v in chosen.items()})
+        tables = self._compile(chosen, deck)
+        setup = Setup(freeze(dict(chosen)), tables, values)
+        return PreparedSetup(setup, deck, frozenset(deck), self._pack_description(chosen, deck))
+
+    def prepared(self, options: Mapping[str, Any] | None = None) -> PreparedSetup:
+        """Returns the setup for these options, prepared when the ruleset was made.
+
+        :raises NotationError: for an unknown option or a choice the ruleset does not offer.
+        """
+        found = self.setups.get(setup_key(options))
+        if found is None:
+            chosen = self.resolve_options(options)
+            found = self.setups[setup_key({k: v.value for k, v in chosen.items()})]
+        return found
 
     @property
     def amounts_unit(self) -> str:
@@ -216,11 +274,6 @@ class RuleSet:
         """Checks if deals are scored in points from a tariff (``settlement.unit: point``),
         not settled in counters."""
         return self.unit == POINT
-
-    @cached_property
-    def compiled(self) -> Compiled:
-        """The tables the referee looks up in every deal (built once, then read only)."""
-        return _compile_tables(self)
 
     def plain(self, path: Path_ = ()) -> Any:
         """Returns a plain copy (dicts, lists and scalars, ready for JSON or YAML) of the
@@ -329,10 +382,9 @@ class RuleSet:
     def deck(self, options: Mapping[str, Any] | None = None) -> tuple[Card, ...]:
         """Returns the cards in play for this setup, in index order (worked out once a setup,
         then kept)."""
-        return self._kept("deck", options, lambda: self._deck(options))
+        return self.prepared(options).deck
 
-    def _deck(self, options: Mapping[str, Any] | None) -> tuple[Card, ...]:
-        chosen = self.resolve_options(options)
+    def _deck(self, chosen: Mapping[str, Suit]) -> tuple[Card, ...]:
         gone_suits = {
             chosen[o.id] for o in self.options.values() if o.kind is OptionKind.REMOVE_SUIT
         }
@@ -348,16 +400,14 @@ class RuleSet:
     def pack_description(self, options: Mapping[str, Any] | None = None) -> str:
         """Returns what this game's pack is, for messages: ``40 cards: A K Q J 7 6 5 4 3 2 of
         spades, clubs, hearts, diamonds`` (and what the setup takes out)."""
-        return self._kept("pack", options, lambda: self._pack_description(options))
+        return self.prepared(options).pack
 
-    def _pack_description(self, options: Mapping[str, Any] | None) -> str:
-        chosen = self.resolve_options(options)
+    def _pack_description(self, chosen: Mapping[str, Suit], deck: tuple[Card, ...]) -> str:
         gone = [
             chosen[o.id].value for o in self.options.values() if o.kind is OptionKind.REMOVE_SUIT
         ]
-        text = (
-            f"{len(self.deck(options))} cards: {' '.join(r.value for r in self.ranks)} of "
-            + ", ".join(s.value for s in self.suits)
+        text = f"{len(deck)} cards: {' '.join(r.value for r in self.ranks)} of " + ", ".join(
+            s.value for s in self.suits
         )
         if gone:
             text += f", less the {' and '.join(gone)}"
@@ -379,7 +429,7 @@ class RuleSet:
         from engine.errors import NotationError
 
         found = card if isinstance(card, Card) else Card.parse(card)
-        if found not in self._deck_set(options):
+        if found not in self.prepared(options).cards:
             raise NotationError(self.not_in_pack(found, options))
         return found
 
@@ -390,46 +440,16 @@ class RuleSet:
             f"{self.pack_description(options)})"
         )
 
-    def _deck_set(self, options: Mapping[str, Any] | None) -> frozenset[Card]:
-        return self._kept("deck-set", options, lambda: frozenset(self.deck(options)))
-
-    def _kept(self, kind: str, options: Mapping[str, Any] | None, make: Callable[[], _T]) -> _T:
-        """Returns ``make()``'s answer for this setup, worked out once for each ``kind`` and
-        set of options, then kept with the setups."""
-        key = (kind, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())))
-        found: _T | None = self._setups.get(key)
-        if found is None:
-            found = self._setups[key] = make()
-        return found
-
     def setup(self, options: Mapping[str, Any] | None = None) -> Setup:
-        """Returns the setup for these options, resolved and compiled once (then cached).
+        """Returns the setup for these options, resolved and compiled with the ruleset.
 
         :raises NotationError: for an unknown option or a choice the ruleset does not offer.
         """
-        key: Any = "setup"
-        if options:
-            key = ("setup", tuple(sorted((str(k), str(v)) for k, v in options.items())))
-        cached: Setup | None = self._setups.get(key)
-        if cached is None:
-            chosen = self.resolve_options(options)
-            values = freeze({k: v.value for k, v in chosen.items()})
-            cached = self._setups[key] = Setup(freeze(dict(chosen)), self.tables(options), values)
-        return cached
+        return self.prepared(options).setup
 
     def tables(self, options: Mapping[str, Any] | None = None) -> Tables:
-        """Returns the compiled tables for this setup (compiled once, then cached)."""
-        if not options and ("tables",) in self._setups:
-            return self._setups[("tables",)]  # type: ignore[no-any-return]
-        chosen = self.resolve_options(options)
-        key = ("tables", *sorted((k, v.value) for k, v in chosen.items()))
-        cached: Tables | None = self._setups.get(key)
-        if cached is None:
-            cached = self._compile(chosen)
-            self._setups[key] = cached
-            if not options:
-                self._setups[("tables",)] = cached
-        return cached
+        """Returns the compiled tables for this setup (compiled with the ruleset)."""
+        return self.prepared(options).setup.tables
 
     # Card orders.
 
@@ -439,7 +459,7 @@ class RuleSet:
 
     def trump_order(self, trump: Suit, options: Mapping[str, Any] | None = None) -> list[Card]:
         """Returns every trump, highest first, when ``trump`` is the trump suit."""
-        return self._trump_order(trump, frozenset(self.deck(options)))
+        return self._trump_order(trump, self.prepared(options).cards)
 
     def _trump_order(self, trump: Suit, deck: frozenset[Card]) -> list[Card]:
         out: list[Card] = []
@@ -457,7 +477,7 @@ class RuleSet:
         self, suit: Suit, trump: Suit, options: Mapping[str, Any] | None = None
     ) -> list[Card]:
         """Returns the non-trump cards of ``suit``, highest first, when ``trump`` is trumps."""
-        deck = frozenset(self.deck(options))
+        deck = self.prepared(options).cards
         return self._plain_order(suit, trump, deck, set(self._trump_order(trump, deck)))
 
     def _plain_order(
@@ -475,7 +495,7 @@ class RuleSet:
     def no_trumps_order(self, suit: Suit, options: Mapping[str, Any] | None = None) -> list[Card]:
         """Returns the cards of ``suit``, highest first, in a contract without trumps
         (``ranking.no_trumps``, else the plain order)."""
-        return self._no_trumps_order(suit, frozenset(self.deck(options)))
+        return self._no_trumps_order(suit, self.prepared(options).cards)
 
     def _no_trumps_order(self, suit: Suit, deck: frozenset[Card]) -> list[Card]:
         ranks = self.no_trumps_black if suit.colour is Colour.BLACK else self.no_trumps_red
@@ -490,9 +510,7 @@ class RuleSet:
                 out.setdefault(card, top.name)
         return out
 
-    def _compile(self, chosen: Mapping[str, Suit]) -> Tables:
-        options = {k: v.value for k, v in chosen.items()}
-        deck = self.deck(options)
+    def _compile(self, chosen: Mapping[str, Suit], deck: tuple[Card, ...]) -> Tables:
         deck_set = frozenset(deck)
         deck_idx = tuple(c.index for c in deck)
         deck_mask = 0
