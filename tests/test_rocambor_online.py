@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine import load_ruleset
 from engine.bots import make_bot
+from engine.cards import Suit
 from engine.referee import Deal, Phase
 
 RULES = load_ruleset("tresillo-rocambor")
@@ -48,3 +49,12 @@ def test_the_seat_after_the_ombre_leads_the_first_trick() -> None:
         assert d.to_move == order[(order.index(d.declarer) + 1) % len(order)]
         seen.add(order.index(d.declarer))
     assert len(seen) >= 2  # Ombres at different places in the turn were seen
+
+
+def test_a_red_trump_runs_king_knight_jack_ace_after_the_matadors() -> None:
+    # roc-online, Card Ranking: "After the matadores, remaining trump cards follow the suit's
+    # native ranking"; red: "King > Knight > Jack > Ace > 2 > ...". The online engine's
+    # trumpOrderValue ranks Kh above Ah with hearts trumps.
+    order = [str(c) for c in RULES.trump_order(Suit.HEARTS)]
+    assert order[:8] == ["As", "7h", "Ac", "Kh", "Qh", "Jh", "Ah", "2h"]
+    assert [str(c) for c in load_ruleset("tresillo").trump_order(Suit.HEARTS)][3] == "Ah"

@@ -369,13 +369,13 @@ def test_the_terminal_table_refuses_an_opening_oros_and_offers_the_raise() -> No
 
     from engine.cli import app
 
-    # Seed 12: seat 1, the human, speaks first; he tries to open with oros, bids entrada, the
+    # Seed 33: seat 1, the human, speaks first; he tries to open with oros, bids entrada, the
     # bots pass, and he is asked what he plays.
     out = (
         CliRunner()
         .invoke(
             app,
-            ["play", "tresillo-rocambor", "--seed", "12", "--seat", "1", "--deals", "1"],
+            ["play", "tresillo-rocambor", "--seed", "33", "--seat", "1", "--deals", "1"],
             input="bid entrada-favor\nbid entrada\npass\n",
         )
         .output
