@@ -208,8 +208,7 @@ class Sentence:
                     "text": c.text,
                     "status": c.status,
                     "links": [
-                        {"ruleset": x.ruleset, "path": x.path, "where": x.where}
-                        for x in c.links
+                        {"ruleset": x.ruleset, "path": x.path, "where": x.where} for x in c.links
                     ],
                     "by": [f"{r}:{p}" for r, p in c.entry.by],
                     "why": c.entry.why,
