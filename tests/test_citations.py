@@ -86,7 +86,8 @@ def test_every_source_has_provenance() -> None:
     assert "enc-q" in LIBRARY.sources and LIBRARY.sources["enc-q"].whole
     for source in LIBRARY.sources.values():
         assert source.provenance and source.title, source.id
-        assert source.passages, source.id
+        # A source named but never quoted (cz, dk, emil, pokw) says why none is stored.
+        assert source.passages or "No passage is stored" in source.provenance, source.id
 
 
 @pytest.mark.parametrize("path", QUOTING_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
