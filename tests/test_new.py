@@ -6,17 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from engine.cli import EXIT_INVALID, EXIT_USAGE, app
-
-runner = CliRunner()
-
-
-def invoke(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output
-    return result
+from engine.cli import EXIT_INVALID, EXIT_USAGE
+from tests.cli_helpers import invoke
 
 
 def _uncomment_example(text: str, source: str) -> str:

@@ -252,7 +252,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
     auction = d["auction"]
     contracts = auction["contracts"]
     talon = int(d["deal"]["talon"])
-    rnd = auction["speech"] == "round"
+    rnd = auction["speech"] in ("round", "duel")
     ranks: dict[int, list[str]] = {}
     for cid, c in contracts.items():
         if c["biddable"]:
@@ -264,7 +264,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
                     ("auction", "contracts", ids[1], "rank"),
                     "equal-rank-unsettled",
                     f"contracts {', '.join(ids)} share rank {rank}: say who holds at equal rank "
-                    "(auction.equal_rank: refused or earlier-holds)",
+                    "(auction.equal_rank: refused, earlier-holds or earlier-holds-same)",
                 )
     suits = set(d["deck"]["suits"])
     for cid, c in contracts.items():
@@ -273,7 +273,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
             add(
                 (*path, "matchable"),
                 "round-and-matchable",
-                f"contract {cid}: where speech goes round the holder speaks again, so no "
+                f"contract {cid}: where speech goes round or duels the holder speaks again, so no "
                 "overcall is matched (drop matchable)",
             )
         for key in ("bid_as", "instead_of"):
