@@ -96,6 +96,9 @@ class Link:
     where: str
     evidence: str
     against: bool = False
+    variant: bool = False
+    """The file is a variant citing the sentence itself (a citation it inherits is never a
+    link): a variant reading, listed apart from the canonical files' (after them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +201,7 @@ class Sentence:
                     "where": link.where,
                     "evidence": link.evidence,
                     "against": link.against,
+                    "variant": link.variant,
                 }
                 for link in self.links
             ],
@@ -529,6 +533,7 @@ def _read(
                     f"{repo_path(file)}:{line}" if line is not None else repo_path(file),
                     _evidence(rules, path),
                     bool(node.get("against", False)),
+                    rules.extends is not None,
                 ),
             )
         quoted = tuple(ClaimLink(c.id, c.ruleset) for head, c in quotes if head in key)
@@ -561,7 +566,7 @@ def _read(
                 anchor,
                 locator,
                 text,
-                tuple(rest.values()),
+                tuple(sorted(rest.values(), key=lambda link: link.variant)),
                 quoted,
                 entry,
                 tuple(clauses),

@@ -894,13 +894,21 @@ def _merge(
                 # parent's rows it keeps stay the parent's (their basis and lines).
                 ids = {id(row) for row, _ in mine}
                 written = [(i, inner) for i, (row, inner) in enumerate(per_item) if id(row) in ids]
-                for i, inner in written:
-                    overrides.append(((*sub, i), inner[()]))
-                if not written:
-                    # Rows taken out only: the change is the edit itself (nothing left whose
-                    # basis it needs).
+                rows = all(isinstance(per_item[i][0], dict) for i, _ in written)
+                if written and rows:
+                    for i, inner in written:
+                        overrides.append(((*sub, i), inner[()]))
+                elif written:
+                    overrides.append((sub, f_where))  # plain items: the list is the change
+                elif per_item and all(
+                    isinstance(row, dict) and "basis" in row for row, _ in per_item
+                ):
+                    # Based rows taken out only: the change is the edit itself (the rows
+                    # left are the parent's, with their own basis).
                     edit = next((o for o in ("$drop", "$remove") if o in value), "$append")
                     overrides.append(((*sub, edit), loc((*sub, edit))))
+                else:
+                    overrides.append((sub, f_where))
                 continue
             if key in _WHOLE_KEYS and isinstance(value, dict):
                 # A basis is the file's own reasons: the child's replaces the parent's whole,
