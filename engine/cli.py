@@ -870,7 +870,7 @@ def simulate(
             "--bots",
             metavar="KIND[,KIND…]",
             help=(
-                "random, heuristic or search (or, with the [openspiel] extra, OpenSpiel's "
+                "random, heuristic or search (or, with the \\[openspiel] extra, OpenSpiel's "
                 "ismcts:simulations=N:uct_c=C or a bot it registers): one for every seat, "
                 "or one per seat."
             ),
