@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from engine.documents.sources import load_library, pieces
+from engine.rules.loader import Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 QUOTING_FILES = sorted(
@@ -45,12 +46,25 @@ def _cites(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Mapping
             yield from _cites(value, (*path, str(i)))
 
 
+def house_sources(path: Path) -> set[str]:
+    """The sources a rule file's resolved sources table declares a house's own (``kind:
+    house``): a club's written rules, whose words are not kept in ``sources/``; its citations
+    need no stored passage (docs/rule-format.md, "Sources"). Empty for a claims file."""
+    if path.parent.name == "claims":
+        return set()
+    registry = Registry()
+    data = registry.resolve(registry.add_path(path)).data
+    table = data.get("sources") or {}
+    return {sid for sid, s in table.items() if isinstance(s, Mapping) and s.get("kind") == "house"}
+
+
 def _quotes(path: Path) -> list[tuple[str, str, Any]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    house = house_sources(path)
     return [
         (where, str(cite.get("source")), cite["quote"])
         for where, cite in _cites(data)
-        if cite.get("quote") is not None
+        if cite.get("quote") is not None and str(cite.get("source")) not in house
     ]
 
 
@@ -152,9 +166,10 @@ def _all_cites(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Map
 def _passage_problems(path: Path) -> list[str]:
     problems = []
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    house = house_sources(path)
     for where, cite in _all_cites(data):
         sid, locator = str(cite["source"]), str(cite.get("locator") or "")
-        if (sid, locator) in NOT_STORED:
+        if (sid, locator) in NOT_STORED or sid in house:
             continue
         source = LIBRARY.sources.get(sid)
         if source is None:

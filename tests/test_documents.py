@@ -11,10 +11,8 @@ from pathlib import Path
 import html5lib
 import jinja2
 import pytest
-from typer.testing import CliRunner
 
 from engine import load_ruleset
-from engine.cli import app
 from engine.documents.book import rule_view
 from engine.documents.claims import evaluate, load_claims
 from engine.documents.diff import diff_rulesets
@@ -24,15 +22,14 @@ from engine.documents.matrix import build_matrix
 from engine.documents.site import all_rulesets, write_docs
 from engine.errors import RuleFileError
 from engine.render import environment, md_escape
+from tests.cli_helpers import invoke
+
+# slow: the whole documents site, written twice (Markdown and HTML), with its paired simulations.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 BELINDA = ROOT / "docs" / "examples" / "belinda.yaml"
-runner = CliRunner()
-
-
-def invoke(*args: str) -> object:
-    return runner.invoke(app, list(args))
 
 
 def _html_ok(text: str) -> None:

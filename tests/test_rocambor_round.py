@@ -20,8 +20,7 @@ from engine import load_ruleset
 from engine.cards import Card
 from engine.referee import Deal, Phase
 from engine.rules.loader import validate_paths
-from tests.referee_helpers import run
-from tests.test_living_family import tresillo
+from tests.referee_helpers import run, tresillo
 
 ROCAMBOR = load_ruleset("tresillo-rocambor")
 S0, S1, S2 = 1, 2, 3

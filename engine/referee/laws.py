@@ -198,15 +198,32 @@ def refusal(d: DealState, seat: int, action: Action) -> IllegalActionError | Non
     return None
 
 
+def _public_holder(d: DealState, state: Irregular, card: int) -> int | None:
+    """Returns the seat every seat can see holding ``card`` (exposed, played out of turn and
+    taken back, or in a hand shown), None if no seat's view places it in a hand."""
+    for holder in range(d.n):
+        if d.hands[holder] >> card & 1 and card in state.public_cards(d.hands, holder):
+            return holder
+    return None
+
+
 def _require_refusal(
     d: DealState, seat: int, action: Action, state: Irregular
 ) -> IllegalActionError | None:
+    # Only what the asker may see is read: his own hand and the cards made public. A card he
+    # cannot see is refused in the same words wherever it lies (a hand, the talon, a trick),
+    # or the answer would tell him where it is.
     card = action.card.index
-    holder = next((s for s in range(d.n) if d.hands[s] >> card & 1), None)
-    if holder is None or holder == seat:
+    if d.hands[seat] >> card & 1:
         return refuse(
-            "require/not-liable", f"no adversary of seat {seat} holds {action.card}", seat, action
+            "require/not-liable",
+            f"seat {seat} holds {action.card} himself: only an adversary's card may be called",
+            seat,
+            action,
         )
+    holder = _public_holder(d, state, card)
+    if holder is None:
+        return _not_liable(seat, action)
     knows = holder == d.declarer or d.partner_known_to(seat)
     if knows and seat not in adversaries(d, holder):
         return refuse(
@@ -224,6 +241,10 @@ def _require_refusal(
         return None
     if _hidden_self_call(d, seat, holder, card, state):
         return None
+    return _not_liable(seat, action)
+
+
+def _not_liable(seat: int, action: Action) -> IllegalActionError:
     return refuse(
         "require/not-liable",
         f"{action.card} is not liable to be called: only a card exposed or played out of turn, "
@@ -470,10 +491,9 @@ def declarable(d: DealState, seat: int) -> list[Action]:
     if in_play and laws.out_of_turn is not None and seat != d.to_move:
         out += [Action("out-of-turn", cards=(ALL_CARDS[c],)) for c in cards]
     if in_play:
-        for holder in range(d.n):
-            held = d.hands[holder]
-            for c in range(held.bit_length()):
-                if held >> c & 1:
+        if d.irregular is not None:
+            for holder in range(d.n):
+                for c in d.irregular.public_cards(d.hands, holder):
                     a = Action("require", cards=(ALL_CARDS[c],))
                     if refusal(d, seat, a) is None:
                         out.append(a)

@@ -292,10 +292,16 @@ class OmbreGame(pyspiel.Game):
             min_utility=-float(bound),
             max_utility=float(bound),
             utility_sum=None,
-            max_game_length=codec.max_game_length(),
+            max_game_length=codec.max_decisions(),
         )
         super().__init__(GAME_TYPE, info, given)
         self.spec = spec
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The chance nodes of one deal: one per card of the pack (OpenSpiel's C++ side asks
+        this too; ``max_move_number`` and ``max_history_length`` are this plus
+        ``max_game_length``, the players' decisions)."""
+        return self.spec.codec.chance_nodes()
 
     def new_initial_state(self) -> OmbreState:
         """Returns the state before the deal: a chance node."""
@@ -577,7 +583,7 @@ class OmbreObserver:
                 d["partner"][n if partner is None else partner] = 1
             if private.get("given") is not None:
                 d["given"][card_index(private["given"])] = 1
-            for c in core.picks:
+            for c in _picks_seen(core, player):
                 d["picked"][c] = 1
             if self.perfect_recall:
                 for c in deal.dealt[player]:
@@ -663,13 +669,23 @@ class OmbreObserver:
                             + " ".join(str(ALL_CARDS[c]) for c in drawn)
                         )
             parts += [f"{k}={_text(v)}" for k, v in private.items() if k != "seat"]
-            if core.picks:
-                parts.append("picked=" + " ".join(str(ALL_CARDS[c]) for c in core.picks))
+            picks = _picks_seen(core, player)
+            if picks:
+                parts.append("picked=" + " ".join(str(ALL_CARDS[c]) for c in picks))
         if self.public:
             if self.perfect_recall:
                 parts.append(f"moves={len(deal.history)}")
             parts += [f"{k}={_text(v)}" for k, v in public.items()]
         return " ".join(parts)
+
+
+def _picks_seen(core: _Core, player: int) -> tuple[int, ...]:
+    """Returns the cards of an écart in progress that ``player`` may see: the seat picking
+    them sees them; the others see nothing of it until the écart is made (then its number)."""
+    deal = core.deal
+    if deal is None or deal.is_over or deal.to_move != player:
+        return ()
+    return tuple(core.picks)
 
 
 def _text(value: Any) -> str:

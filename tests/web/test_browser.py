@@ -19,7 +19,7 @@ from engine.scoresheet import Evening, parse_entry
 from tests.test_scoresheet import entry_of
 from tests.web.conftest import LiveServer
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::ResourceWarning"), pytest.mark.browser]
 
 
 def _by(kind: str) -> Any:
