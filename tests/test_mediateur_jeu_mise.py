@@ -28,9 +28,7 @@ def _paid(ruleset: str, result: str) -> tuple[int, int]:
         trump_holders=(),
     )
     hand = sum(
-        p.amount if p.payee == "1" else -p.amount
-        for p in s.payments
-        if {p.payer, p.payee} == {"1", "2"}
+        p.amount if p.payee == 1 else -p.amount for p in s.payments if {p.payer, p.payee} == {1, 2}
     )
     return hand, s.balances[2]
 
