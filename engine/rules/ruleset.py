@@ -151,12 +151,16 @@ class RuleSet:
     exchange_defenders: Defenders
     """``in-turn``, or ``either-first``: the first defender may ``defer`` to the other."""
     speech: Speech
-    """``once-each``, or ``round``: speech goes round until all but one have passed."""
+    """``once-each``; ``round``: speech goes round until all but one have passed; or ``duel``:
+    a hand overcalled answers before the next seat speaks, a pass being final."""
     equal_rank: EqualRank
-    """A bid of the rank standing: ``refused``, or ``earlier-holds`` (an earlier hand's)."""
+    """A bid of the rank standing: ``refused``, ``earlier-holds`` (an earlier hand's, another
+    contract than the one held), or ``earlier-holds-same`` (the very contract held too)."""
     raise_to: str | None
     """``higher``: after the auction the declarer may raise his contract (``auction.raise``)."""
     leader: Leader
+    """Who leads the first trick: the ``eldest``, the ``declarer``, or the seat next in turn
+    after the declarer (``after-declarer``)."""
     follow_suit: bool
     must_trump: bool
     must_overtake: bool
