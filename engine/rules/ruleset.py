@@ -669,12 +669,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _compile_tables(rules: RuleSet) -> Compiled:
-    """Builds :attr:`RuleSet.compiled` (once per ruleset)."""
+def _contract_names(rules: RuleSet) -> dict[str, str]:
+    """Each contract's id and aliases, as :meth:`RuleSet.contract_id` looks them up."""
     names: dict[str, str] = {}
     for c in rules.contracts.values():
         for alias in (c.id, *c.aliases):
             names.setdefault("-".join(alias.lower().replace("-", " ").split()), c.id)
+    return names
+
+
+def _bids(rules: RuleSet, offered: frozenset[str]) -> dict[int, tuple[Action, ...]]:
+    """For the rank of the contract held (-1: none yet), pass and every higher biddable
+    contract, lowest first (:attr:`Compiled.bids`)."""
     by_rank = sorted(rules.contracts.values(), key=lambda c: c.rank)
     pass_ = Action("pass")
     bids = {
@@ -691,46 +697,44 @@ def _compile_tables(rules: RuleSet) -> Compiled:
         if b.contract is None
         or rules.contracts[b.contract].biddable_when is not BiddableWhen.OVER_A_BID
     )
-    offered = frozenset(c.id for c in by_rank if c.biddable_when is BiddableWhen.OUT_AFTER_ALL_PASS)
     if offered:
         bids = {
             floor: tuple(b for b in line if b.contract not in offered)
             for floor, line in bids.items()
         }
-    match = {c.id: (pass_, Action("bid", contract=c.id)) for c in by_rank}
+    return bids
+
+
+def _dealer_plan(rules: RuleSet, dealer: int) -> DealerPlan:
+    """The seating and the packets of a deal dealt by ``dealer``."""
     n = rules.players
-    dealers = []
-    for dealer in range(n):
-        eldest = (dealer + 1) % n
-        out = (
-            dealer
-            if rules.sits_out == "dealer"
-            else (dealer + n // 2) % n
-            if rules.sits_out == "opposite-dealer"
-            else None
-        )
-        order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
-        plan = []
-        pos = 0
-        for size in rules.packets[0]:
-            for seat in order:
-                plan.append((seat, pos, pos + size))
-                pos += size
-        dealers.append(
-            DealerPlan(
-                eldest,
-                out,
-                n - (out is not None),
-                tuple(reversed(order[1:])),
-                tuple((s + 2) % n if (s + 1) % n == out else (s + 1) % n for s in range(n)),
-                tuple(plan),
-            )
-        )
-    opponents = {
-        (declarer, partner): opponents_of(n, declarer, partner)
-        for declarer in range(n)
-        for partner in (None, *(p for p in range(n) if p != declarer))
-    }
+    eldest = (dealer + 1) % n
+    out = (
+        dealer
+        if rules.sits_out == "dealer"
+        else (dealer + n // 2) % n
+        if rules.sits_out == "opposite-dealer"
+        else None
+    )
+    order = [(eldest + k) % n for k in range(n) if (eldest + k) % n != out]
+    plan = []
+    pos = 0
+    for size in rules.packets[0]:
+        for seat in order:
+            plan.append((seat, pos, pos + size))
+            pos += size
+    return DealerPlan(
+        eldest,
+        out,
+        n - (out is not None),
+        tuple(reversed(order[1:])),
+        tuple((s + 2) % n if (s + 1) % n == out else (s + 1) % n for s in range(n)),
+        tuple(plan),
+    )
+
+
+def _outcome_items(rules: RuleSet) -> dict[tuple[str, str], OutcomeItems]:
+    """For (result, contract), the items received and paid (:attr:`Compiled.outcome_items`)."""
     items: dict[tuple[str, str], OutcomeItems] = {}
     for result, outcome in rules.outcomes.items():
         for contract in rules.contracts:
@@ -746,6 +750,12 @@ def _compile_tables(rules: RuleSet) -> Compiled:
                 )
                 for direction, ids in (("receive", outcome.receive), ("pay", outcome.pay))
             )
+    return items
+
+
+def _deal_stakes(rules: RuleSet) -> dict[tuple[int, bool, int], tuple[int, ...]]:
+    """For (dealer, redeal, factor), what each seat stakes (:attr:`Compiled.deal_stakes`)."""
+    n = rules.players
     factors = sorted({1, rules.party.last_tour_factor if rules.party else 1})
     stakes: dict[tuple[int, bool, int], tuple[int, ...]] = {}
     for dealer in range(n):
@@ -755,6 +765,26 @@ def _compile_tables(rules: RuleSet) -> Compiled:
                 if factor != 1:
                     lines = tuple((w, a * factor if w == "dealer" else a) for w, a in lines)
                 stakes[(dealer, redeal, factor)] = tuple(stakes_of(lines, dealer, n))
+    return stakes
+
+
+def _compile_tables(rules: RuleSet) -> Compiled:
+    """Builds :attr:`RuleSet.compiled` (once per ruleset)."""
+    names = _contract_names(rules)
+    by_rank = sorted(rules.contracts.values(), key=lambda c: c.rank)
+    pass_ = Action("pass")
+    offered = frozenset(c.id for c in by_rank if c.biddable_when is BiddableWhen.OUT_AFTER_ALL_PASS)
+    bids = _bids(rules, offered)
+    match = {c.id: (pass_, Action("bid", contract=c.id)) for c in by_rank}
+    n = rules.players
+    dealers = [_dealer_plan(rules, dealer) for dealer in range(n)]
+    opponents = {
+        (declarer, partner): opponents_of(n, declarer, partner)
+        for declarer in range(n)
+        for partner in (None, *(p for p in range(n) if p != declarer))
+    }
+    items = _outcome_items(rules)
+    stakes = _deal_stakes(rules)
     return Compiled(
         contract_names=freeze(names),
         bids=MappingProxyType(bids),
