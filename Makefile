@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play lint typecheck pytest bench docs playthroughs clean serve browser fuzz sweep test-network
+.PHONY: test check play lint typecheck pytest pytest-all bench docs playthroughs clean serve browser fuzz sweep test-network
 
 SEED  ?= 1
 JOBS  ?= 0
@@ -15,7 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,web,openspiel]'
 	touch $(STAMP)
 
-test: $(STAMP) lint typecheck pytest
+# The quick tier: lint, types and every test a change usually needs, on both cores (at most
+# about 3 minutes here). `make check` is everything (the slow tier too: sweeps, fuzz campaigns,
+# the browser, property runs at full size), and is what CI runs. Each prints its parts' times.
+test: $(STAMP)
+	@$(BIN)/python tools/timed.py "make test" lint "$(MAKE) -s lint" types "$(MAKE) -s typecheck" tests "$(MAKE) -s pytest"
+
+check: $(STAMP)
+	@$(BIN)/python tools/timed.py "make check" lint "$(MAKE) -s lint" types "$(MAKE) -s typecheck" tests "$(MAKE) -s pytest-all"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -24,8 +31,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# XDIST: how many workers (both cores by default; XDIST=0 runs in one process).
+XDIST ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(XDIST) -m "not slow and not browser and not network"
+
+pytest-all: $(STAMP)
+	$(BIN)/pytest -n $(XDIST)
 
 play: $(STAMP)
 	$(BIN)/ombre play $(or $(RULESET),quadrille)

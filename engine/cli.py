@@ -95,11 +95,28 @@ def _examples(*commands: str) -> str:
     return "Examples:\n\n" + "\n\n".join(f"  $ {c}" for c in commands)
 
 
+def _complete_ruleset(incomplete: str) -> list[str]:
+    """Returns the ruleset and variant ids that begin with ``incomplete``, for the shell's tab
+    completion (``ombre --install-completion``); never an error, only fewer names."""
+    from engine.rules.loader import default_registry
+
+    try:
+        ids = {e.id for e in default_registry().found() if e.id is not None}
+    except Exception:  # a completion must never break the shell
+        return []
+    return sorted(i for i in ids if i.startswith(incomplete))
+
+
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")
 ]
 RulesetArg = Annotated[
-    str, typer.Argument(metavar="RULESET", help="A ruleset or variant: id, alias or path.")
+    str,
+    typer.Argument(
+        metavar="RULESET",
+        autocompletion=_complete_ruleset,
+        help="A ruleset or variant: id, alias or path.",
+    ),
 ]
 OptionList = Annotated[
     list[str] | None,
@@ -498,6 +515,7 @@ def replay(
         typer.Option(
             "--ruleset",
             metavar="RULESET",
+            autocompletion=_complete_ruleset,
             help="Referee under this ruleset too, side by side with the record's own.",
         ),
     ] = None,
@@ -599,7 +617,10 @@ def docs(
     rulesets: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[RULESET]...", help="Only these (default: every ruleset).", show_default=False
+            metavar="[RULESET]...",
+            autocompletion=_complete_ruleset,
+            help="Only these (default: every ruleset).",
+            show_default=False,
         ),
     ] = None,
     fmt: Annotated[
@@ -651,6 +672,7 @@ def claims(
         str | None,
         typer.Argument(
             metavar="[RULESET]",
+            autocompletion=_complete_ruleset,
             help="Only the claims about it (and its parents).",
             show_default=False,
         ),
@@ -732,6 +754,7 @@ def play(
         str | None,
         typer.Argument(
             metavar="RULESET",
+            autocompletion=_complete_ruleset,
             help="A ruleset or variant: id, alias or path. With --from it may be left out.",
             show_default=False,
         ),
@@ -870,7 +893,7 @@ def simulate(
             "--bots",
             metavar="KIND[,KIND…]",
             help=(
-                "random, heuristic or search (or, with the [openspiel] extra, OpenSpiel's "
+                "random, heuristic or search (or, with the \\[openspiel] extra, OpenSpiel's "
                 "ismcts:simulations=N:uct_c=C or a bot it registers): one for every seat, "
                 "or one per seat."
             ),
@@ -888,6 +911,7 @@ def simulate(
         typer.Option(
             "--against",
             metavar="RULESET",
+            autocompletion=_complete_ruleset,
             help="Compare with this ruleset on the same deals (paired), with 95% intervals.",
         ),
     ] = None,
@@ -1079,7 +1103,11 @@ def serve(
 def score(
     ruleset: Annotated[
         str | None,
-        typer.Argument(metavar="[RULESET]", help="The game (not needed to go on with --evening)."),
+        typer.Argument(
+            metavar="[RULESET]",
+            autocompletion=_complete_ruleset,
+            help="The game (not needed to go on with --evening).",
+        ),
     ] = None,
     evening: Annotated[
         Path | None,

@@ -240,6 +240,9 @@ class SideFigures:
     vole_made: Estimate
     totals: tuple[int, ...]
     """Each seat's total over the deals."""
+    redealt: Estimate = Estimate(0.0, 0.0, 0.0, 0)
+    """How often a deal was passed out and dealt again (nobody declared), over every deal.
+    Such a deal, in either arm, is left out of both arms' roles and declarer's wins."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -256,6 +259,7 @@ class SideFigures:
             "vole_undertaken": self.vole_undertaken.as_json(),
             "vole_made": self.vole_made.as_json(),
             "totals": list(self.totals),
+            "redealt": self.redealt.as_json(),
         }
 
     @staticmethod
@@ -274,6 +278,9 @@ class SideFigures:
             vole_undertaken=Estimate.from_json(data["vole_undertaken"]),
             vole_made=Estimate.from_json(data["vole_made"]),
             totals=tuple(_count(t) for t in data["totals"]),
+            redealt=Estimate.from_json(data["redealt"])
+            if "redealt" in data
+            else Estimate(0.0, 0.0, 0.0, 0),
         )
 
 
@@ -290,6 +297,8 @@ class Differences:
     vole_made: Estimate
     same_contract: Estimate
     same_result: Estimate
+    redealt: Estimate = Estimate(0.0, 0.0, 0.0, 0)
+    """The paired difference in how often a deal is passed out and dealt again."""
 
     def tested(self) -> Iterator[tuple[str, Estimate]]:
         """Yields each difference with its path in the JSON report, in the report's order
@@ -311,6 +320,7 @@ class Differences:
             "vole_made": self.vole_made.as_json(),
             "same_contract": self.same_contract.as_json(),
             "same_result": self.same_result.as_json(),
+            "redealt": self.redealt.as_json(),
         }
 
     @staticmethod
@@ -323,6 +333,9 @@ class Differences:
             vole_made=Estimate.from_json(data["vole_made"]),
             same_contract=Estimate.from_json(data["same_contract"]),
             same_result=Estimate.from_json(data["same_result"]),
+            redealt=Estimate.from_json(data["redealt"])
+            if "redealt" in data
+            else Estimate(0.0, 0.0, 0.0, 0),
         )
 
 
@@ -512,6 +525,7 @@ class Comparison:
 
     def _side(self, which: int) -> SideFigures:
         deals = self.outcomes[which]
+        other = self.outcomes[1 - which]
         n = len(deals)
         contracts: dict[str, ContractRates] = {}
         for cid in sorted({d.contract for d in deals if d.contract is not None}):
@@ -521,9 +535,14 @@ class Comparison:
                 proportion_ci(sum(d.won for d in played), len(played)).rounded(),
             )
         roles: dict[str, list[float]] = {"declarer": [], "partner": [], "defender": []}
-        for d in deals:
+        # The same deals in both arms: a role's balance counts where the deal has that role
+        # under both rule sets (a deal passed out in one arm is out of both, and counted in
+        # the redealt row).
+        for d, o in zip(deals, other, strict=True):
+            theirs = _roles(o)
             for role, value in _roles(d).items():
-                roles[role].append(value)
+                if role in theirs:
+                    roles[role].append(value)
         betes = [d.bete for d in deals if d.bete]
         results: dict[str, int] = {}
         for d in deals:
@@ -532,7 +551,10 @@ class Comparison:
         for d in deals:
             for seat, amount in enumerate(d.balances):
                 totals[seat] += amount
-        declared = [d for d in deals if d.declarer is not None]
+        declared = [
+            d for d, o in zip(deals, other, strict=True) if None not in (d.declarer, o.declarer)
+        ]
+        redealt = sum(d.declarer is None for d in deals)
         return SideFigures(
             ruleset=(self.a, self.b)[which],
             name=self.names[which],
@@ -547,6 +569,7 @@ class Comparison:
             vole_undertaken=proportion_ci(sum(d.vole_undertaken for d in deals), n).rounded(),
             vole_made=proportion_ci(sum(d.vole_made for d in deals), n).rounded(),
             totals=tuple(totals),
+            redealt=proportion_ci(redealt, n).rounded(),
         )
 
     def _differences(self) -> Differences:
@@ -580,6 +603,9 @@ class Comparison:
             ).rounded(),
             same_result=proportion_ci(
                 sum(x.result == y.result for x, y in pairs), len(pairs)
+            ).rounded(),
+            redealt=paired_ci(
+                (float(x.declarer is None), float(y.declarer is None)) for x, y in pairs
             ).rounded(),
         )
 

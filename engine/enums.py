@@ -113,6 +113,7 @@ class Leader(StrEnum):
 
     ELDEST = "eldest"
     DECLARER = "declarer"
+    AFTER_DECLARER = "after-declarer"
 
 
 class Renonce(StrEnum):
@@ -231,6 +232,7 @@ class Speech(StrEnum):
 
     ONCE_EACH = "once-each"
     ROUND = "round"
+    DUEL = "duel"
 
 
 class EqualRank(StrEnum):
@@ -238,6 +240,7 @@ class EqualRank(StrEnum):
 
     REFUSED = "refused"
     EARLIER_HOLDS = "earlier-holds"
+    EARLIER_HOLDS_SAME = "earlier-holds-same"
 
 
 class Defenders(StrEnum):

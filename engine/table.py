@@ -291,6 +291,8 @@ class PromptView:
     """The fewest he must discard (the declarer's duty to buy)."""
     may_defer: bool = False
     """He may let the other defender exchange first (``defer``)."""
+    limit: ExchangeLimit | None = None
+    """The referee's limit for this écart and its parts (``Deal.exchange_why``)."""
     talon: int = 0
     trick: int = 0
     led: Card | None = None
@@ -355,6 +357,8 @@ class HelpView:
     advice: tuple[Action, str] | None = None
     recorded: bool = False
     """Whether the game is written to a record (what ``quit`` keeps)."""
+    sources: bool = False
+    """The second request (``??``): the rules that apply with their sources, and the results."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +368,8 @@ class Move:
     payer: int | str | None
     payee: int | str | None
     amount: int
+    parts: tuple[str, ...] = ()
+    """For a stake: whose stake lines it is made of (``dealer``, ``each``), the referee's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,6 +476,12 @@ def _result_view(deal: Deal) -> ResultView:
     )
 
 
+def _stake_parts(p: Payment, dealer: int) -> tuple[str, ...]:
+    """Returns the stake lines one seat's stake is made of: the settlement's line names them
+    all (``dealer``, ``each``), and the ``dealer`` line is the dealer's alone."""
+    return tuple(x for x in p.items if x != "dealer" or p.payer_seat == dealer)
+
+
 def _payment_groups(deal: Deal) -> list[PaymentGroup]:
     """Returns the settlement's payments grouped by line, each with what explains it (the
     referee's typed lines: their kind, items and bases)."""
@@ -487,7 +499,15 @@ def _payment_groups(deal: Deal) -> list[PaymentGroup]:
     out = []
     for item, payments in groups.items():
         first = payments[0]
-        moves = [Move(p.payer_seat, p.payee_seat, p.amount) for p in payments]
+        moves = [
+            Move(
+                p.payer_seat,
+                p.payee_seat,
+                p.amount,
+                _stake_parts(p, deal.dealer) if p.kind is PaymentKind.STAKE else (),
+            )
+            for p in payments
+        ]
         group = PaymentGroup(
             item, first.kind.value, moves, sum(p.amount for p in payments), basis=first.basis
         )
@@ -1102,6 +1122,7 @@ class TableGame:
                 most=deal.exchange_limit(),
                 least=why.least if why is not None else 0,
                 may_defer=deal.may_defer(),
+                limit=why,
                 talon=view["talon"],
             )
         elif phase == "raise":
@@ -1193,8 +1214,10 @@ class TableGame:
                     return legal[0]
                 write(_message("empty-answer"))
                 continue
-            if word in ("?", "help", "h"):
-                self._help(deal, seat, write)
+            asked = word.split()
+            if asked and asked[0] in ("?", "help", "h", "??"):
+                # "??" or "? sources": the second request, the sources of the rules that apply
+                self._help(deal, seat, write, sources=asked[0] == "??" or asked[1:] == ["sources"])
                 continue
             if word == "last":
                 tricks = deal.tricks
@@ -1345,8 +1368,8 @@ class TableGame:
             recorded=self.record_path is not None,
         )
 
-    def _help(self, deal: Deal, seat: int, write: Write) -> None:
-        view = self._help_view(deal, seat)
+    def _help(self, deal: Deal, seat: int, write: Write, *, sources: bool = False) -> None:
+        view = dataclasses.replace(self._help_view(deal, seat), sources=sources)
         for line in str(_macros("table/turn.txt.j2").help(view, self.rules)).splitlines():
             write(line)
 

@@ -133,3 +133,22 @@ def all_tricks_result(rules: RuleSet, contract: str, *, vole: bool) -> str:
         rules, contract=contract, side_tricks=tricks, opponents=[0, 0], played=tricks, vole=vole
     )
     return rules.results[index].result
+
+
+def tresillo(rules: object, fixed: dict[int, str], talon: str = "") -> Deal:
+    """A deal of ``rules`` (Tresillo's seating: the dealer, seat 0, sits out) in which the seats
+    named hold the cards given; the others are filled from the rest, the talon starts with
+    ``talon`` and takes what is left."""
+    deck = [ALL_CARDS[i] for i in rules.tables(None).deck]  # type: ignore[attr-defined]
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    used: set[Card] = set()
+    for seat, text in fixed.items():
+        hands[seat] = [Card.parse(t) for t in text.split()]
+        used.update(hands[seat])
+    top = [Card.parse(t) for t in talon.split()]
+    used.update(top)
+    rest = [c for c in deck if c not in used]
+    for seat in (1, 2, 3):
+        while len(hands[seat]) < 9:
+            hands[seat].append(rest.pop(0))
+    return Deal(rules, dealer=0, hands=hands, talon=top + rest)  # type: ignore[arg-type]

@@ -233,7 +233,7 @@ def test_the_penalty_is_a_typed_line_of_the_settlement_and_the_report(rules: obj
         d.apply(d.legal_actions()[-1 if d.phase is Phase.PLAY else 0])
     assert d.is_over and d.settlement is not None
     (line,) = [p for p in d.settlement.payments if p.kind is PaymentKind.PENALTY]
-    assert (line.payer, line.amount, line.items) == (str(FORE), 1, ("without-need",))
+    assert (line.payer, line.amount, line.items) == (FORE, 1, ("without-need",))
     assert d.report()["penalties"] == [{"seat": FORE, "fault": "without-need"}]
 
 

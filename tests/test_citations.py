@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from engine.documents.sources import load_library, pieces
+from engine.rules.loader import Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 QUOTING_FILES = sorted(
@@ -45,12 +46,25 @@ def _cites(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Mapping
             yield from _cites(value, (*path, str(i)))
 
 
+def house_sources(path: Path) -> set[str]:
+    """The sources a rule file's resolved sources table declares a house's own (``kind:
+    house``): a club's written rules, whose words are not kept in ``sources/``; its citations
+    need no stored passage (docs/rule-format.md, "Sources"). Empty for a claims file."""
+    if path.parent.name == "claims":
+        return set()
+    registry = Registry()
+    data = registry.resolve(registry.add_path(path)).data
+    table = data.get("sources") or {}
+    return {sid for sid, s in table.items() if isinstance(s, Mapping) and s.get("kind") == "house"}
+
+
 def _quotes(path: Path) -> list[tuple[str, str, Any]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    house = house_sources(path)
     return [
         (where, str(cite.get("source")), cite["quote"])
         for where, cite in _cites(data)
-        if cite.get("quote") is not None
+        if cite.get("quote") is not None and str(cite.get("source")) not in house
     ]
 
 
@@ -72,7 +86,8 @@ def test_every_source_has_provenance() -> None:
     assert "enc-q" in LIBRARY.sources and LIBRARY.sources["enc-q"].whole
     for source in LIBRARY.sources.values():
         assert source.provenance and source.title, source.id
-        assert source.passages, source.id
+        # A source named but never quoted (cz, dk, emil, pokw) says why none is stored.
+        assert source.passages or "No passage is stored" in source.provenance, source.id
 
 
 @pytest.mark.parametrize("path", QUOTING_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -152,9 +167,10 @@ def _all_cites(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Map
 def _passage_problems(path: Path) -> list[str]:
     problems = []
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    house = house_sources(path)
     for where, cite in _all_cites(data):
         sid, locator = str(cite["source"]), str(cite.get("locator") or "")
-        if (sid, locator) in NOT_STORED:
+        if (sid, locator) in NOT_STORED or sid in house:
             continue
         source = LIBRARY.sources.get(sid)
         if source is None:

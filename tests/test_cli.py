@@ -26,6 +26,7 @@ from engine.errors import (
     RecordError,
     RuleFileError,
 )
+from tests.cli_helpers import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ["ombre", "quadrille", "quadrille-a-trois", "mediateur"]
@@ -34,15 +35,6 @@ VARIANTS = sorted(p.stem for p in (ROOT / "variants").glob("*.yaml"))
 GAMES = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml"))
 
 runner = CliRunner()
-
-
-def invoke(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    return result
 
 
 def as_json(*args: str) -> object:

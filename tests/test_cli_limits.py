@@ -11,22 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from engine.cli import app
 from engine.rules.loader import MAX_CHAIN
+from tests.cli_helpers import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
-runner = CliRunner()
-
-
-def invoke(*args: str, stdin: str | None = None) -> Result:
-    result = runner.invoke(app, list(args), input=stdin)
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    return result
 
 
 def _chain(folder: Path, length: int) -> Path:

@@ -10,14 +10,9 @@ from typer.testing import CliRunner
 
 from engine import load_ruleset
 from engine.records import read_record, replay
+from tests.cli_helpers import invoke
 
 runner = CliRunner()
-
-
-def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
-    from engine.cli import app
-
-    return runner.invoke(app, list(args), input=stdin)
 
 
 @pytest.mark.parametrize("ruleset", ["quadrille", "ombre", "quadrille-a-trois", "mediateur"])

@@ -161,14 +161,16 @@ def test_the_table_shows_each_figures_count_and_the_paired_difference() -> None:
     )
     text = render_text(compared.report())
     report = compared.as_json()
-    assert "B - A is the paired" in text and "need not" in " ".join(text.split())
+    assert "B - A is the paired" in text and "left out of both" in " ".join(text.split())
     a, b = report["rulesets"]
     d = report["difference"]["declarer_won"]
-    # The two sides count different deals (a passed-out deal under A is played under B) ...
-    assert a["declarer_won"]["n"] != b["declarer_won"]["n"]
+    # The same deals in both arms: a deal passed out under A (played under B) is out of both
+    # arms' declarer's wins, and counted in the redealt row of each ...
+    assert a["declarer_won"]["n"] == b["declarer_won"]["n"] == d["n"]
+    assert a["redealt"]["value"] != b["redealt"]["value"]
     line = next(x for x in text.splitlines() if x.startswith("declaring side won"))
     counts = [int(w) for w in line.split() if w.isdigit()]
-    # ... and each column shows its own count; the difference's is the deals both count.
+    # ... and each column shows its count.
     assert counts == [a["declarer_won"]["n"], b["declarer_won"]["n"], d["n"]]
     assert d["n"] <= min(a["declarer_won"]["n"], b["declarer_won"]["n"])
 
@@ -192,7 +194,10 @@ def test_a_second_seed_checks_each_difference() -> None:
     assert "of 200 other deals (seed 5)" in text[checked]
     # Each difference checked stands on a line of its own below the summary line.
     listed = text[checked + 1 : checked + 1 + len(c["differences"])]
-    assert [x.split()[0] for x in listed] == [f["path"] for f in c["differences"]]
+    # In words, not the JSON's paths: "partner, per deal" for average_by_role.partner.
+    words = {"declarer_won": "declaring", "bete_rate": "bête", "vole_made": "vole"}
+    expected = [words.get(f["path"], f["path"].split(".")[1]) for f in c["differences"]]
+    assert [x.split()[0].rstrip(",") for x in listed] == expected
     assert text[checked].endswith("confirmed")
     assert "confirmation" not in compare(a, b, 50, confirm=False).as_json()
 

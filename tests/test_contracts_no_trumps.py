@@ -34,7 +34,7 @@ ROCAMBOR = load_ruleset("tresillo-rocambor")
 def deal_of(fixed: dict[int, str], talon: str = "", rules: object = ROCAMBOR) -> Deal:
     """A Tresillo deal (the dealer, seat 0, sits out) in which the seats named hold the cards
     given; the rest of the pack fills the other hands, then the talon (``talon`` on top)."""
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     return tresillo(rules, fixed, talon)
 

@@ -54,12 +54,12 @@ def test_only_the_unions_bids_are_made() -> None:
     assert RULES.in_points
 
 
-def test_the_bidding_goes_round_until_two_have_passed() -> None:
+def test_the_bidding_goes_on_until_two_have_passed() -> None:
     # "Forhånden siger f.eks spil, men bliver overmeldt af mellemhåndens "bedre"-spil." (dlu-vok)
     d = deal()
-    run(d, ["1 bid spil", "2 bid bedre-spil", "0 pass", "1 bid tourne", "2 bid tourne-respekt"])
-    assert d.to_move == FORE  # the dealer passed: he is not asked again
-    run(d, ["1 bid solo", "2 pass"])
+    run(d, ["1 bid spil", "2 bid bedre-spil", "1 bid tourne", "2 bid tourne-respekt"])
+    assert d.to_move == FORE  # overcalled, the forehand answers before the dealer speaks
+    run(d, ["1 bid solo", "2 pass", "0 pass"])
     assert d.declarer == FORE and d.contract is not None and d.contract.id == "solo"
     assert d.faults == []  # every contract was named to overcall
     assert d.phase is Phase.TRUMP and len(legal(d)) == 4  # "i en af de fire farver"
@@ -126,7 +126,7 @@ def test_the_spil_declarer_buys_one_and_the_tourne_one_besides_the_turned() -> N
 def test_bedre_spil_and_solo_spar_are_played_in_spades() -> None:
     # "Spillet skal spilles med spar som trumf" (dlu, Bedre spil)
     d = deal()
-    run(d, ["1 bid spil", "2 bid bedre-spil", "0 pass", "1 pass"])
+    run(d, ["1 bid spil", "2 bid bedre-spil", "1 pass", "0 pass"])
     assert legal(d) == ["trump spades"]
 
 
@@ -222,7 +222,7 @@ def test_kobe_nolo_is_bid_as_spil_and_ranks_with_tourne() -> None:
     assert d.faults == [(FORE, "named-without-need")]
     # "Rangerer med tourné, og forhånden får meldingen." (dlu, Købe Nolo)
     d = deal()
-    run(d, ["1 bid spil", "2 bid tourne", "0 pass"])
+    run(d, ["1 bid spil", "2 bid tourne"])
     assert "bid kobe-nolo" in legal(d)  # the forehand may take it at the tourné's rank
     run(d, ["1 bid kobe-nolo"])
     assert d.faults == []  # needed: spil would not overcall a tourné
@@ -230,7 +230,7 @@ def test_kobe_nolo_is_bid_as_spil_and_ranks_with_tourne() -> None:
         d.apply("2 bid tourne")
     assert caught.value.code == "bid/equal-rank-later"
     d = deal()
-    run(d, ["1 bid spil", "2 bid bedre-spil", "0 pass", "1 bid tourne"])
+    run(d, ["1 bid spil", "2 bid bedre-spil", "1 bid tourne"])
     with pytest.raises(IllegalActionError) as caught:
         d.apply("2 bid kobe-nolo")
     assert caught.value.code == "bid/equal-rank-later"
@@ -238,13 +238,13 @@ def test_kobe_nolo_is_bid_as_spil_and_ranks_with_tourne() -> None:
 
 def test_ren_nolo_ranks_with_solo_spar_and_nolo_ouvert_above_all() -> None:
     d = deal()
-    run(d, ["1 bid solo", "2 bid solo-spar", "0 pass"])
+    run(d, ["1 bid solo", "2 bid solo-spar"])
     assert "bid ren-nolo" in legal(d)  # the earlier hand holds at equal rank
     run(d, ["1 bid ren-nolo"])
     with pytest.raises(IllegalActionError) as caught:
         d.apply("2 bid solo-spar")
     assert caught.value.code == "bid/equal-rank-later"
-    run(d, ["2 bid nolo-ouvert", "1 pass"])
+    run(d, ["2 bid nolo-ouvert", "1 pass", "0 pass"])
     assert d.declarer == MIDDLE and d.contract is not None and d.contract.id == "nolo-ouvert"
     assert d.phase is Phase.PLAY and d.to_move == FORE  # no one buys; the forehand leads
 

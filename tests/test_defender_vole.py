@@ -23,7 +23,7 @@ STRONG = "As 2s Ac Ks Qs Js 7s 6s 5s"
 def five_to_the_defender(rules: object = ROCAMBOR) -> Deal:
     """Seat 1 plays an entrada in spades; seat 2, a defender holding every high spade, takes
     the first five tricks."""
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     deal = tresillo(rules, {2: STRONG})
     run(deal, ["1 bid entrada", "2 pass", "3 pass"])

@@ -11,10 +11,8 @@ from pathlib import Path
 import html5lib
 import jinja2
 import pytest
-from typer.testing import CliRunner
 
 from engine import load_ruleset
-from engine.cli import app
 from engine.documents.book import rule_view
 from engine.documents.claims import evaluate, load_claims
 from engine.documents.diff import diff_rulesets
@@ -24,15 +22,14 @@ from engine.documents.matrix import build_matrix
 from engine.documents.site import all_rulesets, write_docs
 from engine.errors import RuleFileError
 from engine.render import environment, md_escape
+from tests.cli_helpers import invoke
+
+# slow: the whole documents site, written twice (Markdown and HTML), with its paired simulations.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 BELINDA = ROOT / "docs" / "examples" / "belinda.yaml"
-runner = CliRunner()
-
-
-def invoke(*args: str) -> object:
-    return runner.invoke(app, list(args))
 
 
 def _html_ok(text: str) -> None:
@@ -201,7 +198,7 @@ def test_diff_command_text_and_json() -> None:
     paths = [c["path"] for c in document["changes"]]
     assert "$.settlement.sharing.sole_liability_below" in paths
     text = invoke("diff", "quadrille", "quadrille-four-trick-bete").stdout  # type: ignore[attr-defined]
-    assert "variants/quadrille-four-trick-bete.yaml:" in text
+    assert "variants/quadrille-four-trick-bete.yaml, line" in text
     assert invoke("diff", "quadrille", "nosuch").exit_code == 2  # type: ignore[attr-defined]
 
 
@@ -212,13 +209,23 @@ def test_diff_text_wraps_long_values_and_json_keeps_them_whole() -> None:
     assert all(len(line) <= 92 or len(line.split()) == 1 for line in lines), [
         line for line in lines if len(line) > 92
     ]
-    at = lines.index("$.summary")
-    assert lines[at + 1] == "  quadrille (rules/quadrille.yaml:10):"
-    assert lines[at + 2].startswith('    "Four players, forty cards, ten each and no talon.')
-    assert '  quadrille: "quadrille"   [rules/quadrille.yaml:7]' in lines  # short: one line
+    # Prose rule by rule, as the generated diff page: no JSON path, no JSON value.
+    assert "$." not in text and '": ' not in text
+    assert "rules/quadrille.yaml, line " in text and "rules/ombre.yaml, line " in text
+    # The files' own names apart, after the rules, and not counted among them.
+    names = next(i for i, x in enumerate(lines) if x.startswith("The files' own names"))
+    assert names > 2 and "summaries differ" in " ".join(lines[names:])
     out = invoke("diff", "quadrille", "ombre", "--json").stdout  # type: ignore[attr-defined]
     summary = next(c for c in json.loads(out)["changes"] if c["path"] == "$.summary")
     assert summary["a"].startswith("Four players") and "\n" not in summary["a"]
+
+
+def test_diff_text_counts_rules_not_names_and_gives_each_sides_basis() -> None:
+    text = invoke("diff", "quadrille", "quadrille-four-trick-bete").stdout  # type: ignore[attr-defined]
+    flat = " ".join(text.split())
+    assert "1 rule changed" in flat
+    assert "Sole liability below: quadrille 3 (rules/quadrille.yaml, line" in flat
+    assert "in quadrille-four-trick-bete: attested" in flat
 
 
 # Claims.

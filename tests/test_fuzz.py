@@ -13,6 +13,9 @@ import pytest
 
 from tests import fuzz
 
+# slow: a fuzz campaign of mutated rule files and records.
+pytestmark = pytest.mark.slow
+
 SEED = 20261130
 CASES = 200
 

@@ -12,28 +12,18 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from engine import load_ruleset
-from engine.cli import app
 from engine.errors import NotationError, RecordError
 from engine.records import DealRecord, Record, parse_record, read_record, write_record
 from engine.referee import Deal
 from engine.rules.loader import Registry
 from engine.rules.reader import MAX_BYTES, MAX_DEPTH
+from tests.cli_helpers import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = (ROOT / "tests" / "records" / "ombre-entrada-win.yaml").read_text(encoding="utf-8")
-runner = CliRunner()
-
-
-def invoke(*args: str, stdin: str | None = None) -> Result:
-    result = runner.invoke(app, list(args), input=stdin)
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    return result
 
 
 def problems(path: Path) -> list[dict[str, object]]:

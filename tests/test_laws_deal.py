@@ -152,7 +152,7 @@ def test_a_player_with_eleven_cards_is_beasted_and_the_deal_is_void() -> None:
     # The bête of the deal: the dealer's fiche (10) and jeton, a jeton each (14), by seat 3 alone.
     assert s.balances == (0, 0, 0, -14) and s.bete == 14 and s.table.betes == (14,)
     (line,) = s.payments
-    assert line.kind is PaymentKind.IRREGULARITY and line.payer == "3" and line.payee == "pot"
+    assert line.kind is PaymentKind.IRREGULARITY and line.payer == 3 and line.payee == "pot"
 
 
 def test_a_card_too_many_before_the_play_is_a_misdeal() -> None:

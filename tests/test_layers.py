@@ -25,7 +25,10 @@ _LAYERS: list[set[str]] = [
     # The load stage.
     {"engine.rules.reader", "engine.rules.emitter", "engine.rules.cache", "engine.rules.inputs"},
     {"engine.rules.schema_pass"},
-    {"engine.rules.model"},
+    {"engine.rules.values"},
+    {"engine.rules.ruleset"},
+    {"engine.rules.build"},
+    {"engine.rules.model"},  # names the three above for their readers
     {"engine.rules.checks"},
     {"engine.rules.authoring"},
     {"engine.rules.loader"},

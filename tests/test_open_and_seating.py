@@ -67,10 +67,11 @@ def test_the_declarers_hand_is_shown_to_every_seat_from_the_moment_the_rule_says
         assert all(v == deal.view(1)["hand"] for v in before)
     else:
         assert before == [None] * 4
+    assert deal.to_move == 2  # the seat after the declarer leads (play.leader: after-declarer)
     first = deal.legal_actions()[0]
-    deal.apply(first)  # the declarer (the eldest) leads
+    deal.apply(first)
     shown = deal.view(2)["declarer_hand"]
-    assert shown == [str(c) for c in deal.hand(1)] and len(shown) == 8
+    assert shown == [str(c) for c in deal.hand(1)] and len(shown) == 9
     assert all(deal.view(s)["declarer_hand"] == shown for s in range(4))
     # The other hands stay hidden: a defender sees only his own.
     assert deal.view(2)["hand"] != deal.view(3)["hand"]

@@ -36,7 +36,7 @@ ALL_PASS = ["1 pass", "2 pass", "3 pass"]
 
 def deal_of(fixed: dict[int, str], talon: str = "", rules: object = ROCAMBOR) -> Deal:
     """A Tresillo deal (the dealer, seat 0, sits out) with the cards given."""
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     return tresillo(rules, fixed, talon)
 

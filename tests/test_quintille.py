@@ -48,7 +48,7 @@ def test_the_ombre_who_calls_a_king_never_makes_the_bete_alone() -> None:
     assert s.bete == 15
     # The bête half and half, the odd jeton from the Ombre ("c'est à l'hombre à le payer").
     bete = {p.payer: p.amount for p in s.payments if p.item == "bête"}
-    assert bete == {"1": 8, "3": 7}
+    assert bete == {1: 8, 3: 7}
     # Each of the three defenders draws 5 of the devant and is paid the consolation (2): the
     # same for each, the dealer's fiche aside.
     assert s.balances[2] == s.balances[4] == s.balances[0] + 10 == -1 + 5 + 2
@@ -82,7 +82,7 @@ def test_a_sans_prendre_codille_gives_its_odd_counters_to_the_highest_trumps() -
         trump_holders=(4, 1, 0),
     )
     odd = [p.payee for p in s.payments if p.item == "odd counter (highest trump)"]
-    assert odd == ["4", "0"]
+    assert odd == [4, 0]
     assert s.pot_after == 1 + s.bete  # the third odd counter: no other defender held a trump
 
 

@@ -208,7 +208,7 @@ def test_mediateur_fish_in_hoyles_variant(king: str, fish: int) -> None:
     deal = _demand("mediateur-couleur-favorite", king)
     assert deal.settlement is not None
     fees = [p for p in deal.settlement.payments if p.item.startswith("fee")]
-    assert [(p.payer, p.payee, p.amount) for p in fees] == [("1", "2", fish)]
+    assert [(p.payer, p.payee, p.amount) for p in fees] == [(1, 2, fish)]
     s = deal.settlement
     assert sum(s.balances) + s.pot_after - s.pot_before == 0
 
@@ -256,7 +256,7 @@ def test_renonce_accepted_and_noticed_under_the_penalised_rule() -> None:
     while not deal.is_over:
         deal.apply(next(a for a in deal.legal_actions() if a.verb == "play"))
     assert deal.settlement is not None
-    assert [p.payer for p in deal.settlement.payments if p.item == "bête (renonce)"] == ["2"]
+    assert [p.payer for p in deal.settlement.payments if p.item == "bête (renonce)"] == [2]
 
 
 def test_renonce_noticed_before_the_end() -> None:

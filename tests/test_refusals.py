@@ -14,6 +14,9 @@ from engine.errors import RecordError
 from engine.records import parse_record
 from engine.referee import Deal
 
+# slow: every illegal candidate tried at every position of 60 deals of six rule files.
+pytestmark = pytest.mark.slow
+
 RULESETS = [
     "quadrille",
     "ombre",

@@ -56,7 +56,7 @@ def test_spil_scores_the_dlu_tariff(result: str, tricks: tuple[int, ...], declar
     (line,) = s.payments
     assert line.kind is PaymentKind.POINTS and line.items == ("entrada", result)
     assert line.scored == declarer and line.amount == abs(declarer)
-    assert (line.payer, line.payee) == ((SCORE, "0") if declarer > 0 else ("0", SCORE))
+    assert (line.payer, line.payee) == ((SCORE, 0) if declarer > 0 else (0, SCORE))
     assert line.payer_seat is None or line.payee_seat is None
 
 
@@ -73,7 +73,7 @@ def test_penalty_points_are_scored_outside_the_result() -> None:
     assert s.balances == (1, 0, -1)
     penalty = [p for p in s.payments if p.kind is PaymentKind.PENALTY]
     assert len(penalty) == 1 and penalty[0].items == ("without-need",)
-    assert penalty[0].payer == "2" and penalty[0].payee == SCORE and penalty[0].scored == -1
+    assert penalty[0].payer == 2 and penalty[0].payee == SCORE and penalty[0].scored == -1
     assert penalty[0].basis is not None and penalty[0].basis.evidence == "conjecture"
     # A deal passed out scores no points, but a fault committed in it still costs its points.
     s = _points("redeal", penalties=[(1, "without-need")])

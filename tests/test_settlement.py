@@ -244,7 +244,7 @@ def test_codille_odd_counters_go_to_the_next_spadille() -> None:
         "quadrille", "win", table=first.table, dealer=1, declarer=2, partner=0, spadille_holder=3
     )
     odd = [p for p in second.payments if p.item.startswith("odd counters")]
-    assert odd and odd[0].payee == "3" and odd[0].amount == 2
+    assert odd and odd[0].payee == 3 and odd[0].amount == 2
     assert second.table.remainder == 0 and conserved(second)
 
 

@@ -14,6 +14,9 @@ import pytest
 
 from engine import startup
 
+# slow: starts fresh interpreters to measure what the command line loads and keeps.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

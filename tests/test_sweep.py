@@ -13,6 +13,9 @@ from engine.referee import Deal
 from engine.referee.settlement import TableState
 from engine.rules.loader import Registry
 
+# slow: a sweep of random and heuristic deals over every ruleset, variant and option.
+pytestmark = pytest.mark.slow
+
 DEALS = 500
 ALL_IDS = sorted({i for i, _, _ in Registry().files()})
 

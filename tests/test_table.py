@@ -140,7 +140,8 @@ def test_help_shows_the_choices_the_rule_and_the_bots_choice() -> None:
     out = flat(play("quadrille", "--seed", "5", stdin="?\n").output)
     assert "Help — Your speech" in out
     assert "Your choices: 1) pass 2) bid sans-prendre" in out
-    assert "The rule (auction):" in out and "[attested; enc-q, QUADRILLE (Jeu)" in out
+    sources = flat(play("quadrille", "--seed", "5", stdin="??\n").output)
+    assert "The rule (auction):" in sources and "[attested; enc-q, QUADRILLE (Jeu)" in sources
     assert "The heuristic bot would " in out
     assert "bid sans-prendre — Sans appeller (sans prendre): you play alone" in out
     assert "also: bid sans-appeller, bid sans-appeler, bid solo" in " ".join(out.split())
@@ -203,7 +204,7 @@ def test_the_glossarys_contract_names_are_accepted_at_the_table() -> None:
 
 def test_payments_show_their_parts_and_the_rule() -> None:
     out = flat(play("quadrille", "--seed", "5", stdin="1\n" * 40).output)
-    assert "Stakes into the pot: you 11, seat 1 1, seat 2 1, seat 3 1 (total 14)." in out
+    assert "Stakes into the pot, 14 in all: you 11 (the dealer's fiche of 10" in out
     assert "Le jeu 1 + La consolation 2 + Les matadors 4 = 7: each defender pays the side" in out
     assert "[attested; enc-q, QUADRILLE (Jeu): “on leur paie le jeu" in out
     assert "Balances for this deal: you +3 · seat 1 -8 · seat 2 -8 · seat 3 +13" in out

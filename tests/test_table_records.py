@@ -7,20 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from engine import load_ruleset
 from engine.records import parse_record, read_record, replay, resolve_ruleset, ruleset_sha256
 from engine.table import EXIT_UNFINISHED
+from tests.cli_helpers import invoke
 
-runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def invoke(*args: str, stdin: str = ""):  # type: ignore[no-untyped-def]
-    from engine.cli import app
-
-    return runner.invoke(app, list(args), input=stdin)
 
 
 # The record path, before the first card.

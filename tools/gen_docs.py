@@ -8,6 +8,7 @@ written again; files no longer generated are removed. A progress bar shows on a 
 
 * ``docs/generated/``: every document for every ruleset and variant, in Markdown
   (``ombre docs --out docs/generated``), checked for staleness by tests/test_generated_docs.py;
+* ``docs/openspiel.md``'s card index table, from engine/cards.py;
 * ``tests/snapshots/``: the outputs the snapshot tests compare (tests/test_snapshots.py).
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.documents.card_index import with_card_index  # noqa: E402
 from engine.documents.site import write_docs  # noqa: E402
 from engine.simulate import progress_bar  # noqa: E402
 from tests.snapshots import SNAPSHOTS  # noqa: E402
@@ -38,6 +40,11 @@ def main() -> int:
         if not any(folder.iterdir()):
             folder.rmdir()
     print(f"docs/generated: {len(written.files)} files ({len(stale)} no longer made, removed)")
+    spiel_doc = ROOT / "docs" / "openspiel.md"
+    text = spiel_doc.read_text(encoding="utf-8")
+    if with_card_index(text) != text:
+        spiel_doc.write_text(with_card_index(text), encoding="utf-8", newline="\n")
+        print("docs/openspiel.md: the card index table")
     folder = ROOT / "tests" / "snapshots"
     for name, make in SNAPSHOTS.items():
         (folder / name).write_text(make(), encoding="utf-8", newline="\n")

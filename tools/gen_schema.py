@@ -266,8 +266,8 @@ SCHEMA = {
                         ["name", "rank", "biddable", "help"],
                     )
                 ),
-                "speech": {"enum": ["once-each", "round"]},
-                "equal_rank": {"enum": ["refused", "earlier-holds"]},
+                "speech": {"enum": ["once-each", "round", "duel"]},
+                "equal_rank": {"enum": ["refused", "earlier-holds", "earlier-holds-same"]},
                 "raise": obj({"to": {"enum": ["higher"]}}, ["to"]),
                 "all_pass": obj(
                     {
@@ -303,7 +303,7 @@ SCHEMA = {
         ),
         "play": obj(
             {
-                "leader": {"enum": ["eldest", "declarer"]},
+                "leader": {"enum": ["eldest", "declarer", "after-declarer"]},
                 "follow_suit": {"type": "boolean"},
                 "must_trump": {"type": "boolean"},
                 "must_overtake": {"type": "boolean"},

@@ -353,7 +353,7 @@ class HeuristicBot(Bot):
         if lowest is None:
             # Where speech goes round he may speak again: he bids no higher than he must, and
             # names a contract only when its class would not do (never incurring a penalty).
-            lowest = rules.speech == "round"
+            lowest = rules.speech in ("round", "duel")
         best: tuple[Action, Reason] | None = None
         closest: tuple[float, float, str, str] | None = None
         for action in legal:

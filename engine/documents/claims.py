@@ -170,6 +170,9 @@ class Claim:
     fitted: bool = False
     """The model was fitted to this claim (an inferred value chosen so that it holds): a
     confirmation that shows consistency, not independent support."""
+    transcription: bool = False
+    """The claim reads back a parameter the rule file sets from the same sentence: its
+    confirmation checks the transcription of the sentence, not the reading of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +197,7 @@ class Evaluation:
             "kind": c.statement.kind,
             "status": self.status,
             "fitted": c.fitted,
+            "transcription": c.transcription,
             "detail": self.detail,
             "where": c.where,
         }
@@ -253,6 +257,7 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
                     str(note) if note is not None else None,
                     f"{shown}:{doc.where(where)[0]}",
                     fitted=bool(entry.get("fitted", False)),
+                    transcription=bool(entry.get("transcription", False)),
                 )
             )
     if problems:

@@ -13,6 +13,12 @@ sentences; for the other sources, each stored passage) is classified:
 * ``no rule``: the sentence bears no rule (praise, history, a heading);
 * ``missing``: none of these; ``tests/test_concordance.py`` fails on it.
 
+A sentence whose parts the model treats differently is read clause by clause: an entry of the
+data with a ``clause`` (words of the sentence) gives that clause its own status, the
+citations whose quote lies in the clause are linked to it, and the sentence takes the least
+settled status of its clauses (missing, not modelled, read otherwise, checked, encoded, no
+rule, in that order), so that no link to one clause shows the whole sentence as encoded.
+
 The links are found from the rule files' own citations (a quote found in the sentence, or its
 first piece), so they follow the rule files as they change; the data file
 ``sources/concordance.yaml`` holds only what no citation says. It is validated: each entry's
@@ -43,6 +49,7 @@ __all__ = [
     "PERIOD",
     "SOURCES",
     "STATUSES",
+    "Clause",
     "Concordance",
     "Entry",
     "Link",
@@ -89,6 +96,9 @@ class Link:
     where: str
     evidence: str
     against: bool = False
+    variant: bool = False
+    """The file is a variant citing the sentence itself (a citation it inherits is never a
+    link): a variant reading, listed apart from the canonical files' (after them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +120,31 @@ class Entry:
     by: tuple[tuple[str, str], ...]
     """``(ruleset, path)`` of the entries that encode it (status ``encoded``)."""
     where: str
+    clause: str | None = None
+    """The words of the sentence this entry classifies, when it classifies a clause only."""
+
+
+_SETTLED = ("missing", "not modelled", "read otherwise", "checked", "encoded", "no rule")
+"""The statuses from the least settled to the most: a sentence read clause by clause takes
+the first of its clauses' statuses in this order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A clause of a sentence with a status of its own (an entry with ``clause``)."""
+
+    text: str
+    links: tuple[Link, ...]
+    entry: Entry
+
+    @property
+    def status(self) -> str:
+        """Returns the clause's status (one of :data:`STATUSES` but ``checked``)."""
+        if any(not link.against for link in self.links) or self.entry.status == "encoded":
+            return "encoded"
+        if self.links or self.entry.status == "read-otherwise":
+            return "read otherwise"
+        return self.entry.status.replace("-", " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +160,21 @@ class Sentence:
     links: tuple[Link, ...]
     claims: tuple[ClaimLink, ...]
     entry: Entry | None
+    clauses: tuple[Clause, ...] = ()
+    """The clauses the data reads apart; :attr:`links` then holds the citations of the rest."""
 
     @property
     def status(self) -> str:
-        """Returns the sentence's status (one of :data:`STATUSES`)."""
+        """Returns the sentence's status (one of :data:`STATUSES`): read clause by clause, the
+        least settled of its clauses' and the rest's."""
+        if self.clauses:
+            found = {c.status for c in self.clauses}
+            if self.links or self.claims or self.entry is not None:
+                found.add(self._whole_status())
+            return next(status for status in _SETTLED if status in found)
+        return self._whole_status()
+
+    def _whole_status(self) -> str:
         if any(not link.against for link in self.links):
             return "encoded"
         if self.entry is not None and self.entry.status == "encoded":
@@ -155,11 +201,24 @@ class Sentence:
                     "where": link.where,
                     "evidence": link.evidence,
                     "against": link.against,
+                    "variant": link.variant,
                 }
                 for link in self.links
             ],
             "claims": [{"id": c.id, "ruleset": c.ruleset} for c in self.claims],
             "why": self.entry.why if self.entry is not None else None,
+            "clauses": [
+                {
+                    "text": c.text,
+                    "status": c.status,
+                    "links": [
+                        {"ruleset": x.ruleset, "path": x.path, "where": x.where} for x in c.links
+                    ],
+                    "by": [f"{r}:{p}" for r, p in c.entry.by],
+                    "why": c.entry.why,
+                }
+                for c in self.clauses
+            ],
         }
 
 
@@ -278,7 +337,7 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
     split = {sid: sentences_of(s) for sid, s in library.sources.items() if sid in SOURCES}
     out: list[Entry] = []
     for where, entry in reader.entries("sentences"):
-        reader.check_keys(entry, where, ("source", "match", "status", "why", "by"))
+        reader.check_keys(entry, where, ("source", "match", "clause", "status", "why", "by"))
         sid = reader.text(entry, where, "source")
         match = reader.text(entry, where, "match")
         status = reader.text(entry, where, "status")
@@ -303,6 +362,14 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
                 f"{match!r} is in {len(found)} sentences of {sid}, not one",
             )
             continue
+        clause = reader.text(entry, where, "clause", required=False)
+        if clause is not None and normalise(clause) not in normalise(found[0]):
+            reader.problem(
+                (*where, "clause"),
+                "concordance/clause",
+                f"{clause!r} is not words of the sentence {match!r} finds",
+            )
+            continue
         by: list[tuple[str, str]] = []
         raw_by = entry.get("by") or []
         if status in ("encoded", "read-otherwise") and not raw_by:
@@ -323,7 +390,15 @@ def load_entries(path: Path | None = None, library: Library | None = None) -> tu
                 continue
             by.append((ruleset, rule_path))
         out.append(
-            Entry(sid, match, status, why, tuple(by), f"{repo_path(path)}:{reader.where(where)}")
+            Entry(
+                sid,
+                match,
+                status,
+                why,
+                tuple(by),
+                f"{repo_path(path)}:{reader.where(where)}",
+                clause,
+            )
         )
     reader.done()
     return tuple(out)
@@ -458,10 +533,32 @@ def _read(
                     f"{repo_path(file)}:{line}" if line is not None else repo_path(file),
                     _evidence(rules, path),
                     bool(node.get("against", False)),
+                    rules.extends is not None,
                 ),
             )
         quoted = tuple(ClaimLink(c.id, c.ruleset) for head, c in quotes if head in key)
-        entry = next((e for match, e in matches if match in key), None)
+        mine = [e for match, e in matches if match in key]
+        entry = next((e for e in mine if e.clause is None), None)
+        clauses = []
+        rest = dict(links)
+        for e in mine:
+            if e.clause is None:
+                continue
+            words = normalise(e.clause)
+            inside = tuple(
+                link
+                for (ruleset, shown), link in links.items()
+                if any(
+                    h in words or words in h
+                    for h, r, p, _ in cites
+                    if r.id == ruleset
+                    and ".".join(str(k) for k in _basis_path(r, p)) == shown
+                    and h in key
+                )
+            )
+            for link in inside:
+                rest.pop((link.ruleset, link.path), None)
+            clauses.append(Clause(e.clause, inside, e))
         sentences.append(
             Sentence(
                 number,
@@ -469,9 +566,10 @@ def _read(
                 anchor,
                 locator,
                 text,
-                tuple(links.values()),
+                tuple(sorted(rest.values(), key=lambda link: link.variant)),
                 quoted,
                 entry,
+                tuple(clauses),
             )
         )
     return Concordance(source, tuple(sentences))

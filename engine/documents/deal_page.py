@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.records import Record, ReplayReport, record_of, replay
 from engine.referee.seating import side_tricks
-from engine.referee.settlement import Payment, PaymentKind
+from engine.referee.settlement import Account, Payment, PaymentKind
 from engine.referee.state import ResultMatch
 from engine.rules.model import Basis, RuleSet
 
@@ -49,8 +49,8 @@ class PaymentLine:
 
     label: str
     parts: tuple[PaymentPart, ...]
-    payer: str
-    payee: str
+    payer: int | Account
+    payee: int | Account
     amount: int
 
 
@@ -127,7 +127,7 @@ _NAMES = {
 _STAKE_NAMES = {"dealer": "the dealer's stake", "each": "each player's stake"}
 
 
-def _line(rules: RuleSet, p: Payment) -> PaymentLine:
+def _line(rules: RuleSet, p: Payment, dealer: int | None = None) -> PaymentLine:
     """A settlement line as the page shows it: its parts, each with its own basis (the
     referee's typed line: nothing is read back from its label)."""
     parts: tuple[PaymentPart, ...]
@@ -139,6 +139,8 @@ def _line(rules: RuleSet, p: Payment) -> PaymentLine:
         parts = tuple(
             PaymentPart("stake", _STAKE_NAMES.get(who, who), b)
             for who, b in zip(p.items, p.bases, strict=True)
+            # the settlement's line names every stake line; the dealer's is the dealer's alone
+            if who != "dealer" or dealer is None or p.payer_seat == dealer
         )
     else:
         basis = p.basis if p.basis is not None else rules.basis_at(("settlement",))
@@ -165,7 +167,7 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
             lines.append(ActionLine(index, seat, words[0], str(action)))
         view = deal.view(0)
         settled = deal.settlement
-        payments = tuple(_line(rules, p) for p in settled.payments) if settled else ()
+        payments = tuple(_line(rules, p, deal.dealer) for p in settled.payments) if settled else ()
         stories.append(
             DealStory(
                 index=d_index,

@@ -257,7 +257,7 @@ ASPECTS: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
         "speech",
         lambda r: (
             str(r.speech)
-            + ("; equal rank: earlier holds" if r.equal_rank == "earlier-holds" else "")
+            + ("; equal rank: earlier holds" if r.equal_rank != "refused" else "")
             + ("; raise after the auction" if r.raise_to else "")
         ),
     ),

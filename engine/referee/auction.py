@@ -1,8 +1,12 @@
 """The auction: speech in turn, bids by precedence, the "forcé" match, and all passing.
 
 Speech goes once round (``auction.speech: once-each``) or round and round, a pass being final,
-until all but one have passed (``round``). A bid of the rank standing is refused, or taken by a
-hand that speaks earlier than its holder (``auction.equal_rank: earlier-holds``). A contract
+until all but one have passed (``round``), or as a duel (``duel``): a hand overcalled answers
+before the next seat speaks, bidding higher or passing, the two bidding over each other until
+one passes (a pass being final); the next seat then speaks against the one left. A bid of the
+rank standing is refused, or taken by a hand that speaks earlier than its holder
+(``auction.equal_rank: earlier-holds``: another contract of that rank; ``earlier-holds-same``:
+the very contract held too, the earlier hand "saying the same"). A contract
 named only to overcall (``only_to_overcall``) is refused, or penalised, when the lower contract
 it stands for (its ``bid_as`` class, or ``instead_of``) would have outranked the bid standing.
 
@@ -49,6 +53,8 @@ __all__ = [
 
 # Enum members as plain names (reading one off its class costs far more than a global).
 _EARLIER_HOLDS = EqualRank.EARLIER_HOLDS
+_EARLIER_HOLDS_SAME = EqualRank.EARLIER_HOLDS_SAME
+_DUEL = Speech.DUEL
 _ROUND = Speech.ROUND
 _FORCED = AllPass.FORCED
 
@@ -68,12 +74,13 @@ def legal(d: DealState) -> Sequence[Action]:
     if compiled.bids_reserved and not _last_after_all_pass(d):
         bids = tuple(b for b in bids if b.contract not in compiled.bids_reserved)
     rules = d.rules
-    if standing is not None and rules.equal_rank is _EARLIER_HOLDS and _earlier(d):
-        # An earlier hand may take a contract of the rank standing (another than the one held).
+    if standing is not None and rules.equal_rank is not EqualRank.REFUSED and _earlier(d):
+        # An earlier hand may take a contract of the rank standing (another than the one held,
+        # or, where he may say the same, that one too).
         same = [
             Action("bid", contract=c.id)
             for c in rules.contracts.values()
-            if c.biddable and c.rank == standing.rank and c.id != standing.id
+            if c.biddable and c.rank == standing.rank and _may_equal(rules, c, standing)
         ]
         bids = (bids[0], *same, *bids[1:])
     if compiled.bids_need_cards:
@@ -177,16 +184,22 @@ def _earlier(d: DealState) -> bool:
     return d.holder is not None and order.index(d.to_move) < order.index(d.holder)
 
 
+def _may_equal(rules: RuleSet, contract: Contract, standing: Contract) -> bool:
+    """Checks if an earlier hand may take ``standing`` with ``contract`` of its rank: another
+    contract (``equal_rank: earlier-holds``), or any, the very one held included
+    (``earlier-holds-same``)."""
+    if rules.equal_rank is _EARLIER_HOLDS_SAME:
+        return True
+    return rules.equal_rank is _EARLIER_HOLDS and contract.id != standing.id
+
+
 def _outranks(d: DealState, contract: Contract) -> bool:
     """Checks if ``contract``, bid now by the player to move, outranks the bid standing."""
     standing = d.holder_contract
     if standing is None or contract.rank > standing.rank:
         return True
     return (
-        contract.rank == standing.rank
-        and contract.id != standing.id
-        and d.rules.equal_rank is _EARLIER_HOLDS
-        and _earlier(d)
+        contract.rank == standing.rank and _may_equal(d.rules, contract, standing) and _earlier(d)
     )
 
 
@@ -328,11 +341,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             rules.cite(("auction", "contracts", standing.id)),
         )
     if standing is not None and not _outranks(d, contract):
-        if (
-            contract.rank == standing.rank
-            and contract.id != standing.id
-            and rules.equal_rank is _EARLIER_HOLDS
-        ):
+        if contract.rank == standing.rank and _may_equal(rules, contract, standing):
             return refuse(
                 "bid/equal-rank-later",
                 f"{contract.id} ranks with {standing.id}, and seat {d.holder}, who holds it, "
@@ -410,6 +419,9 @@ def apply(d: DealState, seat: int, action: Action) -> None:
     if d.rules.speech is _ROUND:
         _round(d, seat, action)
         return
+    if d.rules.speech is _DUEL:
+        _duel(d, seat, action)
+        return
     if d.phase is MATCH:
         if action.verb == "pass":
             d.holder = d.overcaller
@@ -463,6 +475,26 @@ def _round(d: DealState, seat: int, action: Action) -> None:
         d.to_move = nxt
         return
     _end(d)
+
+
+def _duel(d: DealState, seat: int, action: Action) -> None:
+    """Speech as a duel (``auction.speech: duel``): a bid over a bid standing sends the speech
+    back to the hand overcalled, who bids higher (or, an earlier hand, holds: ``equal_rank``)
+    or passes; the two bid over each other until one passes, a pass being final, and the next
+    seat in turn then speaks against the one left. With no seat left to speak, the holder has
+    it (or all passed)."""
+    if action.verb == "bid":
+        contract = d.rules.contracts[action.contract or ""]
+        _penalise(d, seat, contract)
+        overcalled = d.holder
+        d.holder = seat
+        d.holder_contract = contract
+        if overcalled is not None:
+            d.to_move = overcalled
+            return
+    else:
+        d.passed |= 1 << seat
+    _next_speaker(d)
 
 
 def _next_speaker(d: DealState) -> None:

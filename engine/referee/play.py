@@ -77,8 +77,19 @@ def begin(d: DealState) -> None:
     d.tr = TrickRules.of(d.rules, d.t, d.trump)
     d.start_hands = tuple(d.hands)
     d.phase = PLAY_PHASE
-    if d.rules.leader is Leader.DECLARER and d.declarer is not None:
+    leader = d.rules.leader
+    if leader is Leader.DECLARER and d.declarer is not None:
         d.leader = d.declarer
+    elif (
+        leader is Leader.AFTER_DECLARER
+        and d.declarer is not None
+        and d.contract is not None
+        and d.contract.all_play is None
+    ):
+        # The seat next in turn after the declarer (a contract every seat plays for himself
+        # has no declarer to follow: the eldest leads it).
+        order = d.seating.order
+        d.leader = order[(order.index(d.declarer) + 1) % len(order)]
     d.to_move = d.leader
     if d.partner is None and (d.called is None or d.demanded_from is not None):
         # No called card, or it was handed over at the table. A declarer who called a card he

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -56,6 +57,7 @@ __all__ = [
     "POINTS_LINE",
     "POT",
     "SCORE",
+    "Account",
     "Alone",
     "Game",
     "Kind",
@@ -117,11 +119,20 @@ class TableState:
         return self.betes[0] if self.betes else None
 
 
-POT = "pot"
+class Account(StrEnum):
+    """A payer or payee that is not a seat."""
+
+    POT = "pot"
+    """The pot (the table)."""
+    SCORE = "score"
+    """The score sheet, in a game scored in points (points are scored, not paid by one player
+    to another)."""
+
+
+POT = Account.POT
 """The payer or payee of a payment that is the pot (the table), not a seat."""
-SCORE = "score"
-"""The payer or payee of a line in a game scored in points: the score sheet, not a seat
-(points are scored, not paid by one player to another)."""
+SCORE = Account.SCORE
+"""The payer or payee of a line in a game scored in points: the score sheet, not a seat."""
 POINTS_LINE = "points"
 """The label of the lines of points scored from the tariff."""
 ODD_COUNTER = "odd counter (highest trump)"
@@ -139,9 +150,10 @@ class Payment(NamedTuple):
     item: str
     """The line's label: ``stake``, ``pot``, ``board``, ``bête``, the item ids joined by
     ``+`` (``jeu+consolation``), or the fee or held card paid."""
-    payer: str
-    """A seat number as text, or ``pot``."""
-    payee: str
+    payer: int | Account
+    """The paying seat, or the pot or the score sheet."""
+    payee: int | Account
+    """The seat paid, or the pot or the score sheet."""
     amount: int
     kind: PaymentKind = PaymentKind.ITEMS
     items: tuple[str, ...] = ()
@@ -155,12 +167,12 @@ class Payment(NamedTuple):
     @property
     def payer_seat(self) -> int | None:
         """Returns the paying seat, None when the pot (or the score sheet) pays."""
-        return None if self.payer in (POT, SCORE) else int(self.payer)
+        return None if isinstance(self.payer, Account) else self.payer
 
     @property
     def payee_seat(self) -> int | None:
         """Returns the seat paid, None when it is the pot (or the score sheet)."""
-        return None if self.payee in (POT, SCORE) else int(self.payee)
+        return None if isinstance(self.payee, Account) else self.payee
 
     @property
     def scored(self) -> int:
@@ -178,8 +190,14 @@ class Payment(NamedTuple):
         return self.bases[0] if self.bases else None
 
     def as_json(self) -> dict[str, object]:
-        """Returns the line as JSON."""
-        return {"item": self.item, "from": self.payer, "to": self.payee, "amount": self.amount}
+        """Returns the line as JSON: the payer and payee as text (a seat's number, ``pot`` or
+        ``score``)."""
+        return {
+            "item": self.item,
+            "from": str(self.payer),
+            "to": str(self.payee),
+            "amount": self.amount,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,21 +244,21 @@ class _Ledger:
             self.balances[seat] -= amount
             self.pot += amount
             if self.lines is not None:
-                self.lines.append(Payment(line[0], str(seat), POT, amount, *line[1:]))
+                self.lines.append(Payment(line[0], seat, POT, amount, *line[1:]))
 
     def from_pot(self, seat: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[seat] += amount
             self.pot -= amount
             if self.lines is not None:
-                self.lines.append(Payment(line[0], POT, str(seat), amount, *line[1:]))
+                self.lines.append(Payment(line[0], POT, seat, amount, *line[1:]))
 
     def transfer(self, payer: int, payee: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[payer] -= amount
             self.balances[payee] += amount
             if self.lines is not None:
-                self.lines.append(Payment(line[0], str(payer), str(payee), amount, *line[1:]))
+                self.lines.append(Payment(line[0], payer, payee, amount, *line[1:]))
 
 
 _NO_LINE: _Line = ("", PaymentKind.ITEMS, (), (), None)
@@ -768,7 +786,8 @@ def _settle_points(
             return
         balances[seat] += points
         if lines is not None:
-            payer, payee = (SCORE, str(seat)) if points > 0 else (str(seat), SCORE)
+            payer: int | Account = SCORE if points > 0 else seat
+            payee: int | Account = seat if points > 0 else SCORE
             lines.append(Payment(line[0], payer, payee, abs(points), *line[1:]))
 
     played = result is not None and result != "redeal" and declarer is not None

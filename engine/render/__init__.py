@@ -277,6 +277,19 @@ def _md_code(value: Any) -> Any:
     return Markup(str(value).replace("`", "'").replace("|", "\\|"))
 
 
+def _code_spans(value: Any) -> Any:
+    """Returns prose written with Markdown code spans as HTML: escaped, each `` `x` `` a
+    ``<code>`` element (the rule files' notes are written for both formats).
+
+    >>> str(_code_spans("play `renonce CARD` <now>"))
+    'play <code>renonce CARD</code> &lt;now&gt;'
+    """
+    from markupsafe import Markup, escape
+
+    text = str(escape(str(value)))
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", text))
+
+
 def _json(value: Any, indent: int | None = None) -> str:
     """Returns ``value`` as JSON, keys sorted; on one line, or with ``indent`` laid out."""
     import json
@@ -298,6 +311,7 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "oneline": _oneline,
         "json": _json,
         "md_code": _md_code,
+        "code_spans": _code_spans,
         "rstrip": lambda value: str(value).rstrip(),
         "card_unicode": _card_unicode,
         "capitalize_first": lambda value: str(value)[:1].upper() + str(value)[1:],

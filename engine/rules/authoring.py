@@ -15,7 +15,7 @@ Three checks run on a resolved rule file, after the schema and the semantic chec
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.errors import Problem
@@ -252,7 +252,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
     auction = d["auction"]
     contracts = auction["contracts"]
     talon = int(d["deal"]["talon"])
-    rnd = auction["speech"] == "round"
+    rnd = auction["speech"] in ("round", "duel")
     ranks: dict[int, list[str]] = {}
     for cid, c in contracts.items():
         if c["biddable"]:
@@ -264,7 +264,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
                     ("auction", "contracts", ids[1], "rank"),
                     "equal-rank-unsettled",
                     f"contracts {', '.join(ids)} share rank {rank}: say who holds at equal rank "
-                    "(auction.equal_rank: refused or earlier-holds)",
+                    "(auction.equal_rank: refused, earlier-holds or earlier-holds-same)",
                 )
     suits = set(d["deck"]["suits"])
     for cid, c in contracts.items():
@@ -273,7 +273,7 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
             add(
                 (*path, "matchable"),
                 "round-and-matchable",
-                f"contract {cid}: where speech goes round the holder speaks again, so no "
+                f"contract {cid}: where speech goes round or duels the holder speaks again, so no "
                 "overcall is matched (drop matchable)",
             )
         for key in ("bid_as", "instead_of"):
@@ -603,4 +603,55 @@ def no_effect_warnings(
         else:
             continue
         out.append(Problem(file, line, column, json_path(path), "authoring/no-effect", message))
+    return out
+
+
+def unreachable_contracts(data: Mapping[str, Any]) -> list[str]:
+    """Returns the ids of the contracts of a resolved rule document that no deal can be played
+    in: a contract no seat may bid (``biddable: false``) is reached only as the contract of the
+    all-pass rule (``auction.all_pass: {action: forced, contract: ...}``), so one that is not
+    that contract is never played (say, a variant that redeals when all pass keeps its
+    parent's forced contract). The suite's per-file checks skip what this names, as
+    ``ombre validate`` warns of it (:func:`unreachable_warnings`)."""
+    auction = data.get("auction")
+    if not isinstance(auction, Mapping) or not isinstance(auction.get("contracts"), Mapping):
+        return []
+    contracts = auction["contracts"]
+    all_pass = auction.get("all_pass")
+    forced = None
+    if isinstance(all_pass, Mapping) and all_pass.get("action") == "forced":
+        forced = all_pass.get("contract")
+    return [
+        str(cid)
+        for cid, c in contracts.items()
+        if isinstance(c, Mapping) and c.get("biddable") is False and cid != forced
+    ]
+
+
+def unreachable_warnings(
+    file: str,
+    data: Mapping[str, Any],
+    locate: Callable[[Path_], tuple[str, int | None, int | None]],
+) -> list[Problem]:
+    """Returns a warning for each contract no deal can be played in
+    (:func:`unreachable_contracts`), located at the contract (in whichever file sets it) or,
+    when a variant's all-pass rule made it unreachable, at that rule in the variant."""
+    out: list[Problem] = []
+    for cid in unreachable_contracts(data):
+        path: Path_ = ("auction", "contracts", cid)
+        at, line, column = locate(("auction", "all_pass", "action"))
+        if at != file:
+            at, line, column = locate(path)
+        out.append(
+            Problem(
+                at,
+                line,
+                column,
+                json_path(path),
+                "authoring/unreachable",
+                f"no deal can be played in the contract {cid!r}: no seat may bid it"
+                " (biddable: false), and it is not the contract the all-pass rule forces"
+                " (auction.all_pass); delete it ({$delete: true}) or make it reachable",
+            )
+        )
     return out

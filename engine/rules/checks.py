@@ -341,7 +341,7 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 f"contract {cid} sets biddable_when but is not biddable",
             )
         elif c.get("biddable_when") == "over-a-bid":
-            earlier = d["auction"].get("equal_rank") == "earlier-holds"
+            earlier = d["auction"].get("equal_rank") in ("earlier-holds", "earlier-holds-same")
             openers = [
                 other
                 for other, o in contracts.items()

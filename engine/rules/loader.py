@@ -11,6 +11,11 @@ The pipeline (``docs/rule-format.md`` describes it for authors):
    * a scalar or a list in the child replaces the parent's;
    * ``{$append: [...]}`` adds items to the parent's list, ``{$remove: [...]}`` takes items out
      of it (each must be there);
+   * ``{$before: {NAME: [...]}}`` and ``{$after: {NAME: [...]}}`` insert rows beside the
+     parent's row of that name (a row's ``id``, ``result``, ``who``, ``contract`` or ``name``;
+     ``NAME#N`` for the Nth of several), ``{$replace: {NAME: row}}`` puts a row in its place,
+     ``{$drop: [NAME, ...]}`` takes rows out; the rows the child writes are its changes, the
+     parent's rows it keeps stay the parent's;
    * ``{$delete: true}`` removes a key the parent has;
    * ``id``, ``name``, ``aliases``, ``summary`` and ``extends`` are the file's own and are never
      inherited; ``sources`` merge like any mapping.
@@ -61,7 +66,21 @@ MAX_CHAIN = 32
 """The longest ``extends:`` chain resolved: a file and at most 31 ancestors
 (``docs/rule-format.md``, "Limits"; the shipped chains have at most two files)."""
 _OWN_KEYS = ("id", "name", "aliases", "summary", "extends")
-_OPS = ("$append", "$remove", "$delete")
+_OPS = ("$append", "$remove", "$delete", "$before", "$after", "$replace", "$drop")
+_ROW_KEYS = ("id", "result", "who", "contract", "name")
+"""The field that names a row of a list for ``$before``/``$after``/``$replace``/``$drop``: the
+first of these a row has (a results row by its ``result``, a stake by its ``who``)."""
+
+
+def _row_key(item: Any) -> str | None:
+    """Returns the name of a list's row (:data:`_ROW_KEYS`), or None for a row without one."""
+    if isinstance(item, dict):
+        for k in _ROW_KEYS:
+            if isinstance(item.get(k), str):
+                return str(item[k])
+    return None
+
+
 _WHOLE_KEYS = ("basis", "codille_remainder_basis", "unit_basis")
 """Mappings a child gives whole: they replace the parent's instead of merging with it."""
 
@@ -699,7 +718,8 @@ def _merge(
                     problem(
                         sub,
                         "extends/operation",
-                        "a $append/$remove/$delete mapping holds nothing else",
+                        "a mapping of list edits ($append, $remove, $before, $after, $replace,"
+                        " $drop) or $delete holds nothing else",
                     )
                     continue
                 if "$delete" in ops:
@@ -760,13 +780,109 @@ def _merge(
                         f"$append takes a list of the items to add, not {_kind(added)}",
                     )
                     added = []
-                for j, item in enumerate(added):
-                    inner = {
-                        p[depth + 2 :]: w
-                        for p, w in own_where.items()
-                        if p[: depth + 2] == (*sub, "$append", j)
-                    }
-                    per_item.append((copy.deepcopy(item), inner))
+                mine: list[tuple[Any, dict[Path_, Where]]] = []
+                """The rows this file writes (added, inserted, replacing): its changes."""
+
+                def own_rows(
+                    op: Path_, rows: list[Any], mine: list[tuple[Any, dict[Path_, Where]]]
+                ) -> list[tuple[Any, dict[Path_, Where]]]:
+                    out = []
+                    for j, item in enumerate(rows):
+                        inner = {
+                            p[len(op) + 1 :]: w
+                            for p, w in own_where.items()
+                            if p[: len(op) + 1] == (*op, j)
+                        }
+                        inner.setdefault((), loc((*op, j)))
+                        out.append((copy.deepcopy(item), inner))
+                    mine.extend(out)
+                    return out
+
+                def find_row(op: Path_, name: Any, per_item: list[Any], sub: Path_) -> int | None:
+                    """The index in ``per_item`` of the row ``name`` names (``win``, or
+                    ``win#2`` for the second row named ``win``), or None (a problem told)."""
+                    text = str(name)
+                    base, _, nth = text.partition("#")
+                    names = [_row_key(x) for x, _ in per_item]
+                    hits = [i for i, n in enumerate(names) if n == base]
+                    if nth:
+                        k = int(nth) - 1 if nth.isdigit() and int(nth) > 0 else -1
+                        hits = hits[k : k + 1] if 0 <= k < len(hits) else []
+                    if len(hits) == 1:
+                        return hits[0]
+                    known = sorted({n for n in names if n is not None})
+                    if not hits:
+                        close = difflib.get_close_matches(base, known, n=1)
+                        hint = f"; did you mean {close[0]!r}?" if close else ""
+                        problem(
+                            op,
+                            "extends/missing-target",
+                            f"no row of {json_path(sub)} is named {text!r}"
+                            f" (its rows: {', '.join(known) or 'none named'}){hint}",
+                        )
+                    else:
+                        problem(
+                            op,
+                            "extends/ambiguous-row",
+                            f"{len(hits)} rows of {json_path(sub)} are named {text!r}: name one"
+                            f" as {base}#1 ... {base}#{len(hits)} (in the parent's order)",
+                        )
+                    return None
+
+                for op_name in ("$replace", "$drop", "$before", "$after"):
+                    arg = value.get(op_name)
+                    if arg is None:
+                        continue
+                    op = (*sub, op_name)
+                    if op_name == "$drop":
+                        if not isinstance(arg, list):
+                            problem(
+                                op,
+                                "extends/operation",
+                                f"$drop takes a list of the rows' names, not {_kind(arg)}",
+                            )
+                            continue
+                        for name in arg:
+                            index = find_row(op, name, per_item, sub)
+                            if index is not None:
+                                del per_item[index]
+                        continue
+                    if not isinstance(arg, dict):
+                        problem(
+                            op,
+                            "extends/operation",
+                            f"{op_name} takes a mapping of a row's name to "
+                            f"{'the row' if op_name == '$replace' else 'a list of rows'},"
+                            f" not {_kind(arg)}",
+                        )
+                        continue
+                    for name, rows in arg.items():
+                        at = (*op, name)
+                        if op_name == "$replace":
+                            rows = [rows]
+                        elif not isinstance(rows, list):
+                            problem(
+                                at,
+                                "extends/operation",
+                                f"{op_name} {name}: takes a list of rows, not {_kind(rows)}",
+                            )
+                            continue
+                        index = find_row(at, name, per_item, sub)
+                        if index is None:
+                            continue
+                        if op_name == "$replace":
+                            inner = {
+                                p[len(at) :]: w for p, w in own_where.items() if p[: len(at)] == at
+                            }
+                            inner.setdefault((), loc(at))
+                            new = [(copy.deepcopy(rows[0]), inner)]
+                            mine.extend(new)
+                            per_item[index : index + 1] = new
+                        elif op_name == "$before":
+                            per_item[index:index] = own_rows(at, rows, mine)
+                        else:
+                            per_item[index + 1 : index + 1] = own_rows(at, rows, mine)
+                per_item.extend(own_rows((*sub, "$append"), added, mine))
                 for p in [p for p in where if p[:depth] == sub and len(p) > depth]:
                     del where[p]
                 target[key] = [item for item, _ in per_item]
@@ -774,7 +890,25 @@ def _merge(
                     for rest, w in inner.items():
                         where[(*sub, i, *rest)] = w
                     where.setdefault((*sub, i), f_where)
-                overrides.append((sub, f_where))
+                # The file's changes are the rows it writes, each at its new index: the
+                # parent's rows it keeps stay the parent's (their basis and lines).
+                ids = {id(row) for row, _ in mine}
+                written = [(i, inner) for i, (row, inner) in enumerate(per_item) if id(row) in ids]
+                rows = all(isinstance(per_item[i][0], dict) for i, _ in written)
+                if written and rows:
+                    for i, inner in written:
+                        overrides.append(((*sub, i), inner[()]))
+                elif written:
+                    overrides.append((sub, f_where))  # plain items: the list is the change
+                elif per_item and all(
+                    isinstance(row, dict) and "basis" in row for row, _ in per_item
+                ):
+                    # Based rows taken out only: the change is the edit itself (the rows
+                    # left are the parent's, with their own basis).
+                    edit = next((o for o in ("$drop", "$remove") if o in value), "$append")
+                    overrides.append(((*sub, edit), loc((*sub, edit))))
+                else:
+                    overrides.append((sub, f_where))
                 continue
             if key in _WHOLE_KEYS and isinstance(value, dict):
                 # A basis is the file's own reasons: the child's replaces the parent's whole,
@@ -917,6 +1051,7 @@ def validate_paths(
             if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
                 warnings.extend(placeholder_warnings(entry.doc))
                 warnings.extend(_no_effect(registry, entry))
+                warnings.extend(_unreachable(registry, entry))
     if _NOTING:
         noted = registry.inputs()
         for sink in _NOTING:
@@ -959,6 +1094,17 @@ def _no_effect(registry: Registry, entry: _Entry) -> list[Problem]:
     return no_effect_warnings(
         resolved.file, resolved.data, resolved.overrides, parent.data, parent.id
     )
+
+
+def _unreachable(registry: Registry, entry: _Entry) -> list[Problem]:
+    """The warnings for a valid file's contracts that no deal can be played in
+    (:func:`engine.rules.authoring.unreachable_warnings`)."""
+    from engine.rules.authoring import unreachable_warnings
+
+    resolved = registry._resolve(entry)
+    if isinstance(resolved, list):
+        return []
+    return unreachable_warnings(resolved.file, resolved.data, resolved.locate)
 
 
 def _name_clashes(registry: Registry, checked: Sequence[_Entry]) -> list[Problem]:

@@ -107,20 +107,59 @@ def schema_problems(check: Validator, data: Plain, locate: Locate) -> list[Probl
                     path = (*path, missing[0]) if missing else path
             message = wording.format(key=key, allowed="", value=repr(error.instance))
         elif kind == "oneOf" and isinstance(schema.get("oneOf"), list):
-            choices = [
-                "/".join(alt.get("required", []))
-                for alt in schema["oneOf"]
-                if isinstance(alt, dict)
-            ]
-            message = "needs exactly one of: " + ", ".join(choices)
+            alternatives = [a for a in schema["oneOf"] if isinstance(a, dict)]
+            message = f"{error.instance!r} is none of the forms allowed here: " + "; or ".join(
+                _form(alt) for alt in alternatives
+            )
+            message += _nearest(error.instance, [v for a in alternatives for v in _values(a)])
         elif kind == "required":
             message = message.replace("is a required property", "is required here")
         elif kind == "enum":
-            message = f"{error.instance!r} is not one of {error.validator_value}"
+            values = list(error.validator_value) if isinstance(error.validator_value, list) else []
+            message = f"{error.instance!r} is not one of {_listed(values)}"
+            message += _nearest(error.instance, values)
         f, line, col = locate(path)
         problems.append(Problem(f, line, col, json_path(path), code or f"schema/{kind}", message))
     problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))
     return problems
+
+
+def _values(alternative: dict[str, Any]) -> list[Any]:
+    """The literal values an alternative of a ``oneOf`` allows (its ``enum`` or ``const``)."""
+    if isinstance(alternative.get("enum"), list):
+        return list(alternative["enum"])
+    return [alternative["const"]] if "const" in alternative else []
+
+
+def _listed(values: list[Any]) -> str:
+    return ", ".join(f"`{v}`" for v in values)
+
+
+def _form(alternative: dict[str, Any]) -> str:
+    """Says in words what one alternative of a ``oneOf`` takes, e.g. "one of `in-play`,
+    `doubling`" or "a mapping with `step`"."""
+    values = _values(alternative)
+    if values:
+        return f"one of {_listed(values)}" if len(values) > 1 else _listed(values)
+    required = alternative.get("required")
+    if alternative.get("type") == "object" or isinstance(required, list):
+        keys = required if isinstance(required, list) else []
+        return f"a mapping with {_listed(keys)}" if keys else "a mapping"
+    kind = alternative.get("type")
+    if isinstance(kind, str):
+        return {"integer": "a whole number", "string": "a text", "array": "a list"}.get(
+            kind, f"a {kind}"
+        )
+    return str(alternative.get("description") or "another form")
+
+
+def _nearest(given: object, values: list[Any]) -> str:
+    """ "; did you mean `X`?" for the allowed value nearest a text given, or nothing."""
+    texts = [str(v) for v in values]
+    if not isinstance(given, str) or not texts:
+        return ""
+    hint = difflib.get_close_matches(given, texts, n=1, cutoff=0.5)
+    return f"; did you mean `{hint[0]}`?" if hint else ""
 
 
 def document_problems(name: str, doc: Document) -> list[Problem]:

@@ -209,15 +209,23 @@ class Codec:
 
     # Bounds.
 
-    def max_game_length(self) -> int:
-        """An upper bound on the number of actions (chance included) in one deal."""
+    def max_decisions(self) -> int:
+        """An upper bound on the players' decisions in one deal, chance nodes not counted
+        (OpenSpiel's ``MaxGameLength``): the auction's bound, the declarations (trump, call,
+        vole, stop, give: 8 at most), the exchange (one decision per card taken from the
+        talon, and each seat's draw or defer) and one card per seat per trick."""
         r = self.rules
         n = r.players
         auction = self.auction_length()
         declarations = 8
         exchange = r.talon + n
         play = r.hand_size * n
-        return len(self.deck) + auction + declarations + exchange + play + 4
+        return auction + declarations + exchange + play + 4
+
+    def chance_nodes(self) -> int:
+        """The chance nodes of one deal (OpenSpiel's ``MaxChanceNodesInHistory``): one per card
+        of the pack, dealt into the deal plan's slots."""
+        return len(self.deck)
 
     def auction_length(self) -> int:
         """An upper bound on the auction's length: each bid outbids or matches the last, and

@@ -292,10 +292,16 @@ class OmbreGame(pyspiel.Game):
             min_utility=-float(bound),
             max_utility=float(bound),
             utility_sum=None,
-            max_game_length=codec.max_game_length(),
+            max_game_length=codec.max_decisions(),
         )
         super().__init__(GAME_TYPE, info, given)
         self.spec = spec
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The chance nodes of one deal: one per card of the pack (OpenSpiel's C++ side asks
+        this too; ``max_move_number`` and ``max_history_length`` are this plus
+        ``max_game_length``, the players' decisions)."""
+        return self.spec.codec.chance_nodes()
 
     def new_initial_state(self) -> OmbreState:
         """Returns the state before the deal: a chance node."""

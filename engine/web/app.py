@@ -18,12 +18,13 @@ durably after every change, and a change the disk refuses is undone and reported
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import re
 import shutil
 import tempfile
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -157,6 +158,52 @@ _STRIPES = 64
 different tables go on at once (each one's save, flushed to the disk, included)."""
 
 
+_BOOKS: dict[str, Any] = {}
+_BOOKS_LOCK = threading.Lock()
+_BOOKS_DONE = threading.Event()
+_BOOK_RETRY_SECONDS = 5
+
+
+def _write_site_books() -> None:
+    from engine.documents.site import write_docs
+
+    folder = Path(tempfile.mkdtemp(prefix="ombre-books-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    try:
+        write_docs(folder, "html")
+    except Exception as exc:
+        _BOOKS["error"] = exc
+    else:
+        _BOOKS["folder"] = folder
+    finally:
+        _BOOKS_DONE.set()
+
+
+def site_books(wait: float = 0.0) -> Path | None:
+    """Returns the folder of the rule books, written once per process in a background thread
+    (the documents are the same for every table folder), or ``None`` while they are being
+    written. The first call starts the thread; ``wait`` seconds are waited for the end.
+
+    :raises Exception: what writing them raised, if it failed.
+    """
+    with _BOOKS_LOCK:
+        if "thread" not in _BOOKS:
+            thread = threading.Thread(target=_write_site_books, name="ombre-books", daemon=True)
+            _BOOKS["thread"] = thread
+            thread.start()
+    if wait:
+        _BOOKS_DONE.wait(wait)
+    if "error" in _BOOKS:
+        raise _BOOKS["error"]
+    folder: Path | None = _BOOKS.get("folder")
+    return folder
+
+
+_BOOK_NAME = re.compile(
+    r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]*/)*[A-Za-z0-9_][A-Za-z0-9_.-]*\.(?:html|css)"
+)
+
+
 class AppState:
     """The server's state: the store, and the tables and evenings in memory.
 
@@ -177,35 +224,21 @@ class AppState:
         self.tables: OrderedDict[str, WebTable] = OrderedDict()
         self.evenings: OrderedDict[str, Evening] = OrderedDict()
         self._seen: dict[str, float] = {}
-        self._books: Path | None = None
-        self._books_lock = threading.Lock()
 
-    def books(self) -> Path:
-        """Returns the folder of the rule books (``ombre docs`` in HTML), written when first asked.
+    def books(self) -> Path | None:
+        """Returns the folder of the rule books (``ombre docs`` in HTML) once written, else
+        ``None``: the first call starts writing them in a background thread (see
+        :func:`site_books`), so that no request waits for the whole site.
 
-        They are the documents' own pages, written once per server into a temporary folder.
+        :raises Exception: what writing them raised, if it failed.
         """
-        with self._books_lock:  # not the tables' lock: writing the books takes a while
-            return self._write_books()
+        return site_books()
 
     def warm_books(self) -> None:
-        """Writes the rule books now (``ombre serve`` does it in a thread at start, so that the
-        first link to a rule does not wait for them). A failure is left for the request that
-        asks for them, which reports it as any other."""
-        try:
-            self.books()
-        except Exception:  # reported by the request that asks for the books
-            return
-
-    def _write_books(self) -> Path:
-        if self._books is None:
-            from engine.documents.site import write_docs
-
-            folder = Path(tempfile.mkdtemp(prefix="ombre-books-"))
-            weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
-            write_docs(folder, "html")
-            self._books = folder
-        return self._books
+        """Starts writing the rule books now (``ombre serve`` does it at start, so that the
+        first link to a rule is answered sooner)."""
+        with contextlib.suppress(Exception):  # reported by the request that asks for them
+            site_books()
 
     def hold(self, ident: str) -> threading.RLock:
         """Returns the lock to hold while a request reads, changes and saves ``ident``."""
@@ -662,9 +695,18 @@ def rules_page(state: AppState, request: Request, form: Form) -> Response:
 
 def book_page(state: AppState, request: Request, form: Form) -> Response:
     asked = request.path_params["path"]
-    if not asked.isprintable() or len(asked) > 200:
+    # Only what can be the name of a page is looked for (no NUL, no '..', no other suffix):
+    # anything else is not found, without waiting for the books.
+    if len(asked) > 200 or not _BOOK_NAME.fullmatch(asked) or ".." in asked:
         raise KeyError(asked)
-    root = state.books().resolve()
+    root = state.books()
+    if root is None:  # still being written, in the background: never inside a request
+        return PlainTextResponse(
+            "The rule books are being written; try again in a few seconds.",
+            503,
+            headers={"retry-after": str(_BOOK_RETRY_SECONDS)},
+        )
+    root = root.resolve()
     try:
         target = (root / asked).resolve()
     except (OSError, ValueError):
@@ -946,7 +988,7 @@ def create_app(
         chosen = replace(chosen, hosts=frozenset(h.lower().strip("[]") for h in allowed_hosts))
     state = AppState(store, chosen)
     if warm_books:
-        threading.Thread(target=state.warm_books, name="ombre-books", daemon=True).start()
+        state.warm_books()
     routes = [
         Route(
             path,

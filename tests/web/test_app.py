@@ -15,7 +15,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 from starlette.testclient import TestClient
 
 from engine.records import read_record
-from engine.web.app import create_app
+from engine.web.app import create_app, site_books
 
 # What a browser sends with a form from the server's own page (the tests' server is
 # http://testserver).
@@ -295,6 +295,7 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
 
 
 def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient) -> None:
+    site_books(wait=600)  # written once per process, in the background
     r = client.get("/rules/quadrille")
     assert r.status_code == 200 and r.url.path == "/book/books/quadrille.html"
     assert 'id="play"' in r.text and 'id="settlement"' in r.text
@@ -363,6 +364,7 @@ def test_the_ecart_is_one_form_of_tick_boxes(client: TestClient) -> None:
 
 
 def test_every_page_links_the_rule_books_and_the_glossary(client: TestClient) -> None:
+    site_books(wait=600)  # written once per process, in the background
     for path in ("/", "/score", new_table(client)[0]):
         page = client.get(path).text
         for link in ("/book/index.html", "/book/glossary.html"):

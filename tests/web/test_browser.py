@@ -16,10 +16,11 @@ from engine.bots import make_bot
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.scoresheet import Evening, parse_entry
+from engine.web.app import site_books
 from tests.test_scoresheet import entry_of
 from tests.web.conftest import LiveServer
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::ResourceWarning"), pytest.mark.browser]
 
 
 def _by(kind: str) -> Any:
@@ -156,13 +157,10 @@ def test_an_illegal_click_is_refused_with_the_rule(browser: Any, live_server: Li
     assert status == 409
     browser.refresh()
     assert [c.get_attribute("data-card") for c in css(browser, "#hand .card")] == hand_before
-    # The rule is one click away (the books are written once per server, in a thread from its
-    # start: on a cold cache and a loaded machine that may still be under way).
-    browser.set_page_load_timeout(300)
-    try:
-        browser.get(rule_link)
-    finally:
-        browser.set_page_load_timeout(30)
+    # The rule is one click away (the books are written once per process, in a thread from the
+    # server's start; until then a page is answered 503 with Retry-After, so wait for them).
+    assert site_books(wait=300) is not None
+    browser.get(rule_link)
     assert browser.find_element(_by("ID"), "play").is_displayed()
 
 

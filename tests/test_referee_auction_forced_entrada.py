@@ -17,34 +17,15 @@ from pathlib import Path
 import pytest
 
 from engine import load_ruleset
-from engine.cards import ALL_CARDS, Card
+from engine.cards import Card
 from engine.documents.sources import load_library, pieces
-from engine.referee import Deal, Phase
-from tests.referee_helpers import run
+from engine.referee import Phase
+from tests.referee_helpers import run, tresillo
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = load_ruleset("tresillo-espada-obligatoria")
 PARENT = load_ruleset("tresillo")
 ALL_PASS = ["1 pass", "2 pass", "3 pass"]
-
-
-def tresillo(rules: object, fixed: dict[int, str], talon: str = "") -> Deal:
-    """A deal of ``rules`` (Tresillo's seating: the dealer, seat 0, sits out) in which the seats
-    named hold the cards given; the others are filled from the rest, the talon starts with
-    ``talon`` and takes what is left."""
-    deck = [ALL_CARDS[i] for i in rules.tables(None).deck]  # type: ignore[attr-defined]
-    hands: list[list[Card]] = [[] for _ in range(4)]
-    used: set[Card] = set()
-    for seat, text in fixed.items():
-        hands[seat] = [Card.parse(t) for t in text.split()]
-        used.update(hands[seat])
-    top = [Card.parse(t) for t in talon.split()]
-    used.update(top)
-    rest = [c for c in deck if c not in used]
-    for seat in (1, 2, 3):
-        while len(hands[seat]) < 9:
-            hands[seat].append(rest.pop(0))
-    return Deal(rules, dealer=0, hands=hands, talon=top + rest)  # type: ignore[arg-type]
 
 
 WEAK_WITH_ESPADA = "As 3h 4h 5h 6h 3d 4d 5d 6d"

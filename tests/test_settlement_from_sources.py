@@ -73,7 +73,7 @@ def _win_payment(ruleset: str) -> int:
         partner=3,
         tricks=[2, 4, 2, 2],
     )
-    return sum(p.amount for p in s.payments if p.payer == "2" and p.item != "stake")
+    return sum(p.amount for p in s.payments if p.payer == 2 and p.item != "stake")
 
 
 def test_le_jeu_has_both_readings() -> None:

@@ -144,7 +144,7 @@ def play_to_the_end(client: TestClient, path: str, page: str, choose: Choose = f
 def penetro_offered(client: TestClient) -> tuple[str, str]:
     """A Rocambor deal at four (seat 0 deals and sits out), the espada in the talon, every
     seat a person; the three who play pass: the penetro is offered to seat 0."""
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     path = seat_at(client, ROCAMBOR, tresillo(ROCAMBOR, {}, talon="As"), (0, 1, 2, 3))
     page = client.get(path).text
@@ -197,7 +197,7 @@ def test_declining_the_penetro_passes_the_deal_out_and_it_is_dealt_again(
 
 def test_the_penetro_is_offered_only_to_the_seat_that_sits_out(client: TestClient) -> None:
     # The labelled controls are the referee's legal actions: a seat that plays has none.
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     path = seat_at(client, ROCAMBOR, tresillo(ROCAMBOR, {}, talon="As"), (0, 1, 2, 3))
     page = client.get(path).text
@@ -253,7 +253,7 @@ def test_a_nolo_is_played_without_trumps_to_its_end(client: TestClient) -> None:
 
 
 def test_the_contrabola_exchanges_exactly_one_card(client: TestClient) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     path = seat_at(client, ROCAMBOR, tresillo(ROCAMBOR, {}), (0, 1, 2, 3))
     page = client.get(path).text
@@ -276,7 +276,7 @@ def test_the_contrabola_exchanges_exactly_one_card(client: TestClient) -> None:
 
 
 def test_the_bola_is_played_to_its_end(client: TestClient) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     strong = "As Ac 2s Ks Qs Js 7s 6s 5s"
     path = seat_at(client, ROCAMBOR, tresillo(ROCAMBOR, {1: strong}), (0, 1, 2, 3))
@@ -310,7 +310,7 @@ def test_a_defender_who_took_the_first_five_has_labelled_vole_controls(
 
 
 def test_the_sides_vole_decision_is_worded_for_the_side(client: TestClient) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     strong = "As Ac 2s Ks Qs Js 7s 6s 5s"
     deal = run(tresillo(ROCAMBOR, {1: strong}), ["1 bid sans-prendre", "2 pass", "3 pass"])
@@ -390,7 +390,7 @@ def test_a_hand_laid_down_unnamed_and_trumps_named_for_it_on_the_web(
 
 def test_a_party_played_to_its_target_ends_on_the_web(client: TestClient, tmp_path: Path) -> None:
     # A race to 1 point (a test variant of the race to 12): the first deal won ends it.
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     path_rules = tmp_path / "race.yaml"
     path_rules.write_text(

@@ -98,7 +98,7 @@ def flat(text: str) -> str:
 def penetro_offered() -> Deal:
     """A Rocambor deal (seat 0 deals and sits out), the espada in the talon; the three who play
     have passed: the penetro is offered to seat 0."""
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     return run(tresillo(ROCAMBOR, {}, talon="As"), ["1 pass", "2 pass", "3 pass"])
 
@@ -194,7 +194,7 @@ def test_a_nolo_is_played_to_its_end_without_trumps(tmp_path: Path) -> None:
 
 
 def test_the_contrabola_asks_for_exactly_one_card(tmp_path: Path) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     deal = run(tresillo(ROCAMBOR, {}), ["1 pass", "2 pass"])
     game = from_record(deal, 3, tmp_path)
@@ -211,7 +211,7 @@ def test_the_contrabola_asks_for_exactly_one_card(tmp_path: Path) -> None:
 
 
 def test_the_bola_is_played_to_its_end(tmp_path: Path) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     deal = tresillo(ROCAMBOR, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"})
     status, out = drive(from_record(deal, 1, tmp_path), ["bid bola"])
@@ -236,7 +236,7 @@ def test_a_defender_who_took_the_first_five_is_asked_readably(tmp_path: Path) ->
 
 
 def test_the_sides_vole_decision_is_worded_for_the_side(tmp_path: Path) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     deal = run(
         tresillo(ROCAMBOR, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
@@ -286,7 +286,7 @@ def test_a_defender_types_defer_to_let_the_other_exchange_first(tmp_path: Path) 
         "utf-8",
     )
     rules = load_ruleset(rules_path)
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     deal = run(tresillo(rules, {}), ["1 bid entrada", "2 pass", "3 pass"])
     deal.apply(str(deal.legal_actions()[0]), seat=1)  # trumps
@@ -355,7 +355,7 @@ def test_a_hand_laid_down_unnamed_is_declared_and_another_names_trumps(tmp_path:
 
 
 def test_a_party_played_to_its_target_ends_at_the_terminal(tmp_path: Path) -> None:
-    from tests.test_living_family import tresillo
+    from tests.referee_helpers import tresillo
 
     path_rules = tmp_path / "race.yaml"
     path_rules.write_text(

@@ -1,0 +1,95 @@
+"""The concordance read to the clause (engine/documents/concordance.py, sources/concordance.yaml):
+a sentence whose parts the model treats differently is split into its clauses, each with its
+own status, so that a link to one clause never shows the whole sentence as encoded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.documents.concordance import SOURCES, build_concordance, load_entries
+from engine.documents.sources import load_library
+from engine.errors import RuleFileError
+
+LIBRARY = load_library()
+ENC = build_concordance("enc-q", library=LIBRARY)
+
+
+def _sentence(words: str):  # type: ignore[no-untyped-def]
+    return next(s for s in ENC.sentences if words in s.text)
+
+
+def test_the_deal_sentence_shows_its_unmodelled_clauses() -> None:
+    """ENC-Q ¶20: the deal is encoded, but drawing for places and the first dealer, and the
+    value of the game, are not: the sentence is read clause by clause and is not shown
+    encoded."""
+    s = _sentence("tiré les places")
+    assert s.status == "not modelled"
+    statuses = {c.text: c.status for c in s.clauses}
+    assert statuses["Après que l'on a tiré les places, & vu à qui à mêler"] == "not modelled"
+    assert statuses["convenu de la valeur du jeu"] == "not modelled"
+    assert any(link.path == "deal" and not link.against for link in s.links)
+
+
+def test_the_friend_s_vole_clause_is_not_hidden() -> None:
+    """ENC-Q ¶61: the forced player's vole is encoded; nothing may be said to urge the friend's
+    vole is a law of conduct, not modelled; waiting for the player on lead is the vole rule."""
+    s = _sentence("engager l’ami")
+    assert s.status == "not modelled"
+    by_status = {c.status for c in s.clauses}
+    assert by_status == {"not modelled", "encoded"}
+    assert any(link.path == "auction.contracts.forced-spadille" for link in s.links)
+
+
+def test_the_revoke_made_is_encoded() -> None:
+    """ENC-Q: "Il faut pour avoir renoncé que la levée soit pliée": the referee applies it (a
+    revoke is pointed out only once its trick is complete; `notice/nothing` before)."""
+    assert _sentence("pour avoir renoncé").status == "encoded"
+
+
+@pytest.mark.parametrize(
+    ("words", "ruleset"),
+    [
+        ("ils perdroient codille", "quadrille-seed-summary"),
+        ("S’il la perd remise, il fait la bête", "mediateur"),
+        ("Le jeu est marqué par celui qui mêle", "quadrille-dealer-stakes-four"),
+        ("la premiere bête étant de quatorze", "quadrille-doubling-bete"),
+    ],
+)
+def test_a_departure_is_linked_as_contrary(words: str, ruleset: str) -> None:
+    """The four entries that quote ENC-Q against their own rule are linked as departures."""
+    s = _sentence(words)
+    links = [link for link in s.links if link.ruleset == ruleset]
+    assert links and all(link.against for link in links)
+
+
+def test_no_clause_entry_is_stale() -> None:
+    """A clause the data says is not modelled (or bears no rule) while a rule file quotes it in
+    support is stale."""
+    stale = [
+        f"{c.entry.where}: {c.text!r}"
+        for sid in SOURCES
+        for s in build_concordance(sid, library=LIBRARY).sentences
+        for c in s.clauses
+        if c.entry.status in ("not-modelled", "no-rule") and any(not x.against for x in c.links)
+    ]
+    assert stale == []
+
+
+def test_a_clause_that_is_not_in_its_sentence_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "concordance.yaml"
+    path.write_text(
+        "sentences:\n  - {source: enc-q, match: 'Le jeu de quadrille.', clause: 'nowhere at all',"
+        " status: no-rule, why: x}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RuleFileError) as raised:
+        load_entries(path, library=LIBRARY)
+    assert "concordance/clause" in str(raised.value.problems[0].code)
+
+
+def test_the_clauses_are_in_the_json() -> None:
+    s = _sentence("tiré les places")
+    shown = s.as_json()["clauses"]
+    assert [c["status"] for c in shown] == ["not modelled", "not modelled"]
