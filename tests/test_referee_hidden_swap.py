@@ -15,11 +15,13 @@ from collections.abc import Iterator
 import pytest
 
 from engine.actions import FAULTS, Action
+from engine.bots.heuristic import HeuristicBot
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import Deal
 from engine.rules import all_rulesets
 from engine.rules.model import RuleSet
+from engine.table import TableGame, _macros
 
 RULESETS = all_rulesets()
 _LAW_TRIES = ("expose", "out-of-turn", "show")
@@ -67,6 +69,12 @@ def _answers(d: Deal, seat: int, rng: random.Random) -> dict[str, object]:
     out["declarable"] = [str(a) for a in d.declarable(seat)]
     out["askable"] = [str(a) for a in d.askable()]
     out["public"] = [[str(c) for c in d.public_cards(s)] for s in range(d.rules.players)]
+    if not d.is_over and d.to_move == seat:
+        # The heuristic bot's advice (the terminal's hint) and the terminal's drawing of the
+        # seat's turn.
+        out["advice"] = HeuristicBot(0).advise(d, seat)
+        table = TableGame(d.rules, human=seat, options=dict(d.options))
+        out["screen"] = str(_macros("table/turn.txt.j2").screen(table._turn_view(d, seat), d.rules))
     return out
 
 
