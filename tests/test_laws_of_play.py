@@ -325,12 +325,18 @@ def test_a_rule_file_without_the_law_refuses_the_verb() -> None:
     assert exc.value.code == "show/no-law"
 
 
-def test_children_carry_the_laws_as_inferred() -> None:
-    for name in ("mediateur", "quadrille-a-trois", "quintille"):
+def test_children_carry_the_laws_as_their_basis_says() -> None:
+    # Médiateur and Quintille take Quadrille's laws by analogy (inferred); Quadrille à trois by
+    # its own sentence that one follows Quadrille's laws in everything, as its misdeal does.
+    for name, evidence in (
+        ("mediateur", "inferred"),
+        ("quadrille-a-trois", "attested"),
+        ("quintille", "inferred"),
+        ("quadrille", "attested"),
+    ):
         rules = load_ruleset(name)
         assert rules.play_laws.exposed_card is not None
-        assert rules.play_laws.exposed_card.basis.evidence == "inferred"
-    assert load_ruleset("quadrille").play_laws.exposed_card.basis.evidence == "attested"
+        assert rules.play_laws.exposed_card.basis.evidence == evidence, name
 
 
 def test_the_verbs_parse_and_print_back() -> None:
