@@ -135,11 +135,11 @@ def all_tricks_result(rules: RuleSet, contract: str, *, vole: bool) -> str:
     return rules.results[index].result
 
 
-def tresillo(rules: object, fixed: dict[int, str], talon: str = "") -> Deal:
+def tresillo(rules: object, fixed: dict[int, str], talon: str = "", **options: str) -> Deal:
     """A deal of ``rules`` (Tresillo's seating: the dealer, seat 0, sits out) in which the seats
     named hold the cards given; the others are filled from the rest, the talon starts with
-    ``talon`` and takes what is left."""
-    deck = [ALL_CARDS[i] for i in rules.tables(None).deck]  # type: ignore[attr-defined]
+    ``talon`` and takes what is left; ``options`` are the setup's (the pack follows them)."""
+    deck = [ALL_CARDS[i] for i in rules.tables(options or None).deck]  # type: ignore[attr-defined]
     hands: list[list[Card]] = [[] for _ in range(4)]
     used: set[Card] = set()
     for seat, text in fixed.items():
@@ -151,4 +151,10 @@ def tresillo(rules: object, fixed: dict[int, str], talon: str = "") -> Deal:
     for seat in (1, 2, 3):
         while len(hands[seat]) < 9:
             hands[seat].append(rest.pop(0))
-    return Deal(rules, dealer=0, hands=hands, talon=top + rest)  # type: ignore[arg-type]
+    return Deal(
+        rules,  # type: ignore[arg-type]
+        dealer=0,
+        hands=hands,
+        talon=top + rest,
+        options=options or None,
+    )

@@ -11,10 +11,11 @@ import pytest
 
 from engine import load_ruleset
 from engine.bots.heuristic import HeuristicBot
-from engine.cards import ALL_CARDS, Card
+from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.referee import Deal, Phase
 from engine.rules.loader import validate_paths
+from tests import referee_helpers
 from tests.referee_helpers import run
 
 RULES = load_ruleset("tresillo")
@@ -23,19 +24,7 @@ RULES = load_ruleset("tresillo")
 def tresillo(fixed: dict[int, str], talon: str = "", **options: str) -> Deal:
     """A Tresillo deal with the dealer (seat 0) sitting out: the seats named hold the cards
     given, the others are filled from the rest, and the talon starts with ``talon``."""
-    deck = [ALL_CARDS[i] for i in RULES.tables(options or None).deck]
-    hands: list[list[Card]] = [[] for _ in range(4)]
-    used: set[Card] = set()
-    for seat, text in fixed.items():
-        hands[seat] = [Card.parse(t) for t in text.split()]
-        used.update(hands[seat])
-    top = [Card.parse(t) for t in talon.split()]
-    used.update(top)
-    rest = [c for c in deck if c not in used]
-    for seat in (1, 2, 3):
-        while len(hands[seat]) < 9:
-            hands[seat].append(rest.pop(0))
-    return Deal(RULES, dealer=0, hands=hands, talon=top + rest, options=options or None)
+    return referee_helpers.tresillo(RULES, fixed, talon, **options)
 
 
 def _refused(deal: Deal, line: str) -> IllegalActionError:
