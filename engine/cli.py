@@ -765,7 +765,11 @@ def play(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", metavar="N", help="Seed of the game (default: a fresh one)."),
+        typer.Option(
+            "--seed",
+            metavar="N",
+            help="Seed of the game (default: a fresh one from the system, told when the party is over).",
+        ),
     ] = None,
     bots: Annotated[
         str | None,
@@ -803,8 +807,7 @@ def play(
     option: OptionList = None,
 ) -> None:
     """Play at the table against bots (answers on stdin: an action, a card, or a number)."""
-    import secrets
-
+    from engine.seeds import fresh_seed
     from engine.table import PlayRequest, open_table
 
     interactive = sys.stdin.isatty()
@@ -824,7 +827,7 @@ def play(
         option_given=bool(option),
         interactive=interactive,
     )
-    game, warnings = open_table(request, _load, lambda: secrets.randbelow(1_000_000))
+    game, warnings = open_table(request, _load, fresh_seed)
     for warning in warnings:
         _err(_line("warning", _words("record-warning", path=from_, warning=warning)))
     if isinstance(sys.stdin, io.TextIOWrapper):

@@ -14,7 +14,9 @@ False
 
 from __future__ import annotations
 
-__all__ = ["deal_seed"]
+import secrets
+
+__all__ = ["deal_seed", "fresh_seed"]
 
 _M64 = (1 << 64) - 1
 
@@ -36,3 +38,12 @@ def deal_seed(seed: int, index: int) -> int:
     if index == 0:
         return seed
     return _mix64(_mix64(seed & _M64) ^ (index & _M64)) >> 1
+
+
+def fresh_seed() -> int:
+    """Returns a seed for a new game from the operating system's randomness (63 bits).
+
+    Never the clock: a player who knows his own hand and roughly when the game began could
+    otherwise try the few seeds of that moment and read every other hand and the talon.
+    """
+    return secrets.randbits(63)

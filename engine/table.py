@@ -583,6 +583,8 @@ class TableGame:
     options: dict[str, str] = field(default_factory=dict)
     record_path: Path | None = None
     start: Record | None = None
+    seed_hidden: bool = False
+    """A fresh seed is told only when the party is over: it deals every deal of the party."""
     played: list[Deal] = field(default_factory=list)
     _bots: list[Bot] = field(default_factory=list, repr=False)
     _advisor: Bot | None = field(default=None, repr=False)
@@ -708,7 +710,20 @@ class TableGame:
         except KeyboardInterrupt:
             write(_message("interrupted"))
             status = 130
+        self._tell_seed(write)
         return self._save(write, status, final=True)
+
+    def _tell_seed(self, write: Write) -> None:
+        """Tells a seed kept hidden, once the party is over and no deal of it is in progress."""
+        if self.seed_hidden and self.played and all(d.is_over for d in self.played):
+            _say(
+                write,
+                "table/deal.txt.j2",
+                what="seed",
+                rules=self.rules,
+                seed=self.seed,
+                options=self.options,
+            )
 
     def _running(self, party: Party) -> str:
         """Returns the running totals after a deal of a party, and what waits on the table."""
@@ -829,7 +844,7 @@ class TableGame:
             rules=rules,
             human=self.human,
             bots=self.bots,
-            seed=self.seed,
+            seed=None if self.seed_hidden else self.seed,
             options=self.options,
             chosen=rules.resolve_options(self.options),
             deck_size=len(deck),
@@ -1467,6 +1482,7 @@ def open_table(
     if not request.auto and not 0 <= seat < rules.players:
         raise RequestError(_message("seat", rules=rules))
     seed = request.seed if request.seed is not None else played.get("seed")
+    fresh = seed is None
     if seed is None:
         seed = fresh_seed()
     open_party = request.interactive and not request.auto
@@ -1502,5 +1518,6 @@ def open_table(
         options=options,
         record_path=record,
         start=start,
+        seed_hidden=fresh and not request.auto,
     )
     return game, warnings

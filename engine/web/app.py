@@ -52,6 +52,7 @@ from engine.referee.seating import side_tricks
 from engine.rules import load_ruleset
 from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
+from engine.seeds import fresh_seed
 from engine.table import contract_choices
 from engine.web.store import ID_PATTERN, Store
 from engine.web.tables import DamagedFile, Refusal, StaleError, WebTable, matador_names
@@ -582,7 +583,9 @@ def new_table(state: AppState, request: Request, fields: Form) -> Response:
     if bots not in BOTS:
         raise BadRequest(f"bots are {', '.join(BOTS)}")
     seed_text = _one(fields, "seed", "")
-    seed = _int(seed_text, "seed") if seed_text else int(time.time() * 1000) % 1_000_000
+    # A seed not given comes from the operating system's randomness: one's own hand and the
+    # hour the table was made say nothing of the other hands, the talon or the later deals.
+    seed = _int(seed_text, "seed") if seed_text else fresh_seed()
     with state.lock:
         ident = state.store.new_id(rules.id)
     with state.hold(ident):

@@ -301,7 +301,7 @@ class WebTable:
             if not isinstance(settings, dict):
                 raise ValueError("not a JSON object")
             seed = settings.get("seed", 1)
-            if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 10**12:
+            if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 2**63:
                 raise ValueError(f"the seed {str(seed)[:40]} is not a whole number")
             created = settings.get("created", time.time())
             if not isinstance(created, int | float) or created != created:
