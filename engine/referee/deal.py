@@ -160,6 +160,7 @@ class Deal(DealState):
     :param talon: ... and the talon, top card first.
     :param options: setup options the ruleset declares (e.g. ``{"removed-suit": "hearts"}``).
     :param table: what lies on the table from earlier deals (a party's pot and bêtes).
+    :param machine_dealt: the cards were dealt by a machine (a server), not by a player's hand.
     :raises NotationError: if the dealer is not a seat, the hands or talon do not fit the rules
         (wrong counts, unknown or repeated cards) or an option is unknown.
     """
@@ -177,6 +178,7 @@ class Deal(DealState):
         options: Mapping[str, Any] | None = None,
         table: TableState | None = None,
         factor: int = 1,
+        machine_dealt: bool = False,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
@@ -207,6 +209,7 @@ class Deal(DealState):
             factor,
         )
         self._settlement: SettlementResult | None = None
+        self.machine_dealt = machine_dealt
 
     def forgo_claims(self, items: Sequence[str]) -> None:
         """Records that the payment items ``items`` of this finished deal were not claimed

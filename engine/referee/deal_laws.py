@@ -82,6 +82,19 @@ def fault_refusal(rules: RuleSet, fault: str) -> tuple[str, str] | None:
     return None
 
 
+def _machine_dealt(who: int, action: Action, cite: str) -> IllegalActionError:
+    """The refusal of a misdeal or a card too many in a deal a machine dealt: it deals no card
+    too many or too few, no two alike and faces none, so what the law remedies cannot happen
+    (and a player about to lose may not void the deal by saying it did)."""
+    return refuse(
+        f"{action.verb}/machine-dealt",
+        "the cards were dealt by the machine, which deals every hand right and faces no card",
+        who,
+        action,
+        cite,
+    )
+
+
 def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | None:
     """Returns why an irregularity's verb is refused now, None if it may be written."""
     verb = action.verb
@@ -101,6 +114,8 @@ def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | N
         if not_a_fault is not None:
             code, reason = not_a_fault
             return refuse(code, reason, who, action, cite)
+        if d.machine_dealt:
+            return _machine_dealt(who, action, cite)
         if d.is_over:
             return refuse(
                 "misdeal/too-late",
@@ -119,6 +134,8 @@ def refusal(d: Deal, action: Action, seat: int | None) -> IllegalActionError | N
                 action,
             )
         cite = d.rules.cite(("laws", "eleven_cards"))
+        if d.machine_dealt:
+            return _machine_dealt(who, action, cite)
         if d.is_over:
             return refuse("extra-card/too-late", "the deal is over: it stands", who, action, cite)
         if d.phase is not PLAY and d.phase is not VOLE:

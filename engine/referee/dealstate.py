@@ -95,6 +95,7 @@ class DealState:
         "leader",
         "legal_mask",
         "listed",
+        "machine_dealt",
         "n",
         "next_seat",
         "options",
@@ -298,6 +299,9 @@ class DealState:
         self.next_seat = seating.right
         self.table = table
         self.factor = factor
+        self.machine_dealt = False
+        """Whether a machine dealt the cards (a web table), set by the deal: it deals no
+        misdeal and no card too many, so the laws of misdeals cannot be declared."""
         self.dealt = tuple(map(tuple, dealt))
         self.dealt_talon = tuple(talon)
 

@@ -163,6 +163,7 @@ class Party:
         hands: Sequence[Sequence[Card | str]] | None = None,
         talon: Sequence[Card | str] | None = None,
         dealer: int | None = None,
+        machine_dealt: bool = False,
     ) -> Deal:
         """Starts the next deal (the previous one must be over).
 
@@ -185,6 +186,7 @@ class Party:
             talon=talon if talon is not None or hands is None else [],
             options=self.options or None,
             table=self.table,
+            machine_dealt=machine_dealt,
         )
         self.deals.append(deal)
         return deal

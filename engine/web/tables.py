@@ -131,7 +131,7 @@ class WebTable:
     def start(self) -> None:
         """Deals the first deal (or the next one) and lets the bots play up to a person."""
         # Deal i from deal_seed(seed, i), as `ombre play --seed` and a party record deal it.
-        self.party.new_deal(seed=deal_seed(self.seed, len(self.party.deals)))
+        self.party.new_deal(seed=deal_seed(self.seed, len(self.party.deals)), machine_dealt=True)
         self.run_bots()
 
     def run_bots(self) -> None:
@@ -274,6 +274,7 @@ class WebTable:
                 deal = table.party.new_deal(
                     hands=[[Card.parse(c) for c in h] for h in deal_record.hands or ()],
                     talon=[Card.parse(c) for c in deal_record.talon or ()],
+                    machine_dealt=True,
                 )
                 for line in deal_record.actions:
                     deal.apply(line)
