@@ -1134,6 +1134,32 @@ def score(
     json_out: JsonFlag = False,
 ) -> None:
     """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
+    if evening is not None and not (report or json_out):
+        # The lock every writer of the file takes (the server's folder lock for a file in its
+        # evenings/): the last writer no longer silently wins over a server or a terminal.
+        from engine.files import FileInUse, NotARegularFile, hold_lock, lock_for
+
+        try:
+            held = hold_lock(lock_for(evening))
+        except (FileInUse, NotARegularFile) as exc:
+            raise CliError(_words("score-in-use", path=evening, why=str(exc))) from None
+        try:
+            _keep_score(ruleset, evening, report, json_out, dealer, players, option)
+        finally:
+            os.close(held)
+        return
+    _keep_score(ruleset, evening, report, json_out, dealer, players, option)
+
+
+def _keep_score(
+    ruleset: str | None,
+    evening: Path | None,
+    report: bool,
+    json_out: bool,
+    dealer: int,
+    players: str | None,
+    option: OptionList,
+) -> None:
     from engine.rules import load_ruleset
     from engine.scoresheet import Evening, load_evening
     from engine.scoreterm import report_text, run_score

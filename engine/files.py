@@ -16,11 +16,62 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "write_durably"]
+__all__ = ["FileInUse", "NotARegularFile", "hold_lock", "lock_for", "write_durably"]
 
 
 class NotARegularFile(OSError):
     """The path names something other than a regular file (a device, a FIFO, a socket)."""
+
+
+class FileInUse(OSError):
+    """Another process (a server, a terminal scorekeeper) holds the lock."""
+
+
+def hold_lock(path: Path) -> int:
+    """Takes the lock file ``path`` for this process and returns its descriptor (held until
+    it is closed, or the process ends); its content becomes this process's id.
+
+    The lock file is opened with ``O_NOFOLLOW`` and created with mode 0600 if missing: a
+    symbolic link planted at ``path`` is refused, never followed (its target is neither
+    truncated nor written), and so is anything but a regular file.
+
+    :raises FileInUse: if another process holds it (its process id in the message);
+    :raises NotARegularFile: if ``path`` is a symbolic link, a FIFO, a device ...
+    """
+    import fcntl
+
+    _check_regular(path)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise NotARegularFile(f"{path} is a symbolic link: the lock is not taken") from None
+        raise exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotARegularFile(f"{path} is not a regular file: the lock is not taken")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 20, 0).decode("utf-8", "replace").strip() or "unknown"
+            raise FileInUse(f"{path} is held by process {holder}") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def lock_for(file: Path) -> Path:
+    """Returns the lock every writer of ``file`` (an evening, a table) takes: the server
+    folder's ``.lock`` for a file in its ``evenings/`` or ``tables/``, else ``.NAME.lock``
+    beside the file, so a server and a terminal (or two terminals) never write it at once."""
+    folder = file.resolve().parent if file.parent.exists() else file.parent
+    if folder.name in ("evenings", "tables"):
+        return folder.parent / ".lock"
+    return folder / f".{file.name}.lock"
 
 
 def write_durably(path: Path, text: str) -> None:

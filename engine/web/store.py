@@ -6,7 +6,9 @@
 written whole and durably (:func:`engine.files.write_durably`: temporary file, fsync, rename,
 fsync of the folder) after every move, so a reload, a closed browser, a stopped server or a
 power cut loses nothing; a write the disk refuses raises, and leaves the old file as it was.
-``FOLDER/.lock`` is held by the one server that uses the folder (:meth:`Store.lock`).
+``FOLDER/.lock`` is held by the one server that uses the folder (:meth:`Store.lock`), and by
+``ombre score --evening`` on a file of its ``evenings/`` (:func:`engine.files.lock_for`); it is
+never followed if a symbolic link (:func:`engine.files.hold_lock`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import secrets
 from pathlib import Path
 from typing import IO
 
-from engine.files import write_durably
+from engine.files import FileInUse, NotARegularFile, hold_lock, write_durably
 
 __all__ = ["ID_PATTERN", "FolderInUse", "Store", "default_folder"]
 
@@ -81,26 +83,19 @@ class Store:
 
         :raises FolderInUse: if another server holds it (its process id in the message).
         """
-        import fcntl
-
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / ".lock"
-        handle = path.open("a+", encoding="utf-8")
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.seek(0)
-            holder = handle.read().strip()[:20] or "unknown"
-            handle.close()
+            fd = hold_lock(path)  # O_NOFOLLOW: a symbolic link there is refused
+        except FileInUse as exc:
+            holder = str(exc).rsplit(" ", 1)[-1]
             raise FolderInUse(
-                f"{self.folder} is used by another ombre serve (process {holder}): stop it, "
-                "or give this one another --folder"
+                f"{self.folder} is used by another ombre serve or ombre score (process "
+                f"{holder}): stop it, or give this one another --folder"
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"{os.getpid()}\n")
-        handle.flush()
-        return handle
+        except NotARegularFile as exc:
+            raise FolderInUse(str(exc)) from None
+        return os.fdopen(fd, "r+", encoding="utf-8")
 
     def listing(self, kind: str) -> list[tuple[str, float]]:
         """Returns (id, modified time) of the saved tables or evenings, newest first."""
