@@ -107,6 +107,27 @@ def _complete_ruleset(incomplete: str) -> list[str]:
     return sorted(i for i in ids if i.startswith(incomplete))
 
 
+OutputForce = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Write through a symbolic link, a device or a FIFO at an output path."
+    ),
+]
+
+
+def _output_checked(*paths: Path | None, force: bool, folder_ok: bool = False) -> None:
+    """Refuses an output path that is a symbolic link, a device, a FIFO or a socket unless
+    ``--force`` (as ``--record`` does): a page is never written into a link's target, a
+    device, or a FIFO no one reads (where it would wait for ever)."""
+    from engine.files import not_regular
+
+    for path in paths:
+        if path is not None and not force:
+            kind = not_regular(path, folder_ok=folder_ok)
+            if kind is not None:
+                raise CliError(_words("output-not-regular", path=path, kind=kind))
+
+
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")
 ]
@@ -528,8 +549,10 @@ def replay(
         typer.Option("--md", metavar="FILE", help="Also write the deal as a Markdown page."),
     ] = None,
     json_out: JsonFlag = False,
+    force: OutputForce = False,
 ) -> None:
     """Referee a record: legal or not, tricks, result and payments."""
+    _output_checked(html, md, force=force)
     from engine.records import ReplayReport, read_record
     from engine.records import replay as run_replay
 
@@ -627,8 +650,10 @@ def docs(
         str, typer.Option("--format", metavar="md|html", help="Markdown or HTML.")
     ] = "md",
     json_out: JsonFlag = False,
+    force: OutputForce = False,
 ) -> None:
     """Write the rule books, matrix, diffs, claims, disagreements and glossary."""
+    _output_checked(out, force=force, folder_ok=True)
     from engine.documents.site import write_docs
     from engine.render import render
 
@@ -929,8 +954,10 @@ def simulate(
         ),
     ] = None,
     json_out: JsonFlag = False,
+    force: OutputForce = False,
 ) -> None:
     """Play N deals with bots in every seat, the pot carrying over, and summarise."""
+    _output_checked(svg, html, force=force)
     from engine.bots import BOTS
     from engine.simulate import Setup, default_jobs, parse_bots, progress_bar, run, summary_text
 

@@ -16,7 +16,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["FileInUse", "NotARegularFile", "hold_lock", "lock_for", "write_durably"]
+__all__ = ["FileInUse", "NotARegularFile", "hold_lock", "lock_for", "not_regular", "write_durably"]
 
 
 class NotARegularFile(OSError):
@@ -103,12 +103,22 @@ def write_durably(path: Path, text: str) -> None:
 
 
 def _check_regular(path: Path) -> None:
+    kind = not_regular(path)
+    if kind is not None:
+        raise NotARegularFile(f"{path} is {kind}, not a regular file: it is not replaced")
+
+
+def not_regular(path: Path, *, folder_ok: bool = False) -> str | None:
+    """Returns what ``path`` is when it is there and not a regular file ("a symbolic link",
+    "a FIFO", "a device" ...), never following a link; None for a regular file or nothing."""
     try:
         mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if folder_ok and stat.S_ISDIR(mode):
+        return None
     if not stat.S_ISREG(mode):
-        kind = (
+        return (
             "a symbolic link"
             if stat.S_ISLNK(mode)
             else "a directory"
@@ -121,7 +131,7 @@ def _check_regular(path: Path) -> None:
             if stat.S_ISSOCK(mode)
             else "not a regular file"
         )
-        raise NotARegularFile(f"{path} is {kind}, not a regular file: it is not replaced")
+    return None
 
 
 def _fsync_folder(folder: Path) -> None:
