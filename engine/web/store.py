@@ -13,9 +13,11 @@ never followed if a symbolic link (:func:`engine.files.hold_lock`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import stat
 from pathlib import Path
 from typing import IO
 
@@ -95,16 +97,36 @@ class Store:
             ) from None
         except NotARegularFile as exc:
             raise FolderInUse(str(exc)) from None
+        self.clean_stray()
         return os.fdopen(fd, "r+", encoding="utf-8")
+
+    def clean_stray(self) -> list[Path]:
+        """Removes the temporary files a save killed mid-write left (``.ID.yaml.XXXX.tmp``);
+        called with the folder's lock held, so no writer of ours is under way. Returns them."""
+        removed = []
+        for folder in (self.tables, self.evenings):
+            if not folder.is_dir():
+                continue
+            for stray in folder.glob(".*.tmp"):
+                if stat.S_ISREG(stray.lstat().st_mode):
+                    with contextlib.suppress(FileNotFoundError):
+                        stray.unlink()
+                        removed.append(stray)
+        return removed
 
     def listing(self, kind: str) -> list[tuple[str, float]]:
         """Returns (id, modified time) of the saved tables or evenings, newest first."""
         folder = self.tables if kind == "table" else self.evenings
         if not folder.is_dir():
             return []
-        out = [
-            (p.stem, p.stat().st_mtime)
-            for p in folder.glob("*.yaml")
-            if ID_PATTERN.match(p.stem) and not p.name.startswith(".")
-        ]
+        out = []
+        for p in folder.glob("*.yaml"):
+            if not ID_PATTERN.match(p.stem) or p.name.startswith("."):
+                continue
+            try:
+                info = p.lstat()  # a link (dangling or not) is not one of ours: left out
+            except FileNotFoundError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                out.append((p.stem, info.st_mtime))
         return sorted(out, key=lambda t: -t[1])
