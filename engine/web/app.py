@@ -909,6 +909,11 @@ SECURITY_HEADERS = (
 )
 """Sent with every answer: no sniffing of types, no page inside another site's frame."""
 
+_PRIVATE = ((b"cache-control", b"no-store"),)
+_PRIVATE_PATHS = ("/tables/", "/evenings/", "/score")
+"""A table's pages and record, and an evening's, are never kept by the browser: in hot-seat,
+Back would otherwise show the seat before the previous seat's hand."""
+
 
 class _SecurityHeaders:
     """ASGI middleware adding :data:`SECURITY_HEADERS` to every response, errors included."""
@@ -924,9 +929,10 @@ class _SecurityHeaders:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
+                private = _PRIVATE if str(scope.get("path", "")).startswith(_PRIVATE_PATHS) else ()
                 message["headers"] = [
                     *message.get("headers", []),
-                    *(h for h in SECURITY_HEADERS if h[0] not in present),
+                    *(h for h in (*SECURITY_HEADERS, *private) if h[0] not in present),
                 ]
             await send(message)
 

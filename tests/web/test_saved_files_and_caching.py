@@ -1,5 +1,6 @@
-"""What a kill mid-write or a stranger leaves in the saved-files folder: a dangling symbolic
-link breaks no page, and a stray temporary file is removed when a server takes the folder."""
+"""What a kill mid-write or a stranger leaves in the saved-files folder (a dangling symbolic
+link breaks no page, a stray temporary file is removed), and what the browser may keep (no
+table page or record)."""
 
 from __future__ import annotations
 
@@ -38,3 +39,15 @@ def test_stray_temporary_files_are_removed_when_the_folder_is_taken(tmp_path: Pa
         assert kept.read_text() == "score: []\n"
     finally:
         handle.close()
+
+
+def test_table_pages_and_records_are_never_cached(tmp_path: Path) -> None:
+    # In hot-seat, Back must not show the previous seat's hand from the browser's cache.
+    client = TestClient(
+        create_app(tmp_path), follow_redirects=True, headers={"origin": "http://testserver"}
+    )
+    r = client.post("/tables", data={"ruleset": "quadrille", "mode": "hotseat", "seed": "8"})
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    path = str(r.url.path)
+    for page in (path, path + "?seat=1", path + "/record.yaml"):
+        assert client.get(page).headers.get("cache-control") == "no-store", page
