@@ -167,11 +167,15 @@ class Party:
     ) -> Deal:
         """Starts the next deal (the previous one must be over).
 
-        :raises NotationError: if the previous deal is unfinished, the dealer is out of turn, or
-            the hands do not fit the rules.
+        :raises NotationError: if the previous deal is unfinished, the party is over, the
+            dealer is out of turn, or the hands do not fit the rules.
         """
         if self.deals and not self.deals[-1].is_over:
             raise NotationError("the previous deal is not finished")
+        if self.over:
+            # A seat reached the target, or the deals are played: no record may go on past it
+            # (ombre replay refuses such a record: record/party-over).
+            raise NotationError("the party is over: no deal is dealt after its end")
         expected = self.next_dealer
         if dealer is not None and dealer != expected:
             raise NotationError(
