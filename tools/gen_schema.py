@@ -191,8 +191,10 @@ SCHEMA = {
         ),
         "deal": obj(
             {
-                "hand_size": {"type": "integer", "minimum": 1},
-                "talon": NAT,
+                # Never more than the largest pack (52) holds: a hand of 10**30 is refused at
+                # once, not after minutes of checks over it.
+                "hand_size": {"type": "integer", "minimum": 1, "maximum": 52},
+                "talon": {"type": "integer", "minimum": 0, "maximum": 52},
                 "packets": arr(arr({"type": "integer", "minimum": 1}, minItems=1), minItems=1),
                 # Who cuts, seen from the dealer; a record's `cut` is checked against it.
                 "cut": obj({"by": {"enum": ["left", "right"]}}, ["by"]),
