@@ -1273,5 +1273,32 @@ def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evenin
 
 
 def load_evening(path: Path, load: Callable[[str], RuleSet]) -> Evening:
-    """Reads an evening file (see :func:`read_evening`)."""
-    return read_evening(path.read_text(encoding="utf-8"), str(path), load)
+    """Reads an evening file (see :func:`read_evening`) as a record is read: a regular file
+    within the records' size limit (:func:`engine.rules.reader.read_file`), in UTF-8.
+
+    :raises RecordError: also for a file too large, not a regular file, or not UTF-8 (the
+        line and column of the first byte that is not).
+    """
+    from engine.rules.reader import read_file
+
+    raw, refused = read_file(path, str(path))
+    if raw is None:
+        raise RecordError([refused] if refused is not None else [])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RecordError(
+            [
+                Problem(
+                    str(path),
+                    line,
+                    col,
+                    "$",
+                    "evening/not-utf8",
+                    f"byte 0x{raw[exc.start]:02x} is not UTF-8: an evening file is UTF-8 text",
+                )
+            ]
+        ) from None
+    return read_evening(text, str(path), load)
