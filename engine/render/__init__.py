@@ -90,6 +90,34 @@ def _svg_finalize(value: Any) -> Any:
     return Markup(xml_escape(value))
 
 
+def _unsafe_for_terminal(char: str) -> bool:
+    import unicodedata
+
+    if char in "\n\t":
+        return False
+    return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")
+
+
+def terminal_escape(value: object) -> str:
+    r"""Returns ``value`` with the characters a terminal would act on escaped: controls (NEL,
+    ESC ...), format characters (RLO and the other bidirectional overrides) and the line and
+    paragraph separators, each written ``\u....``; newlines and tabs are kept.
+
+    >>> print(terminal_escape("Ann\u202eoB\u0085"))
+    Ann\u202eoB\u0085
+    """
+    text = "" if value is None else str(value)
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(c):04x}" if _unsafe_for_terminal(c) else c for c in text)
+
+
+def _text_finalize(value: Any) -> Any:
+    # Every value printed into a text page (a name, a file's words) is escaped so that it
+    # cannot move the cursor, reverse the line or clear the screen.
+    return terminal_escape(value) if isinstance(value, str) else value
+
+
 def templates_dir() -> str:
     """Returns the folder the templates are read from (the checkout's, else the installed)."""
     from engine.rules.loader import _data_dir
@@ -362,6 +390,8 @@ def environment(fmt: Format) -> jinja2.Environment:
         options["finalize"] = _md_finalize
     elif fmt == "svg":
         options["finalize"] = _svg_finalize
+    elif fmt == "text":
+        options["finalize"] = _text_finalize
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         bytecode_cache=_bytecode_cache(fmt),
