@@ -732,12 +732,17 @@ def book_page(state: AppState, request: Request, form: Form) -> Response:
 
 
 def score_home(
-    state: AppState, request: Request, form: Form, *, refused: str | None = None
+    state: AppState,
+    request: Request,
+    form: Form,
+    *,
+    refused: str | None = None,
+    status: int = 400,
 ) -> Response:
     evenings = state.store.listing("evening")
     return _render(
         "score_home.j2",
-        400 if refused else 200,
+        status if refused else 200,
         rulesets=_rulesets(),
         evenings=[(i, _when(t)) for i, t in evenings],
         folder=str(state.store.evenings),
@@ -765,7 +770,8 @@ def new_evening(state: AppState, request: Request, fields: Form) -> Response:
         try:
             state.save_evening(ident, evening, [])
         except NotSaved as exc:
-            return score_home(state, request, fields, refused=exc.message)
+            # The disk refused (full, read-only): the server's trouble, not the form's (503).
+            return score_home(state, request, fields, refused=exc.message, status=503)
     return RedirectResponse(f"/evenings/{ident}", 303)
 
 

@@ -1,6 +1,6 @@
 """What a kill mid-write or a stranger leaves in the saved-files folder (a dangling symbolic
-link breaks no page, a stray temporary file is removed), and what the browser may keep (no
-table page or record)."""
+link breaks no page, a stray temporary file is removed), what the browser may keep (no table
+page or record), and a full disk at a new evening (503, as documented)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,24 @@ def test_table_pages_and_records_are_never_cached(tmp_path: Path) -> None:
     path = str(r.url.path)
     for page in (path, path + "?seat=1", path + "/record.yaml"):
         assert client.get(page).headers.get("cache-control") == "no-store", page
+
+
+def test_a_new_evening_on_a_full_disk_is_503_not_400(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    import engine.web.store
+
+    client = TestClient(
+        create_app(tmp_path), follow_redirects=True, headers={"origin": "http://testserver"}
+    )
+
+    def refuse(path: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(engine.web.store, "write_durably", refuse)
+    r = client.post("/evenings", data={"ruleset": "quadrille", "dealer": "0"})
+    assert r.status_code == 503 and os.strerror(errno.ENOSPC) in r.text
+    assert not list((tmp_path / "evenings").iterdir())
