@@ -4,7 +4,7 @@
    times what the server does for each click: the referee's checked apply, the bots playing up
    to the person's next turn, the record and settings written to disk, and the next page
    rendered. Prints the median, the 95th percentile and the slowest, in milliseconds.
-2. Starts ``ombre serve`` on the loopback address (a temporary folder) and lets 1, 8 and 32
+2. Starts ``ombre serve`` on the loopback address (a temporary folder) and lets 1, 8, 32 and 128
    players play at once, each at a table of their own over a kept-alive connection, clicking
    the first choice offered as fast as the server answers. Prints requests per second and the
    50th, 95th and 99th percentile of the answer time at each level.
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DEALS = 12
-LEVELS = (1, 8, 32)
+LEVELS = (1, 8, 32, 128)
 ABANDONED = 2000
 
 _TURN = re.compile(r'name="turn" value="([^"]+)"')
