@@ -387,7 +387,7 @@ def test_replay_text_shows_the_partial_trick_and_the_json_numbering(tmp_path: Pa
     text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
     assert f"action [{error['index']}]" in text
     assert "trick  6: Kd  (led by seat 2, unfinished)" in text
-    assert "Deal 0:" in text
+    assert "Deal 1:" in text and "Deal 0:" not in text
 
 
 def test_docs_command_writes_both_formats_and_refuses_bad_options(tmp_path: Path) -> None:
@@ -411,7 +411,7 @@ def test_replay_text_tells_everything_the_json_has(record: Path) -> None:
     document = json.loads(invoke("replay", str(record), "--json").stdout)  # type: ignore[attr-defined]
     text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
     for k, deal in enumerate(document["deals"]):
-        assert f"Deal {k}: dealer seat {deal['dealer']}" in text
+        assert f"Deal {k + 1}: dealer seat {deal['dealer']}" in text
         for trick in deal["tricks"]:
             assert " ".join(trick["cards"]) + f"  (led by seat {trick['leader']}" in text
         if deal.get("result") is not None:
