@@ -416,7 +416,8 @@ def test_replay_text_tells_everything_the_json_has(record: Path) -> None:
             assert " ".join(trick["cards"]) + f"  (led by seat {trick['leader']}" in text
         if deal.get("result") is not None:
             assert f"result: {deal['result']}:" in text
-            assert f"matadors paid for: {deal['matadors']}" in text
+            if load_ruleset(document["ruleset"]).pays_matadors:
+                assert f"matadors paid for: {deal['matadors']}" in text
         for payment in deal.get("payments") or []:
             assert f" {payment['amount']}" in text
         if deal.get("bete"):
@@ -550,3 +551,15 @@ def test_the_matrix_has_a_picker_of_rule_sets_that_needs_no_script(tmp_path: Pat
     # The Markdown matrix is unchanged: no picker there.
     write_docs(tmp_path / "md", "md", [load_ruleset(i) for i in ids])
     assert "picker" not in (tmp_path / "md" / "matrix.md").read_text("utf-8")
+
+
+def test_a_points_game_replay_tells_no_matadors(tmp_path: Path) -> None:
+    """A game scored in points pays nothing per matador: its replay does not count them."""
+    rules = load_ruleset("dansk-lhombre")
+    assert rules.in_points and not rules.pays_matadors
+    assert load_ruleset("quadrille").pays_matadors
+    record = tmp_path / "dansk.yaml"
+    played = invoke("play", "dansk-lhombre", "--auto", "--seed", "3", "--record", str(record))
+    assert played.exit_code == 0, played.output  # type: ignore[attr-defined]
+    text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
+    assert "result: " in text and "matador" not in text
