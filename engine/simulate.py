@@ -499,7 +499,7 @@ class Tally:
             role_balance["defender"] += sum(roles.defenders)
         if s.bete > self.largest_bete:
             self.largest_bete = s.bete
-            self.largest_bete_deal = number
+            self.largest_bete_deal = number + 1  # from 1, as every deal's number in words
         pot = s.pot_after
         if pot > self.largest_pot:
             self.largest_pot = pot

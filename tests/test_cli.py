@@ -173,6 +173,17 @@ def test_show_text_has_every_section_with_evidence() -> None:
     assert "Changes from" not in text
 
 
+def test_show_a_points_game_tells_no_counters_stakes_bete_or_vole() -> None:
+    """A game scored in points, where no contract may go on for the vole, reads as one."""
+    text = invoke("show", "dansk-lhombre").stdout
+    rules_part = text.split("Changes from")[0]
+    assert "\nSettlement   in points\n" in rules_part
+    for word in ("fiche", "stakes:", "sharing:", "bête:", "\nVole", "items, per opponent"):
+        assert word not in rules_part, word
+    counters = invoke("show", "quadrille").stdout
+    assert "a fiche is" in counters and "stakes:" in counters and "\nVole" in counters
+
+
 def test_show_variant_lists_its_changes_with_lines() -> None:
     result = invoke("show", "quadrille-four-trick-bete")
     assert result.exit_code == 0

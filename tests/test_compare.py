@@ -190,6 +190,8 @@ def test_a_second_seed_checks_each_difference() -> None:
         same_side = second["low"] > 0 if first["low"] > 0 else second["high"] < 0
         assert f["confirmed"] == same_side
     text = render_text(compared.report()).splitlines()
+    # The table fits 100 columns (the unrounded figures are the JSON's and the page's).
+    assert max(len(x) for x in text) <= 100, max(text, key=len)
     checked = next(i for i, x in enumerate(text) if x.startswith("checked on a second run"))
     assert "of 200 other deals (seed 5)" in text[checked]
     # Each difference checked stands on a line of its own below the summary line.

@@ -387,7 +387,7 @@ def test_replay_text_shows_the_partial_trick_and_the_json_numbering(tmp_path: Pa
     text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
     assert f"action [{error['index']}]" in text
     assert "trick  6: Kd  (led by seat 2, unfinished)" in text
-    assert "Deal 0:" in text
+    assert "Deal 1:" in text and "Deal 0:" not in text
 
 
 def test_docs_command_writes_both_formats_and_refuses_bad_options(tmp_path: Path) -> None:
@@ -411,12 +411,13 @@ def test_replay_text_tells_everything_the_json_has(record: Path) -> None:
     document = json.loads(invoke("replay", str(record), "--json").stdout)  # type: ignore[attr-defined]
     text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
     for k, deal in enumerate(document["deals"]):
-        assert f"Deal {k}: dealer seat {deal['dealer']}" in text
+        assert f"Deal {k + 1}: dealer seat {deal['dealer']}" in text
         for trick in deal["tricks"]:
             assert " ".join(trick["cards"]) + f"  (led by seat {trick['leader']}" in text
         if deal.get("result") is not None:
             assert f"result: {deal['result']}:" in text
-            assert f"matadors paid for: {deal['matadors']}" in text
+            if load_ruleset(document["ruleset"]).pays_matadors:
+                assert f"matadors paid for: {deal['matadors']}" in text
         for payment in deal.get("payments") or []:
             assert f" {payment['amount']}" in text
         if deal.get("bete"):
@@ -550,3 +551,15 @@ def test_the_matrix_has_a_picker_of_rule_sets_that_needs_no_script(tmp_path: Pat
     # The Markdown matrix is unchanged: no picker there.
     write_docs(tmp_path / "md", "md", [load_ruleset(i) for i in ids])
     assert "picker" not in (tmp_path / "md" / "matrix.md").read_text("utf-8")
+
+
+def test_a_points_game_replay_tells_no_matadors(tmp_path: Path) -> None:
+    """A game scored in points pays nothing per matador: its replay does not count them."""
+    rules = load_ruleset("dansk-lhombre")
+    assert rules.in_points and not rules.pays_matadors
+    assert load_ruleset("quadrille").pays_matadors
+    record = tmp_path / "dansk.yaml"
+    played = invoke("play", "dansk-lhombre", "--auto", "--seed", "3", "--record", str(record))
+    assert played.exit_code == 0, played.output  # type: ignore[attr-defined]
+    text = invoke("replay", str(record)).stdout  # type: ignore[attr-defined]
+    assert "result: " in text and "matador" not in text

@@ -13,7 +13,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from engine import NotationError, load_ruleset
-from engine.rules.loader import Registry, schema_path, validate_paths
+from engine.errors import Problem
+from engine.rules import loader
+from engine.rules.loader import Registry, schema_line_problem, schema_path, validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml")])
@@ -75,6 +77,50 @@ def test_rule_file_header_points_at_the_schema(path: Path) -> None:
     match = HEADER.match(first)
     assert match, f"{_rel(path)} must start with '# yaml-language-server: $schema=…'"
     assert (path.parent / match["target"]).resolve() == schema_path().resolve()
+    # The same check as `ombre validate`'s, so that the two agree.
+    assert schema_line_problem(path, str(path), path.read_bytes()) is None
+
+
+def _checkout(tmp_path: Path, text: str) -> Path:
+    """A checkout's layout in a tmp folder (rules/ and engine/schema linked, a real variants/
+    holding one file), so that validate reads the file as a committed variant."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "schema").symlink_to(schema_path().parent)
+    (tmp_path / "rules").symlink_to(ROOT / "rules")
+    (tmp_path / "variants").mkdir()
+    path = tmp_path / "variants" / "club-headless.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("first", "refused"),
+    [
+        ("", True),
+        ("# yaml-language-server: $schema=../elsewhere/ruleset.schema.json\n", True),
+        ("# yaml-language-server: $schema=../engine/schema/ruleset.schema.json\n", False),
+    ],
+)
+def test_validate_refuses_a_committed_file_without_the_schema_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str, refused: bool
+) -> None:
+    """A variant in variants/ without the line the suite checks is refused at validate, with
+    the suite's reason; a file elsewhere is not held to it."""
+    body = (ROOT / "variants" / "quadrille-four-trick-bete.yaml").read_text(encoding="utf-8")
+    body = body.split("\n", 1)[1].replace("id: quadrille-four-trick-bete", "id: club-headless")
+    path = _checkout(tmp_path, first + body)
+    monkeypatch.setattr(loader, "_data_dir", lambda name: tmp_path / name)
+    warnings: list[Problem] = []
+    problems, checked = validate_paths([str(path)], warnings)
+    assert checked == 1
+    assert [p.code for p in problems] == (["format/schema-line"] if refused else [])
+    assert "format/schema-line" not in [w.code for w in warnings]
+    if refused:
+        assert problems[0].line == 1 and "yaml-language-server" in problems[0].message
+    # Outside rules/ and variants/ the same file is not refused.
+    elsewhere = tmp_path / "club-headless.yaml"
+    elsewhere.write_text(body, encoding="utf-8")
+    assert validate_paths([str(elsewhere)]) == ([], 1)
 
 
 @pytest.mark.parametrize("path", RULE_FILES + VALID_FIXTURES, ids=_rel)

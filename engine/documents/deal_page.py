@@ -3,8 +3,9 @@
 :func:`replay_story` referees a record with :func:`engine.records.replay` (the report is the
 ``--json`` document) and deals it once more through the referee's public API to recover what
 the report leaves out: the hands as dealt, every action with its index, and the trick left
-half-played at an illegal action. Numbering is the JSON's everywhere: deals and action indexes
-count from 0, as the ``error`` object does.
+half-played at an illegal action. Deals are numbered from 1 in words, as at the table and the
+scorekeeper (:attr:`DealStory.number`); the JSON's ``index`` fields, of deals and of actions,
+count from 0, and the text shows an action's index as the JSON gives it, in brackets.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class DealStory:
     """One deal of a record, as refereed."""
 
     index: int
+    """The deal's 0-based index in the record's ``deals`` (the JSON's numbering)."""
     report: Mapping[str, Any]
     """The deal's entry in the ``--json`` document."""
     hands: tuple[tuple[str, ...], ...]
@@ -100,6 +102,11 @@ class DealStory:
         return side_tricks(
             won, [int(declarer), *(int(p) for p in self.report.get("partners") or [])]
         )
+
+    @property
+    def number(self) -> int:
+        """The deal's number in words, from 1 (as play, the web and the scorekeeper count)."""
+        return self.index + 1
 
 
 @dataclass(frozen=True)

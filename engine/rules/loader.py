@@ -974,6 +974,38 @@ def default_registry() -> Registry:
     return _DEFAULT
 
 
+SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(?P<target>\S+)$")
+"""The first line of a rule file: the editors' pointer at the shipped JSON Schema."""
+
+
+def schema_line_problem(path: Path, shown: str, raw: bytes | None) -> Problem | None:
+    """Returns the problem of a rule file whose first line does not point at the shipped
+    schema (``# yaml-language-server: $schema=`` and a path, relative to the file, to
+    ``engine/schema/ruleset.schema.json``), or None.
+
+    ``validate_paths`` refuses a file in ``rules/`` or ``variants/`` without it, as the suite
+    checks every committed file's first line; a file elsewhere (a record's own rules, a
+    fixture) is not held to it.
+    """
+    if raw is None:
+        return None  # unreadable: reported by the reader
+    first = raw.decode("utf-8", errors="replace").splitlines()[:1]
+    match = SCHEMA_LINE.match(first[0]) if first else None
+    wanted = "# yaml-language-server: $schema=" + os.path.relpath(
+        schema_path().resolve(), path.parent.resolve()
+    )
+    if match is None:
+        message = f"the file must start with the rule-file schema's line, '{wanted}'"
+    elif (path.parent / match["target"]).resolve() != schema_path().resolve():
+        message = (
+            f"the first line's schema {match['target']!r} is not the rule-file schema; "
+            f"write '{wanted}'"
+        )
+    else:
+        return None
+    return Problem(shown, 1, 1, "$", "format/schema-line", message)
+
+
 def validate_paths(
     paths: Iterable[str], warnings: list[Problem] | None = None
 ) -> tuple[list[Problem], int]:
@@ -1044,6 +1076,10 @@ def validate_paths(
                 entries.append(entry)
     problems.extend(registry.validate(entries))
     problems.extend(_name_clashes(registry, entries))
+    for entry in entries:
+        refused = schema_line_problem(entry.path, entry.shown, entry.raw_bytes())
+        if refused is not None and entry.kind in ("ruleset", "variant"):
+            problems.append(refused)
     if warnings is not None:
         from engine.rules.authoring import placeholder_warnings
 

@@ -270,6 +270,18 @@ class RuleSet:
         return "points" if self.in_points else f"{self.unit}s"
 
     @property
+    def vole_possible(self) -> bool:
+        """Checks if some contract may go on for the vole (``vole_allowed``): where none may,
+        the vole is not told."""
+        return any(c.vole_allowed for c in self.contracts.values())
+
+    @property
+    def pays_matadors(self) -> bool:
+        """Checks if a payment item is paid per matador held (``per_matador``): where none is
+        (a game scored in points from a tariff, say), the matadors held are not told."""
+        return any(item.per_matador is not None for item in self.items.values())
+
+    @property
     def in_points(self) -> bool:
         """Checks if deals are scored in points from a tariff (``settlement.unit: point``),
         not settled in counters."""
