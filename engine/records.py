@@ -51,6 +51,7 @@ from engine.rules.schema_pass import document_problems
 from engine.seeds import deal_seed
 
 __all__ = [
+    "ActionStep",
     "DealRecord",
     "Record",
     "ReplayReport",
@@ -372,6 +373,17 @@ def write_record(record: Record) -> str:
     return document(top)
 
 
+@dataclass(frozen=True, slots=True)
+class ActionStep:
+    """Where one applied action of a record happened, as the referee's state says: the tricks
+    finished before it and after it (fewer after: cards taken back), and the seats it made
+    beasted (a renonce noticed)."""
+
+    tricks_before: int
+    tricks_after: int
+    beasted: tuple[int, ...] = ()
+
+
 @dataclass
 class ReplayReport:
     """The result of refereeing a record (the ``ombre replay --json`` document)."""
@@ -390,6 +402,9 @@ class ReplayReport:
     the seats at the highest total (``{"over": bool, "leaders": [...]}``)."""
     played: list[Deal] = field(default_factory=list, repr=False)
     """Every deal reached, in order (the last may be unfinished), as the referee left it."""
+    steps: list[list[ActionStep]] = field(default_factory=list, repr=False)
+    """For each deal reached, what the referee's state was around each action applied: where
+    in the play it happened and what it left (the replay's irregularities, in place)."""
 
     @staticmethod
     def malformed(error: RecordError) -> ReplayReport:
@@ -440,6 +455,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             [Problem(record.file, line, col, "$.options", "record/options", str(exc))]
         ) from None
     deals_out: list[dict[str, Any]] = []
+    steps: list[list[ActionStep]] = []
 
     def report(
         complete: bool, error: dict[str, Any] | None = None, located: str | None = None
@@ -457,6 +473,7 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
             party.finished,
             standing,
             list(party.deals),
+            steps,
         )
 
     for d_index, deal_rec in enumerate(record.deals):
@@ -495,11 +512,17 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
                 [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
             ) from None
         facts = _deal_facts(record, rules, deal, deal_rec, base_path, d_index)
+        deal_steps: list[ActionStep] = []
+        steps.append(deal_steps)
         for index, line_text in enumerate(deal_rec.actions):
             error: dict[str, Any] | None = None
             try:
                 seat, action = parse_line(line_text)
+                before, beasted = len(deal.played_tricks), len(deal.penalties)
                 deal.apply(rules.canonical(action), seat=seat)
+                deal_steps.append(
+                    ActionStep(before, len(deal.played_tricks), tuple(deal.penalties[beasted:]))
+                )
             except IllegalActionError as exc:
                 error = {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}
             except NotationError as exc:

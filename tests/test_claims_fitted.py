@@ -29,6 +29,11 @@ FITTED = {
     # sans-prendre codille paid as a win is the twin of enc-codille-pays-as-win.
     "enc-double-game",
     "enc-sans-prendre-codille-as-win",
+    # À trois's chain "comme au quadrille": its stakes are reckoned as 14 to give it.
+    "enc-a-trois-bete-chain",
+    "enc-a-trois-bete-chain-codille",
+    # The summary's matador bonus has no amount: the claim takes the model's own.
+    "zh-matador-bonus",
 }
 
 
@@ -45,7 +50,7 @@ def test_the_report_shows_them_as_fitted() -> None:
     out = CliRunner().invoke(app, ["claims"]).output
     line = next(line for line in out.splitlines() if " enc-mediateur-win " in line)
     assert "fitted" in line
-    assert "(14 of them fitted)" in out.splitlines()[-1]
+    assert "(17 of them fitted)" in out.splitlines()[-1]
     assert not any("fitted" in line for line in out.splitlines() if " enc-red-trumps " in line)
 
 

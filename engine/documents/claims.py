@@ -151,6 +151,8 @@ class Statement:
             return f"{f['item']} is worth {f['amount']} per opponent under {f['contract']}"
         if self.kind == "pays-more":
             return f"{f['contract']} {f['result']} moves more than {f['than']} {f['result']}"
+        if self.kind == "agreed":
+            return f"{f['item']} wins what the table agrees under {f['contract']}, no fixed amount"
         return str(f.get("about", "a statement about history"))
 
 
@@ -542,6 +544,18 @@ def _evaluate_rule(s: Statement, rules: RuleSet) -> tuple[str, str]:
             f"{s.get('than')} {abs(other[0])}"
         )
         return _verdict(abs(mine[0]) > abs(other[0]), detail)
+    if k == "agreed":
+        # The model leaves an amount to the table only where a setup option sets it; setup
+        # options choose suits only, so an item the rule file states is a fixed amount.
+        item = rules.items.get(s.get("item"))
+        contract = s.get("contract")
+        if item is None or contract not in rules.contracts:
+            return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
+        value = item.value(contract, 1 if item.per_matador is not None else 0)
+        return "contradicted", (
+            f"the rule file fixes {s.get('item')} at {value} per opponent under {contract} "
+            f"({item.basis.evidence})"
+        )
     return "unverifiable", f"no evaluation for {k}"  # pragma: no cover - checked on load
 
 

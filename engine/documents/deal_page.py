@@ -15,13 +15,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.records import Record, ReplayReport, record_of, replay
+from engine.actions import LAW_VERBS
+from engine.records import ActionStep, Record, ReplayReport, record_of, replay
+from engine.referee.deal import Deal
 from engine.referee.seating import side_tricks
 from engine.referee.settlement import Account, Payment, PaymentKind
 from engine.referee.state import ResultMatch
 from engine.rules.model import Basis, RuleSet
 
-__all__ = ["ActionLine", "DealStory", "PaymentLine", "PaymentPart", "ReplayStory", "replay_story"]
+__all__ = [
+    "ActionLine",
+    "DealStory",
+    "IrregularLine",
+    "PaymentLine",
+    "PaymentPart",
+    "ReplayStory",
+    "replay_story",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +43,71 @@ class ActionLine:
     verb: str
     text: str
     """The action without the seat, e.g. ``play Kd``."""
+
+
+@dataclass(frozen=True, slots=True)
+class IrregularLine:
+    """One irregularity or remedy of a deal, where it happened: the referee's typed answers
+    (its event under a law of the play, the tricks before and after, the seats beasted)."""
+
+    index: int
+    """The action's index in the deal's ``actions``."""
+    seat: int
+    verb: str
+    """``renonce``, ``notice``, a verb of the laws of the play or of the deal, ``play`` (a law
+    of the play applied to a card played, without a verb), or ``found`` (the card that ended
+    the deal, a renonce unnoticed till then found after it)."""
+    text: str
+    trick: int
+    """The trick it happened in, from 1 (one past the last: after the play)."""
+    law: str | None
+    """The ``laws:`` key it falls under (None for a renonce or its notice)."""
+    basis: Basis | None
+    """The rule file's basis for that law, or for ``play.renonce``."""
+    beasted: tuple[int, ...] = ()
+    """The seats it made beasted (a renonce noticed)."""
+    resumed_at: int | None = None
+    """The trick play resumed from, the cards taken back (a renonce noticed, a retake)."""
+
+
+_DEAL_VERBS = ("renonce", "notice", "misdeal", "extra-card", "retake")
+
+
+def _irregular(
+    rules: RuleSet, deal: Deal, steps: list[ActionStep], stop: int
+) -> tuple[IrregularLine, ...]:
+    """The irregularities of one deal, each where it happened (the referee's events matched to
+    the actions they answer; a law applied to a plain play is shown at that play)."""
+    events = {(e.seat, str(e.action)): e for e in deal.irregularities}
+    out = []
+    for index, (seat, action) in enumerate(deal.history[: min(stop, len(steps))]):
+        step = steps[index]
+        event = events.get((seat, str(action)))
+        verb = action.verb
+        if verb not in (*LAW_VERBS, *_DEAL_VERBS) and event is None:
+            if not step.beasted:
+                continue
+            verb = "found"  # the last card ends the deal: a renonce unnoticed is found
+        law = event.law if event is not None else None
+        if law is None and action.verb in ("misdeal", "extra-card"):
+            law = "misdeal" if action.verb == "misdeal" else "eleven_cards"
+        path = ("laws", law) if law is not None else ("play", "renonce")
+        out.append(
+            IrregularLine(
+                index=index,
+                seat=seat,
+                verb=verb,
+                text=str(action),
+                trick=step.tricks_before + 1,
+                law=law,
+                basis=rules.basis_at(path),
+                beasted=step.beasted,
+                resumed_at=(
+                    step.tricks_after + 1 if step.tricks_after < step.tricks_before else None
+                ),
+            )
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +156,24 @@ class DealStory:
     eldest: int = 0
     """The eldest hand, first to speak and to lead: the referee's seating (never worked out
     from the dealer here)."""
+    irregular: tuple[IrregularLine, ...] = ()
+    """The irregularities and remedies, each where it happened, in order."""
+
+    def irregular_in(self, trick: int) -> tuple[IrregularLine, ...]:
+        """Returns the irregularities that happened in ``trick`` (from 1), after the actions
+        before the play (those are listed there)."""
+        first = len(self.auction)
+        return tuple(x for x in self.irregular if x.trick == trick and x.index >= first)
+
+    def irregular_at(self, index: int) -> IrregularLine | None:
+        """Returns the irregularity the action at ``index`` is, if it is one."""
+        return next((x for x in self.irregular if x.index == index), None)
+
+    @property
+    def irregular_after(self) -> tuple[IrregularLine, ...]:
+        """Returns the irregularities after the last trick shown (at the end of the play)."""
+        first, shown = len(self.auction), len(self.report["tricks"])
+        return tuple(x for x in self.irregular if x.trick > shown and x.index >= first)
 
     @property
     def auction(self) -> tuple[ActionLine, ...]:
@@ -190,6 +283,7 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 note=deal_rec.note,
                 result_match=deal.result_match,
                 eldest=deal.seating.eldest,
+                irregular=_irregular(rules, deal, report.steps[d_index], stop),
             )
         )
     return ReplayStory(rules, record, report, tuple(stories), str(file))
