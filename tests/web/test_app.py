@@ -617,3 +617,17 @@ def test_penalty_points_are_entered_on_the_web_scoresheet(client: TestClient) ->
     page = good.text  # type: ignore[attr-defined]
     assert "Penalty points: seat 1 1 (A bid named without need to overcall (strafpoint))" in page
     assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["0", "0", "0"]
+
+
+def test_the_result_page_says_where_each_seats_counters_went(client: TestClient) -> None:
+    path, page = new_table(client, seed=4)
+    page = play_out(client, path, page, {"0"})
+    ledger = page.split('id="ledger">')[1].split("</ul>")[0]
+    rows = re.findall(r"<li>([^<]*)</li>", ledger)
+    assert len(rows) == 4 and rows[0].startswith("You: ")
+    assert all(r.startswith(("You: ", "Seat ")) for r in rows)
+    balances = page.split("<td>this deal</td>")[1].split("</tr>")[0]
+    figures = re.findall(r"<td>([^<]*)</td>", balances)[:4]
+    for row, figure in zip(rows, figures, strict=True):
+        assert row.endswith(f": {figure}.") or f": {figure}, below zero" in row
+        assert "You was" not in row and "you has" not in row
