@@ -631,3 +631,18 @@ def test_the_result_page_says_where_each_seats_counters_went(client: TestClient)
     for row, figure in zip(rows, figures, strict=True):
         assert row.endswith(f": {figure}.") or f": {figure}, below zero" in row
         assert "You was" not in row and "you has" not in row
+
+
+def test_the_scorekeeper_start_page_puts_the_common_games_first(client: TestClient) -> None:
+    page = client.get("/score").text
+    first = page.split('id="games">')[1].split("</section>")[0]
+    assert re.findall(r'name="ruleset" value="([^"]+)"', first) == [
+        "ombre",
+        "quadrille",
+        "quadrille-a-trois",
+        "mediateur",
+    ]
+    folded = page.split('id="games">')[1].split("</section>", 1)[1]
+    assert '<details class="panel more" id="family">' in folded
+    assert '<details class="panel more" id="variants">' in folded
+    assert 'value="tresillo"' in folded  # the rest is there, folded
