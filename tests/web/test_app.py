@@ -282,6 +282,9 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
     data["version"] = version_of(r.text)
     page = client.post(path + "/deals", data=data).text
     assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["-14", "+9", "-4", "+9"]
+    # The history's payment rows name the players too.
+    rows = page.split('<table class="payments">')[1].split("</table>")[0]
+    assert "seat 1 (Elizabeth)" in rows and not re.search(r"<td>(→ )?seat \d</td>", rows)
     # The same form sent twice (a second click) is not scored twice.
     assert client.post(path + "/deals", data=data).status_code == 409
     saved = next((tmp_path / "evenings").glob("*.yaml")).read_text()
