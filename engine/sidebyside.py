@@ -247,6 +247,48 @@ class SideBySide:
         return tuple(self._deal(k) for k in range(max(len(self.a.deals), len(self.b.deals))))
 
     @property
+    def shared(self) -> int:
+        """How many deals both rule sets played (the like-with-like comparison's length)."""
+        return min(len(self.a.deals), len(self.b.deals))
+
+    @property
+    def compared(self) -> tuple[DealComparison, ...]:
+        """The deals both rule sets played, and the one where either stopped (its refusal)."""
+        n = self.shared
+        return tuple(d for d in self.deals if d.deal < n or d.illegal_a or d.illegal_b)
+
+    @property
+    def stopped(self) -> tuple[str, int, int] | None:
+        """Where one rule set's replay stopped short of the other's: ``("a" or "b", the deals it
+        played, the deals the other played)``; None when both played as many."""
+        la, lb = len(self.a.deals), len(self.b.deals)
+        if la == lb:
+            return None
+        return ("a", la, lb) if la < lb else ("b", lb, la)
+
+    @property
+    def settled(self) -> int:
+        """How many deals, from the first, both rule sets played to their settlement."""
+        for k in range(self.shared):
+            deal = self._deal(k)
+            if deal.a is None or deal.b is None or None in (deal.a.balances, deal.b.balances):
+                return k
+        return self.shared
+
+    def shared_totals(self, side: str) -> tuple[int, ...] | None:
+        """One side's balances summed over the :attr:`settled` deals (None if there are none)."""
+        report = self.a if side == "a" else self.b
+        total: list[int] | None = None
+        for k in range(self.settled):
+            balances = DealFacts.from_report(report.deals[k]).balances
+            assert balances is not None
+            if total is None:
+                total = list(balances)
+            else:
+                total = [x + y for x, y in zip(total, balances, strict=True)]
+        return tuple(total) if total is not None else None
+
+    @property
     def same(self) -> bool:
         """Whether the record plays and pays the same under both."""
         return all(d.same for d in self.deals) and self.a.totals == self.b.totals
@@ -263,6 +305,9 @@ class SideBySide:
             "same": self.same,
             "deals": [d.as_json() for d in self.deals],
             "totals": {"a": self.a.totals, "b": self.b.totals},
+            "shared_deals": self.shared,
+            "settled_deals": self.settled,
+            "shared_totals": {"a": self.shared_totals("a"), "b": self.shared_totals("b")},
             "replays": [self.a.as_json(), self.b.as_json()],
         }
 

@@ -923,9 +923,9 @@ class TableGame:
         if deal.contract.help != "call":
             return [deal.declarer]
         viewer = self.human
-        # What the player may know is the referee's answer (Deal.view's): the partner, once
-        # the called card is played, or at once to the partner himself.
-        if viewer is None or deal.partner_known_to(viewer):
+        # What the player may know is the referee's answer (Deal.view's): the partner, as soon
+        # as the called card lies on the table, or at once to the partner himself.
+        if viewer is None or deal.holder_known_to(viewer):
             return deal.side
         return None
 

@@ -586,3 +586,32 @@ def test_self_caller_undertakes_no_vole_before_his_king_appeared() -> None:
 
     shown = _self_caller_six_tricks("As 7h Ac Kc Ah Kh")
     assert shown.partner_seen and shown.phase == "vole" and shown.to_move == 1
+
+
+def test_called_card_on_the_table_makes_its_holder_known_at_once() -> None:
+    """A called king played makes its holder known to every seat as it falls (the status line
+    and Deal.view's partner), while the laws that turn on the partner being known keep the
+    trick's end (partner_seen is counted when the trick is gathered). [ENC-Q "La vole ne sauroit
+    être entreprise que le roi appellé n'ait paru"]"""
+    deal = deal_with(
+        "quadrille",
+        {
+            1: "As 7h Ac Ah Kh Qh Jh 2h 3h Qc",
+            2: "Kc 4h 5h 6h Kd Qd Jd Ad 2d 3d",
+        },
+    )
+    into_play(deal, "ask", "hearts", call="Kc")
+    assert deal.partner == 2 and deal.declarer == 1
+    run(deal, ["1 play Qc"])
+    assert all(deal.view(s)["partner"] is None for s in (0, 1, 3))
+    assert deal.view(2)["partner"] == 2  # the holder knows he is the friend
+    run(deal, ["2 play Kc"])
+    assert not deal.partner_seen  # the law's timing: the trick is not gathered yet
+    assert not deal.partner_known_to(3)
+    for seat in range(4):
+        assert deal.holder_known_to(seat)
+        assert deal.view(seat)["partner"] == 2
+    deal.apply(deal.legal_actions()[0], seat=deal.to_move)
+    deal.apply(deal.legal_actions()[0], seat=deal.to_move)
+    assert len(deal.tricks) == 1 and deal.partner_seen
+    assert all(deal.partner_known_to(s) for s in range(4))

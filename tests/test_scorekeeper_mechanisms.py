@@ -340,3 +340,18 @@ def test_the_terminal_says_when_the_race_to_twelve_is_over() -> None:
     assert evening.totals == [0, 0, 12, 0] and evening.over
     assert any("The party is over: seat 2 reached 12." in line for line in said)
     assert any("score/party-over" in line for line in said)  # the next deal is refused
+
+
+def test_the_contract_prompt_is_folded_to_the_tables_width() -> None:
+    """The terminal scorekeeper's contract question (its choices and every law's entry) comes
+    in lines of at most 92 columns, continued lines indented, and still ends in ': '."""
+    from engine import load_ruleset
+    from engine.render import environment
+
+    ask = environment("text").get_template("cli/score.txt.j2").module.ask
+    text = str(ask("contract", rules=load_ruleset("quadrille")))
+    lines = text.splitlines()
+    assert len(lines) > 1 and max(len(line) for line in lines) <= 92
+    assert lines[0].startswith("contract (") and all(x.startswith("  ") for x in lines[1:])
+    assert text.endswith("'quit'): ")
+    assert str(ask("declarer")) == "declarer (seat): "

@@ -94,3 +94,30 @@ def test_each_deal_is_compared_on_the_referees_typed_report() -> None:
     assert deal.a is not None and deal.b is not None
     assert deal.a.result == "remise" and deal.b.result is None and deal.differs("result")
     assert {"field": "result", "a": "remise", "b": None} in deal.as_json()["differences"]
+
+
+def test_only_the_deals_both_played_are_compared() -> None:
+    """Under Médiateur solitaire the record's first deal is refused (no 'ask'): the three later
+    deals Quadrille played are not set against nothing, the text says where B stopped, and no
+    totals of four deals are compared with one."""
+    rec = read_record(RECORDS / "quadrille-party-remises.yaml")
+    compared = replay_against(rec, load_ruleset("quadrille"), load_ruleset("mediateur-solitaire"))
+    assert compared.stopped == ("b", 1, 4)
+    assert [d.deal for d in compared.compared] == [0]
+    assert compared.settled == 0 and compared.shared_totals("a") is None
+    text = render_text(compared)
+    assert "Deal 1" not in text and "Deal 3" not in text
+    assert "B (mediateur-solitaire) stopped at deal 0 (refused above); A played 4 deals" in text
+    assert "no deal was settled under both" in text and "\ntotals: A" not in text
+    data = compared.as_json()
+    assert data["shared_deals"] == 1 and data["settled_deals"] == 0
+
+
+def test_shared_totals_sum_the_deals_both_settled() -> None:
+    rec = read_record(RECORDS / "quadrille-ask-remise.yaml")
+    compared = replay_against(
+        rec, load_ruleset("quadrille"), load_ruleset("quadrille-four-trick-bete")
+    )
+    assert compared.stopped is None and compared.settled == 1
+    assert compared.shared_totals("b") == tuple(compared.b.totals)
+    assert "\ntotals: A " in render_text(compared)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -74,6 +75,17 @@ def test_the_called_kings_holder_is_told_he_is_the_partner() -> None:
         "Tricks: you 0 · seat 1 0 · seat 2 0 · seat 3 1 declaring side (seat 3 and you) 1 "
         "— defenders (seat 1 and seat 2) 0" in out
     )
+
+
+def test_the_status_line_names_the_partner_once_the_called_card_is_on_the_table() -> None:
+    """The called Kc lies in the trick before it is gathered: the contract line names its holder
+    at once, never "partner not known yet" beside the card itself."""
+    out = play("quadrille", "--seed", "3", stdin="1\n" * 60).output
+    screens = [s for s in out.split("Contract:")[1:] if re.search(r"On the table:[^\n]*\bKc\b", s)]
+    assert screens, "the called king is never on the table at this seed"
+    for screen in screens:
+        assert "called Kc (partner: seat 1)" in screen.splitlines()[0]
+        assert "partner not known yet" not in screen
 
 
 def test_forced_spadille_is_explained_before_and_when_it_happens() -> None:

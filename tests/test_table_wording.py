@@ -106,3 +106,26 @@ def test_help_texts_keep_their_bracketed_words() -> None:
     result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"})
     assert "with the [openspiel] extra" in result.output
     assert "with the  extra" not in result.output
+
+
+def test_no_help_text_loses_a_bracketed_word_to_markup() -> None:
+    """Every command's --help shows each [word] its help strings hold (rich markup would eat
+    it), and no sentence of them shows two spaces where such a word was."""
+    import typer.main
+
+    from engine.cli import app
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    assert "simulate" in commands
+    checked = 0
+    for name, command in commands.items():
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        words = {w for t in texts for w in re.findall(r"\[[A-Za-z][\w.,-]*\]", t)}
+        result = runner.invoke(app, [name, "--help"], env={"COLUMNS": "250"})
+        assert result.exit_code == 0, (name, result.output)
+        shown = " ".join(result.output.split())
+        for word in words:
+            assert word in shown, (name, word)
+            checked += 1
+        assert not re.search(r"\b(the|a|with)  (extra|option)\b", result.output), name
+    assert checked, "no bracketed word in any help text: the test checks nothing"

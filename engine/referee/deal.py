@@ -664,7 +664,7 @@ class Deal(DealState):
         :raises NotationError: if ``seat`` is not a seat of this deal.
         """
         seat = self._seat(seat)
-        partner_known = self.partner_known_to(seat)
+        partner_known = self.holder_known_to(seat)
         given_visible = self.given_visible_to(seat)
         out: View = {
             "seat": seat,

@@ -393,6 +393,16 @@ class DealState:
         :meth:`engine.referee.deal.Deal.view`, and what the laws' refusals may tell him."""
         return self.partner_seen or (self.partner is not None and seat == self.partner)
 
+    def holder_known_to(self, seat: int) -> bool:
+        """Checks if ``seat`` may see who holds the called card (or that the declarer is
+        alone): as :meth:`partner_known_to`, and also as soon as the called card lies in the
+        trick being played, before that trick ends. What the table's status lines show
+        (``Deal.view``'s ``partner``); the laws that turn on the partner being known keep the
+        trick's end (:attr:`partner_seen`, counted when the trick is gathered)."""
+        if self.partner_known_to(seat):
+            return True
+        return self.called is not None and self.called in self.trick
+
     def resume_from(self, first: int) -> None:
         """Takes the cards back to the start of trick ``first`` (from its snapshot): the hands,
         the tricks won, the leader, what was known of the partner and the vole, as they were;

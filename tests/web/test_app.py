@@ -282,6 +282,9 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
     data["version"] = version_of(r.text)
     page = client.post(path + "/deals", data=data).text
     assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["-14", "+9", "-4", "+9"]
+    # The history's payment rows name the players too.
+    rows = page.split('<table class="payments">')[1].split("</table>")[0]
+    assert "seat 1 (Elizabeth)" in rows and not re.search(r"<td>(→ )?seat \d</td>", rows)
     # The same form sent twice (a second click) is not scored twice.
     assert client.post(path + "/deals", data=data).status_code == 409
     saved = next((tmp_path / "evenings").glob("*.yaml")).read_text()
@@ -617,3 +620,32 @@ def test_penalty_points_are_entered_on_the_web_scoresheet(client: TestClient) ->
     page = good.text  # type: ignore[attr-defined]
     assert "Penalty points: seat 1 1 (A bid named without need to overcall (strafpoint))" in page
     assert re.findall(r'data-seat="\d">([^<]+)<', page) == ["0", "0", "0"]
+
+
+def test_the_result_page_says_where_each_seats_counters_went(client: TestClient) -> None:
+    path, page = new_table(client, seed=4)
+    page = play_out(client, path, page, {"0"})
+    ledger = page.split('id="ledger">')[1].split("</ul>")[0]
+    rows = re.findall(r"<li>([^<]*)</li>", ledger)
+    assert len(rows) == 4 and rows[0].startswith("You: ")
+    assert all(r.startswith(("You: ", "Seat ")) for r in rows)
+    balances = page.split("<td>this deal</td>")[1].split("</tr>")[0]
+    figures = re.findall(r"<td>([^<]*)</td>", balances)[:4]
+    for row, figure in zip(rows, figures, strict=True):
+        assert row.endswith(f": {figure}.") or f": {figure}, below zero" in row
+        assert "You was" not in row and "you has" not in row
+
+
+def test_the_scorekeeper_start_page_puts_the_common_games_first(client: TestClient) -> None:
+    page = client.get("/score").text
+    first = page.split('id="games">')[1].split("</section>")[0]
+    assert re.findall(r'name="ruleset" value="([^"]+)"', first) == [
+        "ombre",
+        "quadrille",
+        "quadrille-a-trois",
+        "mediateur",
+    ]
+    folded = page.split('id="games">')[1].split("</section>", 1)[1]
+    assert '<details class="panel more" id="family">' in folded
+    assert '<details class="panel more" id="variants">' in folded
+    assert 'value="tresillo"' in folded  # the rest is there, folded
