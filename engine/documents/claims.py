@@ -524,11 +524,10 @@ def _evaluate_rule(s: Statement, rules: RuleSet) -> tuple[str, str]:
         rank = fallback.value if fallback is not None else None
         return _verdict(rank == str(s.get("rank")), f"the model's fallback is {rank}")
     if k == "item":
-        item = rules.items.get(s.get("item"))
-        contract = s.get("contract")
-        if item is None or contract not in rules.contracts:
+        value = _item_value(rules, s)
+        if value is None:
             return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
-        value = item.value(contract, 1 if item.per_matador is not None else 0)
+        contract = s.get("contract")
         if s.get("paid") is False:
             return _verdict(value == 0, f"{s.get('item')} is worth {value} under {contract}")
         return _verdict(
@@ -547,14 +546,13 @@ def _evaluate_rule(s: Statement, rules: RuleSet) -> tuple[str, str]:
     if k == "agreed":
         # The model leaves an amount to the table only where a setup option sets it; setup
         # options choose suits only, so an item the rule file states is a fixed amount.
-        item = rules.items.get(s.get("item"))
-        contract = s.get("contract")
-        if item is None or contract not in rules.contracts:
+        value = _item_value(rules, s)
+        if value is None:
             return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
-        value = item.value(contract, 1 if item.per_matador is not None else 0)
+        contract = s.get("contract")
         return "contradicted", (
             f"the rule file fixes {s.get('item')} at {value} per opponent under {contract} "
-            f"({item.basis.evidence})"
+            f"({rules.items[s.get('item')].basis.evidence})"
         )
     return "unverifiable", f"no evaluation for {k}"  # pragma: no cover - checked on load
 
@@ -562,6 +560,16 @@ def _evaluate_rule(s: Statement, rules: RuleSet) -> tuple[str, str]:
 def _default_contract(rules: RuleSet) -> str:
     biddable = sorted((c for c in rules.contracts.values() if c.biddable), key=lambda c: c.rank)
     return biddable[0].id if biddable else next(iter(rules.contracts))
+
+
+def _item_value(rules: RuleSet, s: Statement) -> int | None:
+    """Returns what the statement's item is worth under its contract (one matador counted where
+    it pays per matador), or None if the rule file has no such item or contract."""
+    item = rules.items.get(s.get("item"))
+    contract = s.get("contract")
+    if item is None or contract not in rules.contracts:
+        return None
+    return item.value(contract, 1 if item.per_matador is not None else 0)
 
 
 def _verdict(ok: bool, detail: str) -> tuple[str, str]:
