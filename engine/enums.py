@@ -23,7 +23,6 @@ __all__ = [
     "Leader",
     "OpenFrom",
     "OptionKind",
-    "OutcomeGame",
     "OwnCard",
     "Pot",
     "Renonce",
@@ -138,14 +137,6 @@ class Pot(StrEnum):
     CODILLE_WINNER = "codille-winner"
     STAYS = "stays"
     BOARD = "board"
-
-
-class OutcomeGame(StrEnum):
-    """The game a points outcome is."""
-
-    WON = "won"
-    REMISE = "remise"
-    CODILLE = "codille"
 
 
 class BeteGoing(StrEnum):

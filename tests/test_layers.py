@@ -35,6 +35,7 @@ _LAYERS: list[set[str]] = [
     {"engine.rules"},  # load_ruleset: the load stage's front door
     {"engine.render"},
     # The referee: the small shared pieces, the deal's state, the phases, the deal, the party.
+    {"engine.referee.outcome"},  # what a finished deal leaves to settle
     {"engine.referee.state", "engine.referee.tricks", "engine.referee.settlement"},
     {"engine.referee.irregular"},
     {"engine.referee.seating"},

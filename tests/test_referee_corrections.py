@@ -351,4 +351,20 @@ def test_enums_are_generated_from_the_schema() -> None:
     assert load_ruleset("mediateur").contracts["mediateur"].help is Help.DEMAND
 
 
+def test_one_enum_says_how_a_game_went() -> None:
+    """A game in points names its result's game from the schema's list; those are members of
+    the one enum every reader asks (:class:`Game`), which adds only the deal nobody played."""
+    import importlib.util
+
+    from engine.rules.values import Game
+
+    spec = importlib.util.spec_from_file_location("gen_schema", ROOT / "tools" / "gen_schema.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    named = gen.schema_enum(("settlement", "outcomes", "*", "game"))
+    assert named == ["won", "remise", "codille"]
+    assert [g.value for g in Game] == [*named, "redeal"]
+
+
 # The layering of engine/ (every import, TYPE_CHECKING ones too) is tests/test_layers.py.

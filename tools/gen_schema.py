@@ -611,7 +611,6 @@ ENUMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "Renonce": ("what a revoke does", ("play", "renonce", "action")),
     "VoleWhen": ("the vole condition of a result", ("results", "rules", "*", "when", "vole")),
     "Pot": ("where the pot goes", ("settlement", "outcomes", "*", "pot")),
-    "OutcomeGame": ("the game a points outcome is", ("settlement", "outcomes", "*", "game")),
     "BeteGoing": ("which bêtes go into a deal", ("settlement", "bete", "going")),
     "BeteCap": ("cap on a bête made on a bête", ("settlement", "bete", "cap_over_bete_in_play")),
     "CodilleRemainder": ("odd counters of a shared pot", ("settlement", "codille_remainder")),

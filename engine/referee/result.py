@@ -9,8 +9,9 @@ from engine.enums import CodilleRemainder, HeldBy, OptionKind
 from engine.referee.deal_laws import MISDEAL, at_end
 from engine.referee.dealstate import DealState
 from engine.referee.held import held_card_transfers
+from engine.referee.outcome import Outcome
 from engine.referee.seating import side_tricks as count_side_tricks
-from engine.referee.settlement import Outcome, SettlementResult, TableState, settle_outcome
+from engine.referee.settlement import SettlementResult, TableState, settle_outcome
 from engine.referee.state import OVER, SUIT_NAMES, ResultMatch
 from engine.rules.model import NO_TRUMPS, Contract, RuleSet
 
@@ -195,24 +196,26 @@ def outcome(d: DealState, table: TableState | None = None) -> Outcome:
     held = held_card_transfers(d)
     transfers = (*d.transfers, *held) if held else tuple(d.transfers)
     return Outcome(
-        d.dealer,
-        d.factor,
-        d.result,
-        d.contract.id if d.contract is not None else None,
-        d.declarer,
-        d.partner,
-        tuple(d.won),
-        paid_matadors(d),
-        top_trump_holder(d) if wanted and played else None,
-        transfers,
-        tuple(d.penalties),
-        trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else (),
-        tuple(d.faults),
-        favoured_options(d),
-        d.irregular.turned if d.irregular is not None else (),
-        d.deal_irregular.unclaimed,
-        d.deal_irregular.extra_card,
-        top_taker(d) if played else None,
+        dealer=d.dealer,
+        factor=d.factor,
+        result=d.result,
+        contract=d.contract.id if d.contract is not None else None,
+        declarer=d.declarer,
+        partner=d.partner,
+        tricks=tuple(d.won),
+        matadors=paid_matadors(d),
+        top_trump_holder=top_trump_holder(d) if wanted and played else None,
+        transfers=transfers,
+        renonces=tuple(d.penalties),
+        trump_holders=(
+            trump_holders(d) if played and d.rules.codille_remainder is _HIGHEST_TRUMPS else ()
+        ),
+        penalties=tuple(d.faults),
+        favoured=favoured_options(d),
+        turned_hands=d.irregular.turned if d.irregular is not None else (),
+        unclaimed=d.deal_irregular.unclaimed,
+        extra_card=d.deal_irregular.extra_card,
+        top_taker=top_taker(d) if played else None,
     )
 
 

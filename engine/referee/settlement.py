@@ -20,13 +20,14 @@ simulation that needs only the balances does not pay for the lines.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import NamedTuple
 
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
+from engine.referee.outcome import Outcome
 from engine.rules.model import (
     ELEVEN_BETE,
     FEE_DEMANDED,
@@ -35,9 +36,11 @@ from engine.rules.model import (
     Alone,
     Basis,
     Game,
+    Item,
     Kind,
     OutcomeItems,
     OutcomeKind,
+    OutcomeRule,
     PaymentKind,
     PaymentLines,
     RuleSet,
@@ -46,9 +49,6 @@ from engine.rules.model import (
     stakes_of,
 )
 from engine.rules.model import PaymentLine as _Line
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 __all__ = [
     "FEE_DEMANDED",
@@ -239,6 +239,10 @@ class _Ledger:
         self.pot = pot
         self.lines = lines
 
+    def written(self, later: _Written) -> _Written:
+        """The payment lines written, or ``later``, what writes them when asked for."""
+        return later if self.lines is None else tuple(self.lines)
+
     def to_pot(self, seat: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[seat] -= amount
@@ -389,72 +393,63 @@ def deal_stakes(rules: RuleSet, dealer: int, table: TableState, factor: int = 1)
     return tuple(stakes_of(lines, dealer, rules.players))
 
 
-class Outcome(NamedTuple):
-    """What a finished deal leaves to settle, whatever lies on the table: the settlement of a
-    deal is :func:`settle_outcome` of its outcome and the table it was dealt on."""
+class SettlementInputs(NamedTuple):
+    """What the settlement of one deal reads: :func:`settle`'s arguments by name, each sequence
+    a tuple (a typed tuple read by name: built at the end of every deal, see
+    :mod:`engine.referee.outcome`). The payment lines are written, when first asked for, from the same inputs."""
 
-    dealer: int
-    factor: int
-    result: str
-    contract: str | None
-    declarer: int | None
-    partner: int | None
-    tricks: tuple[int, ...]
-    matadors: int
-    top_trump_holder: int | None
-    """The seat that held the highest trump when play began (odd counters kept on the table
-    go to it), None where the rules keep none or it was not asked for."""
-    transfers: tuple[tuple[int, int, int, str], ...]
-    renonces: tuple[int, ...]
+    n: int
+    table: TableState
+    stakes: tuple[int, ...]
+    result: str | None
+    contract: str | None = None
+    declarer: int | None = None
+    partner: int | None = None
+    tricks: tuple[int, ...] = ()
+    matadors: int = 0
+    spadille_holder: int | None = None
+    """The seat the odd counters kept on the table go to (the holder of the highest trump)."""
+    transfers: tuple[tuple[int, int, int, str], ...] = ()
+    renonces: tuple[int, ...] = ()
+    factor: int = 1
     trump_holders: tuple[int, ...] = ()
-    """The seats that held a trump when play began, the holder of the highest first (asked for
-    where the rules give a codille's odd counters to the highest trumps)."""
     penalties: tuple[tuple[int, str], ...] = ()
-    """The faults committed in the deal, ``(offender, fault id of settlement.penalties)``."""
     favoured: frozenset[str] = frozenset()
-    """The suit options (``kind: suit``) whose chosen suit is the deal's trump suit (the palo
-    de favor's items are paid at their ``favourite_amount``)."""
     turned_hands: tuple[tuple[int, int], ...] = ()
-    """Each hand turned up instead of the tricks, (offender, owner): a bête borne by halves."""
     unclaimed: tuple[str, ...] = ()
-    """Payment items not claimed before the next deal (``laws.claims_before_next_deal``): not
-    paid."""
     extra_card: int | None = None
-    """In a deal made void (``misdeal``), the seat found playing with a card too many: it makes
-    a bête (``laws.eleven_cards``)."""
+    out: int | None = None
     top_taker: int | None = None
-    """Under a contract every seat plays (``all_play``), the seat that took the most tricks,
-    ties settled as the contract says: it scores the tariff's ``most_tricks``."""
 
 
 def settle_outcome(rules: RuleSet, outcome: Outcome, table: TableState) -> SettlementResult:
     """Settles a finished deal's outcome on the table it was dealt on (what the referee does at
     the end of every deal)."""
     played = outcome.result != "redeal"
-    args = (
-        rules.players,
-        table,
-        deal_stakes(rules, outcome.dealer, table, outcome.factor),
-        outcome.result,
-        outcome.contract,
-        outcome.declarer,
-        outcome.partner,
-        outcome.tricks,
-        outcome.matadors,
-        outcome.top_trump_holder if table.remainder and played else None,
-        outcome.transfers,
-        outcome.renonces,
-        outcome.factor,
-        outcome.trump_holders,
-        outcome.penalties,
-        outcome.favoured,
-        outcome.turned_hands,
-        outcome.unclaimed,
-        outcome.extra_card,
-        rules.compiled.dealers[outcome.dealer].out,
-        outcome.top_taker,
+    inputs = SettlementInputs(
+        n=rules.players,
+        table=table,
+        stakes=deal_stakes(rules, outcome.dealer, table, outcome.factor),
+        result=outcome.result,
+        contract=outcome.contract,
+        declarer=outcome.declarer,
+        partner=outcome.partner,
+        tricks=outcome.tricks,
+        matadors=outcome.matadors,
+        spadille_holder=outcome.top_trump_holder if table.remainder and played else None,
+        transfers=outcome.transfers,
+        renonces=outcome.renonces,
+        factor=outcome.factor,
+        trump_holders=outcome.trump_holders,
+        penalties=outcome.penalties,
+        favoured=outcome.favoured,
+        turned_hands=outcome.turned_hands,
+        unclaimed=outcome.unclaimed,
+        extra_card=outcome.extra_card,
+        out=rules.compiled.dealers[outcome.dealer].out,
+        top_taker=outcome.top_taker,
     )
-    return _settle(rules, args, None)  # what settle() does, its inputs being tuples already
+    return _settle(rules, inputs, None)
 
 
 def settle(
@@ -503,96 +498,95 @@ def settle(
     (``all_play``), the seat with the most tricks (it scores the tariff's ``most_tricks``).
 
     The counters are settled now; the payment lines when :attr:`SettlementResult.payments` is
-    first read (this function again, on the same inputs, writing them).
+    first read (the same settlement again, on the same :class:`SettlementInputs`, writing them).
     """
-    args = (
-        n,
-        table,
-        tuple(stakes),
-        result,
-        contract,
-        declarer,
-        partner,
-        tuple(tricks),
-        matadors,
-        spadille_holder,
-        tuple(transfers),
-        tuple(renonces),
-        factor,
-        tuple(trump_holders),
-        tuple(penalties),
-        frozenset(favoured),
-        tuple(turned_hands),
-        tuple(unclaimed),
-        extra_card,
-        out,
-        top_taker,
+    inputs = SettlementInputs(
+        n=n,
+        table=table,
+        stakes=tuple(stakes),
+        result=result,
+        contract=contract,
+        declarer=declarer,
+        partner=partner,
+        tricks=tuple(tricks),
+        matadors=matadors,
+        spadille_holder=spadille_holder,
+        transfers=tuple(transfers),
+        renonces=tuple(renonces),
+        factor=factor,
+        trump_holders=tuple(trump_holders),
+        penalties=tuple(penalties),
+        favoured=frozenset(favoured),
+        turned_hands=tuple(turned_hands),
+        unclaimed=tuple(unclaimed),
+        extra_card=extra_card,
+        out=out,
+        top_taker=top_taker,
     )
-    return _settle(rules, args, None)
+    return _settle(rules, inputs, None)
 
 
-def _payments(rules: RuleSet, args: tuple[Any, ...]) -> tuple[Payment, ...]:
-    return _settle(rules, args, []).payments
+def _payments(rules: RuleSet, inputs: SettlementInputs) -> tuple[Payment, ...]:
+    return _settle(rules, inputs, []).payments
 
 
-def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) -> SettlementResult:
+_Written = tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
+
+
+def _settle(
+    rules: RuleSet, inputs: SettlementInputs, lines: list[Payment] | None
+) -> SettlementResult:
     """:func:`settle`, writing the payment lines into ``lines`` (None: the counters only)."""
-    (
-        n,
-        table,
-        stakes,
-        result,
-        contract,
-        declarer,
-        partner,
-        tricks,
-        matadors,
-        spadille_holder,
-        transfers,
-        renonces,
-        factor,
-        trump_holders,
-        _penalties,
-        favoured,
-        turned_hands,
-        unclaimed,
-        extra_card,
-        _out,
-        _top_taker,
-    ) = args
-    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]]
-    written = partial(_payments, rules, args) if lines is None else ()
+    written: _Written = partial(_payments, rules, inputs) if lines is None else ()
     if rules.in_points:
-        return _settle_points(rules, args, lines, written)
-    pot_before = table.pot
-    ledger = _Ledger(n, table.pot, lines)
+        return _settle_points(rules, inputs, lines, written)
+    table = inputs.table
+    ledger = _Ledger(inputs.n, table.pot, lines)
     kinds = rules.compiled.payment_lines if lines is not None else None
+    result = inputs.result
     if result == MISDEAL:
-        return _settle_void(rules, table, stakes, extra_card, ledger, kinds, written, lines)
+        return _settle_void(rules, table, inputs.stakes, inputs.extra_card, ledger, kinds, written)
     stake_line = _NO_LINE if kinds is None else kinds.redeal_stake if table.redeal else kinds.stake
-    for seat in range(n):
-        ledger.to_pot(seat, stakes[seat], stake_line)
-    fresh = sum(stakes)
-    waiting = list(table.betes)
+    for seat, stake in enumerate(inputs.stakes):
+        ledger.to_pot(seat, stake, stake_line)
+    declarer, contract = inputs.declarer, inputs.contract
     if result is None or result == "redeal" or declarer is None or contract is None:
+        next_table = TableState(
+            ledger.pot,
+            table.betes,
+            table.doubled,
+            table.remainder,
+            redeal=result == "redeal",
+            stakes=table.stakes + 1,
+        )
         return SettlementResult(
             tuple(ledger.balances),
-            pot_before,
+            table.pot,
             ledger.pot,
             0,
             0,
-            TableState(
-                ledger.pot,
-                tuple(waiting),
-                table.doubled,
-                table.remainder,
-                redeal=result == "redeal",
-                stakes=table.stakes + 1,
-            ),
+            next_table,
             None,
-            written if lines is None else tuple(lines),
+            ledger.written(written),
         )
-    for payer, payee, amount, why in transfers:
+    return _settle_played(rules, inputs, result, contract, declarer, ledger, kinds, written)
+
+
+def _settle_played(
+    rules: RuleSet,
+    inputs: SettlementInputs,
+    result: str,
+    contract: str,
+    declarer: int,
+    ledger: _Ledger,
+    kinds: PaymentLines | None,
+    written: _Written,
+) -> SettlementResult:
+    """Settles a deal played to its end, once the stakes are down: the fees, the pot, the
+    items, the bêtes, and the table for the next deal."""
+    table, partner = inputs.table, inputs.partner
+    pot_before = table.pot
+    for payer, payee, amount, why in inputs.transfers:
         line = _NO_LINE
         if kinds is not None:
             line = kinds.fees.get(why) or (why, PaymentKind.FEE, (), (), None)
@@ -600,143 +594,34 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
 
     # Odd counters kept from an earlier codille go to the holder of the highest trump.
     remainder = table.remainder
-    if remainder and spadille_holder is not None:
-        ledger.from_pot(spadille_holder, remainder, _NO_LINE if kinds is None else kinds.odd)
+    if remainder and inputs.spadille_holder is not None:
+        odd = _NO_LINE if kinds is None else kinds.odd
+        ledger.from_pot(inputs.spadille_holder, remainder, odd)
         remainder = 0
 
-    # What goes into this deal: the devant, and the waiting bêtes the rule lets go (the
-    # largest, or all). The others wait their turn and are not at stake.
-    if rules.bete_going is _ALL:
-        going = sum(waiting)
-        waiting = []
-    else:
-        going = waiting.pop(0) if waiting else 0
-    going_bete = going if table.betes else None
-    board = ledger.pot - remainder
-    in_play = board - sum(waiting)
-
     outcome = rules.outcomes[result]
-    opponents = _opponents(rules, n, declarer, partner)
-    sole = pays_alone(rules, contract, partner, tricks[declarer], lost=outcome.bete)
-    alone: Alone | None = None
-    if sole:
-        assert partner is not None and rules.sole_liability_below is not None
-        alone = Alone(
-            declarer,
-            partner,
-            tricks[declarer],
-            rules.sole_liability_below,
-            rules.basis_at(("settlement", "sharing")),
-        )
-    pot_line = board_line = _NO_LINE
-    if kinds is not None:
-        pot_line = ("pot", PaymentKind.POT, (), (outcome.basis,), None)
-        board_line = ("board", PaymentKind.BOARD, (), (outcome.basis,), None)
-
-    # The pot.
-    if outcome.pot is _SIDE:
-        for seat, share in _split(in_play, declarer, partner):
-            ledger.from_pot(seat, share, pot_line)
-    elif outcome.pot is _BOARD:
-        # The vole "sweeps the Board, let there be ever so many Stakes upon it" (CG-EN PA32).
-        for seat, share in _split(board, declarer, partner):
-            ledger.from_pot(seat, share, board_line)
-        waiting = []
-    elif outcome.pot is _OPPONENTS:
-        each, left = divmod(in_play, len(opponents))
-        for seat in opponents:
-            ledger.from_pot(seat, each, pot_line)
-        if left and rules.codille_remainder is _NEXT_SPADILLE:
-            remainder += left
-        elif left and rules.codille_remainder is _HIGHEST_TRUMPS:
-            # "He of the four, who had the highest Trump takes up one, the second is for Him of
-            # the three others, who had the next best Trump ... in Case they had neither of them
-            # any Trump at all, it is let alone till the next Deal" (CG-EN PA56).
-            odd_line = _NO_LINE if kinds is None else (ODD_COUNTER, PaymentKind.ODD, *kinds.odd[2:])
-            for seat in [s for s in trump_holders if s in opponents][:left]:
-                ledger.from_pot(seat, 1, odd_line)
-    elif outcome.pot is _CODILLE_WINNER:
-        best = max(opponents, key=lambda s: tricks[s])
-        ledger.from_pot(best, in_play, pot_line)
-    elif going_bete is not None and rules.bete_going is _LARGEST_FIRST:
-        # Remise: the game stays, and the bête that went returns to wait its turn.
-        waiting.append(going_bete)
-
-    # Items paid by each opponent to the side, or by the side to each opponent. Each
-    # direction is totalled first and then shared "par moitié", so an odd counter arises (and
-    # goes to the declarer) only when the total is odd.
+    opponents = _opponents(rules, inputs.n, declarer, partner)
+    alone = _alone(rules, contract, declarer, partner, inputs.tricks[declarer], outcome.bete)
+    pot = _open_pot(rules, table, ledger.pot, remainder)
+    _pay_pot(rules, inputs, outcome, declarer, opponents, pot, ledger, kinds)
     for direction, items in _items(rules, result, contract):
-        # What each opponent pays (or is paid): the items worth the same for all, ``flat``,
-        # plus the shares of the stake in play (``in_play`` items), summed when all are known.
-        flat = 0
-        shared: list[int] | None = None
-        paid: list[str] = []
-        for item_id, item in items:
-            if unclaimed and item_id in unclaimed:
-                continue  # "your claim must be made before the next deal is finished" (HOYLE-IE)
-            if item.single_stake_only and pot_before:
-                continue  # "if only one stake is down" (CG-EN PA32)
-            if item.in_play:
-                amounts = _shares(in_play, opponents)
-                if not any(amounts):
-                    continue
-                shared = (
-                    amounts
-                    if shared is None
-                    else [a + b for a, b in zip(shared, amounts, strict=True)]
-                )
-            else:
-                # The last tour of a party pays double (``factor``, ACAD PA25).
-                value = item.value(contract, matadors, favoured) * factor
-                if not value:
-                    continue
-                flat += value
-            paid.append(item_id)
-        if not paid:
-            continue
-        per_opponent = [flat] * len(opponents) if shared is None else [flat + a for a in shared]
-        total = sum(per_opponent)
-        if not total:
-            continue
-        line = _NO_LINE
-        if kinds is not None:
-            ids = tuple(paid)
-            bases = tuple(rules.items[i].basis for i in ids)
-            line = ("+".join(ids), PaymentKind.ITEMS, ids, bases, None)
-        if direction == "receive":
-            side_shares = _split(total, declarer, partner)
-            _flow(ledger, list(zip(opponents, per_opponent, strict=True)), side_shares, line)
-        else:
-            side_shares = [(declarer, total)] if sole else _split(total, declarer, partner)
-            if sole and kinds is not None:
-                line = (*line[:4], alone)
-            _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), line)
-
-    # The bêtes: each as large as what was at stake, with the cap of a bête made on a bête.
-    # Where the rules reckon a deal's stake at a value of its own ("la bête est de quatorze,
-    # encore qu'elle soit faite sur treize jettons seulement", ENC-Q), every deal's stake still
-    # in the pot counts at that value, this deal's and those a remise left ("& ainsi des
-    # autres", ACAD-2): the chain is Quadrille's 14, 42, 56.
-    size = _bete_size(rules, table, fresh, in_play, going_bete)
-    made = 0
-    if outcome.bete:
-        bete_line = _NO_LINE if kinds is None else kinds.bete
-        if sole:
-            ledger.to_pot(declarer, size, bete_line if kinds is None else (*bete_line[:4], alone))
-        else:
-            for seat, share in _split(size, declarer, partner):
-                ledger.to_pot(seat, share, bete_line)
-        made += size
-    for offender in renonces:
-        # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
-        ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
-        made += size
-    for offender, owner in turned_hands:
-        # "fait la bête de moitié avec celui à qui appartiennent les cartes retournées" (ENC-Q).
-        line = _NO_LINE if kinds is None else kinds.turned
-        for seat, share in _split(size, offender, owner):
-            ledger.to_pot(seat, share, line)
-        made += size
+        _pay_items(
+            rules,
+            inputs,
+            contract,
+            direction,
+            items,
+            declarer,
+            opponents,
+            pot,
+            alone,
+            ledger,
+            kinds,
+        )
+    made = _make_betes(
+        rules, inputs, outcome, declarer, alone, sum(inputs.stakes), pot, ledger, kinds
+    )
+    waiting = pot.waiting
     if made:
         # The bêtes made on one deal go together (ENC-Q).
         waiting.append(made)
@@ -747,38 +632,244 @@ def _settle(rules: RuleSet, args: tuple[Any, ...], lines: list[Payment] | None) 
         and outcome.pot is _STAYS
         and not table.betes
     )
+    next_table = TableState(
+        ledger.pot,
+        tuple(waiting),
+        doubled,
+        pot.remainder,
+        stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
+    )
     return SettlementResult(
         tuple(ledger.balances),
         pot_before,
         ledger.pot,
         made,
-        matadors,
-        TableState(
-            ledger.pot,
-            tuple(waiting),
-            doubled,
-            remainder,
-            stakes=table.stakes + 1 if outcome.pot is _STAYS else 0,
-        ),
+        inputs.matadors,
+        next_table,
         alone,
-        written if lines is None else tuple(lines),
+        ledger.written(written),
     )
+
+
+def _alone(
+    rules: RuleSet, contract: str, declarer: int, partner: int | None, taken: int, lost: bool
+) -> Alone | None:
+    """The declarer who bears the side's payments alone (he took fewer tricks than the
+    sole-liability threshold), and why; None where the side shares."""
+    if not pays_alone(rules, contract, partner, taken, lost=lost):
+        return None
+    assert partner is not None and rules.sole_liability_below is not None
+    return Alone(
+        declarer,
+        partner,
+        taken,
+        rules.sole_liability_below,
+        rules.basis_at(("settlement", "sharing")),
+    )
+
+
+class _Pot:
+    """What lies on the table while a played deal is settled: the whole ``board`` (odd counters
+    kept back excepted), what is ``in_play`` (the bêtes still waiting excepted), the odd
+    counters kept for the next deal, the bêtes waiting, and the bête that went into this one."""
+
+    __slots__ = ("board", "going_bete", "in_play", "remainder", "waiting")
+
+    def __init__(
+        self, board: int, in_play: int, remainder: int, waiting: list[int], going_bete: int | None
+    ) -> None:
+        self.board = board
+        self.in_play = in_play
+        self.remainder = remainder
+        self.waiting = waiting
+        self.going_bete = going_bete
+
+
+def _open_pot(rules: RuleSet, table: TableState, pot: int, remainder: int) -> _Pot:
+    """What goes into this deal: the devant, and the waiting bêtes the rule lets go (the
+    largest, or all). The others wait their turn and are not at stake."""
+    waiting = list(table.betes)
+    if rules.bete_going is _ALL:
+        going = sum(waiting)
+        waiting = []
+    else:
+        going = waiting.pop(0) if waiting else 0
+    board = pot - remainder
+    return _Pot(board, board - sum(waiting), remainder, waiting, going if table.betes else None)
+
+
+def _pay_pot(
+    rules: RuleSet,
+    inputs: SettlementInputs,
+    outcome: OutcomeRule,
+    declarer: int,
+    opponents: tuple[int, ...],
+    pot: _Pot,
+    ledger: _Ledger,
+    kinds: PaymentLines | None,
+) -> None:
+    """The pot goes where the outcome sends it: to the side, the board to the side, to the
+    opponents shared, to the single opponent who won codille, or it stays."""
+    partner, in_play = inputs.partner, pot.in_play
+    pot_line = board_line = _NO_LINE
+    if kinds is not None:
+        pot_line = ("pot", PaymentKind.POT, (), (outcome.basis,), None)
+        board_line = ("board", PaymentKind.BOARD, (), (outcome.basis,), None)
+    where = outcome.pot
+    if where is _SIDE:
+        for seat, share in _split(in_play, declarer, partner):
+            ledger.from_pot(seat, share, pot_line)
+    elif where is _BOARD:
+        # The vole "sweeps the Board, let there be ever so many Stakes upon it" (CG-EN PA32).
+        for seat, share in _split(pot.board, declarer, partner):
+            ledger.from_pot(seat, share, board_line)
+        pot.waiting = []
+    elif where is _OPPONENTS:
+        each, left = divmod(in_play, len(opponents))
+        for seat in opponents:
+            ledger.from_pot(seat, each, pot_line)
+        if left and rules.codille_remainder is _NEXT_SPADILLE:
+            pot.remainder += left
+        elif left and rules.codille_remainder is _HIGHEST_TRUMPS:
+            # "He of the four, who had the highest Trump takes up one, the second is for Him of
+            # the three others, who had the next best Trump ... in Case they had neither of them
+            # any Trump at all, it is let alone till the next Deal" (CG-EN PA56).
+            odd_line = _NO_LINE if kinds is None else (ODD_COUNTER, PaymentKind.ODD, *kinds.odd[2:])
+            for seat in [s for s in inputs.trump_holders if s in opponents][:left]:
+                ledger.from_pot(seat, 1, odd_line)
+    elif where is _CODILLE_WINNER:
+        tricks = inputs.tricks
+        best = max(opponents, key=lambda s: tricks[s])
+        ledger.from_pot(best, in_play, pot_line)
+    elif pot.going_bete is not None and rules.bete_going is _LARGEST_FIRST:
+        # Remise: the game stays, and the bête that went returns to wait its turn.
+        pot.waiting.append(pot.going_bete)
+
+
+def _pay_items(
+    rules: RuleSet,
+    inputs: SettlementInputs,
+    contract: str,
+    direction: str,
+    items: Sequence[tuple[str, Item]],
+    declarer: int,
+    opponents: tuple[int, ...],
+    pot: _Pot,
+    alone: Alone | None,
+    ledger: _Ledger,
+    kinds: PaymentLines | None,
+) -> None:
+    """The items paid in one direction: by each opponent to the side (``receive``), or by the
+    side to each opponent (``pay``). The direction is totalled first and then shared "par
+    moitié", so an odd counter arises (and goes to the declarer) only when the total is odd."""
+    # What each opponent pays (or is paid): the items worth the same for all, ``flat``, plus
+    # the shares of the stake in play (``in_play`` items), summed when all are known.
+    flat = 0
+    shared: list[int] | None = None
+    paid: list[str] = []
+    unclaimed = inputs.unclaimed
+    for item_id, item in items:
+        if unclaimed and item_id in unclaimed:
+            continue  # "your claim must be made before the next deal is finished" (HOYLE-IE)
+        if item.single_stake_only and inputs.table.pot:
+            continue  # "if only one stake is down" (CG-EN PA32)
+        if item.in_play:
+            amounts = _shares(pot.in_play, opponents)
+            if not any(amounts):
+                continue
+            shared = (
+                amounts if shared is None else [a + b for a, b in zip(shared, amounts, strict=True)]
+            )
+        else:
+            # The last tour of a party pays double (``factor``, ACAD PA25).
+            value = item.value(contract, inputs.matadors, inputs.favoured) * inputs.factor
+            if not value:
+                continue
+            flat += value
+        paid.append(item_id)
+    if not paid:
+        return
+    per_opponent = [flat] * len(opponents) if shared is None else [flat + a for a in shared]
+    total = sum(per_opponent)
+    if not total:
+        return
+    line = _NO_LINE
+    if kinds is not None:
+        ids = tuple(paid)
+        bases = tuple(rules.items[i].basis for i in ids)
+        line = ("+".join(ids), PaymentKind.ITEMS, ids, bases, None)
+    partner = inputs.partner
+    if direction == "receive":
+        side_shares = _split(total, declarer, partner)
+        _flow(ledger, list(zip(opponents, per_opponent, strict=True)), side_shares, line)
+    else:
+        side_shares = [(declarer, total)] if alone else _split(total, declarer, partner)
+        if alone and kinds is not None:
+            line = (*line[:4], alone)
+        _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), line)
+
+
+def _make_betes(
+    rules: RuleSet,
+    inputs: SettlementInputs,
+    outcome: OutcomeRule,
+    declarer: int,
+    alone: Alone | None,
+    fresh: int,
+    pot: _Pot,
+    ledger: _Ledger,
+    kinds: PaymentLines | None,
+) -> int:
+    """The bêtes made on the deal, paid into the pot: the lost game's, one per renonce noticed,
+    one per hand turned up; returns their sum.
+
+    Each is as large as what was at stake, with the cap of a bête made on a bête. Where the
+    rules reckon a deal's stake at a value of its own ("la bête est de quatorze, encore qu'elle
+    soit faite sur treize jettons seulement", ENC-Q), every deal's stake still in the pot counts
+    at that value, this deal's and those a remise left ("& ainsi des autres", ACAD-2): the chain
+    is Quadrille's 14, 42, 56."""
+    size = _bete_size(rules, inputs.table, fresh, pot.in_play, pot.going_bete)
+    made = 0
+    if outcome.bete:
+        bete_line = _NO_LINE if kinds is None else kinds.bete
+        if alone:
+            ledger.to_pot(declarer, size, bete_line if kinds is None else (*bete_line[:4], alone))
+        else:
+            for seat, share in _split(size, declarer, inputs.partner):
+                ledger.to_pot(seat, share, bete_line)
+        made += size
+    for offender in inputs.renonces:
+        # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
+        ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
+        made += size
+    for offender, owner in inputs.turned_hands:
+        # "fait la bête de moitié avec celui à qui appartiennent les cartes retournées" (ENC-Q).
+        line = _NO_LINE if kinds is None else kinds.turned
+        for seat, share in _split(size, offender, owner):
+            ledger.to_pot(seat, share, line)
+        made += size
+    return made
 
 
 def _settle_points(
     rules: RuleSet,
-    args: tuple[Any, ...],
+    inputs: SettlementInputs,
     lines: list[Payment] | None,
-    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]],
+    written: _Written,
 ) -> SettlementResult:
     """Scores a deal of a game in points: each role scores what the tariff gives the deal's
     contract and result (``settlement.points``), and each offender loses the penalty points of
     his faults (``settlement.penalties``), whatever the result. Nothing is staked and nothing
     lies on the table: the points are scored, not paid from one seat to another, so the
     balances need not add up to nothing."""
-    n, table, _, result, contract, declarer, partner, tricks = args[:8]
-    matadors, penalties = args[8], args[14]
-    out, top_taker = args[19], args[20]
+    n, table, result = inputs.n, inputs.table, inputs.result
+    contract, declarer, partner, tricks = (
+        inputs.contract,
+        inputs.declarer,
+        inputs.partner,
+        inputs.tricks,
+    )
+    out, top_taker = inputs.out, inputs.top_taker
     balances = [0] * n
 
     def score(seat: int, points: int, line: _Line) -> None:
@@ -791,7 +882,7 @@ def _settle_points(
             lines.append(Payment(line[0], payer, payee, abs(points), *line[1:]))
 
     played = result is not None and result != "redeal" and declarer is not None
-    if played and contract is not None:
+    if result is not None and declarer is not None and contract is not None and played:
         tariff = rules.points.get((contract, result))
         if tariff is not None:
             line: _Line = (
@@ -814,7 +905,7 @@ def _settle_points(
             if tariff.most_tricks and top_taker is not None:
                 # Every seat played for himself (``all_play``): the most tricks scores.
                 score(top_taker, tariff.most_tricks, line)
-    for offender, fault in penalties:
+    for offender, fault in inputs.penalties:
         penalty = rules.penalties[fault]
         score(
             offender,
@@ -826,7 +917,7 @@ def _settle_points(
         table.pot,
         table.pot,
         0,
-        matadors if played else 0,
+        inputs.matadors if played else 0,
         TableState(table.pot, table.betes, redeal=result == "redeal"),
         None,
         written if lines is None else tuple(lines),
@@ -862,8 +953,7 @@ def _settle_void(
     extra_card: int | None,
     ledger: _Ledger,
     kinds: PaymentLines | None,
-    written: tuple[Payment, ...] | Callable[[], tuple[Payment, ...]],
-    lines: list[Payment] | None,
+    written: _Written,
 ) -> SettlementResult:
     """A deal made void by a law of the table (``misdeal``): "Il n'y a point d'autre peine pour
     ceux qui donnent mal, que de refaire" (ENC-Q). Nothing is staked (the deal dealt again
@@ -902,5 +992,5 @@ def _settle_void(
         0,
         replace(table, pot=ledger.pot, betes=tuple(waiting)),
         None,
-        written if lines is None else tuple(lines),
+        ledger.written(written),
     )

@@ -916,7 +916,7 @@ def _outcome_kinds(rules: RuleSet) -> Mapping[str, OutcomeKind]:
         named = voles.get(rid, {None})
         vole = next(iter(named)) if len(named) == 1 else None
         if o.game is not None:
-            game = Game(o.game.value)  # a game in points says what its result is
+            game = o.game  # a game in points says what its result is
         elif not o.bete:
             game = Game.WON
         elif o.pot is Pot.STAYS:

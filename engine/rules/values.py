@@ -23,7 +23,6 @@ from engine.enums import (
     Help,
     OpenFrom,
     OptionKind,
-    OutcomeGame,
     OwnCard,
     Pot,
     TrumpNamedBy,
@@ -423,7 +422,7 @@ class OutcomeRule:
     pay: tuple[str, ...]
     """Items the declaring side pays each opponent."""
     basis: Basis
-    game: OutcomeGame | None = None
+    game: Game | None = None
     """What the result is for the declaring side (``won``, ``remise``: lost short of codille,
     ``codille``), given where there is no pot to say it (a game scored in points)."""
     name: str | None = None
@@ -763,7 +762,9 @@ def held_label(name: str, card: str) -> str:
 
 
 class Game(StrEnum):
-    """How the game went for the declaring side, as the rule file's outcome settles it."""
+    """How the game went for the declaring side, as the rule file's outcome settles it (a game
+    in points names it, ``settlement.outcomes.<id>.game``: one of the first three, the schema's
+    list, which a test holds to these members)."""
 
     WON = "won"
     """No bête: the side won the game (a vole made or failed included)."""
