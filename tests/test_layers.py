@@ -167,6 +167,33 @@ def test_no_import_circle_not_even_for_the_type_checker() -> None:
     assert _cycle(_graph()) == []
 
 
+def _private_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """The private names (``_x``) a module imports from another engine module."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("engine"):
+            found += [
+                f"{path.relative_to(root)}:{node.lineno} {a.name} from {node.module}"
+                for a in node.names
+                if a.name.startswith("_") and not a.name.startswith("__")
+            ]
+    return found
+
+
+def test_no_module_borrows_another_modules_private_names() -> None:
+    """What one module needs of another is public there (named without the underscore)."""
+    borrowed = [line for path in _modules().values() for line in _private_imports(path)]
+    assert borrowed == []
+
+
+def test_the_private_name_check_sees_a_borrowed_name(tmp_path: Path) -> None:
+    module = tmp_path / "x.py"
+    module.write_text("from engine.rules.loader import _secret, public as _alias\n")
+    assert [line.split(" ", 1)[1] for line in _private_imports(module, tmp_path)] == [
+        "_secret from engine.rules.loader"
+    ]
+
+
 def test_the_checks_see_imports_made_only_for_the_type_checker(tmp_path: Path) -> None:
     """The scan finds an import under ``if TYPE_CHECKING:`` and inside a function, and the
     circle check finds the circle it makes."""

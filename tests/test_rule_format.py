@@ -109,7 +109,7 @@ def test_validate_refuses_a_committed_file_without_the_schema_line(
     body = (ROOT / "variants" / "quadrille-four-trick-bete.yaml").read_text(encoding="utf-8")
     body = body.split("\n", 1)[1].replace("id: quadrille-four-trick-bete", "id: club-headless")
     path = _checkout(tmp_path, first + body)
-    monkeypatch.setattr(loader, "_data_dir", lambda name: tmp_path / name)
+    monkeypatch.setattr(loader, "data_dir", lambda name: tmp_path / name)
     warnings: list[Problem] = []
     problems, checked = validate_paths([str(path)], warnings)
     assert checked == 1

@@ -27,9 +27,9 @@ def repo_root() -> Path:
     In a checkout that is the repository; in an installed wheel, the ``engine`` package, whose
     data folders are named ``rules_data`` and so on.
     """
-    from engine.rules.loader import _data_dir
+    from engine.rules.loader import data_dir
 
-    return _data_dir("rules").parent
+    return data_dir("rules").parent
 
 
 @lru_cache(maxsize=1)
@@ -39,9 +39,9 @@ def _resolved_root() -> Path:
 
 def data_dir(name: str) -> Path:
     """Returns a top-level data folder (``claims``, ``sources``): the checkout's or installed."""
-    from engine.rules.loader import _data_dir
+    from engine.rules.loader import data_dir
 
-    return _data_dir(name)
+    return data_dir(name)
 
 
 @lru_cache(maxsize=4096)

@@ -38,10 +38,12 @@ from engine.rules.reader import json_path
 
 __all__ = [
     "Change",
+    "ContractExample",
     "RuleView",
     "TrumpCard",
     "TrumpTable",
     "Worked",
+    "contract_examples",
     "rule_view",
     "show_text",
     "trump_table",
@@ -229,7 +231,7 @@ def _evaluate(
     )
 
 
-_Example = tuple[str, tuple[int, ...], bool, bool]
+ContractExample = tuple[str, tuple[int, ...], bool, bool]
 FEE = FEE_DEMANDED
 _NOT_ITEMS = (
     PaymentKind.STAKE,
@@ -255,7 +257,7 @@ def example_partner(seats: Seating, declarer: int, contract: Contract) -> int | 
 # RuleSet itself (a frozen value compared by identity, so two rulesets never share an entry),
 # held weakly (the entry goes with the ruleset; the values hold no reference back to it), so an
 # entry can neither outlive its ruleset nor be found again by a later one at the same address.
-_EXAMPLES: weakref.WeakKeyDictionary[RuleSet, dict[str, list[_Example]]] = (
+_EXAMPLES: weakref.WeakKeyDictionary[RuleSet, dict[str, list[ContractExample]]] = (
     weakref.WeakKeyDictionary()
 )
 _WORKED: weakref.WeakKeyDictionary[RuleSet, dict[int, tuple[Worked, ...]]] = (
@@ -263,7 +265,7 @@ _WORKED: weakref.WeakKeyDictionary[RuleSet, dict[int, tuple[Worked, ...]]] = (
 )
 
 
-def _examples(rules: RuleSet, contract: Contract) -> list[_Example]:
+def contract_examples(rules: RuleSet, contract: Contract) -> list[ContractExample]:
     """Returns the worked examples of a contract (found once per ruleset and contract)."""
     mine = _EXAMPLES.setdefault(rules, {})
     hit = mine.get(contract.id)
@@ -282,7 +284,7 @@ def worked_settlements(rules: RuleSet, matadors: int = 0) -> tuple[Worked, ...]:
     return hit
 
 
-def _find_examples(rules: RuleSet, contract: Contract) -> list[_Example]:
+def _find_examples(rules: RuleSet, contract: Contract) -> list[ContractExample]:
     """Returns ``(result, tricks, vole undertaken, sole)`` examples for one contract.
 
     For each result the rules can give, the example is the boundary case (the fewest tricks
@@ -351,7 +353,7 @@ def _worked(rules: RuleSet, matadors: int) -> tuple[Worked, ...]:
     out = []
     for contract in sorted(rules.contracts.values(), key=lambda c: (c.rank, c.id)):
         partner = example_partner(seats, declarer, contract)
-        for result, won, vole, sole in _examples(rules, contract):
+        for result, won, vole, sole in contract_examples(rules, contract):
             opponents = seats.opponents(declarer, partner)
             # A demanded card's fee is paid during the deal, here to the first opponent.
             fee = rules.demand.fee if contract.help == "demand" and rules.demand else None

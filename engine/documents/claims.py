@@ -288,13 +288,13 @@ def _worked_each(rules: RuleSet, contract: str, result: str) -> tuple[int, Worke
 
 def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:
     """Settles deals lost in a row (results given) on a fresh table; returns each bête."""
-    from engine.documents.book import _examples, example_partner
+    from engine.documents.book import contract_examples, example_partner
 
     n = rules.players
     table = TableState()
     betes = []
     c = rules.contracts[contract]
-    examples = {(r, sole): won for r, won, _vole, sole in _examples(rules, c)}
+    examples = {(r, sole): won for r, won, _vole, sole in contract_examples(rules, c)}
     for k, result in enumerate(results):
         dealer = k % n
         seats = seating(rules, dealer)

@@ -34,6 +34,8 @@ from engine.referee.tricks import TRUMPS, TrickRules
 from engine.rules.model import Contract, RuleSet
 
 __all__ = [
+    "PLAY_SUITS",
+    "SUIT_BITS",
     "begin",
     "could_undertake_vole",
     "defender_may_go_on",
@@ -57,12 +59,15 @@ def _suit_plays(suit: int) -> tuple[tuple[Action, ...], ...]:
     return tuple(table)
 
 
-_PLAY_SUITS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+PLAY_SUITS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     _suit_plays(s) for s in range(SUITS_IN_PACK)
 )
-_SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
+"""For each suit, the ``play`` actions of every mask of that suit's ranks, in card order."""
+SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
+"""The mask of one suit's ranks, at the lowest bits."""
+_SUIT_BITS = SUIT_BITS
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
-_P0, _P1, _P2, _P3 = _PLAY_SUITS  # each suit's table as a plain name (one look-up fewer)
+_P0, _P1, _P2, _P3 = PLAY_SUITS  # each suit's table as a plain name (one look-up fewer)
 
 
 def plays(mask: int) -> list[Action]:

@@ -120,9 +120,9 @@ def _text_finalize(value: Any) -> Any:
 
 def templates_dir() -> str:
     """Returns the folder the templates are read from (the checkout's, else the installed)."""
-    from engine.rules.loader import _data_dir
+    from engine.rules.loader import data_dir
 
-    return str(_data_dir("templates"))
+    return str(data_dir("templates"))
 
 
 # Filters. Cards and suits come in as engine.cards values or their two-letter notation.

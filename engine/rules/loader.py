@@ -56,6 +56,7 @@ from engine.rules.reader import (
 __all__ = [
     "Registry",
     "Resolved",
+    "data_dir",
     "default_registry",
     "noting_inputs",
     "schema_path",
@@ -100,7 +101,7 @@ def schema_path() -> Path:
     return _package_root() / "schema" / "ruleset.schema.json"
 
 
-def _data_dir(name: str) -> Path:
+def data_dir(name: str) -> Path:
     """Returns ``rules/``, ``variants/`` or ``templates/``: the checkout's, else the installed copy.
 
     In a source checkout the top-level folders are used directly, so that edits take effect
@@ -209,8 +210,8 @@ class Registry:
     """The rule files known to the workbench: ``rules/`` and ``variants/`` plus named paths."""
 
     def __init__(self, rules_dir: Path | None = None, variants_dir: Path | None = None) -> None:
-        self.rules_dir = rules_dir if rules_dir is not None else _data_dir("rules")
-        self.variants_dir = variants_dir if variants_dir is not None else _data_dir("variants")
+        self.rules_dir = rules_dir if rules_dir is not None else data_dir("rules")
+        self.variants_dir = variants_dir if variants_dir is not None else data_dir("variants")
         self._entries: dict[Path, _Entry] = {}
         self._resolved: dict[Path, Resolved | list[Problem]] = {}
         self._inputs: dict[tuple[str, str], str] = {}

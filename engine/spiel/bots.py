@@ -32,7 +32,7 @@ from engine.bots.base import Bot
 from engine.cards import ALL_CARDS
 from engine.referee import Deal
 from engine.spiel.codec import DRAW_ID
-from engine.spiel.game import OmbreGame, OmbreState, _Spec
+from engine.spiel.game import GameSpec, OmbreGame, OmbreState
 
 __all__ = ["SPIEL_BOTS", "SpielBot", "is_spiel_bot", "parse_kind", "spiel_bot_names"]
 
@@ -49,7 +49,7 @@ SPIEL_BOTS = ("ismcts",)
 
 def _registered() -> list[str]:
     """OpenSpiel's registered bots that can play the game."""
-    return list(pyspiel.bots_that_can_play_game(_game_for(_Spec.get("quadrille", "", 0))))
+    return list(pyspiel.bots_that_can_play_game(_game_for(GameSpec.get("quadrille", "", 0))))
 
 
 def spiel_bot_names() -> list[str]:
@@ -106,7 +106,7 @@ class SpielBot(Bot):
         # The deal's setup names every option (defaults included).
         options = ";".join(f"{k}:{v}" for k, v in sorted(deal.options.items()))
         rules = deal.rules
-        spec = _Spec.get(
+        spec = GameSpec.get(
             rules.file if rules.kind == "file" else rules.id, options, deal.dealer, rules
         )
         return _game_for(spec)
@@ -174,7 +174,7 @@ def _resampler(bot: SpielBot) -> Callable[[OmbreState, int], OmbreState]:
 _GAMES: dict[tuple[Any, ...], OmbreGame] = {}
 
 
-def _game_for(spec: _Spec) -> OmbreGame:
+def _game_for(spec: GameSpec) -> OmbreGame:
     game = _GAMES.get(spec.key)
     if game is None:
         game = _GAMES[spec.key] = OmbreGame(

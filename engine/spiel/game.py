@@ -38,7 +38,7 @@ from engine.referee.state import PHASES, PLAY
 from engine.rules.model import RuleSet
 from engine.spiel.codec import DRAW_ID, Codec, card_index, parse_options, suit_index
 
-__all__ = ["GAME_TYPE", "SHORT_NAME", "OmbreGame", "OmbreObserver", "OmbreState"]
+__all__ = ["GAME_TYPE", "SHORT_NAME", "GameSpec", "OmbreGame", "OmbreObserver", "OmbreState"]
 
 SHORT_NAME = "ombre_workbench"
 DEFAULTS: dict[str, Any] = {"ruleset": "quadrille", "options": "", "dealer": 0}
@@ -92,10 +92,10 @@ _DEFAULT_FIELDS = (("no_trumps", False), ("declarer_hand", None))
 sees alike)."""
 
 
-class _Spec:
+class GameSpec:
     """A game's ruleset, setup and codec: shared by its states (never copied, pickled by name)."""
 
-    _known: ClassVar[dict[tuple[str, str, int], _Spec]] = {}
+    _known: ClassVar[dict[tuple[str, str, int], GameSpec]] = {}
 
     def __init__(
         self, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None
@@ -124,20 +124,20 @@ class _Spec:
         )
 
     @classmethod
-    def get(cls, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None) -> _Spec:
+    def get(cls, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None) -> GameSpec:
         """Returns the spec of these parameters (made once per process); ``rules``: the
         ruleset already loaded under the name ``ruleset``."""
         key = (ruleset, options, dealer)
         spec = cls._known.get(key)
         if spec is None:
-            spec = cls._known[key] = _Spec(ruleset, options, dealer, rules)
+            spec = cls._known[key] = GameSpec(ruleset, options, dealer, rules)
         return spec
 
-    def __deepcopy__(self, memo: Any) -> _Spec:
+    def __deepcopy__(self, memo: Any) -> GameSpec:
         return self
 
     def __reduce__(self) -> Any:
-        return (_Spec.get, self.key)
+        return (GameSpec.get, self.key)
 
 
 class _Core:
@@ -149,7 +149,7 @@ class _Core:
 
     __slots__ = ("deal", "left", "moves", "pack", "picks", "resampled", "spec")
 
-    def __init__(self, spec: _Spec) -> None:
+    def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
         self.pack: list[int] = []
         self.left: list[int] = list(spec.codec.deck)
@@ -270,7 +270,7 @@ class _Core:
         return sorted(codec.encode(a) for a in legal)
 
 
-def _replay(spec: _Spec, moves: tuple[int, ...]) -> _Core:
+def _replay(spec: GameSpec, moves: tuple[int, ...]) -> _Core:
     core = _Core(spec)
     for m in moves:
         core.apply(m)
@@ -282,7 +282,7 @@ class OmbreGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         given = {**DEFAULTS, **dict(params or {})}
-        spec = _Spec.get(str(given["ruleset"]), str(given["options"]), int(given["dealer"]))
+        spec = GameSpec.get(str(given["ruleset"]), str(given["options"]), int(given["dealer"]))
         codec = spec.codec
         bound = codec.utility_bound()
         info = pyspiel.GameInfo(
@@ -476,7 +476,7 @@ class OmbreObserver:
     nothing here shows a seat more than its own view.
     """
 
-    def __init__(self, spec: _Spec, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
+    def __init__(self, spec: GameSpec, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
             raise ValueError(f"{SHORT_NAME}: observation parameters are not supported: {params}")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:

@@ -103,9 +103,9 @@ class BadRequest(Exception):
 
 def templates_folder() -> Path:
     """Returns the folder of the web templates and stylesheet."""
-    from engine.rules.loader import _data_dir
+    from engine.rules.loader import data_dir
 
-    return _data_dir("templates") / "web"
+    return data_dir("templates") / "web"
 
 
 def _render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
