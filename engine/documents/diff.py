@@ -47,6 +47,18 @@ def without_basis(value: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class Place:
+    """Where a value was set: the file (as the repository names it) and its line, if known."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        """Returns ``file:line`` (``file`` alone where the line is unknown), as in the JSON."""
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One difference: the path, the value on each side, and where each was set."""
 
@@ -54,9 +66,9 @@ class Change:
     a: Any
     """The value in A (JSON-ready), None when A does not have it."""
     b: Any
-    where_a: str | None
-    """``file:line`` that set A's value, None when A does not have it."""
-    where_b: str | None
+    where_a: Place | None
+    """Where A's value was set, None when A does not have it."""
+    where_b: Place | None
 
     @property
     def json_path(self) -> str:
@@ -106,8 +118,8 @@ class Change:
             "path": self.json_path,
             "a": self.a,
             "b": self.b,
-            "where_a": self.where_a,
-            "where_b": self.where_b,
+            "where_a": None if self.where_a is None else str(self.where_a),
+            "where_b": None if self.where_b is None else str(self.where_b),
         }
 
 
@@ -248,10 +260,9 @@ def unit_label(rules: RuleSet) -> str:
     return rules.amounts_unit
 
 
-def _where(rules: RuleSet, path: Path_) -> str:
+def _where(rules: RuleSet, path: Path_) -> Place:
     file, line, _column = rules.locate(path)
-    shown = repo_path(file)
-    return f"{shown}:{line}" if line is not None else shown
+    return Place(repo_path(file), line)
 
 
 def diff_rulesets(a: RuleSet, b: RuleSet) -> RuleDiff:

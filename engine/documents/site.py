@@ -51,6 +51,7 @@ def _own_changes(rules: RuleSet, diff: Any) -> tuple[Any, ...]:
     from dataclasses import replace
 
     from engine.documents import repo_path
+    from engine.documents.diff import Place
 
     own = []
     for change in diff.rule_changes:
@@ -60,8 +61,7 @@ def _own_changes(rules: RuleSet, diff: Any) -> tuple[Any, ...]:
         for opath, (file, line, _column) in rules.overrides:
             n = min(len(opath), len(path))
             if tuple(opath[:n]) == tuple(path[:n]):
-                where = f"{repo_path(file)}:{line}" if line is not None else repo_path(file)
-                own.append(replace(change, where_b=where))
+                own.append(replace(change, where_b=Place(repo_path(file), line)))
                 break
     return tuple(own)
 
