@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import BiddableWhen, CodilleRemainder, Help
+from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError
 from engine.referee.auction import may_pass_out, reserved_to
 from engine.referee.deal_laws import dealer_after, fault_refusal
@@ -42,7 +42,12 @@ from engine.referee.declarations import call_stage_refusal, stages_for, trump_su
 from engine.referee.held import transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.party import deals_counted, last_tour_factor, party_leaders, party_over
-from engine.referee.play import could_undertake_vole, defender_may_go_on, may_lay_down
+from engine.referee.play import (
+    RENONCE_REFUSED,
+    could_undertake_vole,
+    defender_may_go_on,
+    may_lay_down,
+)
 from engine.referee.result import evaluate_result, favoured_for, tied_for_most, top_taker_by
 from engine.referee.seating import seating, seating_for
 from engine.referee.seating import side_tricks as count_side_tricks
@@ -423,12 +428,15 @@ def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
     return tuple(out)
 
 
-def parse_irregularities(text: str) -> list[dict[str, Any]]:
+def parse_irregularities(
+    text: str, seat_of: Callable[[str], int | None] = small_number
+) -> list[dict[str, Any]]:
     """Reads the terminal's notation of the irregularities of the play, items separated by
     commas, each ``SEAT WORD [NUMBER]`` with the words of :data:`SCORED_LAWS`: ``0 turn-hand 2``
     (seat 0 turned up seat 2's hand), ``1 show 3`` (seat 1 showed his cards when his side had 3
     tricks), ``1 out-of-turn``, ``3 made-known``. Returns the ``irregularities`` of a ``score:``
-    mapping (checked by :func:`parse_entry`).
+    mapping (checked by :func:`parse_entry`). ``seat_of`` reads a seat (the terminal's
+    :meth:`Evening.seat_of` reads a player's name too).
 
     :raises NotationError: for an item that is not of that shape, naming it.
     """
@@ -436,10 +444,11 @@ def parse_irregularities(text: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for k, part in enumerate(p for p in text.split(",") if p.strip()):
         words = part.split()
-        seat = small_number(words[0])
+        seat = seat_of(words[0])
         law = laws.get(words[1]) if len(words) > 1 else None
         takes = {"turned_hand": "hand", "shown_cards": "side_tricks"}.get(law or "")
-        number = small_number(words[2]) if len(words) == 3 else None
+        read = seat_of if takes == "hand" else small_number
+        number = read(words[2]) if len(words) == 3 else None
         if (
             seat is None
             or law is None
@@ -504,6 +513,23 @@ class Evening:
                 f"{self.rules.id} has {self.rules.players} players, not {len(self.players)} names"
             )
 
+    def seat_of(self, text: str) -> int | None:
+        """Returns the seat a scorekeeper's answer names: its number, or a player's name (any
+        case; the first letters are enough when they fit one player only); None if it names
+        none."""
+        text = text.strip()
+        k = small_number(text)
+        if k is not None:
+            return k if k < self.n else None
+        wanted = text.casefold()
+        if not wanted:
+            return None
+        names = [name.casefold() for name in self.players]
+        if wanted in names:
+            return names.index(wanted)
+        starting = [seat for seat, name in enumerate(names) if name.startswith(wanted)]
+        return starting[0] if len(starting) == 1 else None
+
     def name(self, seat: int) -> str:
         """Returns ``seat 2`` or ``seat 2 (Anne)``."""
         if self.players and self.players[seat]:
@@ -533,6 +559,12 @@ class Evening:
         """Returns the laws of the play the rules state whose irregularity changes a deal's
         score (of :data:`SCORED_LAWS`), for the forms to offer."""
         return [law for law in SCORED_LAWS if getattr(self.rules.play_laws, law) is not None]
+
+    @property
+    def asks_renonces(self) -> bool:
+        """Checks if an entry must say the renonces pointed out: the rules make each one a bête
+        (``play.renonce.action: penalised``), so the forms ask for ``renonces``."""
+        return self.rules.renonce is Renonce.PENALISED
 
     @property
     def asks_trump_holders(self) -> bool:
@@ -663,6 +695,8 @@ class Evening:
                     f"no fault {fault!r} is scored in penalty points (known: {known})",
                     cite(("settlement", "penalties")) if rules.penalties else "",
                 )
+        if entry.renonces and not self.asks_renonces:
+            raise _refuse(*RENONCE_REFUSED, cite(("play",)))
         if entry.dealer != self.next_dealer:
             raise _refuse(
                 "score/dealer-order",

@@ -83,7 +83,7 @@ def _ask(read: ReadLine, prompt: str) -> str:
     return answer
 
 
-def _said(first: str) -> dict[str, Any] | str | None:
+def _said(evening: Evening, first: str) -> dict[str, Any] | str | None:
     """Returns what the first answer of a deal says when it is not a contract: ``undo``,
     ``passed``, a void deal or the last deal's items unclaimed (None for a contract)."""
     if first in ("undo", "passed"):
@@ -92,7 +92,8 @@ def _said(first: str) -> dict[str, Any] | str | None:
     if words and words[0] == "misdeal":
         return {"misdeal": words[1] if len(words) == 2 else ""}  # the laws of the table
     if words and words[0] == "extra-card":
-        return {"extra_card": small_number(words[1]) if len(words) == 2 else None}
+        # The seat by number or name (a name of several words read whole).
+        return {"extra_card": evening.seat_of(" ".join(words[1:])) if len(words) > 1 else None}
     if words and words[0] == "unclaimed":
         return {"unclaimed": words[1:]}  # of the deal just scored, said before this one is dealt
     return None
@@ -110,12 +111,12 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         # first when the scorekeeper says there were some; then the deal as usual.
         text = _ask(read, str(ask("irregularities", rules, laws=laws)))
         try:
-            irregularities = parse_irregularities(text)
+            irregularities = parse_irregularities(text, evening.seat_of)
         except NotationError as exc:
             _say(write, "not-understood", error=exc)
             continue
         first = _ask(read, str(ask("contract", rules))).lower()
-    said = _said(first)
+    said = _said(evening, first)
     if said is not None:
         if said == "passed":
             said = _with_penalties(evening, {"passed": True}, read, write)
@@ -135,12 +136,12 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             text = _ask(read, prompt)
             if optional and not text:
                 return None
-            k = small_number(text)
-            if k is not None and k < n:
+            k = evening.seat_of(text)
+            if k is not None:
                 return k
-            _say(write, "seat", n=n)
+            _say(write, "seat", n=n, evening=evening)
 
-    data["declarer"] = seat(str(ask("declarer")))
+    data["declarer"] = seat(str(ask("declarer", evening=evening)))
     if contract is None or not contract.no_trumps:
         trump = _ask(read, str(ask("trump")))
         if trump:
@@ -148,7 +149,7 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     called = _ask(read, str(ask("called")))
     if called:
         data["called"] = called
-        data["holder"] = seat(str(ask("holder", n=n)))
+        data["holder"] = seat(str(ask("holder", n=n, evening=evening)))
     while True:
         text = _ask(read, str(ask("tricks", n=n)))
         parts = text.replace(",", " ").split()
@@ -176,28 +177,43 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
     if data.get("vole") and contract is not None and defender_may_go_on(rules, contract):
         # A defender who took the first tricks may go on for the vole (``vole.by: any-seat``).
-        data["vole_by"] = seat(str(ask("vole_by", n=n)), True)
+        data["vole_by"] = seat(str(ask("vole_by", n=n, evening=evening)), True)
         if data["vole_by"] is None:
             del data["vole_by"]
     if evening.asks_trump_holders:
         # A codille's odd counters go to the defenders with the highest trumps (the rules'
         # codille_remainder): who held a trump, the highest first.
         while True:
-            text = _ask(read, str(ask("trump_holders", n=n)))
+            text = _ask(read, str(ask("trump_holders", n=n, evening=evening)))
             parts = text.replace(",", " ").split()
-            holders = [small_number(p) for p in parts]
-            if all(h is not None and h < n for h in holders):
+            holders = [evening.seat_of(p) for p in parts]
+            if all(h is not None for h in holders):
                 if holders:
                     data["trump_holders"] = holders
                 break
-            _say(write, "seat", n=n)
+            _say(write, "seat", n=n, evening=evening)
     if evening.table.remainder:
-        highest = seat(str(ask("highest")), True)
+        highest = seat(str(ask("highest", evening=evening)), True)
         if highest is not None:
             data["highest_trump"] = highest
+    if evening.asks_renonces:
+        renonces = _seats(evening, str(ask("renonces", evening=evening)), read, write)
+        if renonces:
+            data["renonces"] = renonces
     if irregularities:
         data["irregularities"] = irregularities
     return _with_penalties(evening, data, read, write)
+
+
+def _seats(evening: Evening, prompt: str, read: ReadLine, write: Write) -> list[int]:
+    """Asks for seats, by number or name, separated by commas (a seat may come again); Enter:
+    none."""
+    while True:
+        parts = [p for p in _ask(read, prompt).split(",") if p.strip()]
+        seats = [evening.seat_of(p) for p in parts]
+        if all(k is not None for k in seats):
+            return [k for k in seats if k is not None]
+        _say(write, "seat", n=evening.n, evening=evening)
 
 
 def _with_penalties(
@@ -213,9 +229,9 @@ def _with_penalties(
     while True:
         text = _ask(read, str(ask("penalties", rules, n=evening.n)))
         faults: list[dict[str, Any]] = []
-        for part in (p.split() for p in text.split(",") if p.strip()):
-            seat = small_number(part[0]) if len(part) == 2 else None
-            if seat is None or seat >= evening.n:
+        for part in (p.rsplit(None, 1) for p in text.split(",") if p.strip()):
+            seat = evening.seat_of(part[0]) if len(part) == 2 else None
+            if seat is None:
                 faults = []
                 break
             faults.append({"seat": seat, "fault": part[1]})

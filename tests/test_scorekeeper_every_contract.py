@@ -48,9 +48,12 @@ RULESETS = sorted({rid for rid, _, _ in Registry().files()})
 
 def steered(rules: RuleSet, contract: str, rng: random.Random, **deal: Any) -> Deal:
     """Plays a deal in which every seat bids ``contract`` when it may and passes otherwise; the
-    rest (trumps, calls, exchanges, cards, the vole) at random among the legal actions (never
-    a renonce: its notice takes the trick back, and a random player may revoke for ever)."""
+    rest (trumps, calls, exchanges, cards, the vole) at random among the legal actions. Where
+    the rules penalise the renonce, a seat now and then revokes (two at most in a deal, found
+    at the end or pointed out, at most once, taking the trick back): a random player left to
+    revoke at will might revoke for ever."""
     d = Deal(rules, **deal)
+    revoked = noticed = 0
     for _ in range(2000):
         if d.is_over:
             return d
@@ -62,7 +65,16 @@ def steered(rules: RuleSet, contract: str, rng: random.Random, **deal: Any) -> D
             action = legal[texts.index("pass")]
         else:
             plain = [a for a in legal if a.verb not in ("renonce", "notice")]
-            action = rng.choice(plain or legal)
+            revokes = [a for a in legal if a.verb == "renonce"]
+            notices = [a for a in legal if a.verb == "notice"]
+            if notices and noticed < 1 and rng.random() < 0.2:
+                action = rng.choice(notices)  # pointed out: the trick is taken back
+                noticed += 1
+            elif revokes and revoked < 2 and rng.random() < 0.1:
+                action = rng.choice(revokes)
+                revoked += 1
+            else:
+                action = rng.choice(plain or legal)
         d.apply(action)
     raise AssertionError(f"{rules.id}: the deal did not end")  # pragma: no cover
 

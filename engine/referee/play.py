@@ -35,6 +35,7 @@ from engine.rules.model import Contract, RuleSet
 
 __all__ = [
     "PLAY_SUITS",
+    "RENONCE_REFUSED",
     "SUIT_BITS",
     "begin",
     "could_undertake_vole",
@@ -68,6 +69,14 @@ SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
 _SUIT_BITS = SUIT_BITS
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
 _P0, _P1, _P2, _P3 = PLAY_SUITS  # each suit's table as a plain name (one look-up fewer)
+
+
+RENONCE_REFUSED = (
+    "renonce/refused",
+    "this rule file refuses revokes (play.renonce.action: refused)",
+)
+"""The refusal of a revoke where the rules do not penalise one (its code and reason): of a
+``renonce`` played, and of a renonce entered at the scorekeeper."""
 
 
 def plays(mask: int) -> list[Action]:
@@ -180,13 +189,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             return _explain_law(d, action)
     if verb == "renonce":
         if not penalised:
-            return refuse(
-                "renonce/refused",
-                "this rule file refuses revokes (play.renonce.action: refused)",
-                seat,
-                action,
-                d.rules.cite(("play",)),
-            )
+            return refuse(*RENONCE_REFUSED, seat, action, d.rules.cite(("play",)))
         if allowed >> card & 1:
             return refuse(
                 "renonce/not-a-renonce",

@@ -808,6 +808,7 @@ SCORE_FIELDS = {
     "penalty_seat",
     "penalty_fault",
     *(f"tricks{k}" for k in range(6)),
+    *(f"renonces{k}" for k in range(6)),
     *(
         f"irr{k}_{part}"
         for k in range(IRREGULARITY_ROWS)
@@ -1342,6 +1343,18 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         # Who held a trump, the highest first (the rules give a codille's odd counters to the
         # highest trumps); checked as seats by the scoresheet.
         data["trump_holders"] = [_int(h, "a trump's holder") for h in holders[: evening.n]]
+    if evening.asks_renonces:
+        # The renonces pointed out, a count for each offender (each makes a bête).
+        renonces = []
+        for k in range(evening.n):
+            count = _int(_one(fields, f"renonces{k}", "0") or "0", f"renonces of seat {k}")
+            if count > evening.rules.hand_size:
+                raise BadRequest(
+                    f"renonces of seat {k}: at most {evening.rules.hand_size}, one a trick"
+                )
+            renonces += [k] * count
+        if renonces:
+            data["renonces"] = renonces
     unclaimed = fields.get("unclaimed", [])
     if unclaimed:
         data["unclaimed"] = list(unclaimed)
