@@ -351,6 +351,18 @@ class Verdict:
     confirmed: bool
     """The second run's interval excludes 0 on the same side."""
 
+    @property
+    def family(self) -> str:
+        """Returns the group of figures it belongs to (``average_by_role``; the figure's own
+        name for a figure alone, ``bete_rate``)."""
+        return self.path.split(".", 1)[0]
+
+    @property
+    def key(self) -> str:
+        """Returns the figure's name within its group (``partner``; empty for a figure
+        alone)."""
+        return self.path.partition(".")[2]
+
     def as_json(self) -> dict[str, Any]:
         return {
             "path": self.path,

@@ -263,8 +263,7 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
         stop = int(error["index"]) if error is not None else len(deal_rec.actions)
         lines = []
         for index, (seat, action) in enumerate(deal.history[:stop]):
-            words = str(action).split()
-            lines.append(ActionLine(index, seat, words[0], str(action)))
+            lines.append(ActionLine(index, seat, action.verb, str(action)))
         view = deal.view(0)
         settled = deal.settlement
         payments = tuple(_line(rules, p, deal.dealer) for p in settled.payments) if settled else ()

@@ -629,11 +629,11 @@ class OmbreObserver:
                 if self.perfect_recall and t < rules.hand_size:
                     d["leaders"][t][trick["leader"]] = 1
             if self.perfect_recall:
-                for i, line in enumerate(public["auction"][: len(d["auction"])]):
-                    seat, _, what = line.partition(" ")
-                    d["auction"][i][int(seat)] = 1
-                    bid = what.removeprefix("bid ")
-                    d["auction"][i][n + (self._bid[bid] + 1 if bid != what else 0)] = 1
+                # The auction is public: the referee's typed speech (the view's lines say it).
+                for i, (seat, action) in enumerate(deal.auction[: len(d["auction"])]):
+                    d["auction"][i][seat] = 1
+                    bid = action.contract if action.verb == "bid" else None
+                    d["auction"][i][n + (self._bid[bid] + 1 if bid is not None else 0)] = 1
 
     def string_from(self, state: OmbreState, player: int) -> str:
         """Returns what ``player`` observes, as text (its view's fields, ``key=value``)."""

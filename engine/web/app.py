@@ -1158,7 +1158,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     irregular = public_irregularities(deal)
     naming = irregular.naming if irregular is not None and my_turn else None
     name_trumps = [a for a in choices if a.verb == "name-trump"] if naming is not None else []
-    buttons = [str(a) for a in choices if a not in name_trumps]
+    buttons = [a for a in choices if a not in name_trumps]
     each = deal.each_for_himself  # every seat for himself: no side (the penetro)
     ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
 
@@ -1262,7 +1262,7 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
         # The laws of the play: what this seat may declare, and what the irregularities left
         # (the referee's answers: Deal.declarable and remedies.public, typed).
-        "declarable": [str(a) for a in deal.declarable(seat)]
+        "declarable": list(deal.declarable(seat))
         if seat in table.humans and not deal.is_over
         else [],
         "irregular": irregular,

@@ -181,14 +181,14 @@ class WebTable:
         error = deal.refusal(action, seat=None if deal.is_over else deal.to_move)
         return None if error is None else Refusal.of(str(action), error)
 
-    def askable(self) -> list[str]:
+    def askable(self) -> list[Action]:
         """Returns the choices of this phase that the referee does not offer now, each of which
         the page may ask "why not?" about (the referee's :meth:`Deal.askable`), while a person
         is to move."""
         deal = self.deal
         if deal.is_over or deal.to_move not in self.humans:
             return []
-        return [str(a) for a in deal.askable()]
+        return list(deal.askable())
 
     def events_seen(self, seat: int) -> list[Seen]:
         """Returns what the others did since ``seat`` last acted, as that seat may know it: the
