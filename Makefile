@@ -33,11 +33,15 @@ typecheck: $(STAMP)
 
 # XDIST: how many workers (both cores by default; XDIST=0 runs in one process).
 XDIST ?= auto
+# The compiled modules (and pytest's rewritten test modules) are kept in .venv/pycache, even
+# where PYTHONDONTWRITEBYTECODE is set: without them every worker compiles every module anew
+# (about 7 of the 15 seconds it takes to collect the suite).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache $(BIN)/pytest
 pytest: $(STAMP)
-	$(BIN)/pytest -n $(XDIST) -m "not slow and not browser and not network"
+	$(PYTEST) -n $(XDIST) -m "not slow and not browser and not network"
 
 pytest-all: $(STAMP)
-	$(BIN)/pytest -n $(XDIST)
+	$(PYTEST) -n $(XDIST)
 
 play: $(STAMP)
 	$(BIN)/ombre play $(or $(RULESET),quadrille)

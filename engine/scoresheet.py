@@ -35,7 +35,7 @@ from typing import Any
 from engine.actions import FAULTS, Action, small_number
 from engine.cards import FULL_MASK, Card, Suit
 from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
-from engine.errors import IllegalActionError, NotationError, Problem, RecordError
+from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.referee.auction import may_pass_out, reserved_to
 from engine.referee.deal_laws import dealer_after, fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
@@ -1271,7 +1271,10 @@ def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evenin
     if problems:
         raise RecordError(problems)
     ruleset = data["ruleset"]
-    rules = load(ruleset)
+    try:
+        rules = load(ruleset)
+    except (NotationError, RuleFileError) as exc:
+        raise fail(("ruleset",), "record/unknown-ruleset", str(exc)) from None
     options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     deals = data.get("deals") or []
     first = data.get("first_dealer")

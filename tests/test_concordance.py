@@ -14,15 +14,14 @@ from engine.documents.concordance import (
     PERIOD,
     SOURCES,
     Concordance,
-    build_concordance,
     load_entries,
     sentences_of,
 )
 from engine.documents.sources import load_library
 from engine.errors import RuleFileError
+from tests.documents_helpers import concordances
 
 LIBRARY = load_library()
-READ = {sid: build_concordance(sid, library=LIBRARY) for sid in SOURCES}
 runner = CliRunner()
 
 
@@ -30,7 +29,9 @@ runner = CliRunner()
 def test_every_sentence_has_a_status(sid: str) -> None:
     """A rule-bearing sentence no rule file quotes, no claim checks and the data does not
     classify fails here: give it an entry in sources/concordance.yaml."""
-    missing = [f"{s.number}: {s.text[:80]}" for s in READ[sid].sentences if s.status == "missing"]
+    missing = [
+        f"{s.number}: {s.text[:80]}" for s in concordances()[sid].sentences if s.status == "missing"
+    ]
     assert missing == [], f"{sid}: sentences with no status:\n" + "\n".join(missing)
 
 
@@ -40,18 +41,18 @@ def test_every_stored_source_is_read() -> None:
     assert set(SOURCES) == set(LIBRARY.sources)
     assert SOURCES[:7] == PERIOD
     for sid in ("jxci", "lal", "beeton", "zh", "dlu"):
-        assert READ[sid].sentences, sid
+        assert concordances()[sid].sentences, sid
 
 
 def test_the_encyclopedie_is_read_whole() -> None:
     """The article is split into its sentences (about seventy); every other source is read
     passage by passage."""
-    enc = READ["enc-q"]
+    enc = concordances()["enc-q"]
     assert enc.source.whole and len(enc.sentences) >= 60
     assert sum(len(p.text) for p in enc.source.passages) <= sum(
         len(s.text) for s in enc.sentences
     ) + 2 * len(enc.sentences)
-    assert len(READ["cg-en"].sentences) == len(LIBRARY.sources["cg-en"].passages)
+    assert len(concordances()["cg-en"].sentences) == len(LIBRARY.sources["cg-en"].passages)
 
 
 def test_no_entry_is_stale() -> None:
@@ -59,7 +60,7 @@ def test_no_entry_is_stale() -> None:
     quotes it in support is stale: the rule file has overtaken it."""
     stale = [
         f"{s.entry.where}: {s.entry.match!r}"
-        for c in READ.values()
+        for c in concordances().values()
         for s in c.sentences
         if s.entry is not None
         and s.entry.status in ("not-modelled", "no-rule")
@@ -70,7 +71,7 @@ def test_no_entry_is_stale() -> None:
 
 def test_a_linked_sentence_names_its_rule_entries() -> None:
     """The vole sentence of the Encyclopédie is linked to the Quadrille vole rule, at its line."""
-    vole = next(s for s in READ["enc-q"].sentences if "roi appellé n’ait paru" in s.text)
+    vole = next(s for s in concordances()["enc-q"].sentences if "roi appellé n’ait paru" in s.text)
     assert vole.status == "encoded"
     assert any(
         link.ruleset == "quadrille"
@@ -79,12 +80,12 @@ def test_a_linked_sentence_names_its_rule_entries() -> None:
         for link in vole.links
     )
     # The revoke is quoted against the canonical rule and for the variant that penalises it.
-    renonce = next(s for s in READ["enc-q"].sentences if s.text.startswith("Qui renonce"))
+    renonce = next(s for s in concordances()["enc-q"].sentences if s.text.startswith("Qui renonce"))
     assert {(link.ruleset, link.against) for link in renonce.links} >= {
         ("quadrille", True),
         ("quadrille-renonce", False),
     }
-    silence = next(s for s in READ["enc-q"].sentences if "silence exact" in s.text)
+    silence = next(s for s in concordances()["enc-q"].sentences if "silence exact" in s.text)
     assert silence.status == "not modelled" and silence.entry is not None
 
 
@@ -157,6 +158,6 @@ def test_ombre_sources_lists_and_reads() -> None:
 
 
 def test_concordance_counts_cover_every_sentence() -> None:
-    for c in READ.values():
+    for c in concordances().values():
         assert isinstance(c, Concordance)
         assert sum(c.counts.values()) == len(c.sentences)

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.documents.concordance import SOURCES, build_concordance, load_entries
+from engine.documents.concordance import SOURCES, load_entries
 from engine.documents.sources import load_library
 from engine.errors import RuleFileError
+from tests.documents_helpers import concordances
 
 LIBRARY = load_library()
-ENC = build_concordance("enc-q", library=LIBRARY)
 
 
 def _sentence(words: str):  # type: ignore[no-untyped-def]
-    return next(s for s in ENC.sentences if words in s.text)
+    return next(s for s in concordances()["enc-q"].sentences if words in s.text)
 
 
 def test_the_deal_sentence_shows_its_unmodelled_clauses() -> None:
@@ -70,7 +70,7 @@ def test_no_clause_entry_is_stale() -> None:
     stale = [
         f"{c.entry.where}: {c.text!r}"
         for sid in SOURCES
-        for s in build_concordance(sid, library=LIBRARY).sentences
+        for s in concordances()[sid].sentences
         for c in s.clauses
         if c.entry.status in ("not-modelled", "no-rule") and any(not x.against for x in c.links)
     ]

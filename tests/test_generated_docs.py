@@ -23,6 +23,9 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+# slow: the whole documents site, 26 variants measured against their parents (about 40 CPU s
+# cold); `make docs` writes the same pages, and `make check` (CI) runs this test.
+@pytest.mark.slow
 def test_generated_docs_are_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     write_docs(tmp_path, "md")

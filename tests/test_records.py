@@ -8,6 +8,7 @@ asserted here come from the rules reference (§4 and §4.1), not from the refere
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 
 from engine import load_ruleset
 from engine.cli import app
-from engine.errors import RecordError
+from engine.errors import NotationError, RecordError
 from engine.records import parse_record, read_record, replay, write_record
 
 RECORDS = Path(__file__).parent / "records"
@@ -367,3 +368,23 @@ def test_the_record_schema_is_valid_and_names_every_key_the_format_has() -> None
         "packets",
         "unclaimed",
     }
+
+
+def test_garbled_records_never_escape_as_other_errors() -> None:
+    """Random damage to a valid record gives a RecordError or a report, never a traceback."""
+    text = (Path(__file__).parent / "records" / "ombre-entrada-win.yaml").read_text(
+        encoding="utf-8"
+    )
+    rules = load_ruleset("ombre")
+    rng = random.Random(7)
+    alphabet = "\n :-[]{},#&*!|>'\"0123456789abcdefghijklmnopqrstuvwxyzAKQJ"
+    for _ in range(300):
+        chars = list(text)
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(chars))
+            chars[i] = rng.choice(alphabet)
+        try:
+            record = parse_record("".join(chars))
+            replay(record, rules)
+        except (RecordError, NotationError):
+            pass

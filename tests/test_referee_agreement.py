@@ -1,11 +1,18 @@
-"""apply() and legal_actions() never disagree: an action is accepted exactly when it is listed.
+"""apply() and legal_actions() never disagree: an action is accepted exactly when it is listed,
+and an action that is not listed is refused with a coded IllegalActionError that changes nothing.
 
 A property test over random deals of every ruleset and variant. At each state it tries every
 listed action (on a copy), every near miss -- every card of the pack for each card verb, every
 suit, every contract and an unknown one, the bare verbs, discards of cards not held or too many
 -- and hand-built ``Action`` values equal to the listed ones. A refused action must raise
-``IllegalActionError`` and leave the deal as it was. ``Action`` values with the wrong arguments
-for their verb cannot be built at all.
+``IllegalActionError`` and leave the deal as it was (its phase, hands, tricks and counts after
+each refusal; after all of them, everything a refusal could disturb, the full report and the
+legal actions included); a listed action claimed by the wrong seat is refused as not its turn.
+``Action`` values with the wrong arguments for their verb cannot be built at all.
+
+The quick tier checks the first :data:`QUICK_DEALS` deals of each rule file; the slow tier the
+rest, up to :data:`FULL_DEALS` (the same table carried on from deal to deal). The refusal codes
+seen there must include a card not held, a suit not followed and a bid outranked.
 """
 
 from __future__ import annotations
@@ -22,7 +29,11 @@ from engine.referee.settlement import TableState
 from engine.rules.loader import Registry
 
 ALL_IDS = sorted({i for i, _, _ in Registry().files()})
-DEALS = 8
+QUICK_DEALS = 2
+FULL_DEALS = 8
+EVERY_KIND_OF_REFUSAL = {"play/must-follow-suit", "bid/outranked", "play/not-in-hand"}
+"""Refused somewhere in the slow tier's deals of each rule file with an auction and a card
+play (every one of them)."""
 
 
 def _state(deal: Deal) -> tuple[object, ...]:
@@ -74,8 +85,31 @@ def _rebuilt(action: Action) -> Action:
     )
 
 
-def _check_state(deal: Deal, rng: random.Random) -> None:
+def _snapshot(deal: Deal) -> tuple[object, ...]:
+    """Everything a refused action could disturb: the public state and the full report."""
+    return (
+        _state(deal),
+        tuple(deal.history),
+        deal.trump,
+        deal.contract.id if deal.contract is not None else None,
+        deal.declarer,
+        deal.called,
+        deal.partner,
+        tuple(deal.auction),
+        deal.holder,
+        deal.demanded_from,
+        deal.given,
+        tuple(deal.talon),
+        tuple(deal.exchanges),
+        deal.is_over,
+        repr(deal.report()),
+        tuple(deal.legal_actions()),
+    )
+
+
+def _check_state(deal: Deal, rng: random.Random, codes: set[str]) -> None:
     legal = deal.legal_actions()
+    whole = _snapshot(deal)
     listed = (
         list(legal) if len(legal) <= 64 else [legal[rng.randrange(len(legal))] for _ in range(32)]
     )
@@ -94,19 +128,28 @@ def _check_state(deal: Deal, rng: random.Random) -> None:
         with pytest.raises(IllegalActionError) as refused:
             deal.apply(action)
         assert refused.value.code and "/" in refused.value.code
+        codes.add(refused.value.code)
         assert _state(deal) == before
+    wrong = (deal.to_move + 1) % deal.rules.players
+    with pytest.raises(IllegalActionError) as turn:
+        deal.apply(legal[0], seat=wrong)  # a listed action, claimed by the wrong seat
+    assert turn.value.code.endswith("/not-your-turn")
+    assert _snapshot(deal) == whole
 
 
-@pytest.mark.parametrize("ruleset_id", ALL_IDS)
-def test_apply_succeeds_exactly_for_listed_actions(ruleset_id: str) -> None:
+def _play(ruleset_id: str, checked: range) -> set[str]:
+    """Plays deals 0 to ``checked.stop - 1`` of ``ruleset_id`` on one table at random, checking
+    every state of the deals in ``checked``; returns the refusal codes seen."""
     rules = load_ruleset(ruleset_id)
     rng = random.Random(ruleset_id)
     table = TableState()
-    for i in range(DEALS):
+    codes: set[str] = set()
+    for i in range(checked.stop):
         deal = Deal(rules, seed=1000 + i, dealer=i % rules.players, table=table)
         steps = 0
         while not deal.is_over:
-            _check_state(deal, rng)
+            if i in checked:
+                _check_state(deal, rng, codes)
             legal = deal.legal_actions()
             action = legal[rng.randrange(len(legal))]
             if action.verb in ("renonce", "notice") and rng.random() < 0.7:
@@ -120,6 +163,20 @@ def test_apply_succeeds_exactly_for_listed_actions(ruleset_id: str) -> None:
         assert over.value.code == "deal/over"
         assert deal.settlement is not None
         table = deal.settlement.table
+    return codes
+
+
+@pytest.mark.parametrize("ruleset_id", ALL_IDS)
+def test_apply_succeeds_exactly_for_listed_actions(ruleset_id: str) -> None:
+    _play(ruleset_id, range(QUICK_DEALS))
+
+
+# slow: every near miss at every position of six more deals of every rule file.
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", ALL_IDS)
+def test_apply_succeeds_exactly_for_listed_actions_over_more_deals(ruleset_id: str) -> None:
+    codes = _play(ruleset_id, range(QUICK_DEALS, FULL_DEALS))
+    assert codes >= EVERY_KIND_OF_REFUSAL, sorted(codes)
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,10 @@ SEEDS = 40
 contract offered only in some deals, as the penetro when the espada lies in the talon, needs
 a few)."""
 
+QUICK = 4
+"""In the quick tier, the deals steered to a contract stop once this many were played in it
+(the slow tier plays every seed)."""
+
 NOBODY = "(nobody bids)"
 """The steering of deals in which every seat passes when it may."""
 
@@ -137,9 +141,10 @@ def written_down(d: Deal) -> dict[str, Any]:
 
 
 @cache
-def played(rid: str) -> dict[str, list[tuple[str, str]]]:
+def played(rid: str, enough: int | None = None) -> dict[str, list[tuple[str, str]]]:
     """Returns, for each contract of ``rid``, the results its steered deals came to and, for
-    any deal the scorekeeper refused or settled otherwise, what went wrong."""
+    any deal the scorekeeper refused or settled otherwise, what went wrong: :data:`SEEDS`
+    deals steered to each contract, or only until ``enough`` of them ended in it."""
     rules = load_ruleset(rid)
     seen: dict[str, list[tuple[str, str]]] = defaultdict(list)
     # Each contract steered to, and deals in which nobody bids (passed out, or forced).
@@ -147,7 +152,10 @@ def played(rid: str) -> dict[str, list[tuple[str, str]]]:
         rng = random.Random(f"{rid}/{contract}")
         evening = Evening(rules)
         table = None
+        reached = 0
         for seed in range(SEEDS):
+            if enough is not None and reached >= enough:
+                break
             if evening.over:  # a party to a target: start another
                 evening, table = Evening(rules), None
             factor = last_tour_factor(rules, evening.counted)
@@ -181,19 +189,28 @@ def played(rid: str) -> dict[str, list[tuple[str, str]]]:
                 evening, table = Evening(rules), None
             key = d.contract.id if d.contract is not None and d.result != "redeal" else "passed"
             seen[key].append((str(d.result), problem))
+            reached += key == contract or contract == NOBODY
     return dict(seen)
 
 
 @pytest.mark.parametrize("rid", RULESETS)
 def test_every_contract_is_entered_and_settled_as_the_referee_settles_it(rid: str) -> None:
+    check_every_contract(rid, enough=QUICK)
+
+
+# slow: SEEDS deals steered to each contract of every rule file, about 30 CPU s.
+@pytest.mark.slow
+@pytest.mark.parametrize("rid", RULESETS)
+def test_every_contract_over_all_the_seeds(rid: str) -> None:
     check_every_contract(rid)
 
 
-def check_every_contract(rid: str) -> None:
+def check_every_contract(rid: str, enough: int | None = None) -> None:
     """The check of one rule file (an id, or a path: tests/test_authoring_examples.py runs it
-    on the authoring guide's examples)."""
+    on the authoring guide's examples), over :data:`SEEDS` deals steered to each contract or
+    until ``enough`` of them were played in it."""
     rules = load_ruleset(rid)
-    seen = played(rid)
+    seen = played(rid, enough)
     # A contract no deal can be played in is a warning of ombre validate, not a failure here.
     unplayable = set(unreachable_contracts({"auction": rules.value_at(("auction",))}))
     missing = [c for c in (*rules.contracts, "passed") if not seen.get(c) and c not in unplayable]

@@ -222,14 +222,33 @@ def load_claims(folder: Path | None = None) -> tuple[Claim, ...]:
     :raises RuleFileError: with every located problem of the files.
     """
     folder = folder if folder is not None else data_dir("claims")
+    files = tuple(
+        (path, path.read_bytes())
+        for path in sorted(folder.glob("*.yaml"))
+        if path.name != "disagreements.yaml"
+    )
+    key = tuple((str(path), data) for path, data in files)
+    hit = _LOADED.get(key)
+    if hit is None:
+        hit = _parse_claims(files)
+        if len(_LOADED) >= 4:
+            _LOADED.clear()
+        _LOADED[key] = hit
+    return hit
+
+
+_LOADED: dict[tuple[tuple[str, bytes], ...], tuple[Claim, ...]] = {}
+"""The claims read, by the bytes of their files: the schema check is the slow part of reading
+them, and the documents, the concordance and the claims' own pages each ask for them."""
+
+
+def _parse_claims(files: tuple[tuple[Path, bytes], ...]) -> tuple[Claim, ...]:
     out: list[Claim] = []
     problems = []
     seen: set[str] = set()
-    for path in sorted(folder.glob("*.yaml")):
-        if path.name == "disagreements.yaml":
-            continue
+    for path, data in files:
         shown = repo_path(path)
-        doc, found = parse_bytes(shown, path.read_bytes())
+        doc, found = parse_bytes(shown, data)
         if doc is not None:
             # Checked as rule files are: the schema (engine/schema/claims.schema.json), every
             # problem located; then what a schema cannot say (an id listed twice).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
 
-__all__ = ["all_rulesets", "load_ruleset"]
+__all__ = ["all_rulesets", "load_named_ruleset", "load_ruleset"]
 
 _CACHE: dict[str, RuleSet] = {}
 
@@ -58,6 +58,23 @@ def load_ruleset(name: str | Path) -> RuleSet:
     ruleset = build_ruleset(registry.resolve(entry))
     _CACHE[key] = ruleset
     return ruleset
+
+
+def load_named_ruleset(name: str) -> RuleSet:
+    """Loads a ruleset or variant of the registry by id or alias, never by path: what a saved
+    table or evening names (a file written by anyone must not make the server read any file on
+    disk).
+
+    :raises NotationError: if ``name`` is a path, or no ruleset or variant has that name.
+    :raises RuleFileError: with every located problem, if the file or a parent is invalid.
+    """
+    import os
+
+    from engine.errors import NotationError
+
+    if name.endswith((".yaml", ".yml", ".json")) or "/" in name or os.sep in name:
+        raise NotationError(f"{name[:80]!r} is a path, not the name of a ruleset or variant")
+    return load_ruleset(name)
 
 
 def all_rulesets() -> list[RuleSet]:

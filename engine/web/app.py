@@ -49,7 +49,7 @@ from engine.referee.auction import Offer
 from engine.referee.play import defender_may_go_on
 from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import side_tricks
-from engine.rules import load_ruleset
+from engine.rules import load_named_ruleset, load_ruleset
 from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
 from engine.seeds import fresh_seed
@@ -273,7 +273,7 @@ class AppState:
             if not path.is_file():
                 raise KeyError(ident)
             try:
-                evening = load_evening(path, load_ruleset)
+                evening = load_evening(path, load_named_ruleset)
             except RecordError as exc:
                 first = exc.problems[0] if exc.problems else None
                 where = f"{path}:{first.line}" if first and first.line else str(path)

@@ -27,7 +27,7 @@ from engine.errors import IllegalActionError, NotationError, RecordError, RuleFi
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal
 from engine.referee.party import Party
-from engine.rules import load_ruleset
+from engine.rules import load_named_ruleset
 from engine.rules.model import NO_TRUMPS, RuleSet
 from engine.seeds import deal_seed
 from engine.web.store import Store
@@ -309,7 +309,7 @@ class WebTable:
                 raise ValueError("created is not a time")
             table = WebTable(
                 ident,
-                load_ruleset(str(settings["ruleset"])),
+                load_named_ruleset(str(settings["ruleset"])),
                 {str(k): str(v) for k, v in dict(settings.get("options") or {}).items()},
                 tuple(int(s) for s in settings["humans"]),
                 str(settings.get("bots", "heuristic")),

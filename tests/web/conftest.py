@@ -137,3 +137,26 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documents in HTML for Quadrille alone (its rule book, the index, the glossary and
+    the pages across rule files), written once per test process: what ``/book`` serves, in
+    seconds rather than the whole site's minute of simulations."""
+    from engine import load_ruleset
+    from engine.documents.site import write_docs
+
+    folder = tmp_path_factory.mktemp("small-site")
+    write_docs(folder, "html", [load_ruleset("quadrille")])
+    return folder
+
+
+@pytest.fixture
+def small_books(small_site: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The web's rule books as once written, being :func:`small_site` (the whole site is
+    served by the slow tier's tests)."""
+    import engine.web.app as web_app
+
+    monkeypatch.setattr(web_app, "_BOOKS", {"thread": None, "folder": small_site})
+    return small_site

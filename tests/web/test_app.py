@@ -297,8 +297,7 @@ def test_an_evening_with_the_players_names(client: TestClient, tmp_path: Path) -
     assert re.findall(r'data-seat="\d">([^<]+)<', again) == ["-14", "+9", "-4", "+9"]
 
 
-def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient) -> None:
-    site_books(wait=600)  # written once per process, in the background
+def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient, small_books: Path) -> None:
     r = client.get("/rules/quadrille")
     assert r.status_code == 200 and r.url.path == "/book/books/quadrille.html"
     assert 'id="play"' in r.text and 'id="settlement"' in r.text
@@ -306,6 +305,17 @@ def test_the_rule_is_the_rule_book_of_the_documents(client: TestClient) -> None:
     assert client.get("/book/%2E%2E/%2E%2E/etc/passwd").status_code == 404
     assert client.get("/book/books/nothing.html").status_code == 404
     assert client.get("/rules/nothing").status_code == 400
+
+
+# slow: the whole documents site, 26 variants measured against their parents, about 40 CPU s.
+@pytest.mark.slow
+def test_the_whole_site_is_written_in_the_background_and_served(client: TestClient) -> None:
+    folder = site_books(wait=600)  # written once per process, in the background
+    assert folder is not None
+    for book in sorted((folder / "books").glob("*.html")):
+        r = client.get(f"/rules/{book.stem}")
+        assert r.status_code == 200 and r.url.path == f"/book/books/{book.stem}.html"
+    assert client.get("/book/index.html").status_code == 200
 
 
 def test_hot_seat_cards_are_covered_until_opened(client: TestClient) -> None:
@@ -366,8 +376,9 @@ def test_the_ecart_is_one_form_of_tick_boxes(client: TestClient) -> None:
     assert r.status_code == 200 and 'name="verb" value="discard"' not in r.text
 
 
-def test_every_page_links_the_rule_books_and_the_glossary(client: TestClient) -> None:
-    site_books(wait=600)  # written once per process, in the background
+def test_every_page_links_the_rule_books_and_the_glossary(
+    client: TestClient, small_books: Path
+) -> None:
     for path in ("/", "/score", new_table(client)[0]):
         page = client.get(path).text
         for link in ("/book/index.html", "/book/glossary.html"):

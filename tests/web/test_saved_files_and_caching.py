@@ -72,3 +72,34 @@ def test_a_new_evening_on_a_full_disk_is_503_not_400(
     r = client.post("/evenings", data={"ruleset": "quadrille", "dealer": "0"})
     assert r.status_code == 503 and os.strerror(errno.ENOSPC) in r.text
     assert not list((tmp_path / "evenings").iterdir())
+
+
+def test_a_saved_table_or_evening_naming_a_path_is_damaged_not_read(tmp_path: Path) -> None:
+    """A saved file names its rules by id: a path written into it (here a valid rule file
+    outside the registry, which the loader would read) is refused as damaged, never loaded."""
+    import json
+    import shutil
+
+    elsewhere = tmp_path / "elsewhere" / "mine.yaml"
+    elsewhere.parent.mkdir()
+    shutil.copy(Path(__file__).parents[2] / "rules" / "quadrille.yaml", elsewhere)
+    folder = tmp_path / "saved"
+    client = TestClient(
+        create_app(folder), follow_redirects=True, headers={"origin": "http://testserver"}
+    )
+    r = client.post("/tables", data={"ruleset": "quadrille", "mode": "bots", "seat": "0"})
+    assert r.status_code == 200
+    table = str(r.url.path)
+    r = client.post("/evenings", data={"ruleset": "quadrille", "dealer": "0"})
+    assert r.status_code == 200
+    evening = str(r.url.path)
+    (settings,) = (folder / "tables").glob("*.json")
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    settings.write_text(json.dumps({**data, "ruleset": str(elsewhere)}), encoding="utf-8")
+    (sheet,) = (folder / "evenings").glob("*.yaml")
+    sheet.write_text(f"ruleset: {elsewhere}\ndeals: []\n", encoding="utf-8")
+    fresh = TestClient(create_app(folder), headers={"origin": "http://testserver"})
+    for page in (table, evening):
+        r = fresh.get(page)
+        assert r.status_code == 409, (page, r.status_code)
+        assert "is a path, not the name of a ruleset" in r.text
