@@ -4,7 +4,8 @@ At random points of random deals of every ruleset and variant, two cards the ask
 (in the other seats' hands or the talon) change places: the deal is dealt again with the two
 exchanged, and its history written again with them exchanged. Where the asker's view is the
 same, every refusal of every candidate action he may ask about, every remedy offered him, the
-choices named to him and the terminal's drawing of his seat must be the same too.
+choices named to him, the terminal's drawing of his seat and the web table's page for him must
+be the same too.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from engine.referee import Deal
 from engine.rules import all_rulesets
 from engine.rules.model import RuleSet
 from engine.table import TableGame, _macros
+
+try:  # the web extra
+    from engine.render import render
+    from engine.web.app import _table_context
+    from engine.web.tables import WebTable
+except ImportError:  # pragma: no cover - the web extra is not installed
+    _table_context = None  # type: ignore[assignment]
 
 RULESETS = all_rulesets()
 _LAW_TRIES = ("expose", "out-of-turn", "show")
@@ -75,6 +83,11 @@ def _answers(d: Deal, seat: int, rng: random.Random) -> dict[str, object]:
         out["advice"] = HeuristicBot(0).advise(d, seat)
         table = TableGame(d.rules, human=seat, options=dict(d.options))
         out["screen"] = str(_macros("table/turn.txt.j2").screen(table._turn_view(d, seat), d.rules))
+    if _table_context is not None:
+        # The web table's page for the seat (a table at which he is the one person).
+        web = WebTable("swap", d.rules, dict(d.options), (seat,), seed=1, created=0.0)
+        web.party.deals.append(d)
+        out["page"] = render("web/table.j2", "html", **_table_context(web, None))
     return out
 
 
