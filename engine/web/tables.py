@@ -6,7 +6,10 @@ played is the refusal :meth:`Deal.apply` gives for it, asked of a copy of the de
 game itself is never touched by a question. Bots choose only among the legal actions.
 
 A table is saved after every move as a party record (``ombre replay`` reads it) beside a small
-JSON file saying who sits where; :meth:`WebTable.load` plays the record again to resume it.
+JSON file saying who sits where; :meth:`WebTable.load` plays the record again to resume it. A
+long table's record is kept in parts of :data:`PART_DEALS` deals (``ID.part-0001.yaml`` …, each
+written once, whole, and then left alone), so that every file stays within the limits a record
+is read under however long the party goes on (``docs/web.md``).
 The saved record holds every hand; what the table hands out (:meth:`WebTable.public_record`)
 holds only the deals that are over, so that no seat learns a hidden hand or talon from it.
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,12 @@ from engine.rules.model import NO_TRUMPS, RuleSet
 from engine.seeds import deal_seed
 from engine.web.store import Store
 
-__all__ = ["DamagedFile", "Refusal", "StaleError", "WebTable", "matador_names"]
+__all__ = ["PART_DEALS", "DamagedFile", "Refusal", "StaleError", "WebTable", "matador_names"]
+
+PART_DEALS = 1000
+"""The deals of one part of a table's saved record: about 1.2 MB of an ordinary party, far
+within the 4 MiB, 10,000 deals and 500,000 values a record is read under
+(:data:`engine.records.LIMITS`)."""
 
 
 class DamagedFile(Exception):
@@ -226,13 +234,21 @@ class WebTable:
             "created": self.created,
         }
 
-    def record_text(self) -> str:
-        """Returns the party record of the table so far (the YAML ``ombre replay`` reads).
+    def record_text(self, first: int = 0) -> str:
+        """Returns the party record of the table so far (the YAML ``ombre replay`` reads), from
+        deal ``first`` (counted from 0) on.
 
         Every hand is in it, the deal in progress too: it is the file the server keeps, never
         what it shows (see :meth:`public_record`).
         """
-        return write_record(record_of(self.party.deals, self.rules.id, party=True))
+        return write_record(record_of(self.party.deals[first:], self.rules.id, party=True))
+
+    def sealed(self) -> int:
+        """Returns how many whole parts of :data:`PART_DEALS` deals, every one of them over,
+        lie before the deal in progress (the parts the saved record is kept in)."""
+        deals = self.party.deals
+        over = len(deals) if deals and deals[-1].is_over else len(deals) - 1
+        return max(over, 0) // PART_DEALS
 
     def public_record(self) -> str | None:
         """Returns the record anyone at the table may have: the deals that are over, hands and
@@ -253,7 +269,13 @@ class WebTable:
                 store.path("table", self.ident, ".json"),
                 json.dumps(self.settings(), indent=2) + "\n",
             )
-        store.write(store.path("table", self.ident, ".yaml"), self.record_text())
+        parts = self.sealed()
+        for k in range(parts):  # each part written once: then the record starts after it
+            part = store.path("table", self.ident, f".part-{k + 1:04d}.yaml")
+            if not part.is_file():
+                deals = self.party.deals[k * PART_DEALS : (k + 1) * PART_DEALS]
+                store.write(part, write_record(record_of(deals, self.rules.id, party=True)))
+        store.write(store.path("table", self.ident, ".yaml"), self.record_text(parts * PART_DEALS))
 
     @staticmethod
     def load(store: Store, ident: str) -> WebTable:
@@ -268,9 +290,22 @@ class WebTable:
         if not settings_path.is_file() or not record_path.is_file():
             raise KeyError(ident)
         table = WebTable._settings(ident, settings_path)
+        shown = record_path
         try:
-            record = read_record(record_path)
-            for deal_record in record.deals:
+            records = []
+            for k in range(1, 10**6):
+                part = store.path("table", ident, f".part-{k:04d}.yaml")
+                if not part.is_file():
+                    break
+                shown = part
+                records.append(read_record(part))
+            shown = record_path
+            last = read_record(record_path)
+            if records and last.deals and last.deals[0] == records[-1].deals[0]:
+                # The server stopped after writing a part, before the record was cut short.
+                last = replace(last, deals=last.deals[len(records[-1].deals) :])
+            records.append(last)
+            for deal_record in (d for record in records for d in record.deals):
                 deal = table.party.new_deal(
                     hands=[[Card.parse(c) for c in h] for h in deal_record.hands or ()],
                     talon=[Card.parse(c) for c in deal_record.talon or ()],
@@ -280,10 +315,10 @@ class WebTable:
                     deal.apply(line)
         except RecordError as exc:
             first = exc.problems[0] if exc.problems else None
-            where = f"{record_path}:{first.line}" if first and first.line else str(record_path)
+            where = f"{shown}:{first.line}" if first and first.line else str(shown)
             raise DamagedFile(f"{where}: {first.message if first else exc}") from None
         except (IllegalActionError, NotationError, RuleFileError, ValueError) as exc:
-            raise DamagedFile(f"{record_path}: the record cannot be played again ({exc})") from None
+            raise DamagedFile(f"{shown}: the record cannot be played again ({exc})") from None
         if not table.party.deals:
             table.start()
         else:

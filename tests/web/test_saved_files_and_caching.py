@@ -103,3 +103,41 @@ def test_a_saved_table_or_evening_naming_a_path_is_damaged_not_read(tmp_path: Pa
         r = fresh.get(page)
         assert r.status_code == 409, (page, r.status_code)
         assert "is a path, not the name of a ruleset" in r.text
+
+
+def test_a_long_tables_record_is_kept_in_parts_each_readable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`PART_DEALS` deals the record is kept in parts, each a record within the
+    reader's limits; the table read back is the same table (every deal and balance)."""
+    import engine.web.tables as tables
+    from engine import load_ruleset
+    from engine.records import read_record
+    from engine.web.tables import WebTable
+
+    monkeypatch.setattr(tables, "PART_DEALS", 3)
+    store = Store(tmp_path)
+    store.ensure()
+    table = WebTable("quadrille-long01", load_ruleset("quadrille"), {}, (), seed=5)
+    table.start()
+    table.save(store, settings=True)
+    while len(table.party.deals) < 8:
+        table.next_deal(table.turn)
+        table.save(store)
+    parts = sorted((tmp_path / "tables").glob("quadrille-long01.part-*.yaml"))
+    assert [p.name for p in parts] == [
+        "quadrille-long01.part-0001.yaml",
+        "quadrille-long01.part-0002.yaml",
+    ]
+    assert [len(read_record(p).deals) for p in parts] == [3, 3]
+    assert len(read_record(tmp_path / "tables" / "quadrille-long01.yaml").deals) == 2
+    again = WebTable.load(store, "quadrille-long01")
+    assert [d.history for d in again.party.deals] == [d.history for d in table.party.deals]
+    assert again.party.totals == table.party.totals
+    # Stopped after a part was written, before the record was cut short: read once, not twice.
+    whole = table.record_text(3)  # the record as it was before the second part was sealed
+    (tmp_path / "tables" / "quadrille-long01.yaml").write_text(whole, encoding="utf-8")
+    again = WebTable.load(store, "quadrille-long01")
+    assert len(again.party.deals) == len(table.party.deals)
+    # The listing shows the table once, not its parts.
+    assert [ident for ident, _ in store.listing("table")] == ["quadrille-long01"]
