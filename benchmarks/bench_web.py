@@ -203,6 +203,9 @@ def under_load(seconds: float, abandoned: int) -> None:
                 str(port),
                 "--folder",
                 str(Path(tmp) / "home"),
+                # Every player of the benchmark comes from this machine's one address.
+                "--per-client",
+                "512",
             ],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,

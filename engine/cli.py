@@ -1087,6 +1087,16 @@ def serve(
             "with --host 0.0.0.0, the server answers requests addressed to these only.",
         ),
     ] = None,
+    per_client: Annotated[
+        int,
+        typer.Option(
+            "--per-client",
+            min=1,
+            max=512,
+            metavar="N",
+            help="The most connections one address may hold at once (a browser opens about 6).",
+        ),
+    ] = 64,
 ) -> None:
     """Play in the browser, and keep score of evenings with real cards (needs the web extra)."""
     try:
@@ -1118,7 +1128,7 @@ def serve(
         names=[h for h in hosts if h not in local],
     )
     try:
-        uvicorn.Server(config(application, host, port)).run()
+        uvicorn.Server(config(application, host, port, per_client=per_client)).run()
     finally:
         lock.close()
 

@@ -6,30 +6,50 @@ server answers no one. Here every request must arrive whole (head and body) with
 :data:`REQUEST_SECONDS` of its first byte (of the connection, for the first request); a client
 that is slower is disconnected. Answering takes as long as it takes: the deadline stops at
 the last byte of the request.
+
+A client (one address) may hold at most :data:`PER_CLIENT` connections at once; a connection
+past that is closed as it opens, before a byte is read, so that one machine cannot take the
+server's :data:`CONCURRENCY` connections from the others.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["REQUEST_SECONDS", "config"]
+__all__ = ["CONCURRENCY", "PER_CLIENT", "REQUEST_SECONDS", "config"]
 
 REQUEST_SECONDS = 10.0
 """How long a client has to send a whole request (head and body)."""
+PER_CLIENT = 64
+"""The most connections one address may hold at once: a browser opens about six, so a dozen
+players behind one router fit; a host that opens hundreds is held to this."""
+CONCURRENCY = 512
+"""The most connections and requests the server holds at once (uvicorn's limit: past it, 503)."""
 
 
 class _DeadlineProtocol(H11Protocol):
     """uvicorn's h11 protocol, with a deadline for receiving each request."""
 
     request_seconds = REQUEST_SECONDS
+    per_client = PER_CLIENT
+    open_by_client: ClassVar[dict[str, int]] = {}
+    """The connections open from each address (a dict of each configuration's own class)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._deadline: asyncio.TimerHandle | None = None
         self._deadline_cycle: Any = None
+        peer = transport.get_extra_info("peername")
+        self._client = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        held = self.open_by_client.get(self._client, 0)
+        if held >= self.per_client:
+            self._client = ""  # not counted: it is closed before it is served
+            transport.abort()
+            return
+        self.open_by_client[self._client] = held + 1
         super().connection_made(transport)
         self._arm()
 
@@ -44,6 +64,8 @@ class _DeadlineProtocol(H11Protocol):
             self._deadline = None
 
     def data_received(self, data: bytes) -> None:
+        if self.transport is None:  # refused as it opened
+            return
         # The first bytes of a new request on a kept-alive connection start its deadline.
         if self._deadline is None and (self.cycle is None or self.cycle.response_complete):
             self._arm()
@@ -55,7 +77,15 @@ class _DeadlineProtocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
-        super().connection_lost(exc)
+        if self._client:
+            left = self.open_by_client.get(self._client, 1) - 1
+            if left > 0:
+                self.open_by_client[self._client] = left
+            else:
+                self.open_by_client.pop(self._client, None)
+            self._client = ""
+        if self.transport is not None:  # else refused as it opened: uvicorn never saw it
+            super().connection_lost(exc)
 
     def _expire(self) -> None:
         self._deadline = None
@@ -76,10 +106,15 @@ def config(
     port: int,
     *,
     request_seconds: float = REQUEST_SECONDS,
+    per_client: int = PER_CLIENT,
     log_level: str = "warning",
 ) -> uvicorn.Config:
     """Returns the uvicorn configuration ``ombre serve`` runs (the tests' live server too)."""
-    protocol = type("DeadlineProtocol", (_DeadlineProtocol,), {"request_seconds": request_seconds})
+    protocol = type(
+        "DeadlineProtocol",
+        (_DeadlineProtocol,),
+        {"request_seconds": request_seconds, "per_client": per_client, "open_by_client": {}},
+    )
     return uvicorn.Config(
         app,
         host=host,
@@ -87,6 +122,6 @@ def config(
         http=protocol,
         log_level=log_level,
         timeout_keep_alive=5,
-        limit_concurrency=512,
+        limit_concurrency=CONCURRENCY,
         server_header=False,
     )

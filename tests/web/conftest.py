@@ -45,6 +45,8 @@ class LiveServer:
     server: Any = None
     thread: threading.Thread | None = None
     request_seconds: float = 10.0
+    per_client: int = 64
+    """The most connections one address may hold (``engine.web.server.PER_CLIENT``)."""
     warm_books: bool = False
     """Start writing the rule books at once, as ``ombre serve`` does (the browser tests)."""
 
@@ -60,6 +62,7 @@ class LiveServer:
             "127.0.0.1",
             self.port,
             request_seconds=self.request_seconds,
+            per_client=self.per_client,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -583,6 +583,42 @@ def test_half_sent_requests_time_out(quick_server: LiveServer) -> None:
         assert s.recv(64).startswith(b"HTTP/1.1 200")
 
 
+def test_one_client_holds_at_most_its_share_of_connections(tmp_path: Path) -> None:
+    """Past its share of connections, a client's new connection is closed as it opens; another
+    client (here 127.0.0.2) is answered all the while, and a connection given back is free."""
+    server = LiveServer(tmp_path, per_client=8).start()
+    try:
+        port = server.port
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(8)]
+        time.sleep(0.3)
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as extra:
+            try:
+                refused = extra.recv(64) == b""  # closed at once (the deadline is 10 s)
+            except TimeoutError:  # held open: not refused
+                refused = False
+            except OSError:  # reset: closed as it opened
+                refused = True
+        assert refused
+
+        def answered(source: str) -> bytes:
+            with socket.create_connection(
+                ("127.0.0.1", port), timeout=10, source_address=(source, 0)
+            ) as s:
+                s.sendall(
+                    f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+                )
+                return s.recv(64)
+
+        assert answered("127.0.0.2").startswith(b"HTTP/1.1 200")
+        held.pop().close()
+        time.sleep(0.3)
+        assert answered("127.0.0.1").startswith(b"HTTP/1.1 200")
+        for s in held:
+            s.close()
+    finally:
+        server.stop()
+
+
 def test_serve_prints_the_names_it_answers(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
