@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -222,6 +223,7 @@ class AppState:
         self.policy = policy or WebPolicy()
         self.lock = threading.RLock()
         self._stripes = [threading.RLock() for _ in range(_STRIPES)]
+        self._queues = [anyio.Lock() for _ in range(_STRIPES)]
         self.tables: OrderedDict[str, WebTable] = OrderedDict()
         self.evenings: OrderedDict[str, Evening] = OrderedDict()
         self._seen: dict[str, float] = {}
@@ -244,6 +246,12 @@ class AppState:
     def hold(self, ident: str) -> threading.RLock:
         """Returns the lock to hold while a request reads, changes and saves ``ident``."""
         return self._stripes[hash(ident) % _STRIPES]
+
+    def queue(self, ident: str) -> anyio.Lock:
+        """Returns the lock a request for ``ident`` waits on in the event loop before it is
+        given a worker thread: requests for one table or evening wait their turn there, so that
+        no worker thread waits on :meth:`hold` while others, for other tables, need one."""
+        return self._queues[hash(ident) % _STRIPES]
 
     def table(self, ident: str) -> WebTable:
         """Returns the table ``ident``, read back from its files if it is not in memory (the
@@ -531,7 +539,11 @@ def _answer(state: AppState, endpoint: Endpoint) -> Callable[[Request], Any]:
             return _render("error.j2", 400, title="Not understood", message=str(exc))
         except ClientDisconnect:
             return _render("error.j2", 400, title="Not understood", message="The form was cut off.")
-        return await run_in_threadpool(_guarded, state, endpoint.handler, request, form)
+        ident = request.path_params.get("ident")
+        if not isinstance(ident, str):
+            return await run_in_threadpool(_guarded, state, endpoint.handler, request, form)
+        async with state.queue(ident):
+            return await run_in_threadpool(_guarded, state, endpoint.handler, request, form)
 
     return run
 

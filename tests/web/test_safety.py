@@ -619,6 +619,72 @@ def test_one_client_holds_at_most_its_share_of_connections(tmp_path: Path) -> No
         server.stop()
 
 
+def test_requests_waiting_for_one_table_leave_the_workers_to_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fifty requests for one table whose answer is held up wait their turn without taking
+    the server's worker threads (there are 40): another table is answered meanwhile."""
+    import http.client
+    import threading
+
+    from engine.web.app import AppState
+
+    release = threading.Event()
+    real = AppState.table
+
+    def table(self: AppState, ident: str) -> Any:
+        if ident == "quadrille-slow00":
+            release.wait(30)
+            raise KeyError(ident)
+        return real(self, ident)
+
+    monkeypatch.setattr(AppState, "table", table)
+    server = LiveServer(tmp_path).start()
+    try:
+        port = server.port
+        made = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        made.request(
+            "POST",
+            "/tables",
+            body="ruleset=quadrille&mode=bots&seat=0&seed=3",
+            headers={
+                "Origin": f"http://127.0.0.1:{port}",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
+        answer = made.getresponse()
+        assert answer.status == 303
+        other = answer.getheader("location")
+        made.close()
+
+        def ask_slow() -> None:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=40)
+            try:
+                c.request("GET", "/tables/quadrille-slow00")
+                c.getresponse().read()
+            except OSError:
+                pass
+            finally:
+                c.close()
+
+        waiting = [threading.Thread(target=ask_slow, daemon=True) for _ in range(50)]
+        for t in waiting:
+            t.start()
+        time.sleep(1.0)
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=8)
+        try:
+            c.request("GET", str(other))
+            assert c.getresponse().status == 200  # not stuck behind the fifty
+        finally:
+            c.close()
+            release.set()
+            for t in waiting:
+                t.join(40)
+    finally:
+        release.set()
+        server.stop()
+
+
 def test_serve_prints_the_names_it_answers(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
