@@ -674,8 +674,63 @@ class Evening:
             raise _refuse("score/" + exc.code.replace("/", "-"), exc.detail, exc.rule) from None
 
     def _check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None, DeclaredEffects]:
-        rules, n = self.rules, self.n
-        cite = rules.cite
+        """Checks ``entry`` stage by stage, as the referee would have refused it at the table;
+        returns (result, side, partner, what its irregularities of the play did to the score).
+
+        :raises IllegalActionError: at the first stage the entry breaks, naming its rule.
+        """
+        self._check_order(entry)
+        if entry.passed:
+            self._check_passed_out()
+            return "redeal", (), None, DeclaredEffects()
+        if entry.misdeal is not None:
+            self._check_void_deal(entry)
+            return MISDEAL, (), None, DeclaredEffects()
+        self._check_unclaimed(entry)
+        contract = self._contract_of(entry)
+        assert entry.declarer is not None
+        self._check_held(entry)
+        declarer = entry.declarer
+        self._check_seats(entry, contract)
+        suit = self._trump_of(entry, contract)
+        partner = self._partner_of(entry, contract, suit)
+        side = (declarer,) if partner is None else (declarer, partner)
+        played = sum(entry.tricks)
+        side_tricks = count_side_tricks(entry.tricks, side)
+        # The irregularities of the play that change the score, as the referee settles them.
+        effects = self._effects(entry, partner)
+        barred = effects.vole_barred is not None and not contract.announces_vole
+        laid_down = self._laid_down(entry, contract, side, played, side_tricks, barred)
+        vole_tricks = side_tricks
+        if entry.vole_by is not None:
+            # A defender went on for the vole: he plays it as its declarer, alone, and the
+            # results and the settlement read his tricks as the side's (the referee's
+            # ``_undertake_vole``).
+            self._check_vole_by(entry, contract, side)
+            side, partner = (entry.vole_by,), None
+            vole_tricks = entry.tricks[entry.vole_by] if len(entry.tricks) == self.n else 0
+        # The contre: the vole announced with the bid is undertaken from the first trick.
+        vole = entry.vole or contract.announces_vole
+        self._check_tricks(entry, contract, effects, played, side_tricks, barred, laid_down)
+        if entry.vole and not contract.announces_vole:
+            self._check_vole(entry, contract, effects, vole_tricks)
+        self._check_matadors(entry, contract, suit)
+        self._check_tie(entry, contract)
+        result = evaluate_result(
+            self.rules,
+            entry.tricks,
+            side,
+            vole_undertaken=vole,
+            played=played,
+            contract=contract.id,
+        )
+        return result, side, partner, effects
+
+    def _check_order(self, entry: Entry) -> None:
+        """Refuses any deal once the party is over, a penalty for a fault the rules do not score
+        in penalty points, renonces where the rules do not penalise them, and a deal dealt out
+        of turn (the deal passes to the right)."""
+        rules, cite = self.rules, self.rules.cite
         if self.over:
             raise _refuse(
                 "score/party-over",
@@ -704,37 +759,48 @@ class Evening:
                 f"not seat {entry.dealer}",
                 cite(("players",)),
             )
-        if entry.passed:
-            # Under a forced all-pass (``all_pass: forced``) a deal is passed out only when the
-            # card that forces lay in the talon (the referee's :func:`may_pass_out`).
-            if not may_pass_out(rules):
-                raise _refuse(
-                    "score/all-pass-forced",
-                    f"when all pass, {rules.all_pass_card} must play "
-                    f"{rules.all_pass_contract}: enter that contract and its declarer",
-                    cite(("auction", "all_pass")),
-                )
-            return "redeal", (), None, DeclaredEffects()
-        if entry.misdeal is not None:
-            law = rules.laws.misdeal
-            if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
-                raise _refuse(
-                    "score/no-law",
-                    f"{rules.id} states no law for a void deal "
-                    f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
-                    cite(("laws",)),
-                )
-            not_a_fault = (
-                None if entry.extra_card is not None else fault_refusal(rules, entry.misdeal)
+
+    def _check_passed_out(self) -> None:
+        """Refuses a deal everyone passed where the rules force a contract instead.
+
+        Under a forced all-pass (``all_pass: forced``) a deal is passed out only when the card
+        that forces lay in the talon (the referee's :func:`may_pass_out`).
+        """
+        rules = self.rules
+        if not may_pass_out(rules):
+            raise _refuse(
+                "score/all-pass-forced",
+                f"when all pass, {rules.all_pass_card} must play "
+                f"{rules.all_pass_contract}: enter that contract and its declarer",
+                rules.cite(("auction", "all_pass")),
             )
-            if not_a_fault is not None:
-                # The referee's answer, wrapped: misdeal/fault is score/misdeal-fault, and a
-                # faced last card Hoyle's law spares is score/misdeal-last-card (the deal stands).
-                code, reason = not_a_fault
-                raise _refuse(
-                    "score/misdeal-" + code.split("/", 1)[1], reason, cite(("laws", "misdeal"))
-                )
-            return MISDEAL, (), None, DeclaredEffects()
+
+    def _check_void_deal(self, entry: Entry) -> None:
+        """Refuses a void deal the rules state no law for, or a fault that does not void it
+        (the referee's :func:`fault_refusal`)."""
+        rules, cite = self.rules, self.rules.cite
+        assert entry.misdeal is not None
+        law = rules.laws.misdeal
+        if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
+            raise _refuse(
+                "score/no-law",
+                f"{rules.id} states no law for a void deal "
+                f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
+                cite(("laws",)),
+            )
+        not_a_fault = None if entry.extra_card is not None else fault_refusal(rules, entry.misdeal)
+        if not_a_fault is not None:
+            # The referee's answer, wrapped: misdeal/fault is score/misdeal-fault, and a
+            # faced last card Hoyle's law spares is score/misdeal-last-card (the deal stands).
+            code, reason = not_a_fault
+            raise _refuse(
+                "score/misdeal-" + code.split("/", 1)[1], reason, cite(("laws", "misdeal"))
+            )
+
+    def _check_unclaimed(self, entry: Entry) -> None:
+        """Refuses an unclaimed payment item that is not one the rules want claimed before the
+        next deal (``laws.claims_before_next_deal``)."""
+        rules, cite = self.rules, self.rules.cite
         claims = rules.laws.claims
         for item in entry.unclaimed:
             if claims is None or item not in claims.items:
@@ -744,24 +810,38 @@ class Evening:
                     + (f" (to be claimed: {', '.join(claims.items)})" if claims else ""),
                     cite(("laws", "claims_before_next_deal")) if claims else cite(("settlement",)),
                 )
+
+    def _contract_of(self, entry: Entry) -> Contract:
+        """Returns the rules' contract the entry names, refusing one the rules do not have."""
+        rules = self.rules
         contract = rules.contracts.get(entry.contract or "")
         if contract is None:
             raise _refuse(
                 "score/unknown-contract",
                 f"{rules.id} has no contract {entry.contract!r} "
                 f"(contracts: {', '.join(rules.contracts)})",
-                cite(("auction", "contracts")),
+                rules.cite(("auction", "contracts")),
             )
-        assert entry.declarer is not None
+        return contract
+
+    def _check_held(self, entry: Entry) -> None:
+        """Refuses a card paid for whoever held it (``held``) that is not in the pack."""
+        rules = self.rules
         for text, _ in entry.held:
             held_card = Card.parse(text)
             if held_card not in rules.deck(self.options):
                 raise _refuse(
-                    "score/not-in-pack", rules.not_in_pack(held_card, self.options), cite(("deck",))
+                    "score/not-in-pack",
+                    rules.not_in_pack(held_card, self.options),
+                    rules.cite(("deck",)),
                 )
-        declarer = entry.declarer
+
+    def _trump_of(self, entry: Entry, contract: Contract) -> Suit | None:
+        """Returns the trump suit the entry names (None for a contract played without trumps),
+        refusing a suit missing, named where none may be, or one the contract does not allow
+        (the referee's :func:`trump_suits`)."""
+        rules, cite = self.rules, self.rules.cite
         path = ("auction", "contracts", contract.id)
-        self._check_seats(entry, contract)
         suit: Suit | None = None
         if contract.no_trumps:
             # Played without trumps (``trumps: none``): no suit is named.
@@ -783,6 +863,14 @@ class Evening:
                 f"{suit.value} cannot be trumps under {contract.name} (allowed: {names})",
                 cite(path),
             )
+        return suit
+
+    def _partner_of(self, entry: Entry, contract: Contract, suit: Suit | None) -> int | None:
+        """Returns the declarer's partner, the holder of the card called (None when he plays
+        alone), refusing a call the contract does not make, a card or holder missing, a call
+        the referee's calling rules forbid, and a surrender where none may be made."""
+        rules, cite = self.rules, self.rules.cite
+        path = ("auction", "contracts", contract.id)
         partner: int | None = None
         if contract.help is Help.NONE:
             if entry.called is not None or entry.holder is not None:
@@ -817,7 +905,7 @@ class Evening:
             if refused is not None:
                 code, reason = refused
                 raise _refuse(code, reason, cite(rule_path))
-            if contract.help is Help.CALL and entry.holder != declarer:
+            if contract.help is Help.CALL and entry.holder != entry.declarer:
                 partner = entry.holder
             if entry.surrendered:
                 if contract.help is not Help.CALL or rule.surrender_fee is None or partner is None:
@@ -827,17 +915,26 @@ class Evening:
                         cite(rule_path),
                     )
                 partner = None  # he surrendered the card: the declarer plays alone
-        side = (declarer,) if partner is None else (declarer, partner)
-        played = sum(entry.tricks)
-        side_tricks = count_side_tricks(entry.tricks, side)
-        # The irregularities of the play that change the score, as the referee settles them.
-        effects = self._effects(entry, partner)
-        barred = effects.vole_barred is not None and not contract.announces_vole
-        # Fewer tricks than a full hand only when the side laid down its cards where the
-        # referee offers it (the rest are not played): the referee's own rule. A side whose
-        # vole was barred is not offered it, and plays on. Where a defender may go on for the
-        # vole (``vole.by: any-seat``), a defender who took every trick so far may lay down too.
-        laid_down = (
+        return partner
+
+    def _laid_down(
+        self,
+        entry: Entry,
+        contract: Contract,
+        side: tuple[int, ...],
+        played: int,
+        side_tricks: int,
+        barred: bool,
+    ) -> bool:
+        """Checks if the entry's side laid down its cards before the hand was played out.
+
+        Fewer tricks than a full hand only when the side laid down its cards where the
+        referee offers it (the rest are not played): the referee's own rule. A side whose
+        vole was barred is not offered it, and plays on. Where a defender may go on for the
+        vole (``vole.by: any-seat``), a defender who took every trick so far may lay down too.
+        """
+        rules = self.rules
+        return (
             not entry.vole
             and not barred
             and (
@@ -846,39 +943,51 @@ class Evening:
                     defender_may_go_on(rules, contract)
                     and any(
                         s not in side and may_lay_down(rules, contract, played, entry.tricks[s])
-                        for s in range(min(n, len(entry.tricks)))
+                        for s in range(min(self.n, len(entry.tricks)))
                     )
                 )
             )
         )
-        vole_tricks = side_tricks
-        if entry.vole_by is not None:
-            # A defender went on for the vole: he plays it as its declarer, alone, and the
-            # results and the settlement read his tricks as the side's (the referee's
-            # ``_undertake_vole``).
-            if not defender_may_go_on(rules, contract):
-                raise _refuse(
-                    "score/vole-by-defender",
-                    "only the declaring side goes on for the vole under these rules"
-                    + (
-                        f" ({contract.name} is played by every seat for himself)"
-                        if contract.all_play is not None
-                        else " (vole.by: side)"
-                    )
-                    + ": leave out who went on",
-                    cite(("vole",)),
+
+    def _check_vole_by(self, entry: Entry, contract: Contract, side: tuple[int, ...]) -> None:
+        """Refuses a defender going on for the vole where the rules let only the declaring side
+        (the referee's :func:`defender_may_go_on`), or one of the declaring side named as such
+        a defender."""
+        cite = self.rules.cite
+        if not defender_may_go_on(self.rules, contract):
+            raise _refuse(
+                "score/vole-by-defender",
+                "only the declaring side goes on for the vole under these rules"
+                + (
+                    f" ({contract.name} is played by every seat for himself)"
+                    if contract.all_play is not None
+                    else " (vole.by: side)"
                 )
-            if entry.vole_by in side:
-                raise _refuse(
-                    "score/vole-by-defender",
-                    f"seat {entry.vole_by} is of the declaring side: its vole is the side's "
-                    "(enter the vole without naming a defender)",
-                    cite(("vole",)),
-                )
-            side, partner = (entry.vole_by,), None
-            vole_tricks = entry.tricks[entry.vole_by] if len(entry.tricks) == n else 0
-        # The contre: the vole announced with the bid is undertaken from the first trick.
-        vole = entry.vole or contract.announces_vole
+                + ": leave out who went on",
+                cite(("vole",)),
+            )
+        if entry.vole_by in side:
+            raise _refuse(
+                "score/vole-by-defender",
+                f"seat {entry.vole_by} is of the declaring side: its vole is the side's "
+                "(enter the vole without naming a defender)",
+                cite(("vole",)),
+            )
+
+    def _check_tricks(
+        self,
+        entry: Entry,
+        contract: Contract,
+        effects: DeclaredEffects,
+        played: int,
+        side_tricks: int,
+        barred: bool,
+        laid_down: bool,
+    ) -> None:
+        """Refuses tricks that do not add up to a full hand over the seats, unless the side
+        laid down its cards (``laid_down``, :meth:`_laid_down`), and fewer where an irregularity
+        took the vole from the side (``barred``), so that it was not offered to lay down."""
+        rules, cite, n = self.rules, self.rules.cite, self.n
         if (
             barred
             and played < rules.hand_size
@@ -899,62 +1008,63 @@ class Evening:
                 f"{rules.vole_after}), not {played}",
                 cite(("vole",)) if played < rules.hand_size else cite(("deal",)),
             )
-        if entry.vole and not contract.announces_vole:
-            if not contract.vole_allowed:
-                raise _refuse(
-                    "score/vole-not-allowed",
-                    f"the vole cannot be undertaken under {contract.name}",
-                    cite(path),
+
+    def _check_vole(
+        self, entry: Entry, contract: Contract, effects: DeclaredEffects, vole_tricks: int
+    ) -> None:
+        """Refuses a vole undertaken (not announced with the bid) that the contract does not
+        allow, that an irregularity took from the side, or before the side (or the defender
+        who went on) had won the first tricks (the referee's :func:`could_undertake_vole`)."""
+        rules, cite = self.rules, self.rules.cite
+        if not contract.vole_allowed:
+            raise _refuse(
+                "score/vole-not-allowed",
+                f"the vole cannot be undertaken under {contract.name}",
+                cite(("auction", "contracts", contract.id)),
+            )
+        if effects.vole_barred is not None:
+            raise _refuse(
+                "score/vole-barred",
+                f"seat {effects.barred_by}'s irregularity "
+                f"({SCORED_LAWS[effects.vole_barred]}) took the vole from the side: it "
+                "cannot have been undertaken",
+                cite(("laws", effects.vole_barred)),
+            )
+        if not could_undertake_vole(rules, contract, vole_tricks):
+            raise _refuse(
+                "score/vole-too-early",
+                f"the vole is undertaken only after winning the first {rules.vole_after} "
+                f"tricks, and "
+                + (
+                    "the side"
+                    if entry.vole_by is None
+                    else f"seat {entry.vole_by}, the defender who went on,"
                 )
-            if barred:
-                assert effects.vole_barred is not None
-                raise _refuse(
-                    "score/vole-barred",
-                    f"seat {effects.barred_by}'s irregularity "
-                    f"({SCORED_LAWS[effects.vole_barred]}) took the vole from the side: it "
-                    "cannot have been undertaken",
-                    cite(("laws", effects.vole_barred)),
-                )
-            if not could_undertake_vole(rules, contract, vole_tricks):
-                raise _refuse(
-                    "score/vole-too-early",
-                    f"the vole is undertaken only after winning the first {rules.vole_after} "
-                    f"tricks, and "
-                    + (
-                        "the side"
-                        if entry.vole_by is None
-                        else f"seat {entry.vole_by}, the defender who went on,"
-                    )
-                    + f" took {vole_tricks}",
-                    cite(("vole",)),
-                )
+                + f" took {vole_tricks}",
+                cite(("vole",)),
+            )
+
+    def _check_matadors(self, entry: Entry, contract: Contract, suit: Suit | None) -> None:
+        """Refuses matadors under a contract played without trumps, and a number of matadors
+        outside the paid range (from the rules' minimum to the longest paid run)."""
+        rules, cite = self.rules, self.rules.cite
         if suit is None:
             if entry.matadors:
                 raise _refuse(
                     "score/matadors",
                     f"{contract.name} is played without trumps: no matadors are paid; enter 0",
-                    cite(path),
+                    cite(("auction", "contracts", contract.id)),
                 )
-        else:
-            paid_run = rules.setup(self.options).tables.paid_run[suit.index]
-            if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
-                raise _refuse(
-                    "score/matadors",
-                    f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
-                    f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that "
-                    f"range, not {entry.matadors}",
-                    cite(("matadors", "payment")),
-                )
-        self._check_tie(entry, contract)
-        result = evaluate_result(
-            rules,
-            entry.tricks,
-            side,
-            vole_undertaken=vole,
-            played=played,
-            contract=contract.id,
-        )
-        return result, side, partner, effects
+            return
+        paid_run = rules.setup(self.options).tables.paid_run[suit.index]
+        if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
+            raise _refuse(
+                "score/matadors",
+                f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
+                f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that "
+                f"range, not {entry.matadors}",
+                cite(("matadors", "payment")),
+            )
 
     def _check_seats(self, entry: Entry, contract: Contract) -> None:
         """Refuses an entry that gives the seat sitting the deal out a part in it (it is dealt
