@@ -279,25 +279,80 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
             raise NotationError(f"a deal everyone passed has no {extra[0]}")
         return Entry(dealer=dealer, passed=True, penalties=penalties)
     if "misdeal" in data or "extra_card" in data:
-        # A void deal (the laws of the table): the fault, or who had a card too many, alone.
-        extra = [k for k in data if k not in ("misdeal", "extra_card")]
-        if extra:
-            raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
-        if "extra_card" in data:
-            if "misdeal" in data:
-                raise NotationError("give misdeal or extra_card, not both")
-            seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
-            return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
-        fault = data["misdeal"]
-        if fault not in FAULTS:
-            raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
-        return Entry(dealer=dealer, misdeal=str(fault))
+        return _void_entry(data, dealer=dealer, n=n)
+    contract, declarer = _read_contract(data, n)
+    trump, called, holder = _read_call(data, n)
+    tricks = _read_tricks(data, n)
+    matadors = data.get("matadors", 0)
+    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
+        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
+    vole, vole_by = _read_vole(data, n)
+    latest, highest, trump_holders = _read_tie_and_trumps(data, n)
+    raw_renonces = data.get("renonces", [])
+    if not isinstance(raw_renonces, list | tuple):
+        raise NotationError("renonces must list the offending seats")
+    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
+    surrendered = data.get("surrendered", False)
+    if not isinstance(surrendered, bool):
+        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
+    held = _read_held(data, n)
+    unclaimed = _read_unclaimed(data)
+    irregularities = _irregularities(data.get("irregularities", []), n)
+    return Entry(
+        irregularities=irregularities,
+        unclaimed=unclaimed,
+        dealer=dealer,
+        contract=contract,
+        declarer=declarer,
+        trump=trump,
+        called=called,
+        holder=holder,
+        tricks=tricks,
+        matadors=matadors,
+        vole=vole,
+        vole_by=vole_by,
+        latest_of_tied=latest,
+        highest_trump=highest,
+        trump_holders=trump_holders,
+        renonces=renonces,
+        surrendered=surrendered,
+        held=held,
+        penalties=penalties,
+    )
+
+
+def _void_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
+    """Reads the ``score:`` mapping of a void deal (the laws of the table): the fault found
+    (``misdeal``), or who had a card too many (``extra_card``), alone."""
+    extra = [k for k in data if k not in ("misdeal", "extra_card")]
+    if extra:
+        raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
+    if "extra_card" in data:
+        if "misdeal" in data:
+            raise NotationError("give misdeal or extra_card, not both")
+        seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
+        return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
+    fault = data["misdeal"]
+    if fault not in FAULTS:
+        raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
+    return Entry(dealer=dealer, misdeal=str(fault))
+
+
+def _read_contract(data: Mapping[str, Any], n: int) -> tuple[str, int]:
+    """Returns the contract (its record-notation aliases read as the referee reads them) and
+    the declarer's seat of a ``score:`` mapping."""
     contract = data.get("contract")
     if not isinstance(contract, str) or not contract.strip():
         raise NotationError("contract is missing (or write passed: true when all passed)")
     # The contract aliases of the record notation (jouer, solo ...), read as the referee reads them.
     contract = Action.parse(f"bid {contract.strip()}").contract or contract
     declarer = _seat(data.get("declarer"), n, "declarer")
+    return contract, declarer
+
+
+def _read_call(data: Mapping[str, Any], n: int) -> tuple[str | None, str | None, int | None]:
+    """Returns the trump suit's name, the card called or demanded and the seat that held it
+    of a ``score:`` mapping (each None where it is left out)."""
     trump = data.get("trump")
     if trump is not None:
         trump = Suit.parse(str(trump)).value
@@ -307,6 +362,11 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     holder = data.get("holder")
     if holder is not None:
         holder = _seat(holder, n, "holder")
+    return trump, called, holder
+
+
+def _read_tricks(data: Mapping[str, Any], n: int) -> tuple[int, ...]:
+    """Returns the tricks each of the ``n`` seats took, of a ``score:`` mapping."""
     raw_tricks = data.get("tricks")
     if not isinstance(raw_tricks, list | tuple) or len(raw_tricks) != n:
         raise NotationError(f"tricks must list the tricks of each of the {n} seats")
@@ -315,9 +375,12 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         if isinstance(t, bool) or not isinstance(t, int) or t < 0:
             raise NotationError(f"tricks of seat {k} must be a whole number, not {t!r}")
         tricks.append(t)
-    matadors = data.get("matadors", 0)
-    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
-        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
+    return tuple(tricks)
+
+
+def _read_vole(data: Mapping[str, Any], n: int) -> tuple[bool, int | None]:
+    """Returns whether the vole was undertaken and the defender who went on for it (None: the
+    declaring side's vole), of a ``score:`` mapping."""
     vole = data.get("vole", False)
     if not isinstance(vole, bool):
         raise NotationError(f"vole must be true or false, not {vole!r}")
@@ -328,6 +391,15 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
             raise NotationError(
                 "vole_by names the defender who went on for the vole: write vole: true too"
             )
+    return vole, vole_by
+
+
+def _read_tie_and_trumps(
+    data: Mapping[str, Any], n: int
+) -> tuple[int | None, int | None, tuple[int, ...]]:
+    """Returns, of a ``score:`` mapping, who of the seats tied for the most tricks won the
+    latest (``latest_of_tied``), who held the highest trump (``highest_trump``) and the seats
+    that held a trump, the highest first (``trump_holders``)."""
     latest = data.get("latest_of_tied")
     if latest is not None:
         latest = _seat(
@@ -340,47 +412,30 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     if not isinstance(raw_holders, list | tuple):
         raise NotationError("trump_holders lists the seats that held a trump, the highest first")
     trump_holders = tuple(_seat(s, n, "a trump's holder") for s in raw_holders)
-    raw_renonces = data.get("renonces", [])
-    if not isinstance(raw_renonces, list | tuple):
-        raise NotationError("renonces must list the offending seats")
-    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
-    surrendered = data.get("surrendered", False)
-    if not isinstance(surrendered, bool):
-        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
+    return latest, highest, trump_holders
+
+
+def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[str, int], ...]:
+    """Returns who held each card the rules pay for whatever the result (``held``), of a
+    ``score:`` mapping."""
     raw_held = data.get("held", {})
     if not isinstance(raw_held, Mapping):
         raise NotationError("held maps each card paid for to the seat that held it")
-    held = tuple(
+    return tuple(
         (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
         for card, seat in raw_held.items()
     )
+
+
+def _read_unclaimed(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """Returns the payment items not claimed in time (``unclaimed``) of a ``score:`` mapping,
+    each once, in the order entered."""
     raw_unclaimed = data.get("unclaimed", [])
     if not isinstance(raw_unclaimed, list | tuple) or not all(
         isinstance(u, str) for u in raw_unclaimed
     ):
         raise NotationError("unclaimed lists the payment items not claimed in time")
-    irregularities = _irregularities(data.get("irregularities", []), n)
-    return Entry(
-        irregularities=irregularities,
-        unclaimed=tuple(dict.fromkeys(raw_unclaimed)),
-        dealer=dealer,
-        contract=contract,
-        declarer=declarer,
-        trump=trump,
-        called=called,
-        holder=holder,
-        tricks=tuple(tricks),
-        matadors=matadors,
-        vole=vole,
-        vole_by=vole_by,
-        latest_of_tied=latest,
-        highest_trump=highest,
-        trump_holders=trump_holders,
-        renonces=renonces,
-        surrendered=surrendered,
-        held=held,
-        penalties=penalties,
-    )
+    return tuple(dict.fromkeys(raw_unclaimed))
 
 
 def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
