@@ -279,25 +279,80 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
             raise NotationError(f"a deal everyone passed has no {extra[0]}")
         return Entry(dealer=dealer, passed=True, penalties=penalties)
     if "misdeal" in data or "extra_card" in data:
-        # A void deal (the laws of the table): the fault, or who had a card too many, alone.
-        extra = [k for k in data if k not in ("misdeal", "extra_card")]
-        if extra:
-            raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
-        if "extra_card" in data:
-            if "misdeal" in data:
-                raise NotationError("give misdeal or extra_card, not both")
-            seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
-            return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
-        fault = data["misdeal"]
-        if fault not in FAULTS:
-            raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
-        return Entry(dealer=dealer, misdeal=str(fault))
+        return _void_entry(data, dealer=dealer, n=n)
+    contract, declarer = _read_contract(data, n)
+    trump, called, holder = _read_call(data, n)
+    tricks = _read_tricks(data, n)
+    matadors = data.get("matadors", 0)
+    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
+        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
+    vole, vole_by = _read_vole(data, n)
+    latest, highest, trump_holders = _read_tie_and_trumps(data, n)
+    raw_renonces = data.get("renonces", [])
+    if not isinstance(raw_renonces, list | tuple):
+        raise NotationError("renonces must list the offending seats")
+    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
+    surrendered = data.get("surrendered", False)
+    if not isinstance(surrendered, bool):
+        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
+    held = _read_held(data, n)
+    unclaimed = _read_unclaimed(data)
+    irregularities = _irregularities(data.get("irregularities", []), n)
+    return Entry(
+        irregularities=irregularities,
+        unclaimed=unclaimed,
+        dealer=dealer,
+        contract=contract,
+        declarer=declarer,
+        trump=trump,
+        called=called,
+        holder=holder,
+        tricks=tricks,
+        matadors=matadors,
+        vole=vole,
+        vole_by=vole_by,
+        latest_of_tied=latest,
+        highest_trump=highest,
+        trump_holders=trump_holders,
+        renonces=renonces,
+        surrendered=surrendered,
+        held=held,
+        penalties=penalties,
+    )
+
+
+def _void_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
+    """Reads the ``score:`` mapping of a void deal (the laws of the table): the fault found
+    (``misdeal``), or who had a card too many (``extra_card``), alone."""
+    extra = [k for k in data if k not in ("misdeal", "extra_card")]
+    if extra:
+        raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
+    if "extra_card" in data:
+        if "misdeal" in data:
+            raise NotationError("give misdeal or extra_card, not both")
+        seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
+        return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
+    fault = data["misdeal"]
+    if fault not in FAULTS:
+        raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
+    return Entry(dealer=dealer, misdeal=str(fault))
+
+
+def _read_contract(data: Mapping[str, Any], n: int) -> tuple[str, int]:
+    """Returns the contract (its record-notation aliases read as the referee reads them) and
+    the declarer's seat of a ``score:`` mapping."""
     contract = data.get("contract")
     if not isinstance(contract, str) or not contract.strip():
         raise NotationError("contract is missing (or write passed: true when all passed)")
     # The contract aliases of the record notation (jouer, solo ...), read as the referee reads them.
     contract = Action.parse(f"bid {contract.strip()}").contract or contract
     declarer = _seat(data.get("declarer"), n, "declarer")
+    return contract, declarer
+
+
+def _read_call(data: Mapping[str, Any], n: int) -> tuple[str | None, str | None, int | None]:
+    """Returns the trump suit's name, the card called or demanded and the seat that held it
+    of a ``score:`` mapping (each None where it is left out)."""
     trump = data.get("trump")
     if trump is not None:
         trump = Suit.parse(str(trump)).value
@@ -307,6 +362,11 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     holder = data.get("holder")
     if holder is not None:
         holder = _seat(holder, n, "holder")
+    return trump, called, holder
+
+
+def _read_tricks(data: Mapping[str, Any], n: int) -> tuple[int, ...]:
+    """Returns the tricks each of the ``n`` seats took, of a ``score:`` mapping."""
     raw_tricks = data.get("tricks")
     if not isinstance(raw_tricks, list | tuple) or len(raw_tricks) != n:
         raise NotationError(f"tricks must list the tricks of each of the {n} seats")
@@ -315,9 +375,12 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         if isinstance(t, bool) or not isinstance(t, int) or t < 0:
             raise NotationError(f"tricks of seat {k} must be a whole number, not {t!r}")
         tricks.append(t)
-    matadors = data.get("matadors", 0)
-    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
-        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
+    return tuple(tricks)
+
+
+def _read_vole(data: Mapping[str, Any], n: int) -> tuple[bool, int | None]:
+    """Returns whether the vole was undertaken and the defender who went on for it (None: the
+    declaring side's vole), of a ``score:`` mapping."""
     vole = data.get("vole", False)
     if not isinstance(vole, bool):
         raise NotationError(f"vole must be true or false, not {vole!r}")
@@ -328,6 +391,15 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
             raise NotationError(
                 "vole_by names the defender who went on for the vole: write vole: true too"
             )
+    return vole, vole_by
+
+
+def _read_tie_and_trumps(
+    data: Mapping[str, Any], n: int
+) -> tuple[int | None, int | None, tuple[int, ...]]:
+    """Returns, of a ``score:`` mapping, who of the seats tied for the most tricks won the
+    latest (``latest_of_tied``), who held the highest trump (``highest_trump``) and the seats
+    that held a trump, the highest first (``trump_holders``)."""
     latest = data.get("latest_of_tied")
     if latest is not None:
         latest = _seat(
@@ -340,47 +412,30 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     if not isinstance(raw_holders, list | tuple):
         raise NotationError("trump_holders lists the seats that held a trump, the highest first")
     trump_holders = tuple(_seat(s, n, "a trump's holder") for s in raw_holders)
-    raw_renonces = data.get("renonces", [])
-    if not isinstance(raw_renonces, list | tuple):
-        raise NotationError("renonces must list the offending seats")
-    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
-    surrendered = data.get("surrendered", False)
-    if not isinstance(surrendered, bool):
-        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
+    return latest, highest, trump_holders
+
+
+def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[str, int], ...]:
+    """Returns who held each card the rules pay for whatever the result (``held``), of a
+    ``score:`` mapping."""
     raw_held = data.get("held", {})
     if not isinstance(raw_held, Mapping):
         raise NotationError("held maps each card paid for to the seat that held it")
-    held = tuple(
+    return tuple(
         (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
         for card, seat in raw_held.items()
     )
+
+
+def _read_unclaimed(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """Returns the payment items not claimed in time (``unclaimed``) of a ``score:`` mapping,
+    each once, in the order entered."""
     raw_unclaimed = data.get("unclaimed", [])
     if not isinstance(raw_unclaimed, list | tuple) or not all(
         isinstance(u, str) for u in raw_unclaimed
     ):
         raise NotationError("unclaimed lists the payment items not claimed in time")
-    irregularities = _irregularities(data.get("irregularities", []), n)
-    return Entry(
-        irregularities=irregularities,
-        unclaimed=tuple(dict.fromkeys(raw_unclaimed)),
-        dealer=dealer,
-        contract=contract,
-        declarer=declarer,
-        trump=trump,
-        called=called,
-        holder=holder,
-        tricks=tuple(tricks),
-        matadors=matadors,
-        vole=vole,
-        vole_by=vole_by,
-        latest_of_tied=latest,
-        highest_trump=highest,
-        trump_holders=trump_holders,
-        renonces=renonces,
-        surrendered=surrendered,
-        held=held,
-        penalties=penalties,
-    )
+    return tuple(dict.fromkeys(raw_unclaimed))
 
 
 def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
@@ -674,8 +729,63 @@ class Evening:
             raise _refuse("score/" + exc.code.replace("/", "-"), exc.detail, exc.rule) from None
 
     def _check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None, DeclaredEffects]:
-        rules, n = self.rules, self.n
-        cite = rules.cite
+        """Checks ``entry`` stage by stage, as the referee would have refused it at the table;
+        returns (result, side, partner, what its irregularities of the play did to the score).
+
+        :raises IllegalActionError: at the first stage the entry breaks, naming its rule.
+        """
+        self._check_order(entry)
+        if entry.passed:
+            self._check_passed_out()
+            return "redeal", (), None, DeclaredEffects()
+        if entry.misdeal is not None:
+            self._check_void_deal(entry)
+            return MISDEAL, (), None, DeclaredEffects()
+        self._check_unclaimed(entry)
+        contract = self._contract_of(entry)
+        assert entry.declarer is not None
+        self._check_held(entry)
+        declarer = entry.declarer
+        self._check_seats(entry, contract)
+        suit = self._trump_of(entry, contract)
+        partner = self._partner_of(entry, contract, suit)
+        side = (declarer,) if partner is None else (declarer, partner)
+        played = sum(entry.tricks)
+        side_tricks = count_side_tricks(entry.tricks, side)
+        # The irregularities of the play that change the score, as the referee settles them.
+        effects = self._effects(entry, partner)
+        barred = effects.vole_barred is not None and not contract.announces_vole
+        laid_down = self._laid_down(entry, contract, side, played, side_tricks, barred)
+        vole_tricks = side_tricks
+        if entry.vole_by is not None:
+            # A defender went on for the vole: he plays it as its declarer, alone, and the
+            # results and the settlement read his tricks as the side's (the referee's
+            # ``_undertake_vole``).
+            self._check_vole_by(entry, contract, side)
+            side, partner = (entry.vole_by,), None
+            vole_tricks = entry.tricks[entry.vole_by] if len(entry.tricks) == self.n else 0
+        # The contre: the vole announced with the bid is undertaken from the first trick.
+        vole = entry.vole or contract.announces_vole
+        self._check_tricks(entry, contract, effects, played, side_tricks, barred, laid_down)
+        if entry.vole and not contract.announces_vole:
+            self._check_vole(entry, contract, effects, vole_tricks)
+        self._check_matadors(entry, contract, suit)
+        self._check_tie(entry, contract)
+        result = evaluate_result(
+            self.rules,
+            entry.tricks,
+            side,
+            vole_undertaken=vole,
+            played=played,
+            contract=contract.id,
+        )
+        return result, side, partner, effects
+
+    def _check_order(self, entry: Entry) -> None:
+        """Refuses any deal once the party is over, a penalty for a fault the rules do not score
+        in penalty points, renonces where the rules do not penalise them, and a deal dealt out
+        of turn (the deal passes to the right)."""
+        rules, cite = self.rules, self.rules.cite
         if self.over:
             raise _refuse(
                 "score/party-over",
@@ -704,37 +814,48 @@ class Evening:
                 f"not seat {entry.dealer}",
                 cite(("players",)),
             )
-        if entry.passed:
-            # Under a forced all-pass (``all_pass: forced``) a deal is passed out only when the
-            # card that forces lay in the talon (the referee's :func:`may_pass_out`).
-            if not may_pass_out(rules):
-                raise _refuse(
-                    "score/all-pass-forced",
-                    f"when all pass, {rules.all_pass_card} must play "
-                    f"{rules.all_pass_contract}: enter that contract and its declarer",
-                    cite(("auction", "all_pass")),
-                )
-            return "redeal", (), None, DeclaredEffects()
-        if entry.misdeal is not None:
-            law = rules.laws.misdeal
-            if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
-                raise _refuse(
-                    "score/no-law",
-                    f"{rules.id} states no law for a void deal "
-                    f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
-                    cite(("laws",)),
-                )
-            not_a_fault = (
-                None if entry.extra_card is not None else fault_refusal(rules, entry.misdeal)
+
+    def _check_passed_out(self) -> None:
+        """Refuses a deal everyone passed where the rules force a contract instead.
+
+        Under a forced all-pass (``all_pass: forced``) a deal is passed out only when the card
+        that forces lay in the talon (the referee's :func:`may_pass_out`).
+        """
+        rules = self.rules
+        if not may_pass_out(rules):
+            raise _refuse(
+                "score/all-pass-forced",
+                f"when all pass, {rules.all_pass_card} must play "
+                f"{rules.all_pass_contract}: enter that contract and its declarer",
+                rules.cite(("auction", "all_pass")),
             )
-            if not_a_fault is not None:
-                # The referee's answer, wrapped: misdeal/fault is score/misdeal-fault, and a
-                # faced last card Hoyle's law spares is score/misdeal-last-card (the deal stands).
-                code, reason = not_a_fault
-                raise _refuse(
-                    "score/misdeal-" + code.split("/", 1)[1], reason, cite(("laws", "misdeal"))
-                )
-            return MISDEAL, (), None, DeclaredEffects()
+
+    def _check_void_deal(self, entry: Entry) -> None:
+        """Refuses a void deal the rules state no law for, or a fault that does not void it
+        (the referee's :func:`fault_refusal`)."""
+        rules, cite = self.rules, self.rules.cite
+        assert entry.misdeal is not None
+        law = rules.laws.misdeal
+        if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
+            raise _refuse(
+                "score/no-law",
+                f"{rules.id} states no law for a void deal "
+                f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
+                cite(("laws",)),
+            )
+        not_a_fault = None if entry.extra_card is not None else fault_refusal(rules, entry.misdeal)
+        if not_a_fault is not None:
+            # The referee's answer, wrapped: misdeal/fault is score/misdeal-fault, and a
+            # faced last card Hoyle's law spares is score/misdeal-last-card (the deal stands).
+            code, reason = not_a_fault
+            raise _refuse(
+                "score/misdeal-" + code.split("/", 1)[1], reason, cite(("laws", "misdeal"))
+            )
+
+    def _check_unclaimed(self, entry: Entry) -> None:
+        """Refuses an unclaimed payment item that is not one the rules want claimed before the
+        next deal (``laws.claims_before_next_deal``)."""
+        rules, cite = self.rules, self.rules.cite
         claims = rules.laws.claims
         for item in entry.unclaimed:
             if claims is None or item not in claims.items:
@@ -744,24 +865,38 @@ class Evening:
                     + (f" (to be claimed: {', '.join(claims.items)})" if claims else ""),
                     cite(("laws", "claims_before_next_deal")) if claims else cite(("settlement",)),
                 )
+
+    def _contract_of(self, entry: Entry) -> Contract:
+        """Returns the rules' contract the entry names, refusing one the rules do not have."""
+        rules = self.rules
         contract = rules.contracts.get(entry.contract or "")
         if contract is None:
             raise _refuse(
                 "score/unknown-contract",
                 f"{rules.id} has no contract {entry.contract!r} "
                 f"(contracts: {', '.join(rules.contracts)})",
-                cite(("auction", "contracts")),
+                rules.cite(("auction", "contracts")),
             )
-        assert entry.declarer is not None
+        return contract
+
+    def _check_held(self, entry: Entry) -> None:
+        """Refuses a card paid for whoever held it (``held``) that is not in the pack."""
+        rules = self.rules
         for text, _ in entry.held:
             held_card = Card.parse(text)
             if held_card not in rules.deck(self.options):
                 raise _refuse(
-                    "score/not-in-pack", rules.not_in_pack(held_card, self.options), cite(("deck",))
+                    "score/not-in-pack",
+                    rules.not_in_pack(held_card, self.options),
+                    rules.cite(("deck",)),
                 )
-        declarer = entry.declarer
+
+    def _trump_of(self, entry: Entry, contract: Contract) -> Suit | None:
+        """Returns the trump suit the entry names (None for a contract played without trumps),
+        refusing a suit missing, named where none may be, or one the contract does not allow
+        (the referee's :func:`trump_suits`)."""
+        rules, cite = self.rules, self.rules.cite
         path = ("auction", "contracts", contract.id)
-        self._check_seats(entry, contract)
         suit: Suit | None = None
         if contract.no_trumps:
             # Played without trumps (``trumps: none``): no suit is named.
@@ -783,6 +918,14 @@ class Evening:
                 f"{suit.value} cannot be trumps under {contract.name} (allowed: {names})",
                 cite(path),
             )
+        return suit
+
+    def _partner_of(self, entry: Entry, contract: Contract, suit: Suit | None) -> int | None:
+        """Returns the declarer's partner, the holder of the card called (None when he plays
+        alone), refusing a call the contract does not make, a card or holder missing, a call
+        the referee's calling rules forbid, and a surrender where none may be made."""
+        rules, cite = self.rules, self.rules.cite
+        path = ("auction", "contracts", contract.id)
         partner: int | None = None
         if contract.help is Help.NONE:
             if entry.called is not None or entry.holder is not None:
@@ -817,7 +960,7 @@ class Evening:
             if refused is not None:
                 code, reason = refused
                 raise _refuse(code, reason, cite(rule_path))
-            if contract.help is Help.CALL and entry.holder != declarer:
+            if contract.help is Help.CALL and entry.holder != entry.declarer:
                 partner = entry.holder
             if entry.surrendered:
                 if contract.help is not Help.CALL or rule.surrender_fee is None or partner is None:
@@ -827,17 +970,26 @@ class Evening:
                         cite(rule_path),
                     )
                 partner = None  # he surrendered the card: the declarer plays alone
-        side = (declarer,) if partner is None else (declarer, partner)
-        played = sum(entry.tricks)
-        side_tricks = count_side_tricks(entry.tricks, side)
-        # The irregularities of the play that change the score, as the referee settles them.
-        effects = self._effects(entry, partner)
-        barred = effects.vole_barred is not None and not contract.announces_vole
-        # Fewer tricks than a full hand only when the side laid down its cards where the
-        # referee offers it (the rest are not played): the referee's own rule. A side whose
-        # vole was barred is not offered it, and plays on. Where a defender may go on for the
-        # vole (``vole.by: any-seat``), a defender who took every trick so far may lay down too.
-        laid_down = (
+        return partner
+
+    def _laid_down(
+        self,
+        entry: Entry,
+        contract: Contract,
+        side: tuple[int, ...],
+        played: int,
+        side_tricks: int,
+        barred: bool,
+    ) -> bool:
+        """Checks if the entry's side laid down its cards before the hand was played out.
+
+        Fewer tricks than a full hand only when the side laid down its cards where the
+        referee offers it (the rest are not played): the referee's own rule. A side whose
+        vole was barred is not offered it, and plays on. Where a defender may go on for the
+        vole (``vole.by: any-seat``), a defender who took every trick so far may lay down too.
+        """
+        rules = self.rules
+        return (
             not entry.vole
             and not barred
             and (
@@ -846,39 +998,51 @@ class Evening:
                     defender_may_go_on(rules, contract)
                     and any(
                         s not in side and may_lay_down(rules, contract, played, entry.tricks[s])
-                        for s in range(min(n, len(entry.tricks)))
+                        for s in range(min(self.n, len(entry.tricks)))
                     )
                 )
             )
         )
-        vole_tricks = side_tricks
-        if entry.vole_by is not None:
-            # A defender went on for the vole: he plays it as its declarer, alone, and the
-            # results and the settlement read his tricks as the side's (the referee's
-            # ``_undertake_vole``).
-            if not defender_may_go_on(rules, contract):
-                raise _refuse(
-                    "score/vole-by-defender",
-                    "only the declaring side goes on for the vole under these rules"
-                    + (
-                        f" ({contract.name} is played by every seat for himself)"
-                        if contract.all_play is not None
-                        else " (vole.by: side)"
-                    )
-                    + ": leave out who went on",
-                    cite(("vole",)),
+
+    def _check_vole_by(self, entry: Entry, contract: Contract, side: tuple[int, ...]) -> None:
+        """Refuses a defender going on for the vole where the rules let only the declaring side
+        (the referee's :func:`defender_may_go_on`), or one of the declaring side named as such
+        a defender."""
+        cite = self.rules.cite
+        if not defender_may_go_on(self.rules, contract):
+            raise _refuse(
+                "score/vole-by-defender",
+                "only the declaring side goes on for the vole under these rules"
+                + (
+                    f" ({contract.name} is played by every seat for himself)"
+                    if contract.all_play is not None
+                    else " (vole.by: side)"
                 )
-            if entry.vole_by in side:
-                raise _refuse(
-                    "score/vole-by-defender",
-                    f"seat {entry.vole_by} is of the declaring side: its vole is the side's "
-                    "(enter the vole without naming a defender)",
-                    cite(("vole",)),
-                )
-            side, partner = (entry.vole_by,), None
-            vole_tricks = entry.tricks[entry.vole_by] if len(entry.tricks) == n else 0
-        # The contre: the vole announced with the bid is undertaken from the first trick.
-        vole = entry.vole or contract.announces_vole
+                + ": leave out who went on",
+                cite(("vole",)),
+            )
+        if entry.vole_by in side:
+            raise _refuse(
+                "score/vole-by-defender",
+                f"seat {entry.vole_by} is of the declaring side: its vole is the side's "
+                "(enter the vole without naming a defender)",
+                cite(("vole",)),
+            )
+
+    def _check_tricks(
+        self,
+        entry: Entry,
+        contract: Contract,
+        effects: DeclaredEffects,
+        played: int,
+        side_tricks: int,
+        barred: bool,
+        laid_down: bool,
+    ) -> None:
+        """Refuses tricks that do not add up to a full hand over the seats, unless the side
+        laid down its cards (``laid_down``, :meth:`_laid_down`), and fewer where an irregularity
+        took the vole from the side (``barred``), so that it was not offered to lay down."""
+        rules, cite, n = self.rules, self.rules.cite, self.n
         if (
             barred
             and played < rules.hand_size
@@ -899,62 +1063,63 @@ class Evening:
                 f"{rules.vole_after}), not {played}",
                 cite(("vole",)) if played < rules.hand_size else cite(("deal",)),
             )
-        if entry.vole and not contract.announces_vole:
-            if not contract.vole_allowed:
-                raise _refuse(
-                    "score/vole-not-allowed",
-                    f"the vole cannot be undertaken under {contract.name}",
-                    cite(path),
+
+    def _check_vole(
+        self, entry: Entry, contract: Contract, effects: DeclaredEffects, vole_tricks: int
+    ) -> None:
+        """Refuses a vole undertaken (not announced with the bid) that the contract does not
+        allow, that an irregularity took from the side, or before the side (or the defender
+        who went on) had won the first tricks (the referee's :func:`could_undertake_vole`)."""
+        rules, cite = self.rules, self.rules.cite
+        if not contract.vole_allowed:
+            raise _refuse(
+                "score/vole-not-allowed",
+                f"the vole cannot be undertaken under {contract.name}",
+                cite(("auction", "contracts", contract.id)),
+            )
+        if effects.vole_barred is not None:
+            raise _refuse(
+                "score/vole-barred",
+                f"seat {effects.barred_by}'s irregularity "
+                f"({SCORED_LAWS[effects.vole_barred]}) took the vole from the side: it "
+                "cannot have been undertaken",
+                cite(("laws", effects.vole_barred)),
+            )
+        if not could_undertake_vole(rules, contract, vole_tricks):
+            raise _refuse(
+                "score/vole-too-early",
+                f"the vole is undertaken only after winning the first {rules.vole_after} "
+                f"tricks, and "
+                + (
+                    "the side"
+                    if entry.vole_by is None
+                    else f"seat {entry.vole_by}, the defender who went on,"
                 )
-            if barred:
-                assert effects.vole_barred is not None
-                raise _refuse(
-                    "score/vole-barred",
-                    f"seat {effects.barred_by}'s irregularity "
-                    f"({SCORED_LAWS[effects.vole_barred]}) took the vole from the side: it "
-                    "cannot have been undertaken",
-                    cite(("laws", effects.vole_barred)),
-                )
-            if not could_undertake_vole(rules, contract, vole_tricks):
-                raise _refuse(
-                    "score/vole-too-early",
-                    f"the vole is undertaken only after winning the first {rules.vole_after} "
-                    f"tricks, and "
-                    + (
-                        "the side"
-                        if entry.vole_by is None
-                        else f"seat {entry.vole_by}, the defender who went on,"
-                    )
-                    + f" took {vole_tricks}",
-                    cite(("vole",)),
-                )
+                + f" took {vole_tricks}",
+                cite(("vole",)),
+            )
+
+    def _check_matadors(self, entry: Entry, contract: Contract, suit: Suit | None) -> None:
+        """Refuses matadors under a contract played without trumps, and a number of matadors
+        outside the paid range (from the rules' minimum to the longest paid run)."""
+        rules, cite = self.rules, self.rules.cite
         if suit is None:
             if entry.matadors:
                 raise _refuse(
                     "score/matadors",
                     f"{contract.name} is played without trumps: no matadors are paid; enter 0",
-                    cite(path),
+                    cite(("auction", "contracts", contract.id)),
                 )
-        else:
-            paid_run = rules.setup(self.options).tables.paid_run[suit.index]
-            if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
-                raise _refuse(
-                    "score/matadors",
-                    f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
-                    f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that "
-                    f"range, not {entry.matadors}",
-                    cite(("matadors", "payment")),
-                )
-        self._check_tie(entry, contract)
-        result = evaluate_result(
-            rules,
-            entry.tricks,
-            side,
-            vole_undertaken=vole,
-            played=played,
-            contract=contract.id,
-        )
-        return result, side, partner, effects
+            return
+        paid_run = rules.setup(self.options).tables.paid_run[suit.index]
+        if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
+            raise _refuse(
+                "score/matadors",
+                f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
+                f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that "
+                f"range, not {entry.matadors}",
+                cite(("matadors", "payment")),
+            )
 
     def _check_seats(self, entry: Entry, contract: Contract) -> None:
         """Refuses an entry that gives the seat sitting the deal out a part in it (it is dealt
