@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.cards import Rank
@@ -68,147 +69,30 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
         f, line, col = resolved.locate(path)
         problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
 
-    ranks: list[str] = []
-    for i, r in enumerate(d["deck"]["ranks"]):
-        if canonical_rank(r) in ranks:
-            add(
-                ("deck", "ranks", i),
-                "duplicate-rank",
-                f"rank {r!r} is named twice in the deck (T and 10 are both the ten)",
-            )
-        else:
-            ranks.append(canonical_rank(r))
-    suits = list(d["deck"]["suits"])
-    letters = {s[0]: s for s in suits}
-    deck = {r + s[0] for r in ranks for s in suits}
+    the_deck = _deck_problems(d, add)
+    ranks, letters, deck = the_deck.ranks, the_deck.letters, the_deck.cards
 
     def check_card(path: Path_, text: Any) -> bool:
-        if not isinstance(text, str) or canonical_card(text) not in deck:
-            add(
-                path,
-                "unknown-card",
-                f"{text!r} is not a card of this deck (ranks {' '.join(ranks)}; suits {', '.join(suits)})",
-            )
-            return False
-        return True
+        return _check_card(add, the_deck, path, text)
 
-    # Deck and options.
-    removed = set()
-    for i, c in enumerate(d["deck"].get("remove", [])):
-        if check_card(("deck", "remove", i), c):
-            removed.add(canonical_card(c))
-    for key, opt in (d.get("options") or {}).items():
-        for i, s in enumerate(opt["choices"]):
-            if s not in suits:
-                add(
-                    ("options", key, "choices", i),
-                    "unknown-suit",
-                    f"{s!r} is not a suit of this deck",
-                )
-        if opt["default"] not in opt["choices"]:
-            add(
-                ("options", key, "default"),
-                "bad-default",
-                f"default {opt['default']!r} is not among the choices",
-            )
-    # Every combination of option values (each option is a handful of suits).
-    option_items = list((d.get("options") or {}).items())
-    setups: list[dict[str, str]] = [
-        dict(zip([k for k, _ in option_items], values, strict=True))
-        for values in itertools.product(*(opt["choices"] for _, opt in option_items))
-    ][:4096]
+    removed = _removed_cards(d, add, the_deck)
+    _option_problems(d, add, the_deck)
+    setups = _setups(d)
 
     def gone_suits(setup: dict[str, str]) -> list[str]:
-        return sorted(
-            {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"},
-            key=lambda suit: suits.index(suit) if suit in suits else len(suits),
-        )
+        return _gone_suits(d, the_deck, setup)
 
     def setup_text(setup: dict[str, str]) -> str:
-        return ", ".join(f"{k}={v}" for k, v in setup.items()) or "the default setup"
+        return _setup_text(setup)
 
-    # Top trumps.
-    names: dict[str, int] = {}
-    fixed_cards: set[str] = set()
-    path: Path_
-    for i, top in enumerate(d["ranking"]["trumps"]["top"]):
-        path = ("ranking", "trumps", "top", i)
-        if top["name"] in names:
-            add((*path, "name"), "duplicate-name", f"two top trumps are named {top['name']!r}")
-        names[top["name"]] = i
-        if "card" in top and check_card((*path, "card"), top["card"]):
-            fixed_cards.add(canonical_card(top["card"]))
-        for colour, rank in (top.get("rank") or {}).items():
-            if canonical_rank(rank) not in ranks:
-                add((*path, "rank", colour), "unknown-rank", f"rank {rank!r} is not in the deck")
-
-    # Plain orders: a permutation of the colour's ranks, less the cards that are always trumps.
-    for colour in ("black", "red"):
-        order = [canonical_rank(r) for r in d["ranking"]["plain"][colour]]
-        path = ("ranking", "plain", colour)
-        for i, r in enumerate(order):
-            if r not in ranks:
-                add((*path, i), "unknown-rank", f"rank {r!r} is not in the deck")
-        colour_suits = [s for s in suits if (s in ("spades", "clubs")) == (colour == "black")]
-        for suit in colour_suits:
-            expected = {r for r in ranks if r + suit[0] not in fixed_cards}
-            got = set(order)
-            if got != expected or len(order) != len(set(order)):
-                missing = sorted(expected - got, key=_RANKS.index)
-                extra = sorted(got - expected, key=_RANKS.index)
-                detail = []
-                if missing:
-                    detail.append("missing " + " ".join(missing))
-                if extra:
-                    detail.append(
-                        "has " + " ".join(extra) + " which are not plain cards of " + suit
-                    )
-                add(
-                    path,
-                    "not-a-permutation",
-                    f"the {colour} plain order is not a permutation of the plain ranks of {suit} ({'; '.join(detail)})",
-                )
-                break
-
-    # Matadors.
-    for i, name in enumerate(d["matadors"]["privilege"]["cards"]):
-        if name not in names:
-            add(
-                ("matadors", "privilege", "cards", i),
-                "unknown-trump",
-                f"no top trump is named {name!r} (known: {', '.join(names)})",
-            )
-    if d["matadors"]["payment"]["from"] not in names:
-        add(
-            ("matadors", "payment", "from"),
-            "unknown-trump",
-            f"no top trump is named {d['matadors']['payment']['from']!r}",
-        )
-
-    # Deal.
+    names, fixed_cards = _top_trump_problems(d, add, the_deck)
+    _plain_order_problems(d, add, the_deck, fixed_cards)
+    _matador_problems(d, add, names)
     # A seat that sits the deal out (the dealer at a table of four) is dealt nothing.
     players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
-    hand = d["deal"]["hand_size"]
     talon = d["deal"]["talon"]
-    sizes_reported: set[tuple[str, ...]] = set()
-    for setup in setups:
-        choice = gone_suits(setup)
-        size = len([c for c in deck if c not in removed and letters.get(c[-1]) not in choice])
-        if hand * players + talon != size and tuple(choice) not in sizes_reported:
-            sizes_reported.add(tuple(choice))
-            removed_text = f" with {' and '.join(choice)} removed" if choice else ""
-            add(
-                ("deal", "hand_size"),
-                "deal-does-not-add-up",
-                f"{players} hands of {hand} and a talon of {talon} make {hand * players + talon} cards, but the deck{removed_text} has {size}",
-            )
-    for i, packets in enumerate(d["deal"]["packets"]):
-        if sum(packets) != hand:
-            add(
-                ("deal", "packets", i),
-                "packets-do-not-add-up",
-                f"packets {packets} add up to {sum(packets)}, not the hand size {hand}",
-            )
+    _deal_problems(d, add, the_deck, removed, setups, players)
+    path: Path_
 
     # Contracts and declarations.
     contracts = d["auction"]["contracts"]
@@ -542,6 +426,211 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     f"cites {cite['source']!r}, which is not in the sources table",
                 )
     return problems
+
+
+_Add = Callable[[Path_, str, str], None]
+
+
+@dataclass(frozen=True)
+class _Deck:
+    """The deck of a rule file: its ranks as the engine writes them (each once), its suits,
+    each suit by its initial, and every card of it (before any is removed)."""
+
+    ranks: list[str]
+    suits: list[str]
+    letters: dict[str, str]
+    cards: set[str]
+
+
+def _deck_problems(d: dict[str, Any], add: _Add) -> _Deck:
+    """Checks that the deck names each rank once (``T`` and ``10`` are both the ten) and
+    returns the deck."""
+    ranks: list[str] = []
+    for i, r in enumerate(d["deck"]["ranks"]):
+        if canonical_rank(r) in ranks:
+            add(
+                ("deck", "ranks", i),
+                "duplicate-rank",
+                f"rank {r!r} is named twice in the deck (T and 10 are both the ten)",
+            )
+        else:
+            ranks.append(canonical_rank(r))
+    suits = list(d["deck"]["suits"])
+    letters = {s[0]: s for s in suits}
+    cards = {r + s[0] for r in ranks for s in suits}
+    return _Deck(ranks, suits, letters, cards)
+
+
+def _check_card(add: _Add, deck: _Deck, path: Path_, text: Any) -> bool:
+    """Checks that ``text`` at ``path`` names a card of the deck (``10s`` is ``Ts``) and
+    returns whether it does."""
+    if not isinstance(text, str) or canonical_card(text) not in deck.cards:
+        add(
+            path,
+            "unknown-card",
+            f"{text!r} is not a card of this deck (ranks {' '.join(deck.ranks)}; suits {', '.join(deck.suits)})",
+        )
+        return False
+    return True
+
+
+def _removed_cards(d: dict[str, Any], add: _Add, deck: _Deck) -> set[str]:
+    """Checks that every card the deck removes (``deck.remove``) is a card of the deck and
+    returns the cards removed that are."""
+    removed = set()
+    for i, c in enumerate(d["deck"].get("remove", [])):
+        if _check_card(add, deck, ("deck", "remove", i), c):
+            removed.add(canonical_card(c))
+    return removed
+
+
+def _option_problems(d: dict[str, Any], add: _Add, deck: _Deck) -> None:
+    """Checks that every setup option chooses among suits of the deck and that its default is
+    one of its choices."""
+    for key, opt in (d.get("options") or {}).items():
+        for i, s in enumerate(opt["choices"]):
+            if s not in deck.suits:
+                add(
+                    ("options", key, "choices", i),
+                    "unknown-suit",
+                    f"{s!r} is not a suit of this deck",
+                )
+        if opt["default"] not in opt["choices"]:
+            add(
+                ("options", key, "default"),
+                "bad-default",
+                f"default {opt['default']!r} is not among the choices",
+            )
+
+
+def _setups(d: dict[str, Any]) -> list[dict[str, str]]:
+    """Returns every combination of option values (each option is a handful of suits), at
+    most 4096 of them."""
+    option_items = list((d.get("options") or {}).items())
+    return [
+        dict(zip([k for k, _ in option_items], values, strict=True))
+        for values in itertools.product(*(opt["choices"] for _, opt in option_items))
+    ][:4096]
+
+
+def _gone_suits(d: dict[str, Any], deck: _Deck, setup: dict[str, str]) -> list[str]:
+    """Returns the suits a setup removes from the pack, in the deck's order."""
+    option_items = list((d.get("options") or {}).items())
+    suits = deck.suits
+    return sorted(
+        {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"},
+        key=lambda suit: suits.index(suit) if suit in suits else len(suits),
+    )
+
+
+def _setup_text(setup: dict[str, str]) -> str:
+    """Returns a setup as a problem's message names it."""
+    return ", ".join(f"{k}={v}" for k, v in setup.items()) or "the default setup"
+
+
+def _top_trump_problems(
+    d: dict[str, Any], add: _Add, deck: _Deck
+) -> tuple[dict[str, int], set[str]]:
+    """Checks that the top trumps have distinct names, that each card a top trump names is a
+    card of the deck and each rank a rank of it; returns each top trump's index by its name
+    and the cards that are always trumps."""
+    names: dict[str, int] = {}
+    fixed_cards: set[str] = set()
+    for i, top in enumerate(d["ranking"]["trumps"]["top"]):
+        path: Path_ = ("ranking", "trumps", "top", i)
+        if top["name"] in names:
+            add((*path, "name"), "duplicate-name", f"two top trumps are named {top['name']!r}")
+        names[top["name"]] = i
+        if "card" in top and _check_card(add, deck, (*path, "card"), top["card"]):
+            fixed_cards.add(canonical_card(top["card"]))
+        for colour, rank in (top.get("rank") or {}).items():
+            if canonical_rank(rank) not in deck.ranks:
+                add((*path, "rank", colour), "unknown-rank", f"rank {rank!r} is not in the deck")
+    return names, fixed_cards
+
+
+def _plain_order_problems(d: dict[str, Any], add: _Add, deck: _Deck, fixed_cards: set[str]) -> None:
+    """Checks that each plain order names ranks of the deck and is a permutation of its
+    colour's ranks, less the cards that are always trumps."""
+    ranks = deck.ranks
+    for colour in ("black", "red"):
+        order = [canonical_rank(r) for r in d["ranking"]["plain"][colour]]
+        path: Path_ = ("ranking", "plain", colour)
+        for i, r in enumerate(order):
+            if r not in ranks:
+                add((*path, i), "unknown-rank", f"rank {r!r} is not in the deck")
+        colour_suits = [s for s in deck.suits if (s in ("spades", "clubs")) == (colour == "black")]
+        for suit in colour_suits:
+            expected = {r for r in ranks if r + suit[0] not in fixed_cards}
+            got = set(order)
+            if got != expected or len(order) != len(set(order)):
+                missing = sorted(expected - got, key=_RANKS.index)
+                extra = sorted(got - expected, key=_RANKS.index)
+                detail = []
+                if missing:
+                    detail.append("missing " + " ".join(missing))
+                if extra:
+                    detail.append(
+                        "has " + " ".join(extra) + " which are not plain cards of " + suit
+                    )
+                add(
+                    path,
+                    "not-a-permutation",
+                    f"the {colour} plain order is not a permutation of the plain ranks of {suit} ({'; '.join(detail)})",
+                )
+                break
+
+
+def _matador_problems(d: dict[str, Any], add: _Add, names: dict[str, int]) -> None:
+    """Checks that the matadors named for the privilege and for payment are top trumps."""
+    for i, name in enumerate(d["matadors"]["privilege"]["cards"]):
+        if name not in names:
+            add(
+                ("matadors", "privilege", "cards", i),
+                "unknown-trump",
+                f"no top trump is named {name!r} (known: {', '.join(names)})",
+            )
+    if d["matadors"]["payment"]["from"] not in names:
+        add(
+            ("matadors", "payment", "from"),
+            "unknown-trump",
+            f"no top trump is named {d['matadors']['payment']['from']!r}",
+        )
+
+
+def _deal_problems(
+    d: dict[str, Any],
+    add: _Add,
+    deck: _Deck,
+    removed: set[str],
+    setups: list[dict[str, str]],
+    players: int,
+) -> None:
+    """Checks that the deal adds up: ``players`` hands and the talon make the pack of every
+    setup (each pack reported once), and every packet order adds up to the hand size."""
+    hand = d["deal"]["hand_size"]
+    talon = d["deal"]["talon"]
+    sizes_reported: set[tuple[str, ...]] = set()
+    for setup in setups:
+        choice = _gone_suits(d, deck, setup)
+        size = len(
+            [c for c in deck.cards if c not in removed and deck.letters.get(c[-1]) not in choice]
+        )
+        if hand * players + talon != size and tuple(choice) not in sizes_reported:
+            sizes_reported.add(tuple(choice))
+            removed_text = f" with {' and '.join(choice)} removed" if choice else ""
+            add(
+                ("deal", "hand_size"),
+                "deal-does-not-add-up",
+                f"{players} hands of {hand} and a talon of {talon} make {hand * players + talon} cards, but the deck{removed_text} has {size}",
+            )
+    for i, packets in enumerate(d["deal"]["packets"]):
+        if sum(packets) != hand:
+            add(
+                ("deal", "packets", i),
+                "packets-do-not-add-up",
+                f"packets {packets} add up to {sum(packets)}, not the hand size {hand}",
+            )
 
 
 def _check_favourite(
