@@ -70,233 +70,29 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
         problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
 
     the_deck = _deck_problems(d, add)
-    ranks, letters, deck = the_deck.ranks, the_deck.letters, the_deck.cards
-
-    def check_card(path: Path_, text: Any) -> bool:
-        return _check_card(add, the_deck, path, text)
-
     removed = _removed_cards(d, add, the_deck)
     _option_problems(d, add, the_deck)
     setups = _setups(d)
-
-    def gone_suits(setup: dict[str, str]) -> list[str]:
-        return _gone_suits(d, the_deck, setup)
-
-    def setup_text(setup: dict[str, str]) -> str:
-        return _setup_text(setup)
 
     names, fixed_cards = _top_trump_problems(d, add, the_deck)
     _plain_order_problems(d, add, the_deck, fixed_cards)
     _matador_problems(d, add, names)
     # A seat that sits the deal out (the dealer at a table of four) is dealt nothing.
     players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
-    talon = d["deal"]["talon"]
     _deal_problems(d, add, the_deck, removed, setups, players)
     path: Path_
 
-    # Contracts and declarations.
+    _contract_problems(d, add, players)
+    _trump_suit_problems(d, add, the_deck, removed, setups)
+    _no_trumps_order_problems(d, add, the_deck)
+    _contract_setting_problems(d, add)
+    _vole_and_seat_problems(d, add)
+    _alias_problems(d, add)
+    _fee_problems(d, add)
+    _all_pass_problems(d, add, the_deck)
+    _declared_rank_problems(d, add, the_deck)
     contracts = d["auction"]["contracts"]
     options = d.get("options") or {}
-    for cid, c in contracts.items():
-        if c["help"] in ("call", "demand") and c["help"] not in d["declarations"]:
-            add(
-                ("auction", "contracts", cid, "help"),
-                "missing-declaration",
-                f"contract {cid} has help {c['help']!r} but declarations.{c['help']} is not defined",
-            )
-        for key in ("trump_option", "trump_not_option"):
-            if c.get(key) and c[key] not in options:
-                add(
-                    ("auction", "contracts", cid, key),
-                    "unknown-option",
-                    f"no setup option {c[key]!r}",
-                )
-            elif c.get(key) and options[c[key]]["kind"] != "suit":
-                add(
-                    ("auction", "contracts", cid, key),
-                    "option-not-a-suit",
-                    f"option {c[key]!r} does not choose a suit for trumps",
-                )
-        if c.get("exchange", "none") != "none" and talon == 0:
-            add(
-                ("auction", "contracts", cid, "exchange"),
-                "no-talon",
-                "an exchange needs a talon (deal.talon is 0)",
-            )
-        if c["help"] == "call" and players < 3:
-            add(
-                ("auction", "contracts", cid, "help"),
-                "no-opponent",
-                f"contract {cid} calls a partner, which with {players} players can leave no opponent"
-                " (a call needs at least 3 players)",
-            )
-    demand = d["declarations"].get("demand")
-    if demand and demand.get("own_card") == "alone":
-        add(
-            ("declarations", "demand", "own_card"),
-            "demand-outside-hands",
-            "a demanded card is taken from another player's hand: own_card must be 'forbidden'"
-            " ('alone' would let the declarer demand his own card or one in the talon)",
-        )
-
-    # Every contract can name trumps in every setup: a suit in the pack, within its
-    # favourite-suit constraints (else the deal would stop with no legal action).
-    for setup in setups:
-        gone = set(gone_suits(setup))
-        present = {
-            letters[c[-1]]
-            for c in deck
-            if c not in removed and c[-1] in letters and letters[c[-1]] not in gone
-        }
-        for cid, c in contracts.items():
-            if c.get("trumps") == "none":
-                continue  # played without trumps: no suit to name
-            choices = set(present)
-            if c.get("trump_option") in options:
-                choices &= {setup[c["trump_option"]]}
-            if c.get("trump_not_option") in options:
-                choices -= {setup[c["trump_not_option"]]}
-            if not choices:
-                key = "trump_option" if c.get("trump_option") else "trump_not_option"
-                add(
-                    ("auction", "contracts", cid, key if c.get(key) else "help"),
-                    "no-trump-suit",
-                    f"contract {cid} can name no trump suit that is in the pack with {setup_text(setup)}",
-                )
-                break
-    # Contracts without trumps, to take no trick, with an exact exchange, reserved to the
-    # last to speak, open (issue 16; docs/rule-format.md, "auction").
-    no_trumps = (d["ranking"].get("no_trumps") or d["ranking"]["plain"]) if contracts else {}
-    nt_path: Path_ = ("ranking", "no_trumps" if d["ranking"].get("no_trumps") else "plain")
-    if any(c.get("trumps") == "none" for c in contracts.values()) or d["ranking"].get("no_trumps"):
-        for colour in ("black", "red"):
-            order = [canonical_rank(r) for r in no_trumps[colour]]
-            if sorted(order) != sorted(ranks) or len(order) != len(ranks):
-                missing = [r for r in ranks if r not in order]
-                extra = [r for r in order if r not in ranks]
-                add(
-                    (*nt_path, colour),
-                    "no-trumps-order-incomplete",
-                    f"a contract without trumps ranks every card in its suit, so the {colour}"
-                    f" order must list every rank of the deck once"
-                    + (f" (it lacks {' '.join(missing)})" if missing else "")
-                    + (f" (it has {' '.join(extra)}, not in the deck)" if extra else "")
-                    + ("; give ranking.no_trumps" if nt_path[-1] == "plain" and missing else ""),
-                )
-    result_contracts = {
-        cid for rule in d["results"]["rules"] for cid in (rule["when"].get("contract") or [])
-    }
-    for cid, c in contracts.items():
-        where = ("auction", "contracts", cid)
-        if c.get("trumps") == "none":
-            for key in ("trump_option", "trump_not_option", "trump_from_talon"):
-                if c.get(key):
-                    add(
-                        (*where, key),
-                        "no-trumps-conflict",
-                        f"contract {cid} is played without trumps (trumps: none) and cannot"
-                        f" also set {key}",
-                    )
-            if c.get("trump_named_by") == "partner":
-                add(
-                    (*where, "trump_named_by"),
-                    "no-trumps-conflict",
-                    f"contract {cid} is played without trumps: nobody names them",
-                )
-        if c.get("aim") == "no-tricks":
-            if c.get("announces_vole"):
-                add(
-                    (*where, "announces_vole"),
-                    "no-tricks-conflict",
-                    f"contract {cid} undertakes to take no trick and cannot announce the vole",
-                )
-            if cid not in result_contracts:
-                add(
-                    (*where, "aim"),
-                    "no-tricks-result",
-                    f"contract {cid} undertakes to take no trick (aim: no-tricks), but no"
-                    " results rule names it (when: {contract: [...]}): it would be won and"
-                    " lost by the tricks of the other contracts",
-                )
-        if c.get("biddable_when", "always") != "always" and not c["biddable"]:
-            add(
-                (*where, "biddable_when"),
-                "not-biddable",
-                f"contract {cid} sets biddable_when but is not biddable",
-            )
-        elif c.get("biddable_when") == "over-a-bid":
-            earlier = d["auction"].get("equal_rank") in ("earlier-holds", "earlier-holds-same")
-            openers = [
-                other
-                for other, o in contracts.items()
-                if other != cid
-                and o["biddable"]
-                and o.get("biddable_when", "always") == "always"
-                and (o["rank"] < c["rank"] or (earlier and o["rank"] == c["rank"]))
-            ]
-            if not openers:
-                add(
-                    (*where, "biddable_when"),
-                    "over-no-bid",
-                    f"contract {cid} may not open the auction (biddable_when: over-a-bid), but no"
-                    " contract that may open it ranks below it: it could never be bid",
-                )
-        _all_play_problems(d, cid, c, add)
-    if d["vole"].get("by") == "any-seat":
-        helped = [cid for cid, c in contracts.items() if c.get("help", "none") != "none"]
-        if helped:
-            add(
-                ("vole", "by"),
-                "vole-by-any-seat-partners",
-                "a defender who goes on for the vole plays it alone as the declarer"
-                " (vole.by: any-seat), which a contract with a partner cannot say: "
-                + ", ".join(helped)
-                + " take help",
-            )
-    sits = d["players"].get("sits_out")
-    count = d["players"]["count"]
-    if sits == "opposite-dealer" and (count % 2 or count < 4):
-        add(
-            ("players", "sits_out"),
-            "no-opposite-seat",
-            f"no seat sits opposite the dealer at a table of {count} (an even table of 4 or 6)",
-        )
-    named: dict[str, str] = {cid: cid for cid in contracts}
-    for cid, c in contracts.items():
-        for i, alias in enumerate(c.get("aliases", [])):
-            if named.setdefault(alias, cid) != cid:
-                add(
-                    ("auction", "contracts", cid, "aliases", i),
-                    "ambiguous-alias",
-                    f"{alias!r} already names contract {named[alias]}",
-                )
-    for key in ("call", "demand"):
-        fee = (d["declarations"].get(key) or {}).get("fee") or {}
-        _check_favourite(add, options, fee, ("declarations", key, "fee"))
-    ap = d["auction"]["all_pass"]
-    if ap["action"] == "forced":
-        if "contract" not in ap or "card" not in ap:
-            add(("auction", "all_pass"), "incomplete", "a forced declarer needs card and contract")
-        else:
-            check_card(("auction", "all_pass", "card"), ap["card"])
-            if ap["contract"] not in contracts:
-                add(
-                    ("auction", "all_pass", "contract"),
-                    "unknown-contract",
-                    f"no contract {ap['contract']!r} (known: {', '.join(contracts)})",
-                )
-    if not any(c["biddable"] for c in contracts.values()):
-        add(("auction", "contracts"), "no-biddable-contract", "no contract can be bid")
-    for key in ("call", "demand"):
-        decl = d["declarations"].get(key)
-        if decl:
-            for field in ("rank", "all_held_fallback"):
-                if field in decl and canonical_rank(decl[field]) not in ranks:
-                    add(
-                        ("declarations", key, field),
-                        "unknown-rank",
-                        f"rank {decl[field]!r} is not in the deck",
-                    )
 
     # Results, outcomes and items.
     outcomes = d["settlement"]["outcomes"]
@@ -631,6 +427,272 @@ def _deal_problems(
                 "packets-do-not-add-up",
                 f"packets {packets} add up to {sum(packets)}, not the hand size {hand}",
             )
+
+
+def _contract_problems(d: dict[str, Any], add: _Add, players: int) -> None:
+    """Checks that every contract that calls or demands has the declaration it needs, that the
+    options it takes its trumps from exist and choose a suit, that an exchange has a talon and
+    a call leaves an opponent among ``players``; and that a demanded card comes from another
+    player's hand."""
+    contracts = d["auction"]["contracts"]
+    options = d.get("options") or {}
+    talon = d["deal"]["talon"]
+    for cid, c in contracts.items():
+        if c["help"] in ("call", "demand") and c["help"] not in d["declarations"]:
+            add(
+                ("auction", "contracts", cid, "help"),
+                "missing-declaration",
+                f"contract {cid} has help {c['help']!r} but declarations.{c['help']} is not defined",
+            )
+        for key in ("trump_option", "trump_not_option"):
+            if c.get(key) and c[key] not in options:
+                add(
+                    ("auction", "contracts", cid, key),
+                    "unknown-option",
+                    f"no setup option {c[key]!r}",
+                )
+            elif c.get(key) and options[c[key]]["kind"] != "suit":
+                add(
+                    ("auction", "contracts", cid, key),
+                    "option-not-a-suit",
+                    f"option {c[key]!r} does not choose a suit for trumps",
+                )
+        if c.get("exchange", "none") != "none" and talon == 0:
+            add(
+                ("auction", "contracts", cid, "exchange"),
+                "no-talon",
+                "an exchange needs a talon (deal.talon is 0)",
+            )
+        if c["help"] == "call" and players < 3:
+            add(
+                ("auction", "contracts", cid, "help"),
+                "no-opponent",
+                f"contract {cid} calls a partner, which with {players} players can leave no opponent"
+                " (a call needs at least 3 players)",
+            )
+    demand = d["declarations"].get("demand")
+    if demand and demand.get("own_card") == "alone":
+        add(
+            ("declarations", "demand", "own_card"),
+            "demand-outside-hands",
+            "a demanded card is taken from another player's hand: own_card must be 'forbidden'"
+            " ('alone' would let the declarer demand his own card or one in the talon)",
+        )
+
+
+def _trump_suit_problems(
+    d: dict[str, Any],
+    add: _Add,
+    the_deck: _Deck,
+    removed: set[str],
+    setups: list[dict[str, str]],
+) -> None:
+    """Checks that every contract played with trumps can name a trump suit that is in the
+    pack in every setup, within its favourite-suit constraints (each contract reported once)."""
+    contracts = d["auction"]["contracts"]
+    options = d.get("options") or {}
+    deck, letters = the_deck.cards, the_deck.letters
+    # Every contract can name trumps in every setup: a suit in the pack, within its
+    # favourite-suit constraints (else the deal would stop with no legal action).
+    for setup in setups:
+        gone = set(_gone_suits(d, the_deck, setup))
+        present = {
+            letters[c[-1]]
+            for c in deck
+            if c not in removed and c[-1] in letters and letters[c[-1]] not in gone
+        }
+        for cid, c in contracts.items():
+            if c.get("trumps") == "none":
+                continue  # played without trumps: no suit to name
+            choices = set(present)
+            if c.get("trump_option") in options:
+                choices &= {setup[c["trump_option"]]}
+            if c.get("trump_not_option") in options:
+                choices -= {setup[c["trump_not_option"]]}
+            if not choices:
+                key = "trump_option" if c.get("trump_option") else "trump_not_option"
+                add(
+                    ("auction", "contracts", cid, key if c.get(key) else "help"),
+                    "no-trump-suit",
+                    f"contract {cid} can name no trump suit that is in the pack with {_setup_text(setup)}",
+                )
+                break
+
+
+def _no_trumps_order_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> None:
+    """Checks that, where a contract is played without trumps (or ``ranking.no_trumps`` is
+    given), the order without trumps of each colour lists every rank of the deck once."""
+    contracts = d["auction"]["contracts"]
+    ranks = the_deck.ranks
+    # Contracts without trumps, to take no trick, with an exact exchange, reserved to the
+    # last to speak, open (issue 16; docs/rule-format.md, "auction").
+    no_trumps = (d["ranking"].get("no_trumps") or d["ranking"]["plain"]) if contracts else {}
+    nt_path: Path_ = ("ranking", "no_trumps" if d["ranking"].get("no_trumps") else "plain")
+    if any(c.get("trumps") == "none" for c in contracts.values()) or d["ranking"].get("no_trumps"):
+        for colour in ("black", "red"):
+            order = [canonical_rank(r) for r in no_trumps[colour]]
+            if sorted(order) != sorted(ranks) or len(order) != len(ranks):
+                missing = [r for r in ranks if r not in order]
+                extra = [r for r in order if r not in ranks]
+                add(
+                    (*nt_path, colour),
+                    "no-trumps-order-incomplete",
+                    f"a contract without trumps ranks every card in its suit, so the {colour}"
+                    f" order must list every rank of the deck once"
+                    + (f" (it lacks {' '.join(missing)})" if missing else "")
+                    + (f" (it has {' '.join(extra)}, not in the deck)" if extra else "")
+                    + ("; give ranking.no_trumps" if nt_path[-1] == "plain" and missing else ""),
+                )
+
+
+def _contract_setting_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks each contract's settings against one another: one without trumps sets nothing
+    about trumps, one to take no trick announces no vole and has a results rule of its own,
+    ``biddable_when`` is set on a biddable contract that can be reached, and the checks of
+    :func:`_all_play_problems`."""
+    contracts = d["auction"]["contracts"]
+    result_contracts = {
+        cid for rule in d["results"]["rules"] for cid in (rule["when"].get("contract") or [])
+    }
+    for cid, c in contracts.items():
+        where = ("auction", "contracts", cid)
+        if c.get("trumps") == "none":
+            for key in ("trump_option", "trump_not_option", "trump_from_talon"):
+                if c.get(key):
+                    add(
+                        (*where, key),
+                        "no-trumps-conflict",
+                        f"contract {cid} is played without trumps (trumps: none) and cannot"
+                        f" also set {key}",
+                    )
+            if c.get("trump_named_by") == "partner":
+                add(
+                    (*where, "trump_named_by"),
+                    "no-trumps-conflict",
+                    f"contract {cid} is played without trumps: nobody names them",
+                )
+        if c.get("aim") == "no-tricks":
+            if c.get("announces_vole"):
+                add(
+                    (*where, "announces_vole"),
+                    "no-tricks-conflict",
+                    f"contract {cid} undertakes to take no trick and cannot announce the vole",
+                )
+            if cid not in result_contracts:
+                add(
+                    (*where, "aim"),
+                    "no-tricks-result",
+                    f"contract {cid} undertakes to take no trick (aim: no-tricks), but no"
+                    " results rule names it (when: {contract: [...]}): it would be won and"
+                    " lost by the tricks of the other contracts",
+                )
+        if c.get("biddable_when", "always") != "always" and not c["biddable"]:
+            add(
+                (*where, "biddable_when"),
+                "not-biddable",
+                f"contract {cid} sets biddable_when but is not biddable",
+            )
+        elif c.get("biddable_when") == "over-a-bid":
+            earlier = d["auction"].get("equal_rank") in ("earlier-holds", "earlier-holds-same")
+            openers = [
+                other
+                for other, o in contracts.items()
+                if other != cid
+                and o["biddable"]
+                and o.get("biddable_when", "always") == "always"
+                and (o["rank"] < c["rank"] or (earlier and o["rank"] == c["rank"]))
+            ]
+            if not openers:
+                add(
+                    (*where, "biddable_when"),
+                    "over-no-bid",
+                    f"contract {cid} may not open the auction (biddable_when: over-a-bid), but no"
+                    " contract that may open it ranks below it: it could never be bid",
+                )
+        _all_play_problems(d, cid, c, add)
+
+
+def _vole_and_seat_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that a vole any seat may go on for is not offered with a contract that takes a
+    partner, and that a seat sitting opposite the dealer exists at the table."""
+    contracts = d["auction"]["contracts"]
+    if d["vole"].get("by") == "any-seat":
+        helped = [cid for cid, c in contracts.items() if c.get("help", "none") != "none"]
+        if helped:
+            add(
+                ("vole", "by"),
+                "vole-by-any-seat-partners",
+                "a defender who goes on for the vole plays it alone as the declarer"
+                " (vole.by: any-seat), which a contract with a partner cannot say: "
+                + ", ".join(helped)
+                + " take help",
+            )
+    sits = d["players"].get("sits_out")
+    count = d["players"]["count"]
+    if sits == "opposite-dealer" and (count % 2 or count < 4):
+        add(
+            ("players", "sits_out"),
+            "no-opposite-seat",
+            f"no seat sits opposite the dealer at a table of {count} (an even table of 4 or 6)",
+        )
+
+
+def _alias_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that no alias names two contracts (nor another contract's own name)."""
+    contracts = d["auction"]["contracts"]
+    named: dict[str, str] = {cid: cid for cid in contracts}
+    for cid, c in contracts.items():
+        for i, alias in enumerate(c.get("aliases", [])):
+            if named.setdefault(alias, cid) != cid:
+                add(
+                    ("auction", "contracts", cid, "aliases", i),
+                    "ambiguous-alias",
+                    f"{alias!r} already names contract {named[alias]}",
+                )
+
+
+def _fee_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks the favourite option of the call's and the demand's fees
+    (:func:`_check_favourite`)."""
+    options = d.get("options") or {}
+    for key in ("call", "demand"):
+        fee = (d["declarations"].get(key) or {}).get("fee") or {}
+        _check_favourite(add, options, fee, ("declarations", key, "fee"))
+
+
+def _all_pass_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> None:
+    """Checks that a forced declarer after all pass names a card of the deck and a contract
+    that exists, and that some contract can be bid at all."""
+    contracts = d["auction"]["contracts"]
+    ap = d["auction"]["all_pass"]
+    if ap["action"] == "forced":
+        if "contract" not in ap or "card" not in ap:
+            add(("auction", "all_pass"), "incomplete", "a forced declarer needs card and contract")
+        else:
+            _check_card(add, the_deck, ("auction", "all_pass", "card"), ap["card"])
+            if ap["contract"] not in contracts:
+                add(
+                    ("auction", "all_pass", "contract"),
+                    "unknown-contract",
+                    f"no contract {ap['contract']!r} (known: {', '.join(contracts)})",
+                )
+    if not any(c["biddable"] for c in contracts.values()):
+        add(("auction", "contracts"), "no-biddable-contract", "no contract can be bid")
+
+
+def _declared_rank_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> None:
+    """Checks that the ranks the call and the demand name are ranks of the deck."""
+    ranks = the_deck.ranks
+    for key in ("call", "demand"):
+        decl = d["declarations"].get(key)
+        if decl:
+            for field in ("rank", "all_held_fallback"):
+                if field in decl and canonical_rank(decl[field]) not in ranks:
+                    add(
+                        ("declarations", key, field),
+                        "unknown-rank",
+                        f"rank {decl[field]!r} is not in the deck",
+                    )
 
 
 def _check_favourite(
