@@ -60,6 +60,20 @@ def _bases(value: Any, path: Path_) -> Iterator[tuple[Path_, dict[str, Any]]]:
             yield from _bases(sub, (*path, i))
 
 
+_Add = Callable[[Path_, str, str], None]
+
+
+@dataclass(frozen=True)
+class _Deck:
+    """The deck of a rule file: its ranks as the engine writes them (each once), its suits,
+    each suit by its initial, and every card of it (before any is removed)."""
+
+    ranks: list[str]
+    suits: list[str]
+    letters: dict[str, str]
+    cards: set[str]
+
+
 def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
     """Returns the semantic problems of a resolved document (see the module docstring)."""
     d: dict[str, Any] = dict(resolved.data)
@@ -73,15 +87,12 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
     removed = _removed_cards(d, add, the_deck)
     _option_problems(d, add, the_deck)
     setups = _setups(d)
-
     names, fixed_cards = _top_trump_problems(d, add, the_deck)
     _plain_order_problems(d, add, the_deck, fixed_cards)
     _matador_problems(d, add, names)
     # A seat that sits the deal out (the dealer at a table of four) is dealt nothing.
     players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
     _deal_problems(d, add, the_deck, removed, setups, players)
-    path: Path_
-
     _contract_problems(d, add, players)
     _trump_suit_problems(d, add, the_deck, removed, setups)
     _no_trumps_order_problems(d, add, the_deck)
@@ -91,151 +102,13 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
     _fee_problems(d, add)
     _all_pass_problems(d, add, the_deck)
     _declared_rank_problems(d, add, the_deck)
-    contracts = d["auction"]["contracts"]
-    options = d.get("options") or {}
-
-    # Results, outcomes and items.
-    outcomes = d["settlement"]["outcomes"]
-    items = d["settlement"].get("items") or {}
-    for i, rule in enumerate(d["results"]["rules"]):
-        if rule["result"] not in outcomes:
-            add(
-                ("results", "rules", i, "result"),
-                "unknown-outcome",
-                f"result {rule['result']!r} has no settlement.outcomes entry (known: {', '.join(outcomes)})",
-            )
-    for message in _uncovered_endings(d):
-        add(("results", "rules"), "no-fallback", message)
-    for oid, out in outcomes.items():
-        for direction in ("receive", "pay"):
-            for i, item in enumerate(out.get(direction, [])):
-                if item not in items:
-                    add(
-                        ("settlement", "outcomes", oid, direction, i),
-                        "unknown-item",
-                        f"no payment item {item!r} (known: {', '.join(items)})",
-                    )
-    for iid, item in items.items():
-        for i, cid in enumerate(item.get("contracts", [])):
-            if cid not in contracts:
-                add(
-                    ("settlement", "items", iid, "contracts", i),
-                    "unknown-contract",
-                    f"no contract {cid!r}",
-                )
-        for cid in item.get("by_contract", {}):
-            if cid not in contracts:
-                add(
-                    ("settlement", "items", iid, "by_contract", cid),
-                    "unknown-contract",
-                    f"no contract {cid!r}",
-                )
-        favourite = _check_favourite(add, options, item, ("settlement", "items", iid))
-        if "favourite_amount" in item and not favourite:
-            add(
-                ("settlement", "items", iid, "favourite_amount"),
-                "incomplete",
-                "a favourite_amount needs the favourite_option whose suit it is paid for",
-            )
+    _result_problems(d, add)
+    _item_problems(d, add)
     _points_problems(d, add)
-
-    # The laws of the play (``laws:``).
-    laws = d.get("laws") or {}
-    hand_size = d["deal"]["hand_size"]
-    shown = laws.get("shown_cards")
-    if shown and shown["before_side_tricks"] > hand_size:
-        add(
-            ("laws", "shown_cards", "before_side_tricks"),
-            "unplayable",
-            f"{shown['before_side_tricks']} tricks is more than a deal has ({hand_size})",
-        )
-    unnamed = laws.get("lay_down_unnamed")
-    if unnamed:
-        for i, cid in enumerate(unnamed["contracts"]):
-            if cid not in contracts:
-                add(
-                    ("laws", "lay_down_unnamed", "contracts", i),
-                    "unknown-contract",
-                    f"no contract {cid!r} (known: {', '.join(contracts)})",
-                )
-            elif contracts[cid]["help"] != "none" or contracts[cid].get("trump_from_talon"):
-                add(
-                    ("laws", "lay_down_unnamed", "contracts", i),
-                    "unplayable",
-                    f"{cid!r} is not played alone with trumps named by the declarer: no one "
-                    "lays it down without naming a suit",
-                )
-    known = laws.get("partner_known_no_vole")
-    if known:
-        if "call" not in d["declarations"]:
-            add(
-                ("laws", "partner_known_no_vole"),
-                "missing-declaration",
-                "the called card's holder is known only where a card is called (declarations.call)",
-            )
-        for i, name in enumerate(known["leads"]):
-            if name not in names:
-                add(
-                    ("laws", "partner_known_no_vole", "leads", i),
-                    "unknown-trump",
-                    f"no top trump named {name!r} (known: {', '.join(names)})",
-                )
-    # The laws of the table.
-    laws = d.get("laws") or {}
-    if laws.get("eleven_cards") and not laws.get("misdeal"):
-        add(
-            ("laws", "eleven_cards"),
-            "law-needs-misdeal",
-            "laws.eleven_cards voids the deal as a misdeal does: it needs laws.misdeal "
-            "(who deals again)",
-        )
-    if laws.get("eleven_cards") and d["settlement"].get("unit") == "point":
-        add(
-            ("laws", "eleven_cards"),
-            "law-needs-counters",
-            "laws.eleven_cards makes a bête, and a game scored in points has none",
-        )
-    if laws.get("revokes") and (d["play"].get("renonce") or {}).get("action") != "penalised":
-        add(
-            ("laws", "revokes"),
-            "law-needs-renonce",
-            "laws.revokes is about renonces found at the end of a deal: it needs "
-            "play.renonce.action: penalised",
-        )
-    claims = laws.get("claims_before_next_deal") or {}
-    for i, iid in enumerate(claims.get("items", [])):
-        if iid not in items:
-            add(
-                ("laws", "claims_before_next_deal", "items", i),
-                "unknown-item",
-                f"no payment item {iid!r} (known: {', '.join(items)})",
-            )
-
-    # Citations.
-    sources = d["sources"]
-    for path, basis in _bases(d, ()):
-        for i, cite in enumerate(basis.get("cite", [])):
-            if cite["source"] not in sources:
-                add(
-                    (*path, "cite", i, "source"),
-                    "unknown-source",
-                    f"cites {cite['source']!r}, which is not in the sources table",
-                )
+    _play_law_problems(d, add, names)
+    _table_law_problems(d, add)
+    _citation_problems(d, add)
     return problems
-
-
-_Add = Callable[[Path_, str, str], None]
-
-
-@dataclass(frozen=True)
-class _Deck:
-    """The deck of a rule file: its ranks as the engine writes them (each once), its suits,
-    each suit by its initial, and every card of it (before any is removed)."""
-
-    ranks: list[str]
-    suits: list[str]
-    letters: dict[str, str]
-    cards: set[str]
 
 
 def _deck_problems(d: dict[str, Any], add: _Add) -> _Deck:
@@ -273,7 +146,7 @@ def _check_card(add: _Add, deck: _Deck, path: Path_, text: Any) -> bool:
 def _removed_cards(d: dict[str, Any], add: _Add, deck: _Deck) -> set[str]:
     """Checks that every card the deck removes (``deck.remove``) is a card of the deck and
     returns the cards removed that are."""
-    removed = set()
+    removed: set[str] = set()
     for i, c in enumerate(d["deck"].get("remove", [])):
         if _check_card(add, deck, ("deck", "remove", i), c):
             removed.add(canonical_card(c))
@@ -693,6 +566,157 @@ def _declared_rank_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> No
                         "unknown-rank",
                         f"rank {decl[field]!r} is not in the deck",
                     )
+
+
+def _result_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that every result of the results table has its settlement outcome, and that the
+    table gives every way a deal can end a result (:func:`_uncovered_endings`)."""
+    outcomes = d["settlement"]["outcomes"]
+    for i, rule in enumerate(d["results"]["rules"]):
+        if rule["result"] not in outcomes:
+            add(
+                ("results", "rules", i, "result"),
+                "unknown-outcome",
+                f"result {rule['result']!r} has no settlement.outcomes entry (known: {', '.join(outcomes)})",
+            )
+    for message in _uncovered_endings(d):
+        add(("results", "rules"), "no-fallback", message)
+
+
+def _item_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that every payment item an outcome receives or pays exists, that the contracts
+    an item names exist, and that an item's favourite option and amount go together."""
+    contracts = d["auction"]["contracts"]
+    options = d.get("options") or {}
+    outcomes = d["settlement"]["outcomes"]
+    items = d["settlement"].get("items") or {}
+    for oid, out in outcomes.items():
+        for direction in ("receive", "pay"):
+            for i, item in enumerate(out.get(direction, [])):
+                if item not in items:
+                    add(
+                        ("settlement", "outcomes", oid, direction, i),
+                        "unknown-item",
+                        f"no payment item {item!r} (known: {', '.join(items)})",
+                    )
+    for iid, item in items.items():
+        for i, cid in enumerate(item.get("contracts", [])):
+            if cid not in contracts:
+                add(
+                    ("settlement", "items", iid, "contracts", i),
+                    "unknown-contract",
+                    f"no contract {cid!r}",
+                )
+        for cid in item.get("by_contract", {}):
+            if cid not in contracts:
+                add(
+                    ("settlement", "items", iid, "by_contract", cid),
+                    "unknown-contract",
+                    f"no contract {cid!r}",
+                )
+        favourite = _check_favourite(add, options, item, ("settlement", "items", iid))
+        if "favourite_amount" in item and not favourite:
+            add(
+                ("settlement", "items", iid, "favourite_amount"),
+                "incomplete",
+                "a favourite_amount needs the favourite_option whose suit it is paid for",
+            )
+
+
+def _play_law_problems(d: dict[str, Any], add: _Add, names: dict[str, int]) -> None:
+    """Checks the laws of the play (``laws:``): shown cards within a deal's tricks, a lay-down
+    without naming trumps only in contracts played alone with trumps the declarer names, and
+    a partner known only where a card is called, leading top trumps that exist."""
+    contracts = d["auction"]["contracts"]
+    laws = d.get("laws") or {}
+    hand_size = d["deal"]["hand_size"]
+    shown = laws.get("shown_cards")
+    if shown and shown["before_side_tricks"] > hand_size:
+        add(
+            ("laws", "shown_cards", "before_side_tricks"),
+            "unplayable",
+            f"{shown['before_side_tricks']} tricks is more than a deal has ({hand_size})",
+        )
+    unnamed = laws.get("lay_down_unnamed")
+    if unnamed:
+        for i, cid in enumerate(unnamed["contracts"]):
+            if cid not in contracts:
+                add(
+                    ("laws", "lay_down_unnamed", "contracts", i),
+                    "unknown-contract",
+                    f"no contract {cid!r} (known: {', '.join(contracts)})",
+                )
+            elif contracts[cid]["help"] != "none" or contracts[cid].get("trump_from_talon"):
+                add(
+                    ("laws", "lay_down_unnamed", "contracts", i),
+                    "unplayable",
+                    f"{cid!r} is not played alone with trumps named by the declarer: no one "
+                    "lays it down without naming a suit",
+                )
+    known = laws.get("partner_known_no_vole")
+    if known:
+        if "call" not in d["declarations"]:
+            add(
+                ("laws", "partner_known_no_vole"),
+                "missing-declaration",
+                "the called card's holder is known only where a card is called (declarations.call)",
+            )
+        for i, name in enumerate(known["leads"]):
+            if name not in names:
+                add(
+                    ("laws", "partner_known_no_vole", "leads", i),
+                    "unknown-trump",
+                    f"no top trump named {name!r} (known: {', '.join(names)})",
+                )
+
+
+def _table_law_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks the laws of the table: eleven cards need a misdeal law and a game with bêtes,
+    revokes found at the end need penalised renonces, and claims name payment items that
+    exist."""
+    items = d["settlement"].get("items") or {}
+    laws = d.get("laws") or {}
+    if laws.get("eleven_cards") and not laws.get("misdeal"):
+        add(
+            ("laws", "eleven_cards"),
+            "law-needs-misdeal",
+            "laws.eleven_cards voids the deal as a misdeal does: it needs laws.misdeal "
+            "(who deals again)",
+        )
+    if laws.get("eleven_cards") and d["settlement"].get("unit") == "point":
+        add(
+            ("laws", "eleven_cards"),
+            "law-needs-counters",
+            "laws.eleven_cards makes a bête, and a game scored in points has none",
+        )
+    if laws.get("revokes") and (d["play"].get("renonce") or {}).get("action") != "penalised":
+        add(
+            ("laws", "revokes"),
+            "law-needs-renonce",
+            "laws.revokes is about renonces found at the end of a deal: it needs "
+            "play.renonce.action: penalised",
+        )
+    claims = laws.get("claims_before_next_deal") or {}
+    for i, iid in enumerate(claims.get("items", [])):
+        if iid not in items:
+            add(
+                ("laws", "claims_before_next_deal", "items", i),
+                "unknown-item",
+                f"no payment item {iid!r} (known: {', '.join(items)})",
+            )
+
+
+def _citation_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that every citation names a source of the file's ``sources`` table."""
+    sources = d["sources"]
+    for path, basis in _bases(d, ()):
+        for i, cite in enumerate(basis.get("cite", [])):
+            if cite["source"] not in sources:
+                add(
+                    (*path, "cite", i, "source"),
+                    "unknown-source",
+                    f"cites {cite['source']!r}, which is not in the sources table",
+                )
 
 
 def _check_favourite(
