@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.cards import Rank
@@ -59,6 +60,20 @@ def _bases(value: Any, path: Path_) -> Iterator[tuple[Path_, dict[str, Any]]]:
             yield from _bases(sub, (*path, i))
 
 
+_Add = Callable[[Path_, str, str], None]
+
+
+@dataclass(frozen=True)
+class _Deck:
+    """The deck of a rule file: its ranks as the engine writes them (each once), its suits,
+    each suit by its initial, and every card of it (before any is removed)."""
+
+    ranks: list[str]
+    suits: list[str]
+    letters: dict[str, str]
+    cards: set[str]
+
+
 def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
     """Returns the semantic problems of a resolved document (see the module docstring)."""
     d: dict[str, Any] = dict(resolved.data)
@@ -68,6 +83,37 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
         f, line, col = resolved.locate(path)
         problems.append(Problem(f, line, col, json_path(path), f"semantic/{code}", message))
 
+    the_deck = _deck_problems(d, add)
+    removed = _removed_cards(d, add, the_deck)
+    _option_problems(d, add, the_deck)
+    setups = _setups(d)
+    names, fixed_cards = _top_trump_problems(d, add, the_deck)
+    _plain_order_problems(d, add, the_deck, fixed_cards)
+    _matador_problems(d, add, names)
+    # A seat that sits the deal out (the dealer at a table of four) is dealt nothing.
+    players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
+    _deal_problems(d, add, the_deck, removed, setups, players)
+    _contract_problems(d, add, players)
+    _trump_suit_problems(d, add, the_deck, removed, setups)
+    _no_trumps_order_problems(d, add, the_deck)
+    _contract_setting_problems(d, add)
+    _vole_and_seat_problems(d, add)
+    _alias_problems(d, add)
+    _fee_problems(d, add)
+    _all_pass_problems(d, add, the_deck)
+    _declared_rank_problems(d, add, the_deck)
+    _result_problems(d, add)
+    _item_problems(d, add)
+    _points_problems(d, add)
+    _play_law_problems(d, add, names)
+    _table_law_problems(d, add)
+    _citation_problems(d, add)
+    return problems
+
+
+def _deck_problems(d: dict[str, Any], add: _Add) -> _Deck:
+    """Checks that the deck names each rank once (``T`` and ``10`` are both the ten) and
+    returns the deck."""
     ranks: list[str] = []
     for i, r in enumerate(d["deck"]["ranks"]):
         if canonical_rank(r) in ranks:
@@ -80,26 +126,39 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
             ranks.append(canonical_rank(r))
     suits = list(d["deck"]["suits"])
     letters = {s[0]: s for s in suits}
-    deck = {r + s[0] for r in ranks for s in suits}
+    cards = {r + s[0] for r in ranks for s in suits}
+    return _Deck(ranks, suits, letters, cards)
 
-    def check_card(path: Path_, text: Any) -> bool:
-        if not isinstance(text, str) or canonical_card(text) not in deck:
-            add(
-                path,
-                "unknown-card",
-                f"{text!r} is not a card of this deck (ranks {' '.join(ranks)}; suits {', '.join(suits)})",
-            )
-            return False
-        return True
 
-    # Deck and options.
-    removed = set()
+def _check_card(add: _Add, deck: _Deck, path: Path_, text: Any) -> bool:
+    """Checks that ``text`` at ``path`` names a card of the deck (``10s`` is ``Ts``) and
+    returns whether it does."""
+    if not isinstance(text, str) or canonical_card(text) not in deck.cards:
+        add(
+            path,
+            "unknown-card",
+            f"{text!r} is not a card of this deck (ranks {' '.join(deck.ranks)}; suits {', '.join(deck.suits)})",
+        )
+        return False
+    return True
+
+
+def _removed_cards(d: dict[str, Any], add: _Add, deck: _Deck) -> set[str]:
+    """Checks that every card the deck removes (``deck.remove``) is a card of the deck and
+    returns the cards removed that are."""
+    removed: set[str] = set()
     for i, c in enumerate(d["deck"].get("remove", [])):
-        if check_card(("deck", "remove", i), c):
+        if _check_card(add, deck, ("deck", "remove", i), c):
             removed.add(canonical_card(c))
+    return removed
+
+
+def _option_problems(d: dict[str, Any], add: _Add, deck: _Deck) -> None:
+    """Checks that every setup option chooses among suits of the deck and that its default is
+    one of its choices."""
     for key, opt in (d.get("options") or {}).items():
         for i, s in enumerate(opt["choices"]):
-            if s not in suits:
+            if s not in deck.suits:
                 add(
                     ("options", key, "choices", i),
                     "unknown-suit",
@@ -111,45 +170,65 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 "bad-default",
                 f"default {opt['default']!r} is not among the choices",
             )
-    # Every combination of option values (each option is a handful of suits).
+
+
+def _setups(d: dict[str, Any]) -> list[dict[str, str]]:
+    """Returns every combination of option values (each option is a handful of suits), at
+    most 4096 of them."""
     option_items = list((d.get("options") or {}).items())
-    setups: list[dict[str, str]] = [
+    return [
         dict(zip([k for k, _ in option_items], values, strict=True))
         for values in itertools.product(*(opt["choices"] for _, opt in option_items))
     ][:4096]
 
-    def gone_suits(setup: dict[str, str]) -> list[str]:
-        return sorted(
-            {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"},
-            key=lambda suit: suits.index(suit) if suit in suits else len(suits),
-        )
 
-    def setup_text(setup: dict[str, str]) -> str:
-        return ", ".join(f"{k}={v}" for k, v in setup.items()) or "the default setup"
+def _gone_suits(d: dict[str, Any], deck: _Deck, setup: dict[str, str]) -> list[str]:
+    """Returns the suits a setup removes from the pack, in the deck's order."""
+    option_items = list((d.get("options") or {}).items())
+    suits = deck.suits
+    return sorted(
+        {setup[k] for k, opt in option_items if opt["kind"] == "remove-suit"},
+        key=lambda suit: suits.index(suit) if suit in suits else len(suits),
+    )
 
-    # Top trumps.
+
+def _setup_text(setup: dict[str, str]) -> str:
+    """Returns a setup as a problem's message names it."""
+    return ", ".join(f"{k}={v}" for k, v in setup.items()) or "the default setup"
+
+
+def _top_trump_problems(
+    d: dict[str, Any], add: _Add, deck: _Deck
+) -> tuple[dict[str, int], set[str]]:
+    """Checks that the top trumps have distinct names, that each card a top trump names is a
+    card of the deck and each rank a rank of it; returns each top trump's index by its name
+    and the cards that are always trumps."""
     names: dict[str, int] = {}
     fixed_cards: set[str] = set()
-    path: Path_
     for i, top in enumerate(d["ranking"]["trumps"]["top"]):
-        path = ("ranking", "trumps", "top", i)
+        path: Path_ = ("ranking", "trumps", "top", i)
         if top["name"] in names:
             add((*path, "name"), "duplicate-name", f"two top trumps are named {top['name']!r}")
         names[top["name"]] = i
-        if "card" in top and check_card((*path, "card"), top["card"]):
+        if "card" in top and _check_card(add, deck, (*path, "card"), top["card"]):
             fixed_cards.add(canonical_card(top["card"]))
         for colour, rank in (top.get("rank") or {}).items():
-            if canonical_rank(rank) not in ranks:
+            if canonical_rank(rank) not in deck.ranks:
                 add((*path, "rank", colour), "unknown-rank", f"rank {rank!r} is not in the deck")
+    return names, fixed_cards
 
-    # Plain orders: a permutation of the colour's ranks, less the cards that are always trumps.
+
+def _plain_order_problems(d: dict[str, Any], add: _Add, deck: _Deck, fixed_cards: set[str]) -> None:
+    """Checks that each plain order names ranks of the deck and is a permutation of its
+    colour's ranks, less the cards that are always trumps."""
+    ranks = deck.ranks
     for colour in ("black", "red"):
         order = [canonical_rank(r) for r in d["ranking"]["plain"][colour]]
-        path = ("ranking", "plain", colour)
+        path: Path_ = ("ranking", "plain", colour)
         for i, r in enumerate(order):
             if r not in ranks:
                 add((*path, i), "unknown-rank", f"rank {r!r} is not in the deck")
-        colour_suits = [s for s in suits if (s in ("spades", "clubs")) == (colour == "black")]
+        colour_suits = [s for s in deck.suits if (s in ("spades", "clubs")) == (colour == "black")]
         for suit in colour_suits:
             expected = {r for r in ranks if r + suit[0] not in fixed_cards}
             got = set(order)
@@ -170,7 +249,9 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 )
                 break
 
-    # Matadors.
+
+def _matador_problems(d: dict[str, Any], add: _Add, names: dict[str, int]) -> None:
+    """Checks that the matadors named for the privilege and for payment are top trumps."""
     for i, name in enumerate(d["matadors"]["privilege"]["cards"]):
         if name not in names:
             add(
@@ -185,15 +266,25 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
             f"no top trump is named {d['matadors']['payment']['from']!r}",
         )
 
-    # Deal.
-    # A seat that sits the deal out (the dealer at a table of four) is dealt nothing.
-    players = d["players"]["count"] - (1 if d["players"].get("sits_out") else 0)
+
+def _deal_problems(
+    d: dict[str, Any],
+    add: _Add,
+    deck: _Deck,
+    removed: set[str],
+    setups: list[dict[str, str]],
+    players: int,
+) -> None:
+    """Checks that the deal adds up: ``players`` hands and the talon make the pack of every
+    setup (each pack reported once), and every packet order adds up to the hand size."""
     hand = d["deal"]["hand_size"]
     talon = d["deal"]["talon"]
     sizes_reported: set[tuple[str, ...]] = set()
     for setup in setups:
-        choice = gone_suits(setup)
-        size = len([c for c in deck if c not in removed and letters.get(c[-1]) not in choice])
+        choice = _gone_suits(d, deck, setup)
+        size = len(
+            [c for c in deck.cards if c not in removed and deck.letters.get(c[-1]) not in choice]
+        )
         if hand * players + talon != size and tuple(choice) not in sizes_reported:
             sizes_reported.add(tuple(choice))
             removed_text = f" with {' and '.join(choice)} removed" if choice else ""
@@ -210,9 +301,15 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 f"packets {packets} add up to {sum(packets)}, not the hand size {hand}",
             )
 
-    # Contracts and declarations.
+
+def _contract_problems(d: dict[str, Any], add: _Add, players: int) -> None:
+    """Checks that every contract that calls or demands has the declaration it needs, that the
+    options it takes its trumps from exist and choose a suit, that an exchange has a talon and
+    a call leaves an opponent among ``players``; and that a demanded card comes from another
+    player's hand."""
     contracts = d["auction"]["contracts"]
     options = d.get("options") or {}
+    talon = d["deal"]["talon"]
     for cid, c in contracts.items():
         if c["help"] in ("call", "demand") and c["help"] not in d["declarations"]:
             add(
@@ -255,10 +352,23 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
             " ('alone' would let the declarer demand his own card or one in the talon)",
         )
 
+
+def _trump_suit_problems(
+    d: dict[str, Any],
+    add: _Add,
+    the_deck: _Deck,
+    removed: set[str],
+    setups: list[dict[str, str]],
+) -> None:
+    """Checks that every contract played with trumps can name a trump suit that is in the
+    pack in every setup, within its favourite-suit constraints (each contract reported once)."""
+    contracts = d["auction"]["contracts"]
+    options = d.get("options") or {}
+    deck, letters = the_deck.cards, the_deck.letters
     # Every contract can name trumps in every setup: a suit in the pack, within its
     # favourite-suit constraints (else the deal would stop with no legal action).
     for setup in setups:
-        gone = set(gone_suits(setup))
+        gone = set(_gone_suits(d, the_deck, setup))
         present = {
             letters[c[-1]]
             for c in deck
@@ -277,9 +387,16 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 add(
                     ("auction", "contracts", cid, key if c.get(key) else "help"),
                     "no-trump-suit",
-                    f"contract {cid} can name no trump suit that is in the pack with {setup_text(setup)}",
+                    f"contract {cid} can name no trump suit that is in the pack with {_setup_text(setup)}",
                 )
                 break
+
+
+def _no_trumps_order_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> None:
+    """Checks that, where a contract is played without trumps (or ``ranking.no_trumps`` is
+    given), the order without trumps of each colour lists every rank of the deck once."""
+    contracts = d["auction"]["contracts"]
+    ranks = the_deck.ranks
     # Contracts without trumps, to take no trick, with an exact exchange, reserved to the
     # last to speak, open (issue 16; docs/rule-format.md, "auction").
     no_trumps = (d["ranking"].get("no_trumps") or d["ranking"]["plain"]) if contracts else {}
@@ -299,6 +416,14 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     + (f" (it has {' '.join(extra)}, not in the deck)" if extra else "")
                     + ("; give ranking.no_trumps" if nt_path[-1] == "plain" and missing else ""),
                 )
+
+
+def _contract_setting_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks each contract's settings against one another: one without trumps sets nothing
+    about trumps, one to take no trick announces no vole and has a results rule of its own,
+    ``biddable_when`` is set on a biddable contract that can be reached, and the checks of
+    :func:`_all_play_problems`."""
+    contracts = d["auction"]["contracts"]
     result_contracts = {
         cid for rule in d["results"]["rules"] for cid in (rule["when"].get("contract") or [])
     }
@@ -358,6 +483,12 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     " contract that may open it ranks below it: it could never be bid",
                 )
         _all_play_problems(d, cid, c, add)
+
+
+def _vole_and_seat_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that a vole any seat may go on for is not offered with a contract that takes a
+    partner, and that a seat sitting opposite the dealer exists at the table."""
+    contracts = d["auction"]["contracts"]
     if d["vole"].get("by") == "any-seat":
         helped = [cid for cid, c in contracts.items() if c.get("help", "none") != "none"]
         if helped:
@@ -377,6 +508,11 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
             "no-opposite-seat",
             f"no seat sits opposite the dealer at a table of {count} (an even table of 4 or 6)",
         )
+
+
+def _alias_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that no alias names two contracts (nor another contract's own name)."""
+    contracts = d["auction"]["contracts"]
     named: dict[str, str] = {cid: cid for cid in contracts}
     for cid, c in contracts.items():
         for i, alias in enumerate(c.get("aliases", [])):
@@ -386,15 +522,27 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     "ambiguous-alias",
                     f"{alias!r} already names contract {named[alias]}",
                 )
+
+
+def _fee_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks the favourite option of the call's and the demand's fees
+    (:func:`_check_favourite`)."""
+    options = d.get("options") or {}
     for key in ("call", "demand"):
         fee = (d["declarations"].get(key) or {}).get("fee") or {}
         _check_favourite(add, options, fee, ("declarations", key, "fee"))
+
+
+def _all_pass_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> None:
+    """Checks that a forced declarer after all pass names a card of the deck and a contract
+    that exists, and that some contract can be bid at all."""
+    contracts = d["auction"]["contracts"]
     ap = d["auction"]["all_pass"]
     if ap["action"] == "forced":
         if "contract" not in ap or "card" not in ap:
             add(("auction", "all_pass"), "incomplete", "a forced declarer needs card and contract")
         else:
-            check_card(("auction", "all_pass", "card"), ap["card"])
+            _check_card(add, the_deck, ("auction", "all_pass", "card"), ap["card"])
             if ap["contract"] not in contracts:
                 add(
                     ("auction", "all_pass", "contract"),
@@ -403,6 +551,11 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 )
     if not any(c["biddable"] for c in contracts.values()):
         add(("auction", "contracts"), "no-biddable-contract", "no contract can be bid")
+
+
+def _declared_rank_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> None:
+    """Checks that the ranks the call and the demand name are ranks of the deck."""
+    ranks = the_deck.ranks
     for key in ("call", "demand"):
         decl = d["declarations"].get(key)
         if decl:
@@ -414,9 +567,11 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                         f"rank {decl[field]!r} is not in the deck",
                     )
 
-    # Results, outcomes and items.
+
+def _result_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that every result of the results table has its settlement outcome, and that the
+    table gives every way a deal can end a result (:func:`_uncovered_endings`)."""
     outcomes = d["settlement"]["outcomes"]
-    items = d["settlement"].get("items") or {}
     for i, rule in enumerate(d["results"]["rules"]):
         if rule["result"] not in outcomes:
             add(
@@ -426,6 +581,15 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
             )
     for message in _uncovered_endings(d):
         add(("results", "rules"), "no-fallback", message)
+
+
+def _item_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that every payment item an outcome receives or pays exists, that the contracts
+    an item names exist, and that an item's favourite option and amount go together."""
+    contracts = d["auction"]["contracts"]
+    options = d.get("options") or {}
+    outcomes = d["settlement"]["outcomes"]
+    items = d["settlement"].get("items") or {}
     for oid, out in outcomes.items():
         for direction in ("receive", "pay"):
             for i, item in enumerate(out.get(direction, [])):
@@ -457,9 +621,13 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 "incomplete",
                 "a favourite_amount needs the favourite_option whose suit it is paid for",
             )
-    _points_problems(d, add)
 
-    # The laws of the play (``laws:``).
+
+def _play_law_problems(d: dict[str, Any], add: _Add, names: dict[str, int]) -> None:
+    """Checks the laws of the play (``laws:``): shown cards within a deal's tricks, a lay-down
+    without naming trumps only in contracts played alone with trumps the declarer names, and
+    a partner known only where a card is called, leading top trumps that exist."""
+    contracts = d["auction"]["contracts"]
     laws = d.get("laws") or {}
     hand_size = d["deal"]["hand_size"]
     shown = laws.get("shown_cards")
@@ -500,7 +668,13 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     "unknown-trump",
                     f"no top trump named {name!r} (known: {', '.join(names)})",
                 )
-    # The laws of the table.
+
+
+def _table_law_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks the laws of the table: eleven cards need a misdeal law and a game with bêtes,
+    revokes found at the end need penalised renonces, and claims name payment items that
+    exist."""
+    items = d["settlement"].get("items") or {}
     laws = d.get("laws") or {}
     if laws.get("eleven_cards") and not laws.get("misdeal"):
         add(
@@ -531,7 +705,9 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                 f"no payment item {iid!r} (known: {', '.join(items)})",
             )
 
-    # Citations.
+
+def _citation_problems(d: dict[str, Any], add: _Add) -> None:
+    """Checks that every citation names a source of the file's ``sources`` table."""
     sources = d["sources"]
     for path, basis in _bases(d, ()):
         for i, cite in enumerate(basis.get("cite", [])):
@@ -541,7 +717,6 @@ def semantic_problems(resolved: ResolvedDocument) -> list[Problem]:
                     "unknown-source",
                     f"cites {cite['source']!r}, which is not in the sources table",
                 )
-    return problems
 
 
 def _check_favourite(
