@@ -42,7 +42,7 @@ same code that plays the games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -342,238 +342,348 @@ def _chain(rules: RuleSet, contract: str, results: list[str]) -> list[int]:
     return betes
 
 
-def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
-    s = claim.statement
-    k = s.kind
-    if k == "historical":
-        return "unverifiable", "a statement about history, not about the rules: no model checks it"
-    if k == "trump-count":
-        suits = _suits(rules, s.get("colour"))
-        if not suits:
-            return "unverifiable", f"no {s.get('colour')} suit is in {rules.id}'s pack"
-        orders = {suit: rules.trump_order(suit) for suit in suits}
-        counts = {len(o) for o in orders.values()}
-        shown = orders[suits[-1]]
-        derived = len(shown)
-        cards = " ".join(str(c) for c in shown)
-        ok = counts == {int(s.get("count"))}
-        return _verdict(ok, f"the model derives {derived}: {cards}")
-    if k == "deck-size":
-        size = len(rules.deck())
-        return _verdict(size == int(s.get("count")), f"the model's pack has {size} cards")
-    if k == "result-for":
-        from engine.documents.book import example_partner
-        from engine.referee import evaluate_result
+_Check = Callable[[Statement, RuleSet], tuple[str, str]]
+"""One kind's evaluation: the statement and the ruleset in, the status and the detail out."""
 
-        n = rules.players
-        seats = seating(rules, 0)
-        declarer = seats.eldest
-        calls = [c for c in rules.contracts.values() if c.help == "call" and c.biddable]
-        partner = example_partner(seats, declarer, calls[0]) if calls else None
-        side = [declarer] if partner is None else [declarer, partner]
-        if s.get("exactly") is not None:
-            tricks = [int(s.get("exactly"))]
-        elif s.get("at_most") is not None:
-            tricks = list(range(int(s.get("at_most")) + 1))
-        else:
-            tricks = list(range(int(s.get("at_least")), rules.hand_size + 1))
-        results: dict[int, str] = {}
-        for t in tricks:
-            won = [0] * n
-            won[declarer] = t - t // 2 if partner is not None else t
-            if partner is not None:
-                won[partner] = t // 2
-            rest = rules.hand_size - t
-            opponents = seats.playing_opponents(declarer, partner)
-            for i, o in enumerate(opponents):
-                won[o] = rest // len(opponents) + (1 if i < rest % len(opponents) else 0)
-            results[t] = evaluate_result(rules, won, side)
-        # Results the model names more finely that the source counts as the same (a dévole is
-        # a codille without a trick).
-        accepted = {s.get("result"), *(s.get("also") or [])}
-        wrong = {t: r for t, r in results.items() if r not in accepted}
-        if not wrong:
-            return "confirmed", f"the model derives {s.get('result')} for {_tricks_words(s)}"
-        listed = "; ".join(f"{t} tricks: {r}" for t, r in sorted(wrong.items()))
-        return "contradicted", f"the model derives {listed}"
-    if k in ("first-bete", "bete-chain"):
-        contract = s.get("contract", _default_contract(rules))
-        if k == "first-bete":
-            lost = [str(s.get("result", "remise"))]
-            expected = [int(s.get("amount"))]
-        else:
-            lost = [str(x) for x in s.get("results")]
-            expected = [int(a) for a in s.get("amounts")]
-        try:
-            betes = _chain(rules, contract, lost)
-        except KeyError as exc:
-            return "unverifiable", f"{rules.id} has no {exc.args[0]} for {contract}"
-        staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
-        detail = f"the model's bêtes: {', '.join(str(b) for b in betes)}"
-        if k == "first-bete":
-            detail += f", on {staked} counters staked"
-        ok = betes == expected and (s.get("on_table") is None or int(s.get("on_table")) == staked)
-        return _verdict(ok, detail)
-    if k == "payment":
-        found = _worked_each(rules, s.get("contract"), s.get("result"))
-        if found is None:
-            return "unverifiable", f"{rules.id} has no {s.get('result')} for {s.get('contract')}"
-        each, _ = found
-        what = f"each opponent pays {each}" if each >= 0 else f"each opponent is paid {-each}"
-        return _verdict(each == int(s.get("each")), f"the settlement gives: {what}")
-    if k == "payment-ratio":
-        contract = s.get("contract", _default_contract(rules))
-        base = _worked_each(rules, contract, s.get("relative_to", "win"))
-        found = _worked_each(rules, contract, s.get("result"))
-        if base is None or found is None or not base[0]:
-            return "unverifiable", f"{rules.id} cannot compare these results for {contract}"
-        ratio = abs(found[0]) / abs(base[0])
-        detail = (
-            f"{s.get('result')} moves {abs(found[0])} per opponent, "
-            f"{s.get('relative_to', 'win')} {abs(base[0])}: {ratio:.3g} times"
-        )
-        if found[1].settlement.bete:
-            detail += f", and a bête of {found[1].settlement.bete} is made"
-        if s.get("at_least"):
-            return _verdict(ratio >= float(s.get("factor")) - 1e-9, detail)
-        return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
-    if k == "pot-after":
-        contract = s.get("contract", _default_contract(rules))
-        found = _worked_each(rules, contract, s.get("result"))
-        if found is None:
-            return "unverifiable", f"{rules.id} has no {s.get('result')} for {contract}"
-        st = found[1].settlement
-        staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
-        ratio = st.pot_after / staked
-        detail = (
-            f"the {staked} staked stay and a bête of {st.bete} is added: {st.pot_after} on the "
-            f"table, {ratio:.3g} times the stakes"
-        )
-        return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
-    if k == "eldest":
-        # Seats are numbered in the order of play; counter-clockwise play passes to the right.
-        at = "right" if rules.direction == "counter-clockwise" else "left"
-        detail = (
-            f"play goes {rules.direction}, so the eldest (the seat after the dealer) sits at "
-            f"the dealer's {at}"
-        )
-        return _verdict(at == s.get("side"), detail)
-    if k == "named-trump":
-        suits = _suits(rules, s.get("colour"))
-        if not suits:
-            return "unverifiable", f"no {s.get('colour')} suit is in {rules.id}'s pack"
-        suit = suits[-1]
-        order = rules.trump_order(suit)
-        position = int(s.get("position"))
-        if position > len(order):
-            return "contradicted", f"{suit.value} trumps have only {len(order)} cards"
-        card = order[position - 1]
-        name = rules.matador_names(suit).get(card)
-        holders = [
-            f"{t.card_for(x)}"
-            for x in Suit
-            for t in rules.top_trumps
-            if t.name == s.get("name") and t.card_for(x) is not None
-        ]
-        named = f"named {name}" if name else "not named"
-        detail = f"trump {position} with {suit.value} trumps is {card}, {named}"
-        if holders and name != s.get("name"):
-            detail += f"; {s.get('name')} is {', '.join(sorted(set(holders)))}"
-        return _verdict(name == s.get("name"), detail)
-    return _evaluate_rule(s, rules)
+
+def _historical(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Answers a statement about history: no model checks it, so it is unverifiable."""
+    return "unverifiable", "a statement about history, not about the rules: no model checks it"
+
+
+def _trump_count(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks how many trumps a trump suit of the statement's colour has."""
+    suits = _suits(rules, s.get("colour"))
+    if not suits:
+        return "unverifiable", f"no {s.get('colour')} suit is in {rules.id}'s pack"
+    orders = {suit: rules.trump_order(suit) for suit in suits}
+    counts = {len(o) for o in orders.values()}
+    shown = orders[suits[-1]]
+    derived = len(shown)
+    cards = " ".join(str(c) for c in shown)
+    ok = counts == {int(s.get("count"))}
+    return _verdict(ok, f"the model derives {derived}: {cards}")
+
+
+def _deck_size(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks how many cards the pack has."""
+    size = len(rules.deck())
+    return _verdict(size == int(s.get("count")), f"the model's pack has {size} cards")
+
+
+def _result_for(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks the result the referee gives the declaring side for the statement's tricks."""
+    from engine.documents.book import example_partner
+    from engine.referee import evaluate_result
+
+    n = rules.players
+    seats = seating(rules, 0)
+    declarer = seats.eldest
+    calls = [c for c in rules.contracts.values() if c.help == "call" and c.biddable]
+    partner = example_partner(seats, declarer, calls[0]) if calls else None
+    side = [declarer] if partner is None else [declarer, partner]
+    if s.get("exactly") is not None:
+        tricks = [int(s.get("exactly"))]
+    elif s.get("at_most") is not None:
+        tricks = list(range(int(s.get("at_most")) + 1))
+    else:
+        tricks = list(range(int(s.get("at_least")), rules.hand_size + 1))
+    results: dict[int, str] = {}
+    for t in tricks:
+        won = [0] * n
+        won[declarer] = t - t // 2 if partner is not None else t
+        if partner is not None:
+            won[partner] = t // 2
+        rest = rules.hand_size - t
+        opponents = seats.playing_opponents(declarer, partner)
+        for i, o in enumerate(opponents):
+            won[o] = rest // len(opponents) + (1 if i < rest % len(opponents) else 0)
+        results[t] = evaluate_result(rules, won, side)
+    # Results the model names more finely that the source counts as the same (a dévole is
+    # a codille without a trick).
+    accepted = {s.get("result"), *(s.get("also") or [])}
+    wrong = {t: r for t, r in results.items() if r not in accepted}
+    if not wrong:
+        return "confirmed", f"the model derives {s.get('result')} for {_tricks_words(s)}"
+    listed = "; ".join(f"{t} tricks: {r}" for t, r in sorted(wrong.items()))
+    return "contradicted", f"the model derives {listed}"
+
+
+def _betes(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks a first bête (``first-bete``) or the bêtes of deals lost in a row (``bete-chain``)."""
+    k = s.kind
+    contract = s.get("contract", _default_contract(rules))
+    if k == "first-bete":
+        lost = [str(s.get("result", "remise"))]
+        expected = [int(s.get("amount"))]
+    else:
+        lost = [str(x) for x in s.get("results")]
+        expected = [int(a) for a in s.get("amounts")]
+    try:
+        betes = _chain(rules, contract, lost)
+    except KeyError as exc:
+        return "unverifiable", f"{rules.id} has no {exc.args[0]} for {contract}"
+    staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
+    detail = f"the model's bêtes: {', '.join(str(b) for b in betes)}"
+    if k == "first-bete":
+        detail += f", on {staked} counters staked"
+    ok = betes == expected and (s.get("on_table") is None or int(s.get("on_table")) == staked)
+    return _verdict(ok, detail)
+
+
+def _payment(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks what each opponent pays for the statement's contract and result."""
+    found = _worked_each(rules, s.get("contract"), s.get("result"))
+    if found is None:
+        return "unverifiable", f"{rules.id} has no {s.get('result')} for {s.get('contract')}"
+    each, _ = found
+    what = f"each opponent pays {each}" if each >= 0 else f"each opponent is paid {-each}"
+    return _verdict(each == int(s.get("each")), f"the settlement gives: {what}")
+
+
+def _payment_ratio(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks how many times what another result pays the statement's result pays."""
+    contract = s.get("contract", _default_contract(rules))
+    base = _worked_each(rules, contract, s.get("relative_to", "win"))
+    found = _worked_each(rules, contract, s.get("result"))
+    if base is None or found is None or not base[0]:
+        return "unverifiable", f"{rules.id} cannot compare these results for {contract}"
+    ratio = abs(found[0]) / abs(base[0])
+    detail = (
+        f"{s.get('result')} moves {abs(found[0])} per opponent, "
+        f"{s.get('relative_to', 'win')} {abs(base[0])}: {ratio:.3g} times"
+    )
+    if found[1].settlement.bete:
+        detail += f", and a bête of {found[1].settlement.bete} is made"
+    if s.get("at_least"):
+        return _verdict(ratio >= float(s.get("factor")) - 1e-9, detail)
+    return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
+
+
+def _pot_after(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks how many times the stakes the table holds after a first result of the kind."""
+    contract = s.get("contract", _default_contract(rules))
+    found = _worked_each(rules, contract, s.get("result"))
+    if found is None:
+        return "unverifiable", f"{rules.id} has no {s.get('result')} for {contract}"
+    st = found[1].settlement
+    staked = sum(stakes_for(rules, 0, rules.players, rules.stakes))
+    ratio = st.pot_after / staked
+    detail = (
+        f"the {staked} staked stay and a bête of {st.bete} is added: {st.pot_after} on the "
+        f"table, {ratio:.3g} times the stakes"
+    )
+    return _verdict(abs(ratio - float(s.get("factor"))) < 1e-9, detail)
+
+
+def _eldest(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks at which of the dealer's sides the eldest hand sits."""
+    # Seats are numbered in the order of play; counter-clockwise play passes to the right.
+    at = "right" if rules.direction == "counter-clockwise" else "left"
+    detail = (
+        f"play goes {rules.direction}, so the eldest (the seat after the dealer) sits at "
+        f"the dealer's {at}"
+    )
+    return _verdict(at == s.get("side"), detail)
+
+
+def _named_trump(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks the name of the trump at the statement's position in a suit of its colour."""
+    suits = _suits(rules, s.get("colour"))
+    if not suits:
+        return "unverifiable", f"no {s.get('colour')} suit is in {rules.id}'s pack"
+    suit = suits[-1]
+    order = rules.trump_order(suit)
+    position = int(s.get("position"))
+    if position > len(order):
+        return "contradicted", f"{suit.value} trumps have only {len(order)} cards"
+    card = order[position - 1]
+    name = rules.matador_names(suit).get(card)
+    holders = [
+        f"{t.card_for(x)}"
+        for x in Suit
+        for t in rules.top_trumps
+        if t.name == s.get("name") and t.card_for(x) is not None
+    ]
+    named = f"named {name}" if name else "not named"
+    detail = f"trump {position} with {suit.value} trumps is {card}, {named}"
+    if holders and name != s.get("name"):
+        detail += f"; {s.get('name')} is {', '.join(sorted(set(holders)))}"
+    return _verdict(name == s.get("name"), detail)
+
+
+_MODEL_CHECKS: dict[str, _Check] = {
+    "historical": _historical,
+    "trump-count": _trump_count,
+    "deck-size": _deck_size,
+    "result-for": _result_for,
+    "first-bete": _betes,
+    "bete-chain": _betes,
+    "payment": _payment,
+    "payment-ratio": _payment_ratio,
+    "pot-after": _pot_after,
+    "eldest": _eldest,
+    "named-trump": _named_trump,
+}
+"""The kinds that ask the pack, the referee or its settlement, each with its evaluation."""
+
+
+def _evaluate(claim: Claim, rules: RuleSet) -> tuple[str, str]:
+    """Evaluates one claim's statement under ``rules``: its status and its detail."""
+    s = claim.statement
+    check = _MODEL_CHECKS.get(s.kind)
+    if check is None:
+        return _evaluate_rule(s, rules)
+    return check(s, rules)
+
+
+def _plain_order(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks the order of the plain cards of the statement's colour."""
+    order = rules.plain_black if s.get("colour") == "black" else rules.plain_red
+    shown = " ".join(r.value for r in order)
+    return _verdict(
+        [r.value for r in order] == [str(r) for r in s.get("order")], f"the model: {shown}"
+    )
+
+
+def _packets(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks that the deal may be made in each of the statement's packet orders."""
+    dealt = {tuple(p) for p in rules.packets}
+    want = {tuple(int(x) for x in o) for o in s.get("orders")}
+    shown = ", ".join("-".join(map(str, p)) for p in rules.packets)
+    return _verdict(want <= dealt, f"the model deals {shown}")
+
+
+def _stakes(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks what the dealer and each player stake."""
+    dealer = sum(a for w, a in rules.stakes if w == "dealer")
+    each = sum(a for w, a in rules.stakes if w == "each")
+    detail = f"the dealer stakes {dealer} and each player {each}"
+    return _verdict((dealer, each) == (int(s.get("dealer")), int(s.get("each"))), detail)
+
+
+def _sole_liability(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks below how many tricks a caller pays a loss alone."""
+    below = rules.sole_liability_below or 0
+    detail = (
+        f"a caller with fewer than {below} tricks pays a loss alone"
+        if below
+        else "a caller always shares with his partner"
+    )
+    return _verdict(below == int(s.get("below")), detail)
+
+
+def _contract(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks what the statement says of a contract (or of the all-pass contract)."""
+    cid = s.get("contract")
+    if cid == "forced":
+        cid = rules.all_pass_contract
+    contract = rules.contracts.get(cid) if cid is not None else None
+    if contract is None:
+        return "unverifiable", f"{rules.id} has no contract {s.get('contract')!r}"
+    said = {key: s.get(key) for key in KINDS["contract"][1:] if s.get(key) is not None}
+    have = {
+        "shared_liability": contract.shared_liability,
+        "vole_allowed": contract.vole_allowed,
+        "trump_named_by": str(contract.trump_named_by),
+    }
+    detail = f"{contract.id}: " + ", ".join(f"{key} {have[key]}" for key in said)
+    return _verdict(all(have[key] == value for key, value in said.items()), detail)
+
+
+def _leftover(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks where a shared pot's odd counters go."""
+    return _verdict(
+        str(rules.codille_remainder) == s.get("to"),
+        f"the model's codille_remainder is {rules.codille_remainder}",
+    )
+
+
+def _bete_going(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks how the waiting bêtes go."""
+    return _verdict(
+        str(rules.bete_going) == s.get("going"), f"the model's bêtes go {rules.bete_going}"
+    )
+
+
+def _leader(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks who leads the first trick."""
+    return _verdict(
+        str(rules.leader) == s.get("leader"), f"the {rules.leader} leads the first trick"
+    )
+
+
+def _call_fallback(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks the rank a caller holding every callable card calls instead."""
+    fallback = rules.call.all_held_fallback if rules.call is not None else None
+    rank = fallback.value if fallback is not None else None
+    return _verdict(rank == str(s.get("rank")), f"the model's fallback is {rank}")
+
+
+def _item(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks what an item is worth per opponent under a contract (or that it is not paid)."""
+    value = _item_value(rules, s)
+    if value is None:
+        return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
+    contract = s.get("contract")
+    if s.get("paid") is False:
+        return _verdict(value == 0, f"{s.get('item')} is worth {value} under {contract}")
+    return _verdict(
+        value == int(s.get("amount", -1)), f"{s.get('item')} is worth {value} under {contract}"
+    )
+
+
+def _pays_more(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Checks that a result under one contract moves more than under another."""
+    mine = _worked_each(rules, s.get("contract"), s.get("result"))
+    other = _worked_each(rules, s.get("than"), s.get("result"))
+    if mine is None or other is None:
+        return "unverifiable", f"{rules.id} cannot compare these contracts"
+    detail = (
+        f"{s.get('contract')} {s.get('result')} moves {abs(mine[0])} per opponent, "
+        f"{s.get('than')} {abs(other[0])}"
+    )
+    return _verdict(abs(mine[0]) > abs(other[0]), detail)
+
+
+def _agreed(s: Statement, rules: RuleSet) -> tuple[str, str]:
+    """Answers that an item is left to the table's agreement: the rule file fixes it instead."""
+    # The model leaves an amount to the table only where a setup option sets it; setup
+    # options choose suits only, so an item the rule file states is a fixed amount.
+    value = _item_value(rules, s)
+    if value is None:
+        return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
+    contract = s.get("contract")
+    return "contradicted", (
+        f"the rule file fixes {s.get('item')} at {value} per opponent under {contract} "
+        f"({rules.items[s.get('item')].basis.evidence})"
+    )
+
+
+_RULE_CHECKS: dict[str, _Check] = {
+    "plain-order": _plain_order,
+    "packets": _packets,
+    "stakes": _stakes,
+    "sole-liability": _sole_liability,
+    "contract": _contract,
+    "leftover": _leftover,
+    "bete-going": _bete_going,
+    "leader": _leader,
+    "call-fallback": _call_fallback,
+    "item": _item,
+    "pays-more": _pays_more,
+    "agreed": _agreed,
+}
+"""The kinds that ask the model for one of its rules, each with its evaluation."""
 
 
 def _evaluate_rule(s: Statement, rules: RuleSet) -> tuple[str, str]:
     """The kinds that ask the model for one of its rules."""
     k = s.kind
-    if k == "plain-order":
-        order = rules.plain_black if s.get("colour") == "black" else rules.plain_red
-        shown = " ".join(r.value for r in order)
-        return _verdict(
-            [r.value for r in order] == [str(r) for r in s.get("order")], f"the model: {shown}"
-        )
-    if k == "packets":
-        dealt = {tuple(p) for p in rules.packets}
-        want = {tuple(int(x) for x in o) for o in s.get("orders")}
-        shown = ", ".join("-".join(map(str, p)) for p in rules.packets)
-        return _verdict(want <= dealt, f"the model deals {shown}")
-    if k == "stakes":
-        dealer = sum(a for w, a in rules.stakes if w == "dealer")
-        each = sum(a for w, a in rules.stakes if w == "each")
-        detail = f"the dealer stakes {dealer} and each player {each}"
-        return _verdict((dealer, each) == (int(s.get("dealer")), int(s.get("each"))), detail)
-    if k == "sole-liability":
-        below = rules.sole_liability_below or 0
-        detail = (
-            f"a caller with fewer than {below} tricks pays a loss alone"
-            if below
-            else "a caller always shares with his partner"
-        )
-        return _verdict(below == int(s.get("below")), detail)
-    if k == "contract":
-        cid = s.get("contract")
-        if cid == "forced":
-            cid = rules.all_pass_contract
-        contract = rules.contracts.get(cid) if cid is not None else None
-        if contract is None:
-            return "unverifiable", f"{rules.id} has no contract {s.get('contract')!r}"
-        said = {key: s.get(key) for key in KINDS["contract"][1:] if s.get(key) is not None}
-        have = {
-            "shared_liability": contract.shared_liability,
-            "vole_allowed": contract.vole_allowed,
-            "trump_named_by": str(contract.trump_named_by),
-        }
-        detail = f"{contract.id}: " + ", ".join(f"{key} {have[key]}" for key in said)
-        return _verdict(all(have[key] == value for key, value in said.items()), detail)
-    if k == "leftover":
-        return _verdict(
-            str(rules.codille_remainder) == s.get("to"),
-            f"the model's codille_remainder is {rules.codille_remainder}",
-        )
-    if k == "bete-going":
-        return _verdict(
-            str(rules.bete_going) == s.get("going"), f"the model's bêtes go {rules.bete_going}"
-        )
-    if k == "leader":
-        return _verdict(
-            str(rules.leader) == s.get("leader"), f"the {rules.leader} leads the first trick"
-        )
-    if k == "call-fallback":
-        fallback = rules.call.all_held_fallback if rules.call is not None else None
-        rank = fallback.value if fallback is not None else None
-        return _verdict(rank == str(s.get("rank")), f"the model's fallback is {rank}")
-    if k == "item":
-        value = _item_value(rules, s)
-        if value is None:
-            return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
-        contract = s.get("contract")
-        if s.get("paid") is False:
-            return _verdict(value == 0, f"{s.get('item')} is worth {value} under {contract}")
-        return _verdict(
-            value == int(s.get("amount", -1)), f"{s.get('item')} is worth {value} under {contract}"
-        )
-    if k == "pays-more":
-        mine = _worked_each(rules, s.get("contract"), s.get("result"))
-        other = _worked_each(rules, s.get("than"), s.get("result"))
-        if mine is None or other is None:
-            return "unverifiable", f"{rules.id} cannot compare these contracts"
-        detail = (
-            f"{s.get('contract')} {s.get('result')} moves {abs(mine[0])} per opponent, "
-            f"{s.get('than')} {abs(other[0])}"
-        )
-        return _verdict(abs(mine[0]) > abs(other[0]), detail)
-    if k == "agreed":
-        # The model leaves an amount to the table only where a setup option sets it; setup
-        # options choose suits only, so an item the rule file states is a fixed amount.
-        value = _item_value(rules, s)
-        if value is None:
-            return "unverifiable", f"{rules.id} has no item {s.get('item')!r} or contract"
-        contract = s.get("contract")
-        return "contradicted", (
-            f"the rule file fixes {s.get('item')} at {value} per opponent under {contract} "
-            f"({rules.items[s.get('item')].basis.evidence})"
-        )
-    return "unverifiable", f"no evaluation for {k}"  # pragma: no cover - checked on load
+    check = _RULE_CHECKS.get(k)
+    if check is None:  # pragma: no cover - checked on load
+        return "unverifiable", f"no evaluation for {k}"
+    return check(s, rules)
 
 
 def _default_contract(rules: RuleSet) -> str:
