@@ -670,264 +670,385 @@ def _walk_paths(value: Any, path: Path_) -> Iterator[Path_]:
             yield from _walk_paths(v, (*path, i))
 
 
-def _merge(
-    base: Resolved, data: dict[str, Any], own_where: dict[Path_, Where], file: str
-) -> tuple[dict[str, Any], dict[Path_, Where], list[tuple[Path_, Where]], list[Problem]]:
-    merged = copy.deepcopy(base.data)
-    where = dict(base.where)
-    problems: list[Problem] = []
-    overrides: list[tuple[Path_, Where]] = []
-    for key in _OWN_KEYS:
-        merged.pop(key, None)
-        for p in [p for p in where if p and p[0] == key]:
-            del where[p]
+_Rows = list[tuple[Any, dict[Path_, Where]]]
+"""A list's items as they are edited, each with its provenance relative to the item."""
 
-    def loc(path: Path_) -> Where:
+
+class _Merger:
+    """One variant's merge over its parent: the merged document, its provenance, the variant's
+    changes (its overrides) and the problems found, shared by the steps of :func:`_merge`."""
+
+    def __init__(
+        self, base: Resolved, data: dict[str, Any], own_where: dict[Path_, Where], file: str
+    ) -> None:
+        """Starts from a copy of the parent's data and provenance, without the keys that are
+        each file's own (:data:`_OWN_KEYS`)."""
+        self.data = data
+        self.own_where = own_where
+        self.file = file
+        self.merged: dict[str, Any] = copy.deepcopy(base.data)
+        self.where: dict[Path_, Where] = dict(base.where)
+        self.problems: list[Problem] = []
+        self.overrides: list[tuple[Path_, Where]] = []
+        for key in _OWN_KEYS:
+            self.merged.pop(key, None)
+            for p in [p for p in self.where if p and p[0] == key]:
+                del self.where[p]
+
+    def loc(self, path: Path_) -> Where:
+        """Returns where the variant wrote ``path`` (or its nearest ancestor it wrote), else
+        its file without a line."""
         p = path
-        while p not in own_where and p:
+        while p not in self.own_where and p:
             p = p[:-1]
-        return own_where.get(p, (file, None, None))
+        return self.own_where.get(p, (self.file, None, None))
 
-    def problem(path: Path_, code: str, message: str) -> None:
-        f, line, col = loc(path)
-        problems.append(Problem(f, line, col, json_path(path), code, message))
+    def problem(self, path: Path_, code: str, message: str) -> None:
+        """Records a problem at ``path``, located where the variant wrote it."""
+        f, line, col = self.loc(path)
+        self.problems.append(Problem(f, line, col, json_path(path), code, message))
 
-    def replace(path: Path_, target: dict[str, Any] | list[Any], key: Any, value: Any) -> None:
+    def replace(
+        self, path: Path_, target: dict[str, Any] | list[Any], key: Any, value: Any
+    ) -> None:
+        """Puts a copy of ``value`` at ``target[key]`` (at ``path``), its provenance (nested
+        values too) the variant's in place of the parent's."""
         old = target.get(key) if isinstance(target, dict) else None
         if isinstance(old, dict | list):
-            for p in [p for p in where if p[: len(path)] == path]:
-                del where[p]
+            for p in [p for p in self.where if p[: len(path)] == path]:
+                del self.where[p]
         else:
-            where.pop(path, None)  # a scalar has no nested provenance to drop
+            self.where.pop(path, None)  # a scalar has no nested provenance to drop
         target[key] = copy.deepcopy(value)
         for p in _walk_paths(value, path):
-            where[p] = loc(p)
+            self.where[p] = self.loc(p)
 
-    def merge_into(target: dict[str, Any], override: dict[str, Any], path: Path_) -> None:
+    def merge_into(self, target: dict[str, Any], override: dict[str, Any], path: Path_) -> None:
+        """Merges ``override``, the variant's mapping at ``path``, into ``target`` key by key:
+        the file's own keys, operations (list edits, ``$delete``), whole mappings, nested
+        mappings (merged in turn) and values that replace the parent's."""
         for key, value in override.items():
             sub = (*path, key)
             if path == () and key in _OWN_KEYS:
-                if key in data:
-                    target[key] = copy.deepcopy(value)
-                    for p in _walk_paths(value, sub):
-                        where[p] = loc(p)
+                self._own_key(target, key, value, sub)
                 continue
             record = True
             if isinstance(value, dict) and any(op in value for op in _OPS):
-                ops = set(value) & set(_OPS)
-                if set(value) - set(_OPS):
-                    problem(
-                        sub,
-                        "extends/operation",
-                        "a mapping of list edits ($append, $remove, $before, $after, $replace,"
-                        " $drop) or $delete holds nothing else",
-                    )
-                    continue
-                if "$delete" in ops:
-                    if value["$delete"] is not True:
-                        problem(sub, "extends/operation", "$delete takes the value true")
-                    elif key not in target:
-                        problem(
-                            sub,
-                            "extends/missing-target",
-                            f"$delete of {json_path(sub)}, which the parent does not have",
-                        )
-                    else:
-                        del target[key]
-                        for p in [p for p in where if p[: len(sub)] == sub]:
-                            del where[p]
-                    overrides.append((sub, loc(sub)))
-                    continue
-                current = target.get(key)
-                if not isinstance(current, list):
-                    problem(
-                        sub,
-                        "extends/missing-target",
-                        f"{'/'.join(sorted(ops))} needs a list in the parent at {json_path(sub)}",
-                    )
-                    continue
-                # Carry each kept item's provenance (nested values too) to its new index.
-                f_where = loc(sub)
-                depth = len(sub)
-                per_item: list[tuple[Any, dict[Path_, Where]]] = []
-                for i, item in enumerate(current):
-                    inner = {
-                        p[depth + 1 :]: w for p, w in where.items() if p[: depth + 1] == (*sub, i)
-                    }
-                    per_item.append((item, inner))
-                removed = value.get("$remove", [])
-                if not isinstance(removed, list):
-                    problem(
-                        (*sub, "$remove"),
-                        "extends/operation",
-                        f"$remove takes a list of the items to take out, not {_kind(removed)}",
-                    )
-                    removed = []
-                for item in removed:
-                    index = next((i for i, (x, _) in enumerate(per_item) if x == item), None)
-                    if index is None:
-                        problem(
-                            (*sub, "$remove"),
-                            "extends/missing-target",
-                            f"$remove of {item!r}, which {json_path(sub)} does not hold",
-                        )
-                    else:
-                        del per_item[index]
-                added = value.get("$append", [])
-                if not isinstance(added, list):
-                    problem(
-                        (*sub, "$append"),
-                        "extends/operation",
-                        f"$append takes a list of the items to add, not {_kind(added)}",
-                    )
-                    added = []
-                mine: list[tuple[Any, dict[Path_, Where]]] = []
-                """The rows this file writes (added, inserted, replacing): its changes."""
-
-                def own_rows(
-                    op: Path_, rows: list[Any], mine: list[tuple[Any, dict[Path_, Where]]]
-                ) -> list[tuple[Any, dict[Path_, Where]]]:
-                    out = []
-                    for j, item in enumerate(rows):
-                        inner = {
-                            p[len(op) + 1 :]: w
-                            for p, w in own_where.items()
-                            if p[: len(op) + 1] == (*op, j)
-                        }
-                        inner.setdefault((), loc((*op, j)))
-                        out.append((copy.deepcopy(item), inner))
-                    mine.extend(out)
-                    return out
-
-                def find_row(op: Path_, name: Any, per_item: list[Any], sub: Path_) -> int | None:
-                    """The index in ``per_item`` of the row ``name`` names (``win``, or
-                    ``win#2`` for the second row named ``win``), or None (a problem told)."""
-                    text = str(name)
-                    base, _, nth = text.partition("#")
-                    names = [_row_key(x) for x, _ in per_item]
-                    hits = [i for i, n in enumerate(names) if n == base]
-                    if nth:
-                        k = int(nth) - 1 if nth.isdigit() and int(nth) > 0 else -1
-                        hits = hits[k : k + 1] if 0 <= k < len(hits) else []
-                    if len(hits) == 1:
-                        return hits[0]
-                    known = sorted({n for n in names if n is not None})
-                    if not hits:
-                        close = difflib.get_close_matches(base, known, n=1)
-                        hint = f"; did you mean {close[0]!r}?" if close else ""
-                        problem(
-                            op,
-                            "extends/missing-target",
-                            f"no row of {json_path(sub)} is named {text!r}"
-                            f" (its rows: {', '.join(known) or 'none named'}){hint}",
-                        )
-                    else:
-                        problem(
-                            op,
-                            "extends/ambiguous-row",
-                            f"{len(hits)} rows of {json_path(sub)} are named {text!r}: name one"
-                            f" as {base}#1 ... {base}#{len(hits)} (in the parent's order)",
-                        )
-                    return None
-
-                for op_name in ("$replace", "$drop", "$before", "$after"):
-                    arg = value.get(op_name)
-                    if arg is None:
-                        continue
-                    op = (*sub, op_name)
-                    if op_name == "$drop":
-                        if not isinstance(arg, list):
-                            problem(
-                                op,
-                                "extends/operation",
-                                f"$drop takes a list of the rows' names, not {_kind(arg)}",
-                            )
-                            continue
-                        for name in arg:
-                            index = find_row(op, name, per_item, sub)
-                            if index is not None:
-                                del per_item[index]
-                        continue
-                    if not isinstance(arg, dict):
-                        problem(
-                            op,
-                            "extends/operation",
-                            f"{op_name} takes a mapping of a row's name to "
-                            f"{'the row' if op_name == '$replace' else 'a list of rows'},"
-                            f" not {_kind(arg)}",
-                        )
-                        continue
-                    for name, rows in arg.items():
-                        at = (*op, name)
-                        if op_name == "$replace":
-                            rows = [rows]
-                        elif not isinstance(rows, list):
-                            problem(
-                                at,
-                                "extends/operation",
-                                f"{op_name} {name}: takes a list of rows, not {_kind(rows)}",
-                            )
-                            continue
-                        index = find_row(at, name, per_item, sub)
-                        if index is None:
-                            continue
-                        if op_name == "$replace":
-                            inner = {
-                                p[len(at) :]: w for p, w in own_where.items() if p[: len(at)] == at
-                            }
-                            inner.setdefault((), loc(at))
-                            new = [(copy.deepcopy(rows[0]), inner)]
-                            mine.extend(new)
-                            per_item[index : index + 1] = new
-                        elif op_name == "$before":
-                            per_item[index:index] = own_rows(at, rows, mine)
-                        else:
-                            per_item[index + 1 : index + 1] = own_rows(at, rows, mine)
-                per_item.extend(own_rows((*sub, "$append"), added, mine))
-                for p in [p for p in where if p[:depth] == sub and len(p) > depth]:
-                    del where[p]
-                target[key] = [item for item, _ in per_item]
-                for i, (_, inner) in enumerate(per_item):
-                    for rest, w in inner.items():
-                        where[(*sub, i, *rest)] = w
-                    where.setdefault((*sub, i), f_where)
-                # The file's changes are the rows it writes, each at its new index: the
-                # parent's rows it keeps stay the parent's (their basis and lines).
-                ids = {id(row) for row, _ in mine}
-                written = [(i, inner) for i, (row, inner) in enumerate(per_item) if id(row) in ids]
-                rows = all(isinstance(per_item[i][0], dict) for i, _ in written)
-                if written and rows:
-                    for i, inner in written:
-                        overrides.append(((*sub, i), inner[()]))
-                elif written:
-                    overrides.append((sub, f_where))  # plain items: the list is the change
-                elif per_item and all(
-                    isinstance(row, dict) and "basis" in row for row, _ in per_item
-                ):
-                    # Based rows taken out only: the change is the edit itself (the rows
-                    # left are the parent's, with their own basis).
-                    edit = next((o for o in ("$drop", "$remove") if o in value), "$append")
-                    overrides.append(((*sub, edit), loc((*sub, edit))))
-                else:
-                    overrides.append((sub, f_where))
+                self._operation(target, key, value, sub)
                 continue
             if key in _WHOLE_KEYS and isinstance(value, dict):
                 # A basis is the file's own reasons: the child's replaces the parent's whole,
                 # so a parent's citation never stands beside a child's changed value.
-                replace(sub, target, key, _without_deletes(value))
+                self.replace(sub, target, key, _without_deletes(value))
             elif isinstance(value, dict) and isinstance(target.get(key), dict):
                 if not value:
                     continue
-                merge_into(target[key], value, sub)
+                self.merge_into(target[key], value, sub)
                 record = False
             else:
-                replace(sub, target, key, value)
+                self.replace(sub, target, key, value)
             if record:
-                overrides.append((sub, loc(sub)))
+                self.overrides.append((sub, self.loc(sub)))
 
-    merge_into(merged, data, ())
-    merged["extends"] = data["extends"]
-    return merged, where, overrides, problems
+    def _own_key(self, target: dict[str, Any], key: str, value: Any, sub: Path_) -> None:
+        """Sets one of the file's own top-level keys (:data:`_OWN_KEYS`) as the variant
+        writes it, never inherited and never recorded as a change."""
+        if key in self.data:
+            target[key] = copy.deepcopy(value)
+            for p in _walk_paths(value, sub):
+                self.where[p] = self.loc(p)
+
+    def _operation(
+        self, target: dict[str, Any], key: Any, value: dict[str, Any], sub: Path_
+    ) -> None:
+        """Applies a mapping of operations at ``sub``: ``$delete``, or the list edits on the
+        parent's list; a mapping that mixes them with other keys, or list edits where the
+        parent has no list, is a problem."""
+        ops = set(value) & set(_OPS)
+        if set(value) - set(_OPS):
+            self.problem(
+                sub,
+                "extends/operation",
+                "a mapping of list edits ($append, $remove, $before, $after, $replace,"
+                " $drop) or $delete holds nothing else",
+            )
+            return
+        if "$delete" in ops:
+            self._delete(target, key, value, sub)
+            return
+        current = target.get(key)
+        if not isinstance(current, list):
+            self.problem(
+                sub,
+                "extends/missing-target",
+                f"{'/'.join(sorted(ops))} needs a list in the parent at {json_path(sub)}",
+            )
+            return
+        self._edit_list(target, key, value, sub, current)
+
+    def _delete(self, target: dict[str, Any], key: Any, value: dict[str, Any], sub: Path_) -> None:
+        """Applies ``{$delete: true}``: removes the parent's key and its provenance (a wrong
+        argument, or a key the parent lacks, is a problem); the deletion is a change."""
+        if value["$delete"] is not True:
+            self.problem(sub, "extends/operation", "$delete takes the value true")
+        elif key not in target:
+            self.problem(
+                sub,
+                "extends/missing-target",
+                f"$delete of {json_path(sub)}, which the parent does not have",
+            )
+        else:
+            del target[key]
+            for p in [p for p in self.where if p[: len(sub)] == sub]:
+                del self.where[p]
+        self.overrides.append((sub, self.loc(sub)))
+
+    def _edit_list(
+        self,
+        target: dict[str, Any],
+        key: Any,
+        value: dict[str, Any],
+        sub: Path_,
+        current: list[Any],
+    ) -> None:
+        """Applies the list edits of ``value`` to the parent's list at ``sub``: ``$remove``,
+        then ``$replace``, ``$drop``, ``$before`` and ``$after``, then ``$append``; puts the
+        edited list in place and records the variant's changes."""
+        # Carry each kept item's provenance (nested values too) to its new index.
+        f_where = self.loc(sub)
+        per_item = self._items(current, sub)
+        self._remove(per_item, value, sub)
+        added = self._appended(value, sub)
+        mine: _Rows = []
+        """The rows this file writes (added, inserted, replacing): its changes."""
+        for op_name in ("$replace", "$drop", "$before", "$after"):
+            arg = value.get(op_name)
+            if arg is None:
+                continue
+            self._named_edit(op_name, arg, per_item, mine, sub)
+        per_item.extend(self._own_rows((*sub, "$append"), added, mine))
+        self._place(target, key, sub, per_item, f_where)
+        self._record_edit(value, sub, per_item, mine, f_where)
+
+    def _items(self, current: list[Any], sub: Path_) -> _Rows:
+        """Returns the parent's items of the list at ``sub``, each with its provenance
+        (nested values too) relative to the item."""
+        depth = len(sub)
+        per_item: _Rows = []
+        for i, item in enumerate(current):
+            inner = {
+                p[depth + 1 :]: w for p, w in self.where.items() if p[: depth + 1] == (*sub, i)
+            }
+            per_item.append((item, inner))
+        return per_item
+
+    def _remove(self, per_item: _Rows, value: dict[str, Any], sub: Path_) -> None:
+        """Applies ``$remove``: takes each named item out of ``per_item`` (an argument that is
+        not a list, or an item the list does not hold, is a problem)."""
+        removed = value.get("$remove", [])
+        if not isinstance(removed, list):
+            self.problem(
+                (*sub, "$remove"),
+                "extends/operation",
+                f"$remove takes a list of the items to take out, not {_kind(removed)}",
+            )
+            removed = []
+        for item in removed:
+            index = next((i for i, (x, _) in enumerate(per_item) if x == item), None)
+            if index is None:
+                self.problem(
+                    (*sub, "$remove"),
+                    "extends/missing-target",
+                    f"$remove of {item!r}, which {json_path(sub)} does not hold",
+                )
+            else:
+                del per_item[index]
+
+    def _appended(self, value: dict[str, Any], sub: Path_) -> list[Any]:
+        """Returns the items of ``$append`` (none, and a problem, if it is not a list)."""
+        added = value.get("$append", [])
+        if not isinstance(added, list):
+            self.problem(
+                (*sub, "$append"),
+                "extends/operation",
+                f"$append takes a list of the items to add, not {_kind(added)}",
+            )
+            added = []
+        return added
+
+    def _own_rows(self, op: Path_, rows: list[Any], mine: _Rows) -> _Rows:
+        """Returns copies of the rows the variant writes at ``op``, each with the variant's
+        provenance, and notes them in ``mine`` (the variant's changes)."""
+        out = []
+        for j, item in enumerate(rows):
+            inner = {
+                p[len(op) + 1 :]: w
+                for p, w in self.own_where.items()
+                if p[: len(op) + 1] == (*op, j)
+            }
+            inner.setdefault((), self.loc((*op, j)))
+            out.append((copy.deepcopy(item), inner))
+        mine.extend(out)
+        return out
+
+    def _find_row(self, op: Path_, name: Any, per_item: _Rows, sub: Path_) -> int | None:
+        """The index in ``per_item`` of the row ``name`` names (``win``, or
+        ``win#2`` for the second row named ``win``), or None (a problem told)."""
+        text = str(name)
+        base, _, nth = text.partition("#")
+        names = [_row_key(x) for x, _ in per_item]
+        hits = [i for i, n in enumerate(names) if n == base]
+        if nth:
+            k = int(nth) - 1 if nth.isdigit() and int(nth) > 0 else -1
+            hits = hits[k : k + 1] if 0 <= k < len(hits) else []
+        if len(hits) == 1:
+            return hits[0]
+        known = sorted({n for n in names if n is not None})
+        if not hits:
+            close = difflib.get_close_matches(base, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self.problem(
+                op,
+                "extends/missing-target",
+                f"no row of {json_path(sub)} is named {text!r}"
+                f" (its rows: {', '.join(known) or 'none named'}){hint}",
+            )
+        else:
+            self.problem(
+                op,
+                "extends/ambiguous-row",
+                f"{len(hits)} rows of {json_path(sub)} are named {text!r}: name one"
+                f" as {base}#1 ... {base}#{len(hits)} (in the parent's order)",
+            )
+        return None
+
+    def _named_edit(self, op_name: str, arg: Any, per_item: _Rows, mine: _Rows, sub: Path_) -> None:
+        """Applies one edit by the rows' names (``$replace``, ``$drop``, ``$before`` or
+        ``$after``) to ``per_item``; an argument of the wrong shape is a problem."""
+        op = (*sub, op_name)
+        if op_name == "$drop":
+            self._drop(op, arg, per_item, sub)
+            return
+        if not isinstance(arg, dict):
+            self.problem(
+                op,
+                "extends/operation",
+                f"{op_name} takes a mapping of a row's name to "
+                f"{'the row' if op_name == '$replace' else 'a list of rows'},"
+                f" not {_kind(arg)}",
+            )
+            return
+        for name, rows in arg.items():
+            self._edit_row(op_name, (*op, name), name, rows, per_item, mine, sub)
+
+    def _drop(self, op: Path_, arg: Any, per_item: _Rows, sub: Path_) -> None:
+        """Applies ``$drop``: takes each named row out of ``per_item`` (an argument that is
+        not a list, or a name that finds no one row, is a problem)."""
+        if not isinstance(arg, list):
+            self.problem(
+                op,
+                "extends/operation",
+                f"$drop takes a list of the rows' names, not {_kind(arg)}",
+            )
+            return
+        for name in arg:
+            index = self._find_row(op, name, per_item, sub)
+            if index is not None:
+                del per_item[index]
+
+    def _edit_row(
+        self,
+        op_name: str,
+        at: Path_,
+        name: Any,
+        rows: Any,
+        per_item: _Rows,
+        mine: _Rows,
+        sub: Path_,
+    ) -> None:
+        """Puts the variant's ``rows`` (written at ``at``) in place of the row ``name``
+        (``$replace``, one row), or before or after it (``$before``, ``$after``, a list)."""
+        if op_name == "$replace":
+            rows = [rows]
+        elif not isinstance(rows, list):
+            self.problem(
+                at,
+                "extends/operation",
+                f"{op_name} {name}: takes a list of rows, not {_kind(rows)}",
+            )
+            return
+        index = self._find_row(at, name, per_item, sub)
+        if index is None:
+            return
+        if op_name == "$replace":
+            inner = {p[len(at) :]: w for p, w in self.own_where.items() if p[: len(at)] == at}
+            inner.setdefault((), self.loc(at))
+            new = [(copy.deepcopy(rows[0]), inner)]
+            mine.extend(new)
+            per_item[index : index + 1] = new
+        elif op_name == "$before":
+            per_item[index:index] = self._own_rows(at, rows, mine)
+        else:
+            per_item[index + 1 : index + 1] = self._own_rows(at, rows, mine)
+
+    def _place(
+        self,
+        target: dict[str, Any],
+        key: Any,
+        sub: Path_,
+        per_item: _Rows,
+        f_where: Where,
+    ) -> None:
+        """Puts the edited list at ``target[key]`` and each item's provenance at its new index
+        (an item without its own, the list's)."""
+        depth = len(sub)
+        for p in [p for p in self.where if p[:depth] == sub and len(p) > depth]:
+            del self.where[p]
+        target[key] = [item for item, _ in per_item]
+        for i, (_, inner) in enumerate(per_item):
+            for rest, w in inner.items():
+                self.where[(*sub, i, *rest)] = w
+            self.where.setdefault((*sub, i), f_where)
+
+    def _record_edit(
+        self,
+        value: dict[str, Any],
+        sub: Path_,
+        per_item: _Rows,
+        mine: _Rows,
+        f_where: Where,
+    ) -> None:
+        """Records the changes of a list edit: the rows the variant wrote, each at its new
+        index; else the list itself, or the edit that took based rows out."""
+        # The file's changes are the rows it writes, each at its new index: the
+        # parent's rows it keeps stay the parent's (their basis and lines).
+        ids = {id(row) for row, _ in mine}
+        written = [(i, inner) for i, (row, inner) in enumerate(per_item) if id(row) in ids]
+        rows = all(isinstance(per_item[i][0], dict) for i, _ in written)
+        if written and rows:
+            for i, inner in written:
+                self.overrides.append(((*sub, i), inner[()]))
+        elif written:
+            self.overrides.append((sub, f_where))  # plain items: the list is the change
+        elif per_item and all(isinstance(row, dict) and "basis" in row for row, _ in per_item):
+            # Based rows taken out only: the change is the edit itself (the rows
+            # left are the parent's, with their own basis).
+            edit = next((o for o in ("$drop", "$remove") if o in value), "$append")
+            self.overrides.append(((*sub, edit), self.loc((*sub, edit))))
+        else:
+            self.overrides.append((sub, f_where))
+
+
+def _merge(
+    base: Resolved, data: dict[str, Any], own_where: dict[Path_, Where], file: str
+) -> tuple[dict[str, Any], dict[Path_, Where], list[tuple[Path_, Where]], list[Problem]]:
+    """Merges a variant's ``data`` (its positions ``own_where``, in ``file``) over its parent's
+    resolved ``base``: returns the merged data, its provenance, the variant's changes and the
+    problems of its operations (see :class:`_Merger`)."""
+    merger = _Merger(base, data, own_where, file)
+    merger.merge_into(merger.merged, data, ())
+    merger.merged["extends"] = data["extends"]
+    return merger.merged, merger.where, merger.overrides, merger.problems
 
 
 def _kind(value: Any) -> str:
