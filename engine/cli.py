@@ -38,6 +38,7 @@ from engine.errors import (
 
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
+    from engine.table import PlayRequest
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "CliError", "app", "main"]
 
@@ -832,11 +833,7 @@ def play(
     option: OptionList = None,
 ) -> None:
     """Play at the table against bots (answers on stdin: an action, a card, or a number)."""
-    from engine.seeds import fresh_seed
-    from engine.table import PlayRequest, open_table
-
-    interactive = sys.stdin.isatty()
-    import io
+    from engine.table import PlayRequest
 
     request = PlayRequest(
         ruleset=ruleset,
@@ -850,17 +847,36 @@ def play(
         deals=deals,
         options=_option_pairs(option),
         option_given=bool(option),
-        interactive=interactive,
+        interactive=sys.stdin.isatty(),
     )
+    status = _sit_at_table(request)
+    if status:
+        raise typer.Exit(status)
+
+
+def _sit_at_table(request: PlayRequest) -> int:
+    """Opens the table ``request`` asks for, warns about its record's rules, readies the
+    standard input and plays the party on it; returns the party's exit status."""
+    import io
+
+    from engine.seeds import fresh_seed
+    from engine.table import open_table
+
     game, warnings = open_table(request, _load, fresh_seed)
     for warning in warnings:
-        _err(_line("warning", _words("record-warning", path=from_, warning=warning)))
+        _err(_line("warning", _words("record-warning", path=request.start, warning=warning)))
     if isinstance(sys.stdin, io.TextIOWrapper):
         # Bytes that are not text in the locale's encoding become U+FFFD (and so an answer
         # the table does not understand), not a UnicodeDecodeError.
         sys.stdin.reconfigure(errors="replace")
-    if interactive:
+    if request.interactive:
         _line_editing(game.completions)
+    return game.run(_stdin_reader(request.interactive), typer.echo)
+
+
+def _stdin_reader(interactive: bool) -> Callable[[str], str | None]:
+    """Returns the table's way of asking: a prompt answered on the standard input, through
+    line editing at a terminal, else echoed with the answer read (None at the end)."""
 
     def read(prompt: str) -> str | None:
         if interactive:
@@ -878,9 +894,7 @@ def play(
         sys.stdout.write(line if line.endswith("\n") else line + "\n")
         return line
 
-    status = game.run(read, typer.echo)
-    if status:
-        raise typer.Exit(status)
+    return read
 
 
 def _line_editing(words: Callable[[], list[str]]) -> None:

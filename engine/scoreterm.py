@@ -100,8 +100,28 @@ def _said(evening: Evening, first: str) -> dict[str, Any] | str | None:
 
 
 def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any] | str:
+    first, irregularities = _contract_and_irregularities(evening, read, write)
+    said = _said(evening, first)
+    if said is not None:
+        if said == "passed":
+            said = _with_penalties(evening, {"passed": True}, read, write)
+        if isinstance(said, dict) and irregularities:
+            # Kept with the answer, so that the entry is refused as a whole (a deal not played
+            # has no irregularities of the play) rather than the irregularities dropped unsaid.
+            return {**said, "irregularities": irregularities}
+        return said
+    data = _played_deal(evening, first, read, write)
+    if irregularities:
+        data["irregularities"] = irregularities
+    return _with_penalties(evening, data, read, write)
+
+
+def _contract_and_irregularities(
+    evening: Evening, read: ReadLine, write: Write
+) -> tuple[str, list[dict[str, Any]]]:
+    """Asks for the deal's first answer (a contract, ``passed``, ``undo`` …), lower-cased, and
+    the irregularities of the play said before it when the answer is ``laws``."""
     rules = evening.rules
-    n = evening.n
     ask = _macros().ask
     first = _ask(read, str(ask("contract", rules))).lower()
     irregularities: list[dict[str, Any]] = []
@@ -116,32 +136,36 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
             _say(write, "not-understood", error=exc)
             continue
         first = _ask(read, str(ask("contract", rules))).lower()
-    said = _said(evening, first)
-    if said is not None:
-        if said == "passed":
-            said = _with_penalties(evening, {"passed": True}, read, write)
-        if isinstance(said, dict) and irregularities:
-            # Kept with the answer, so that the entry is refused as a whole (a deal not played
-            # has no irregularities of the play) rather than the irregularities dropped unsaid.
-            return {**said, "irregularities": irregularities}
-        return said
+    return first, irregularities
+
+
+def _ask_seat(
+    evening: Evening, read: ReadLine, write: Write, prompt: str, optional: bool = False
+) -> int | None:
+    """Asks for a seat, by number or name, until one is given; None for no answer when the
+    question is ``optional``."""
+    while True:
+        text = _ask(read, prompt)
+        if optional and not text:
+            return None
+        k = evening.seat_of(text)
+        if k is not None:
+            return k
+        _say(write, "seat", n=evening.n, evening=evening)
+
+
+def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> dict[str, Any]:
+    """Asks for the fields of a deal played in the contract ``first``, in the order a
+    scorekeeper hears them; returns them as the entry's data."""
+    rules = evening.rules
+    n = evening.n
+    ask = _macros().ask
     data: dict[str, Any] = {"contract": first}
     # The contract named (an alias read as the record notation reads it): the questions that
     # do not apply to it are not asked (no trumps, no matadors, no vole where it has none).
     # (RuleSet.contract_id; a name that is none is refused, located, by parse_entry).
     contract = rules.contracts.get(rules.contract_id(first) or "")
-
-    def seat(prompt: str, optional: bool = False) -> int | None:
-        while True:
-            text = _ask(read, prompt)
-            if optional and not text:
-                return None
-            k = evening.seat_of(text)
-            if k is not None:
-                return k
-            _say(write, "seat", n=n, evening=evening)
-
-    data["declarer"] = seat(str(ask("declarer", evening=evening)))
+    data["declarer"] = _ask_seat(evening, read, write, str(ask("declarer", evening=evening)))
     if contract is None or not contract.no_trumps:
         trump = _ask(read, str(ask("trump")))
         if trump:
@@ -149,15 +173,8 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     called = _ask(read, str(ask("called")))
     if called:
         data["called"] = called
-        data["holder"] = seat(str(ask("holder", n=n, evening=evening)))
-    while True:
-        text = _ask(read, str(ask("tricks", n=n)))
-        parts = text.replace(",", " ").split()
-        counts = [small_number(p) for p in parts]
-        if len(parts) == n and all(c is not None for c in counts):
-            data["tricks"] = counts
-            break
-        _say(write, "numbers", n=n)
+        data["holder"] = _ask_seat(evening, read, write, str(ask("holder", n=n, evening=evening)))
+    data["tricks"] = _ask_tricks(evening, read, write)
     while contract is None or not contract.no_trumps:
         text = _ask(read, str(ask("matadors"))) or "0"
         matadors = small_number(text)
@@ -169,7 +186,8 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
     if len(tied) > 1:
         # Every seat played for himself and some tied for the most tricks: the tie goes to the
         # one of them who won the latest trick (``all_play.ties``).
-        data["latest_of_tied"] = seat(str(ask("latest_of_tied", tied=tied, evening=evening)))
+        prompt = str(ask("latest_of_tied", tied=tied, evening=evening))
+        data["latest_of_tied"] = _ask_seat(evening, read, write, prompt)
     if contract is None or not (
         contract.all_play is not None or contract.no_tricks or contract.announces_vole
     ):
@@ -177,9 +195,32 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
         data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
     if data.get("vole") and contract is not None and defender_may_go_on(rules, contract):
         # A defender who took the first tricks may go on for the vole (``vole.by: any-seat``).
-        data["vole_by"] = seat(str(ask("vole_by", n=n, evening=evening)), True)
+        prompt = str(ask("vole_by", n=n, evening=evening))
+        data["vole_by"] = _ask_seat(evening, read, write, prompt, True)
         if data["vole_by"] is None:
             del data["vole_by"]
+    data.update(_trumps_and_renonces(evening, read, write))
+    return data
+
+
+def _ask_tricks(evening: Evening, read: ReadLine, write: Write) -> list[int | None]:
+    """Asks for the tricks of every seat, in seat order, until there is a number for each."""
+    n = evening.n
+    while True:
+        text = _ask(read, str(_macros().ask("tricks", n=n)))
+        parts = text.replace(",", " ").split()
+        counts = [small_number(p) for p in parts]
+        if len(parts) == n and all(c is not None for c in counts):
+            return counts
+        _say(write, "numbers", n=n)
+
+
+def _trumps_and_renonces(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any]:
+    """Asks, where the rules need them, who held trumps (the highest first), who held the
+    highest trump and who renounced; returns the fields answered."""
+    n = evening.n
+    ask = _macros().ask
+    data: dict[str, Any] = {}
     if evening.asks_trump_holders:
         # A codille's odd counters go to the defenders with the highest trumps (the rules'
         # codille_remainder): who held a trump, the highest first.
@@ -193,16 +234,14 @@ def _read_entry(evening: Evening, read: ReadLine, write: Write) -> dict[str, Any
                 break
             _say(write, "seat", n=n, evening=evening)
     if evening.table.remainder:
-        highest = seat(str(ask("highest", evening=evening)), True)
+        highest = _ask_seat(evening, read, write, str(ask("highest", evening=evening)), True)
         if highest is not None:
             data["highest_trump"] = highest
     if evening.asks_renonces:
         renonces = _seats(evening, str(ask("renonces", evening=evening)), read, write)
         if renonces:
             data["renonces"] = renonces
-    if irregularities:
-        data["irregularities"] = irregularities
-    return _with_penalties(evening, data, read, write)
+    return data
 
 
 def _seats(evening: Evening, prompt: str, read: ReadLine, write: Write) -> list[int]:

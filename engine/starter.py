@@ -70,6 +70,16 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
     The schema line is relative to the target's folder. Everything past the header is comments
     except the file's own keys, so the starter validates as written.
     """
+    lines = _header_lines(name, parent, target, schema)
+    threshold, change = _threshold_example(parent)
+    lines += threshold
+    lines += _change_examples(parent, change)
+    return "\n".join(lines)
+
+
+def _header_lines(name: str, parent: RuleSet, target: Path, schema: Path) -> list[str]:
+    """Returns the starter's opening lines: the schema line, the guide in comments, the
+    variant's own keys (id, name, extends, summary) and the commented sources to fill in."""
     schema_ref = Path(os.path.relpath(schema, target.resolve().parent)).as_posix()
     parent_file = "/".join(Path(parent.file).parts[-2:])
     sources = textwrap.wrap(
@@ -78,11 +88,7 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         + ").",
         width=94,
     )
-    contracts = parent.plain(("auction", "contracts")) or {}
-    sharing = parent.plain(("settlement", "sharing")) or {}
-    stakes = _strip_bases(parent.plain(("settlement", "stakes")) or [])
-    first_contract = next(iter(contracts), "ask")
-    lines = [
+    return [
         f"# yaml-language-server: $schema={schema_ref}",
         "#",
         f"# {name}: a variant of {parent.name} ({parent.id}, {parent_file}).",
@@ -111,6 +117,12 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         "#     kind: house          # primary | secondary | modern | house",
         "",
     ]
+
+
+def _threshold_example(parent: RuleSet) -> tuple[list[str], dict[str, Any]]:
+    """Returns the commented example of a threshold (the parent's sharing of a lost game when
+    it has a sole-liability threshold, else its vole) and the change of it to show, with the
+    basis a change needs."""
     basis = {
         "evidence": "attested",
         "cite": [
@@ -122,8 +134,9 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         ],
         "note": PLACEHOLDER_NOTE,
     }
+    sharing = parent.plain(("settlement", "sharing")) or {}
     if sharing.get("sole_liability_below") is not None:
-        lines.append("# Example: a threshold. The parent's sharing of a lost game:")
+        lines = ["# Example: a threshold. The parent's sharing of a lost game:"]
         lines += commented({"settlement": {"sharing": _strip_bases(sharing)}})
         change: dict[str, Any] = {
             "settlement": {
@@ -135,10 +148,19 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         }
     else:
         vole = _strip_bases(parent.plain(("vole",)) or {})
-        lines.append("# Example: a threshold. The parent's vole:")
+        lines = ["# Example: a threshold. The parent's vole:"]
         lines += commented({"vole": vole})
         change = {"vole": {"after_tricks": int(vole.get("after_tricks", 1)) + 1, "basis": basis}}
-    lines += [
+    return lines, change
+
+
+def _change_examples(parent: RuleSet, change: dict[str, Any]) -> list[str]:
+    """Returns the starter's closing examples: the threshold's change with its basis, the
+    parent's stakes (a list replaced whole) and a contract changed or added."""
+    contracts = parent.plain(("auction", "contracts")) or {}
+    stakes = _strip_bases(parent.plain(("settlement", "stakes")) or [])
+    first_contract = next(iter(contracts), "ask")
+    return [
         "# Change one value and give the rule's basis whole, for instance:",
         *commented(change),
         "",
@@ -163,7 +185,6 @@ def starter_text(name: str, parent: RuleSet, target: Path, schema: Path) -> str:
         ),
         "",
     ]
-    return "\n".join(lines)
 
 
 def write_starter(name: str, parent: RuleSet, target: Path, schema: Path) -> Path:

@@ -608,110 +608,139 @@ class TableGame:
         write = _wrapping(write)
         self._intro(write)
         resume = self._resuming()
-        recorded_deals = len(self.start.deals) if self.start is not None else 0
-        if self.start is not None:
-            source = self.start.file
-            write(
-                _message(
-                    "going-on" if resume else "going-on-finished",
-                    source=source,
-                    deals=recorded_deals,
-                )
-            )
+        self._tell_going_on(resume, write)
         try:
-            i = 0
-            # --deals counts the deals of the party as the party counts them: a deal made void
-            # and dealt again by the same dealer is not one (Party.counted).
-            while (self.deals is None or party.counted < self.deals) and i < MAX_DEALS:
-                if party.over:
-                    # The rule file's party is over: a seat reached the target, or its deals
-                    # are played.
-                    write(_message("party-over", party=party, rules=rules, human=self.human))
-                    break
-                on_table = party.table
-                number = party.counted + 1  # a deal dealt again keeps the void one's number
-                deal = self._new_deal(party, i)
-                self.played.append(deal)
-                recorded: tuple[str, ...] = ()
-                if self.start is not None and i < recorded_deals:
-                    recorded = self.start.deals[i].actions
-                if i < recorded_deals and (not resume or i < recorded_deals - 1):
-                    # A finished deal of the record: played again without a word.
-                    for line_text in recorded:
-                        seat, action = parse_line(line_text)
-                        deal.apply(rules.canonical(action), seat=seat)
-                    write(
-                        _message(
-                            "replayed",
-                            number=number,
-                            deals=self.deals,
-                            deal=deal,
-                            rules=rules,
-                            human=self.human,
-                        )
-                    )
-                    i += 1
-                    continue
-                self._header(deal, number, on_table, write)
-                if recorded:
-                    write(_message("resuming", actions=len(recorded)))
-                    for line_text in recorded:
-                        seat, action = parse_line(line_text)
-                        self._act(deal, seat, rules.canonical(action), write)
-                    write(_message("goes-on"))
-                if not self._play_deal(deal, read, write):
-                    write(
-                        _message(
-                            "input-ended",
-                            number=number,
-                            deals=self.deals,
-                            recorded=self.record_path is not None,
-                        )
-                    )
-                    return self._save(write, EXIT_UNFINISHED, final=True)
-                for line in describe_result(deal, self.human):
-                    write(line)
-                if self.human is not None:
-                    # A player's game is kept deal by deal; bots alone are kept at the end.
-                    self._save(write, status, final=False)
-                i += 1
-                if self.deals is None or self.deals > 1:
-                    write(self._running(party))
-                if party.over:
-                    continue  # told at the top of the loop
-                if (
-                    self.deals is None
-                    and self.human is not None
-                    and not self._another(party, party.counted, read, write)
-                ):
-                    break
+            if not self._play_party(party, resume, read, write):
+                return self._save(write, EXIT_UNFINISHED, final=True)
             if self.deals != 1 and len(self.played) > 1:
-                write(
-                    _message(
-                        "totals",
-                        totals=party.totals,
-                        pot=party.table.pot,
-                        human=self.human,
-                        points=self.rules.in_points,
-                    )
-                )
+                write(self._totals(party))
         except _Quit:
             write(_message("quit", recorded=self.record_path is not None))
             if len(party.finished) > 1 or (party.finished and self.deals != 1):
-                write(
-                    _message(
-                        "totals",
-                        totals=party.totals,
-                        pot=party.table.pot,
-                        human=self.human,
-                        points=self.rules.in_points,
-                    )
-                )
+                write(self._totals(party))
         except KeyboardInterrupt:
             write(_message("interrupted"))
             status = 130
         self._tell_seed(write)
         return self._save(write, status, final=True)
+
+    def _tell_going_on(self, resume: bool, write: Write) -> None:
+        """Tells, when the party goes on from a record, which record and how many deals it
+        holds, and whether its last deal is resumed or the next one dealt."""
+        if self.start is not None:
+            write(
+                _message(
+                    "going-on" if resume else "going-on-finished",
+                    source=self.start.file,
+                    deals=len(self.start.deals),
+                )
+            )
+
+    def _play_party(self, party: Party, resume: bool, read: ReadLine, write: Write) -> bool:
+        """Plays the deals of the party, a record's finished deals again in silence first;
+        returns False when the input ended before a deal was over."""
+        rules = self.rules
+        recorded_deals = len(self.start.deals) if self.start is not None else 0
+        i = 0
+        # --deals counts the deals of the party as the party counts them: a deal made void
+        # and dealt again by the same dealer is not one (Party.counted).
+        while (self.deals is None or party.counted < self.deals) and i < MAX_DEALS:
+            if party.over:
+                # The rule file's party is over: a seat reached the target, or its deals
+                # are played.
+                write(_message("party-over", party=party, rules=rules, human=self.human))
+                break
+            on_table = party.table
+            number = party.counted + 1  # a deal dealt again keeps the void one's number
+            deal = self._new_deal(party, i)
+            self.played.append(deal)
+            recorded: tuple[str, ...] = ()
+            if self.start is not None and i < recorded_deals:
+                recorded = self.start.deals[i].actions
+            if i < recorded_deals and (not resume or i < recorded_deals - 1):
+                self._replay_silently(deal, number, recorded, write)
+                i += 1
+                continue
+            if not self._play_dealt(deal, number, on_table, recorded, read, write):
+                return False
+            i += 1
+            if self.deals is None or self.deals > 1:
+                write(self._running(party))
+            if party.over:
+                continue  # told at the top of the loop
+            if (
+                self.deals is None
+                and self.human is not None
+                and not self._another(party, party.counted, read, write)
+            ):
+                break
+        return True
+
+    def _replay_silently(
+        self, deal: Deal, number: int, recorded: tuple[str, ...], write: Write
+    ) -> None:
+        """Plays a finished deal of the record again without a word, and tells its result in
+        one line."""
+        rules = self.rules
+        for line_text in recorded:
+            seat, action = parse_line(line_text)
+            deal.apply(rules.canonical(action), seat=seat)
+        write(
+            _message(
+                "replayed",
+                number=number,
+                deals=self.deals,
+                deal=deal,
+                rules=rules,
+                human=self.human,
+            )
+        )
+
+    def _play_dealt(
+        self,
+        deal: Deal,
+        number: int,
+        on_table: Any,
+        recorded: tuple[str, ...],
+        read: ReadLine,
+        write: Write,
+    ) -> bool:
+        """Plays a deal at the table, from where its record stopped when it has recorded
+        actions, tells its result and keeps a player's game; returns False when the input
+        ended before the deal was over."""
+        self._header(deal, number, on_table, write)
+        if recorded:
+            write(_message("resuming", actions=len(recorded)))
+            for line_text in recorded:
+                seat, action = parse_line(line_text)
+                self._act(deal, seat, self.rules.canonical(action), write)
+            write(_message("goes-on"))
+        if not self._play_deal(deal, read, write):
+            write(
+                _message(
+                    "input-ended",
+                    number=number,
+                    deals=self.deals,
+                    recorded=self.record_path is not None,
+                )
+            )
+            return False
+        for line in describe_result(deal, self.human):
+            write(line)
+        if self.human is not None:
+            # A player's game is kept deal by deal; bots alone are kept at the end.
+            self._save(write, 0, final=False)
+        return True
+
+    def _totals(self, party: Party) -> str:
+        """Returns the totals of the party, and what is left in the pot."""
+        return _message(
+            "totals",
+            totals=party.totals,
+            pot=party.table.pot,
+            human=self.human,
+            points=self.rules.in_points,
+        )
 
     def _tell_seed(self, write: Write) -> None:
         """Tells a seed kept hidden, once the party is over and no deal of it is in progress."""
@@ -1423,6 +1452,24 @@ class PlayRequest:
     """Whether a person answers at a terminal: the party then goes on until he stops."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """The rules and setup a game is opened with: a record's (``--from``) or the arguments'."""
+
+    rules: RuleSet
+    options: dict[str, str]
+    warnings: list[str] = field(default_factory=list)
+    played: dict[str, Any] = field(default_factory=dict)
+    """The record's table: the seat, seed, bots and deals it was played with."""
+    start: Record | None = None
+    record: Path | None = None
+    """Where the game is recorded: ``--record``, else the ``--from`` record itself."""
+    finished: int = 0
+    """The record's finished deals that count in the party."""
+    complete: bool = True
+    """Whether the record's every deal is over."""
+
+
 def open_table(
     request: PlayRequest, load: Callable[[str], RuleSet], fresh_seed: Callable[[], int]
 ) -> tuple[TableGame, list[str]]:
@@ -1441,40 +1488,12 @@ def open_table(
     :raises RecordError: for a malformed record.
     """
     from engine.bots import BOTS
-    from engine.records import read_record, resolve_ruleset
-    from engine.records import replay as run_replay
 
-    start: Record | None = None
-    warnings: list[str] = []
-    played: dict[str, Any] = {}
-    record = request.record
-    finished = 0
     if request.start is not None:
-        path = request.start
-        if path.is_dir():
-            raise RequestError(_message("start-is-a-directory", path=path))
-        if not path.exists():
-            raise RequestError(_message("no-such-record", path=path))
-        start = read_record(path)
-        rules, warnings = resolve_ruleset(start, path, request.ruleset)
-        report = run_replay(start, rules)
-        if report.error is not None:
-            raise RequestError(_message("cannot-go-on", path=path, located=report.located), 1)
-        if request.option_given:
-            raise RequestError(_message("from-option"))
-        played = dict(start.table or {})
-        options = dict(start.options)
-        # The finished deals that count in the party (a deal made void and dealt again does
-        # not: Party.counted's statement), against which --deals is read.
-        finished = deals_counted(rules, (d.result for d in report.finished))
-        if record is None:
-            record = path  # the game goes on in the same file
+        setup = _recorded_setup(request, request.start)
     else:
-        if request.ruleset is None:
-            raise RequestError(_message("play-needs-ruleset"))
-        rules = load(request.ruleset)
-        options = dict(request.options)
-        rules.resolve_options(options)  # raises NotationError for an unknown key or choice
+        setup = _requested_setup(request, load)
+    rules, played = setup.rules, setup.played
     bots = request.bots or played.get("bots", "heuristic")
     if bots not in BOTS:
         raise RequestError(_message("bots", kinds=BOTS, value=bots))
@@ -1485,10 +1504,84 @@ def open_table(
     fresh = seed is None
     if seed is None:
         seed = fresh_seed()
+    deals = _party_deals(request, setup)
+    if setup.record is not None:
+        _check_record_path(request, setup.record)
+    game = TableGame(
+        rules,
+        human=None if request.auto else seat,
+        seed=seed,
+        bots=bots,
+        deals=deals,
+        options=setup.options,
+        record_path=setup.record,
+        start=setup.start,
+        seed_hidden=fresh and not request.auto,
+    )
+    return game, setup.warnings
+
+
+def _recorded_setup(request: PlayRequest, path: Path) -> _Setup:
+    """Returns the setup of the record ``path`` that ``--from`` goes on with, replayed to
+    check it.
+
+    :raises RequestError: for a folder, a missing record, one that cannot be gone on with, or
+        ``--option`` given with it;
+    :raises RecordError: for a malformed record.
+    """
+    from engine.records import read_record, resolve_ruleset
+    from engine.records import replay as run_replay
+
+    if path.is_dir():
+        raise RequestError(_message("start-is-a-directory", path=path))
+    if not path.exists():
+        raise RequestError(_message("no-such-record", path=path))
+    start = read_record(path)
+    rules, warnings = resolve_ruleset(start, path, request.ruleset)
+    report = run_replay(start, rules)
+    if report.error is not None:
+        raise RequestError(_message("cannot-go-on", path=path, located=report.located), 1)
+    if request.option_given:
+        raise RequestError(_message("from-option"))
+    return _Setup(
+        rules,
+        dict(start.options),
+        warnings=warnings,
+        played=dict(start.table or {}),
+        start=start,
+        # The game goes on in the same file unless --record names another.
+        record=request.record if request.record is not None else path,
+        # The finished deals that count in the party (a deal made void and dealt again does
+        # not: Party.counted's statement), against which --deals is read.
+        finished=deals_counted(rules, (d.result for d in report.finished)),
+        complete=report.complete,
+    )
+
+
+def _requested_setup(request: PlayRequest, load: Callable[[str], RuleSet]) -> _Setup:
+    """Returns the setup the arguments ask for: the ruleset named and its options.
+
+    :raises RequestError: when no ruleset is named;
+    :raises NotationError: for an unknown ruleset, option or choice.
+    """
+    if request.ruleset is None:
+        raise RequestError(_message("play-needs-ruleset"))
+    rules = load(request.ruleset)
+    options = dict(request.options)
+    rules.resolve_options(options)  # raises NotationError for an unknown key or choice
+    return _Setup(rules, options, record=request.record)
+
+
+def _party_deals(request: PlayRequest, setup: _Setup) -> int | None:
+    """Returns how many deals the party has (None: deal after deal until the player stops).
+
+    :raises RequestError: for ``--deals`` no more than the record's finished deals.
+    """
+    rules, finished = setup.rules, setup.finished
     open_party = request.interactive and not request.auto
     deals: int | None
     to_the_end = rules.party is not None and rules.party.tours is None
-    if start is None:
+    if setup.start is None:
         # A party the rule file plays to a target or for some deals is played to its end.
         deals = request.deals or (None if open_party or to_the_end else 1)
     elif request.deals is not None:
@@ -1496,28 +1589,24 @@ def open_table(
             raise RequestError(_message("from-deals", path=request.start, finished=finished))
         deals = request.deals
     else:
-        target = int(played.get("deals", 1))
-        if not report.complete and target > finished + 1:
+        target = int(setup.played.get("deals", 1))
+        if not setup.complete and target > finished + 1:
             deals = target  # a party of a fixed length, cut short: its deals are played out
         elif open_party or to_the_end:
             deals = None
         else:
             deals = finished + 1  # the unfinished deal played out, or one deal more
-    if record is not None:
-        # Going on in the record's own file keeps all it held, and adds to it.
-        continuing = request.start is not None and record.resolve() == request.start.resolve()
-        problem = record_path_problem(record, force=request.force, continuing=continuing)
-        if problem:
-            raise RequestError(problem)
-    game = TableGame(
-        rules,
-        human=None if request.auto else seat,
-        seed=seed,
-        bots=bots,
-        deals=deals,
-        options=options,
-        record_path=record,
-        start=start,
-        seed_hidden=fresh and not request.auto,
-    )
-    return game, warnings
+    return deals
+
+
+def _check_record_path(request: PlayRequest, record: Path) -> None:
+    """Checks that the game may be recorded at ``record``.
+
+    :raises RequestError: when it may not (it exists without ``--force``, and is not the
+        ``--from`` record the game goes on in).
+    """
+    # Going on in the record's own file keeps all it held, and adds to it.
+    continuing = request.start is not None and record.resolve() == request.start.resolve()
+    problem = record_path_problem(record, force=request.force, continuing=continuing)
+    if problem:
+        raise RequestError(problem)
