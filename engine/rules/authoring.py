@@ -253,6 +253,27 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
     contracts = auction["contracts"]
     talon = int(d["deal"]["talon"])
     rnd = auction["speech"] in ("round", "duel")
+    _equal_rank_problems(auction, contracts, add)
+    suits = set(d["deck"]["suits"])
+    for cid, c in contracts.items():
+        path: Path_ = ("auction", "contracts", cid)
+        if rnd and c.get("matchable"):
+            add(
+                (*path, "matchable"),
+                "round-and-matchable",
+                f"contract {cid}: where speech goes round or duels the holder speaks again, so no "
+                "overcall is matched (drop matchable)",
+            )
+        _class_bid_problems(path, cid, c, contracts, add)
+        _overcall_problems(d, path, cid, c, contracts, add)
+        _own_trump_problems(path, cid, c, suits, add)
+        _exchange_limit_problems(path, cid, c, talon, add)
+    _exchange_problems(d, contracts, talon, add)
+
+
+def _equal_rank_problems(auction: dict[str, Any], contracts: dict[str, Any], add: Any) -> None:
+    """Reports biddable contracts that share a rank when the auction does not say who holds
+    at equal rank."""
     ranks: dict[int, list[str]] = {}
     for cid, c in contracts.items():
         if c["biddable"]:
@@ -266,101 +287,128 @@ def _auction_problems(d: dict[str, Any], add: Any) -> None:
                     f"contracts {', '.join(ids)} share rank {rank}: say who holds at equal rank "
                     "(auction.equal_rank: refused, earlier-holds or earlier-holds-same)",
                 )
-    suits = set(d["deck"]["suits"])
-    for cid, c in contracts.items():
-        path: Path_ = ("auction", "contracts", cid)
-        if rnd and c.get("matchable"):
+
+
+def _class_bid_problems(
+    path: Path_, cid: str, c: dict[str, Any], contracts: dict[str, Any], add: Any
+) -> None:
+    """Reports a contract's ``bid_as`` or ``instead_of`` that names no contract, no lower
+    biddable contract, or a contract that is itself bid as a class."""
+    for key in ("bid_as", "instead_of"):
+        other = c.get(key)
+        if other is None:
+            continue
+        o = contracts.get(other)
+        if o is None:
             add(
-                (*path, "matchable"),
-                "round-and-matchable",
-                f"contract {cid}: where speech goes round or duels the holder speaks again, so no "
-                "overcall is matched (drop matchable)",
+                (*path, key),
+                "unknown-contract",
+                f"no contract {other!r} (known: {', '.join(contracts)})",
             )
-        for key in ("bid_as", "instead_of"):
-            other = c.get(key)
-            if other is None:
-                continue
-            o = contracts.get(other)
-            if o is None:
+        elif other == cid or not o["biddable"] or int(o["rank"]) > int(c["rank"]):
+            add(
+                (*path, key),
+                "class-not-lower",
+                f"contract {cid}: {key} {other} must be another biddable contract of no "
+                "higher rank",
+            )
+        elif key == "bid_as" and o.get("bid_as"):
+            add(
+                (*path, key),
+                "class-of-a-class",
+                f"contract {cid}: {other} is itself bid as {o['bid_as']}; name the class",
+            )
+
+
+def _overcall_problems(
+    d: dict[str, Any],
+    path: Path_,
+    cid: str,
+    c: dict[str, Any],
+    contracts: dict[str, Any],
+    add: Any,
+) -> None:
+    """Reports a contract named only to overcall whose penalty is no known fault or that
+    names no lower contract, and a raise (``declarer_may_play``) to no other contract."""
+    rule = c.get("only_to_overcall")
+    faults = d["settlement"].get("penalties") or {}
+    if isinstance(rule, dict) and rule["penalty"] not in faults:
+        add(
+            (*path, "only_to_overcall", "penalty"),
+            "unknown-fault",
+            f"contract {cid}: no fault {rule['penalty']!r} in settlement.penalties (known: "
+            f"{', '.join(faults) or 'none'})",
+        )
+    if rule is not None and not (c.get("bid_as") or c.get("instead_of")):
+        add(
+            (*path, "only_to_overcall"),
+            "overcall-of-what",
+            f"contract {cid} may be named only to overcall, but names no lower contract "
+            "that would do otherwise (bid_as or instead_of)",
+        )
+    for j, other in enumerate(c.get("declarer_may_play", [])):
+        if other not in contracts or other == cid:
+            add(
+                (*path, "declarer_may_play", j),
+                "unknown-contract",
+                f"contract {cid}: {other!r} is not another contract (known: "
+                f"{', '.join(contracts)})",
+            )
+
+
+def _own_trump_problems(
+    path: Path_, cid: str, c: dict[str, Any], suits: set[Any], add: Any
+) -> None:
+    """Reports a contract's own trump suit that is not in the pack, or that the contract also
+    lets someone choose."""
+    if c.get("trump_suit") is not None:
+        if c["trump_suit"] not in suits:
+            add(
+                (*path, "trump_suit"),
+                "trump-suit-not-in-pack",
+                f"contract {cid}: {c['trump_suit']} are not in the pack",
+            )
+        for key in ("trump_option", "trump_not_option", "trump_from_talon"):
+            if c.get(key):
                 add(
                     (*path, key),
-                    "unknown-contract",
-                    f"no contract {other!r} (known: {', '.join(contracts)})",
+                    "trump-fixed-and-chosen",
+                    f"contract {cid} has its own trump suit, so {key} cannot choose them",
                 )
-            elif other == cid or not o["biddable"] or int(o["rank"]) > int(c["rank"]):
-                add(
-                    (*path, key),
-                    "class-not-lower",
-                    f"contract {cid}: {key} {other} must be another biddable contract of no "
-                    "higher rank",
-                )
-            elif key == "bid_as" and o.get("bid_as"):
-                add(
-                    (*path, key),
-                    "class-of-a-class",
-                    f"contract {cid}: {other} is itself bid as {o['bid_as']}; name the class",
-                )
-        rule = c.get("only_to_overcall")
-        faults = d["settlement"].get("penalties") or {}
-        if isinstance(rule, dict) and rule["penalty"] not in faults:
+
+
+def _exchange_limit_problems(
+    path: Path_, cid: str, c: dict[str, Any], talon: int, add: Any
+) -> None:
+    """Reports a contract's exchange limits without an exchange by the declarer, a minimum
+    above the maximum, or a limit above the talon."""
+    limits = c.get("exchange_limits")
+    if limits is not None:
+        if c.get("exchange", "none") not in ("declarer-first", "declarer-only"):
             add(
-                (*path, "only_to_overcall", "penalty"),
-                "unknown-fault",
-                f"contract {cid}: no fault {rule['penalty']!r} in settlement.penalties (known: "
-                f"{', '.join(faults) or 'none'})",
+                (*path, "exchange_limits"),
+                "limits-without-exchange",
+                f"contract {cid}: the declarer does not exchange (exchange: "
+                f"{c.get('exchange', 'none')}), so exchange_limits has no effect",
             )
-        if rule is not None and not (c.get("bid_as") or c.get("instead_of")):
+        low, high = limits.get("declarer_min"), limits.get("declarer_max")
+        if low is not None and high is not None and low > high:
             add(
-                (*path, "only_to_overcall"),
-                "overcall-of-what",
-                f"contract {cid} may be named only to overcall, but names no lower contract "
-                "that would do otherwise (bid_as or instead_of)",
+                (*path, "exchange_limits", "declarer_min"),
+                "buy-more-than-allowed",
+                f"contract {cid}: the declarer must take {low} but may take only {high}",
             )
-        for j, other in enumerate(c.get("declarer_may_play", [])):
-            if other not in contracts or other == cid:
+        for key, value in limits.items():
+            if value > talon:
                 add(
-                    (*path, "declarer_may_play", j),
-                    "unknown-contract",
-                    f"contract {cid}: {other!r} is not another contract (known: "
-                    f"{', '.join(contracts)})",
+                    (*path, "exchange_limits", key),
+                    "unplayable",
+                    f"{key} {value}, but the talon holds only {talon} cards",
                 )
-        if c.get("trump_suit") is not None:
-            if c["trump_suit"] not in suits:
-                add(
-                    (*path, "trump_suit"),
-                    "trump-suit-not-in-pack",
-                    f"contract {cid}: {c['trump_suit']} are not in the pack",
-                )
-            for key in ("trump_option", "trump_not_option", "trump_from_talon"):
-                if c.get(key):
-                    add(
-                        (*path, key),
-                        "trump-fixed-and-chosen",
-                        f"contract {cid} has its own trump suit, so {key} cannot choose them",
-                    )
-        limits = c.get("exchange_limits")
-        if limits is not None:
-            if c.get("exchange", "none") not in ("declarer-first", "declarer-only"):
-                add(
-                    (*path, "exchange_limits"),
-                    "limits-without-exchange",
-                    f"contract {cid}: the declarer does not exchange (exchange: "
-                    f"{c.get('exchange', 'none')}), so exchange_limits has no effect",
-                )
-            low, high = limits.get("declarer_min"), limits.get("declarer_max")
-            if low is not None and high is not None and low > high:
-                add(
-                    (*path, "exchange_limits", "declarer_min"),
-                    "buy-more-than-allowed",
-                    f"contract {cid}: the declarer must take {low} but may take only {high}",
-                )
-            for key, value in limits.items():
-                if value > talon:
-                    add(
-                        (*path, "exchange_limits", key),
-                        "unplayable",
-                        f"{key} {value}, but the talon holds only {talon} cards",
-                    )
+
+
+def _exchange_problems(d: dict[str, Any], contracts: dict[str, Any], talon: int, add: Any) -> None:
+    """Reports exchange settings the talon cannot meet or that no contract gives effect to."""
     ex = d.get("exchange") or {}
     if ex.get("declarer_min", 0) > talon:
         add(
