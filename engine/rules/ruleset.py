@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import product
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import Action
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Colour, Rank, Suit, rank_of
@@ -529,64 +529,87 @@ class RuleSet:
         for i in deck_idx:
             deck_mask |= 1 << i
         present = sorted({c.suit.index for c in deck})
-        strength_t: list[tuple[int, ...]] = []
-        follow_t: list[tuple[int, ...]] = []
-        mask_t: list[tuple[int, ...]] = []
-        exempt_t: list[tuple[int, ...]] = []
-        order_t: list[tuple[int, ...]] = []
-        plain_t: list[tuple[tuple[int, ...], ...]] = []
-        paid_t: list[tuple[int, ...]] = []
-        priv_t: list[tuple[int, ...]] = []
         by_name = {t.name: t for t in self.top_trumps}
-        for suit in Suit:
-            trumps = self._trump_order(suit, deck_set)
-            trump_set = set(trumps)
-            strength = [-1] * PACK_SIZE
-            follow = [-1] * PACK_SIZE
-            masks = [0] * 5
-            for pos, card in enumerate(trumps):
-                strength[card.index] = 100 + len(trumps) - pos
-                follow[card.index] = 4
-                masks[4] |= 1 << card.index
-            plains: list[tuple[int, ...]] = []
-            for s in Suit:
-                order = self._plain_order(s, suit, deck_set, trump_set)
-                plains.append(tuple(c.index for c in order))
-                for pos, card in enumerate(order):
-                    strength[card.index] = len(order) - pos
-                    follow[card.index] = s.index
-                    masks[s.index] |= 1 << card.index
-            # Matadors' privilege: for each trump led, which privileged matadors held need not
-            # be played to it. A matador is exempt from a lower trump led; a higher matador
-            # led forces a lower one (ACAD PA10) unless the file says otherwise.
-            privileged = []
-            for name in self.privileged:
-                top = by_name.get(name)
-                held = top.card_for(suit) if top is not None else None
-                if held is not None and held.index in deck_idx:
-                    privileged.append(held.index)
-            exempt = [0] * PACK_SIZE
-            for card in trumps:
-                led = card.index
-                m = 0
-                for p in privileged:
-                    if p == led:
-                        continue
-                    if not self.higher_led_forces_lower or strength[p] > strength[led]:
-                        m |= 1 << p
-                exempt[led] = m
-            names = self.matador_names(suit)
-            start = next(
-                (i for i, c in enumerate(trumps) if names.get(c) == self.paid_from), len(trumps)
-            )
-            paid_t.append(tuple(c.index for c in trumps[start:]))
-            priv_t.append(tuple(privileged))
-            strength_t.append(tuple(strength))
-            follow_t.append(tuple(follow))
-            mask_t.append(tuple(masks))
-            exempt_t.append(tuple(exempt))
-            order_t.append(tuple(c.index for c in trumps))
-            plain_t.append(tuple(plains))
+        entries = [self._trump_entry(suit, deck_set, deck_idx, by_name) for suit in Suit]
+        entries.append(self._no_trumps_entry(deck_set))
+        return _tables_of(deck_idx, deck_mask, present, entries)
+
+    def _trump_entry(
+        self,
+        suit: Suit,
+        deck_set: frozenset[Card],
+        deck_idx: tuple[int, ...],
+        by_name: Mapping[str, TopTrump],
+    ) -> _SuitEntry:
+        """Returns the tables of one trump suit: every card's strength and follow class, the
+        class masks, the plain orders, the matadors' privilege and the run of paid matadors."""
+        trumps = self._trump_order(suit, deck_set)
+        trump_set = set(trumps)
+        strength = [-1] * PACK_SIZE
+        follow = [-1] * PACK_SIZE
+        masks = [0] * 5
+        for pos, card in enumerate(trumps):
+            strength[card.index] = 100 + len(trumps) - pos
+            follow[card.index] = 4
+            masks[4] |= 1 << card.index
+        plains: list[tuple[int, ...]] = []
+        for s in Suit:
+            order = self._plain_order(s, suit, deck_set, trump_set)
+            plains.append(tuple(c.index for c in order))
+            for pos, card in enumerate(order):
+                strength[card.index] = len(order) - pos
+                follow[card.index] = s.index
+                masks[s.index] |= 1 << card.index
+        privileged, exempt = self._privilege(suit, trumps, strength, deck_idx, by_name)
+        names = self.matador_names(suit)
+        start = next(
+            (i for i, c in enumerate(trumps) if names.get(c) == self.paid_from), len(trumps)
+        )
+        return _SuitEntry(
+            strength=tuple(strength),
+            follow=tuple(follow),
+            masks=tuple(masks),
+            exempt=tuple(exempt),
+            order=tuple(c.index for c in trumps),
+            plains=tuple(plains),
+            paid=tuple(c.index for c in trumps[start:]),
+            privileged=tuple(privileged),
+        )
+
+    def _privilege(
+        self,
+        suit: Suit,
+        trumps: list[Card],
+        strength: list[int],
+        deck_idx: tuple[int, ...],
+        by_name: Mapping[str, TopTrump],
+    ) -> tuple[list[int], list[int]]:
+        """Returns the privileged matadors in the deck when ``suit`` is trumps, and for each
+        trump led the mask of those held that need not be played to it."""
+        # Matadors' privilege: for each trump led, which privileged matadors held need not
+        # be played to it. A matador is exempt from a lower trump led; a higher matador
+        # led forces a lower one (ACAD PA10) unless the file says otherwise.
+        privileged = []
+        for name in self.privileged:
+            top = by_name.get(name)
+            held = top.card_for(suit) if top is not None else None
+            if held is not None and held.index in deck_idx:
+                privileged.append(held.index)
+        exempt = [0] * PACK_SIZE
+        for card in trumps:
+            led = card.index
+            m = 0
+            for p in privileged:
+                if p == led:
+                    continue
+                if not self.higher_led_forces_lower or strength[p] > strength[led]:
+                    m |= 1 << p
+            exempt[led] = m
+        return privileged, exempt
+
+    def _no_trumps_entry(self, deck_set: frozenset[Card]) -> _SuitEntry:
+        """Returns the tables of the fifth entry (:data:`NO_TRUMPS`), a contract played
+        without trumps."""
         # The fifth entry (NO_TRUMPS): a contract played without trumps. No card is a trump
         # and none is privileged; every card ranks in its suit by ranking.no_trumps.
         strength = [-1] * PACK_SIZE
@@ -600,49 +623,15 @@ class RuleSet:
                 strength[card.index] = len(nt_order) - pos
                 follow[card.index] = s.index
                 masks[s.index] |= 1 << card.index
-        strength_t.append(tuple(strength))
-        follow_t.append(tuple(follow))
-        mask_t.append(tuple(masks))
-        exempt_t.append(tuple([0] * PACK_SIZE))
-        order_t.append(())
-        plain_t.append(tuple(plains))
-        paid_t.append(())
-        priv_t.append(())
-        return Tables(
-            deck=deck_idx,
-            deck_mask=deck_mask,
-            trump_suits=tuple(present),
-            strength=tuple(strength_t),
-            follow=tuple(follow_t),
-            class_mask=tuple(mask_t),
-            exempt=tuple(exempt_t),
-            trump_order=tuple(order_t),
-            plain_order=tuple(plain_t),
-            paid_run=tuple(paid_t),
-            privileged=tuple(priv_t),
-            privileged_mask=tuple(sum(1 << c for c in cards) for cards in priv_t),
-            follow_need=tuple(
-                tuple(
-                    (masks[follow[c]], exempt[c] if follow[c] == 4 else 0)
-                    if follow[c] >= 0
-                    else (0, 0)
-                    for c in range(PACK_SIZE)
-                )
-                for follow, masks, exempt in zip(follow_t, mask_t, exempt_t, strict=True)
-            ),
-            trick_strength=tuple(
-                tuple(
-                    tuple(
-                        strength[c] if follow[c] == 4 or follow[c] == k else -1
-                        for c in range(PACK_SIZE)
-                    )
-                    for k in range(5)
-                )
-                for strength, follow in zip(strength_t, follow_t, strict=True)
-            ),
-            rank_mask=tuple(
-                sum(1 << i for i in deck_idx if rank_of(i) == r) for r in range(RANKS_PER_SUIT)
-            ),
+        return _SuitEntry(
+            strength=tuple(strength),
+            follow=tuple(follow),
+            masks=tuple(masks),
+            exempt=tuple([0] * PACK_SIZE),
+            order=(),
+            plains=tuple(plains),
+            paid=(),
+            privileged=(),
         )
 
     def contract_id(self, name: str) -> str | None:
@@ -778,6 +767,66 @@ def _deal_stakes(rules: RuleSet) -> dict[tuple[int, bool, int], tuple[int, ...]]
                     lines = tuple((w, a * factor if w == "dealer" else a) for w, a in lines)
                 stakes[(dealer, redeal, factor)] = tuple(stakes_of(lines, dealer, n))
     return stakes
+
+
+class _SuitEntry(NamedTuple):
+    """One entry of a setup's tables (a trump suit, or :data:`NO_TRUMPS`), before
+    :func:`_tables_of` gathers the entries into :class:`Tables`."""
+
+    strength: tuple[int, ...]
+    follow: tuple[int, ...]
+    masks: tuple[int, ...]
+    exempt: tuple[int, ...]
+    order: tuple[int, ...]
+    plains: tuple[tuple[int, ...], ...]
+    paid: tuple[int, ...]
+    privileged: tuple[int, ...]
+
+
+def _tables_of(
+    deck_idx: tuple[int, ...], deck_mask: int, present: list[int], entries: list[_SuitEntry]
+) -> Tables:
+    """Gathers the entries of a setup into its :class:`Tables`, with the lookups derived
+    from them (privileged masks, what following needs, every card's strength in a trick)."""
+    strength_t = [e.strength for e in entries]
+    follow_t = [e.follow for e in entries]
+    mask_t = [e.masks for e in entries]
+    exempt_t = [e.exempt for e in entries]
+    priv_t = [e.privileged for e in entries]
+    return Tables(
+        deck=deck_idx,
+        deck_mask=deck_mask,
+        trump_suits=tuple(present),
+        strength=tuple(strength_t),
+        follow=tuple(follow_t),
+        class_mask=tuple(mask_t),
+        exempt=tuple(exempt_t),
+        trump_order=tuple(e.order for e in entries),
+        plain_order=tuple(e.plains for e in entries),
+        paid_run=tuple(e.paid for e in entries),
+        privileged=tuple(priv_t),
+        privileged_mask=tuple(sum(1 << c for c in cards) for cards in priv_t),
+        follow_need=tuple(
+            tuple(
+                (masks[follow[c]], exempt[c] if follow[c] == 4 else 0) if follow[c] >= 0 else (0, 0)
+                for c in range(PACK_SIZE)
+            )
+            for follow, masks, exempt in zip(follow_t, mask_t, exempt_t, strict=True)
+        ),
+        trick_strength=tuple(
+            tuple(
+                tuple(
+                    strength[c] if follow[c] == 4 or follow[c] == k else -1
+                    for c in range(PACK_SIZE)
+                )
+                for k in range(5)
+            )
+            for strength, follow in zip(strength_t, follow_t, strict=True)
+        ),
+        rank_mask=tuple(
+            sum(1 << i for i in deck_idx if rank_of(i) == r) for r in range(RANKS_PER_SUIT)
+        ),
+    )
 
 
 def _compile_tables(rules: RuleSet) -> Compiled:
