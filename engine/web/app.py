@@ -1396,21 +1396,49 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     penalties = _penalty_rows(evening, fields)
     if _one(fields, "passed", "") == "yes":
         return {"passed": True, "penalties": penalties} if penalties else {"passed": True}
+    void = _void_entry(fields)
+    if void is not None:
+        return void
+    data = _played_entry(evening, fields)
+    if evening.asks_renonces:
+        renonces = _renonce_entries(evening, fields)
+        if renonces:
+            data["renonces"] = renonces
+    unclaimed = fields.get("unclaimed", [])
+    if unclaimed:
+        data["unclaimed"] = list(unclaimed)
+    irregularities = _irregularity_entries(fields)
+    if irregularities:
+        data["irregularities"] = irregularities
+    if penalties:
+        data["penalties"] = penalties
+    return data
 
-    def seat(key: str) -> int | None:
-        value = _one(fields, key, "")
-        return _int(value, key) if value != "" else None
 
-    # A void deal under the laws of the table: the fault, or who held a card too many.
+def _seat_field(fields: Mapping[str, list[str]], key: str) -> int | None:
+    """Reads the form's field ``key`` as a seat's number, None if it is left empty."""
+    value = _one(fields, key, "")
+    return _int(value, key) if value != "" else None
+
+
+def _void_entry(fields: Mapping[str, list[str]]) -> dict[str, Any] | None:
+    """Reads a void deal under the laws of the table from the form: the fault, or who held a
+    card too many; None if the deal was not void."""
     misdeal = _one(fields, "misdeal", "")
     if misdeal == "extra-card":
-        return {"extra_card": seat("extra_card")}
+        return {"extra_card": _seat_field(fields, "extra_card")}
     if misdeal:
         return {"misdeal": misdeal}
+    return None
 
+
+def _played_entry(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Reads the deal played from the form: the contract, its declarer and trumps, each
+    seat's tricks, the matadors, the vole, the tie, the card called and its holder, and who
+    held the highest trumps."""
     data: dict[str, Any] = {
         "contract": _one(fields, "contract", ""),
-        "declarer": seat("declarer"),
+        "declarer": _seat_field(fields, "declarer"),
         "trump": _one(fields, "trump", "") or None,
         "tricks": [
             _int(_one(fields, f"tricks{k}", "0") or "0", f"tricks of seat {k}")
@@ -1419,19 +1447,19 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         "matadors": _int(_one(fields, "matadors", "0") or "0", "matadors"),
         "vole": _one(fields, "vole", "") == "yes",
     }
-    vole_by = seat("vole_by")
+    vole_by = _seat_field(fields, "vole_by")
     if vole_by is not None:
         # A defender went on for the vole (``vole.by: any-seat``): the vole was undertaken.
         data["vole"] = True
         data["vole_by"] = vole_by
-    latest = seat("latest_of_tied")
+    latest = _seat_field(fields, "latest_of_tied")
     if latest is not None:
         data["latest_of_tied"] = latest
     called = _one(fields, "called", "").strip()
     if called:
         data["called"] = called
-        data["holder"] = seat("holder")
-    highest = seat("highest_trump")
+        data["holder"] = _seat_field(fields, "holder")
+    highest = _seat_field(fields, "highest_trump")
     if highest is not None:
         data["highest_trump"] = highest
     holders = _one(fields, "trump_holders", "").replace(",", " ").split()
@@ -1439,40 +1467,40 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         # Who held a trump, the highest first (the rules give a codille's odd counters to the
         # highest trumps); checked as seats by the scoresheet.
         data["trump_holders"] = [_int(h, "a trump's holder") for h in holders[: evening.n]]
-    if evening.asks_renonces:
-        # The renonces pointed out, a count for each offender (each makes a bête).
-        renonces = []
-        for k in range(evening.n):
-            count = _int(_one(fields, f"renonces{k}", "0") or "0", f"renonces of seat {k}")
-            if count > evening.rules.hand_size:
-                raise BadRequest(
-                    f"renonces of seat {k}: at most {evening.rules.hand_size}, one a trick"
-                )
-            renonces += [k] * count
-        if renonces:
-            data["renonces"] = renonces
-    unclaimed = fields.get("unclaimed", [])
-    if unclaimed:
-        data["unclaimed"] = list(unclaimed)
+    return data
+
+
+def _renonce_entries(evening: Evening, fields: Mapping[str, list[str]]) -> list[int]:
+    """Reads the renonces pointed out from the form, a count for each offender (each makes a
+    bête), as the offender's seat once for each renonce."""
+    renonces = []
+    for k in range(evening.n):
+        count = _int(_one(fields, f"renonces{k}", "0") or "0", f"renonces of seat {k}")
+        if count > evening.rules.hand_size:
+            raise BadRequest(
+                f"renonces of seat {k}: at most {evening.rules.hand_size}, one a trick"
+            )
+        renonces += [k] * count
+    return renonces
+
+
+def _irregularity_entries(fields: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+    """Reads the form's rows of the irregularities of the play (a row without a law is
+    skipped): who, under which law, and the hand turned up or his side's tricks when he
+    showed; checked by parse_entry and the referee."""
     irregularities = []
     for k in range(IRREGULARITY_ROWS):
-        # A row of the irregularities of the play: who, under which law, and the hand turned
-        # up or his side's tricks when he showed; checked by parse_entry and the referee.
         law = _one(fields, f"irr{k}_law", "")
         if not law:
             continue
-        item: dict[str, Any] = {"seat": seat(f"irr{k}_seat"), "law": law}
+        item: dict[str, Any] = {"seat": _seat_field(fields, f"irr{k}_seat"), "law": law}
         if law == "turned_hand":
-            item["hand"] = seat(f"irr{k}_hand")
+            item["hand"] = _seat_field(fields, f"irr{k}_hand")
         elif law == "shown_cards":
             tricks = _one(fields, f"irr{k}_tricks", "")
             item["side_tricks"] = _int(tricks, "his side's tricks") if tricks else None
         irregularities.append(item)
-    if irregularities:
-        data["irregularities"] = irregularities
-    if penalties:
-        data["penalties"] = penalties
-    return data
+    return irregularities
 
 
 def _entered(fields: Mapping[str, list[str]]) -> dict[str, Any]:
