@@ -46,8 +46,10 @@ from engine.actions import Action
 from engine.bots import BOTS
 from engine.cards import Card
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
+from engine.referee import Deal, View
 from engine.referee.auction import Offer
 from engine.referee.play import defender_may_go_on
+from engine.referee.remedies import PublicIrregularities
 from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import side_tricks
 from engine.rules import load_named_ruleset, load_ruleset
@@ -1119,20 +1121,57 @@ class VoleView:
 
 
 def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
+    """Returns the context of the table page for the seat that views it: only what that seat
+    may see (the referee's view of it), the choices the referee gives it, and the public
+    state of the deal and the party."""
     deal = table.deal
     rules = table.rules
     seat = table.viewer()
     view = deal.view(seat)
-    trump = view["trump"]
     trump_index = deal.trump
     names = matador_names(rules, trump_index)
     legal = list(deal.legal_actions()) if seat == view["to_move"] else []
     my_turn = not deal.is_over and deal.to_move in table.humans
     phase = view["phase"]
+    irregular = public_irregularities(deal)
+    each = deal.each_for_himself  # every seat for himself: no side (the penetro)
+    return {
+        "table": table,
+        "rules": rules,
+        "deal": deal,
+        "deal_number": len(table.party.deals),
+        "view": view,
+        "viewer": seat,
+        "my_turn": my_turn,
+        "phase_words": _PHASE_WORDS.get(phase, phase),
+        **_cards_context(deal, view, seat, legal, names),
+        **_choices_context(table, view, legal, my_turn, irregular, names),
+        "each": each,
+        "top_taker": deal.top_taker if each else None,
+        **_party_context(table),
+        "seats": _seats(table, view, seat),
+        **_trick_context(deal, view, names, each),
+        # What the others did since this seat last acted, as this seat may see it.
+        "events": table.events_seen(seat)[-24:],
+        **_refusal_context(table, why),
+        **_result_context(deal),
+        "matadors": names,
+        "turn": table.turn,
+        "unsaved": None,
+        **_laws_context(table, seat, irregular),
+    }
+
+
+def _cards_context(
+    deal: Deal, view: View, seat: int, legal: list[Action], names: Mapping[str, str]
+) -> dict[str, Any]:
+    """Returns the cards the viewer may see: his hand (each card with the action that plays
+    it and whether the referee lists that action now), the declarer's cards laid open, and
+    the cards called and given."""
+    trump = view["trump"]
     card_verb = deal.card_verb  # the referee's: which verb puts a card from the hand
     # The cards of the hand the referee lists under that verb (its actions' cards, not text).
     playable = {c for a in legal if card_verb and a.verb == card_verb for c in a.cards}
-
     hand = []
     for code in view["hand"]:
         face = card_face(code, names, trump)
@@ -1140,6 +1179,33 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         face["action"] = str(Action(card_verb, cards=(card,))) if card_verb else None
         face["legal"] = card in playable
         hand.append(face)
+    return {
+        "hand": hand,
+        # An open contract: the declarer's cards lie face up for every seat (the referee's
+        # view says from when); the declarer sees them in his own hand.
+        "open_hand": [card_face(c, names, trump) for c in view["declarer_hand"]]
+        if view["declarer_hand"] is not None and view["declarer"] != seat
+        else None,
+        "called": card_face(view["called"], names, trump) if view["called"] else None,
+        "given": card_face(view["given"], names, trump) if view["given"] else None,
+    }
+
+
+def _choices_context(
+    table: WebTable,
+    view: View,
+    legal: list[Action],
+    my_turn: bool,
+    irregular: PublicIrregularities | None,
+    names: Mapping[str, str],
+) -> dict[str, Any]:
+    """Returns the viewer's choices, from the referee's legal actions: the buttons, and the
+    controls of their own (the card called, the raise, the defender's choice of order, the
+    offer to the seat that sits out, the vole, the trumps named for another, the auction's
+    contracts and the écart's limits); and those the page may ask "why not?" about."""
+    deal = table.deal
+    phase = view["phase"]
+    card_verb = deal.card_verb
     # The choices of this phase the referee does not list: each may be asked "why not?".
     others = table.askable()
     choices = [a for a in legal if not (card_verb and a.verb == card_verb)]
@@ -1167,13 +1233,53 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
         choices = [a for a in choices if a.verb not in ("vole", "stop")]
     # Trumps named for a declarer who laid his hand down unnamed (laws.lay_down_unnamed): the
     # referee's legal actions, under a label saying for whom (remedies.public's ``naming``).
-    irregular = public_irregularities(deal)
     naming = irregular.naming if irregular is not None and my_turn else None
     name_trumps = [a for a in choices if a.verb == "name-trump"] if naming is not None else []
     buttons = [a for a in choices if a not in name_trumps]
-    each = deal.each_for_himself  # every seat for himself: no side (the penetro)
     ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
+    trump = view["trump"]
+    return {
+        "buttons": buttons,
+        "raise_view": raise_view,
+        "may_defer": may_defer,
+        "offer": offer_view,
+        "naming": naming,
+        "name_trumps": [(str(a), a.suit.value) for a in name_trumps if a.suit is not None],
+        "vole_view": vole_view,
+        # The fewest cards the écart must discard (a duty to buy, the contrabola's one card).
+        "exchange_least": ecart.least if my_turn and ecart is not None else 0,
+        "others": others,
+        "calls": [card_face(str(a.cards[0]), names, trump) | {"action": str(a)} for a in calls],
+        "exchange_limit": deal.exchange_limit() if my_turn else 0,
+        "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
+    }
 
+
+def _party_context(table: WebTable) -> dict[str, Any]:
+    """Returns the party's public state: its target, its penalty points and this deal's
+    faults, whether it is over and who leads it, the pot, the bêtes and the totals."""
+    deal = table.deal
+    rules = table.rules
+    return {
+        "target": rules.party.target if rules.party is not None else None,
+        "penalty_points": table.party.penalty_points,
+        # The faults of this deal scored in penalty points, when committed (the referee's
+        # Deal.faults: a contract named without need, in the speech every seat hears).
+        "faults": [(s, rules.penalties[f]) for s, f in deal.faults],
+        # The rule file's party played to its end (a target reached, its deals played): the
+        # referee's Party.over and Party.leaders.
+        "party_over": table.party.over,
+        "leaders": table.party.leaders if table.party.over else [],
+        "pot": deal.table.pot,
+        "betes": list(deal.table.betes),
+        "totals": table.party.totals,
+    }
+
+
+def _seats(table: WebTable, view: View, seat: int) -> list[dict[str, Any]]:
+    """Returns the seats round the table from the viewer's, each with where it sits on
+    screen, who plays it, its part in the deal, its tricks and how many cards it holds."""
+    deal = table.deal
     seats = []
     for offset in range(table.n):
         s = (seat + offset) % table.n
@@ -1192,6 +1298,13 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
                 "cards": len(deal.hands[s].bit_count() * [0]),
             }
         )
+    return seats
+
+
+def _trick_context(deal: Deal, view: View, names: Mapping[str, str], each: bool) -> dict[str, Any]:
+    """Returns the trick on the table and the last one turned, each card with the seat that
+    played it, and the tricks each side won (none when every seat plays for himself)."""
+    trump = view["trump"]
     trick_cards = []
     for k, code in enumerate(view["trick"]):
         trick_cards.append(
@@ -1207,73 +1320,44 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
                 for k, c in enumerate(last["cards"])
             ],
         }
-    # What the others did since this seat last acted, as this seat may see it.
-    events = table.events_seen(seat)
     side = [s for s in (view["declarer"], view["partner"]) if s is not None] if not each else []
+    return {
+        "trick": trick_cards,
+        "last_trick": last_trick,
+        "side_tricks": side_tricks(view["tricks_won"], side) if side else None,
+    }
+
+
+def _refusal_context(table: WebTable, why: str | None) -> dict[str, Any]:
+    """Returns the answer to the viewer's "why not?" about ``why`` (the referee's refusal, or
+    that it is allowed now) and the part of the rules it points to; None without a question."""
     refusal: Refusal | None = table.why_not(why) if why else None
     if why and refusal is None:
         refusal = Refusal(why, "allowed", f"{why} is allowed now: click it to play it", "")
-    report = deal.report() if deal.is_over else None
-    settlement = deal.settlement
     return {
-        "table": table,
-        "rules": rules,
-        "deal": deal,
-        "deal_number": len(table.party.deals),
-        "view": view,
-        "viewer": seat,
-        "my_turn": my_turn,
-        "phase_words": _PHASE_WORDS.get(phase, phase),
-        "hand": hand,
-        # An open contract: the declarer's cards lie face up for every seat (the referee's
-        # view says from when); the declarer sees them in his own hand.
-        "open_hand": [card_face(c, names, trump) for c in view["declarer_hand"]]
-        if view["declarer_hand"] is not None and view["declarer"] != seat
-        else None,
-        "buttons": buttons,
-        "raise_view": raise_view,
-        "may_defer": may_defer,
-        "offer": offer_view,
-        "naming": naming,
-        "name_trumps": [(str(a), a.suit.value) for a in name_trumps if a.suit is not None],
-        "vole_view": vole_view,
-        "each": each,
-        "top_taker": deal.top_taker if each else None,
-        # The fewest cards the écart must discard (a duty to buy, the contrabola's one card).
-        "exchange_least": ecart.least if my_turn and ecart is not None else 0,
-        "target": rules.party.target if rules.party is not None else None,
-        "penalty_points": table.party.penalty_points,
-        # The faults of this deal scored in penalty points, when committed (the referee's
-        # Deal.faults: a contract named without need, in the speech every seat hears).
-        "faults": [(s, rules.penalties[f]) for s, f in deal.faults],
-        # The rule file's party played to its end (a target reached, its deals played): the
-        # referee's Party.over and Party.leaders.
-        "party_over": table.party.over,
-        "leaders": table.party.leaders if table.party.over else [],
-        "others": others,
-        "calls": [card_face(str(a.cards[0]), names, trump) | {"action": str(a)} for a in calls],
-        "exchange_limit": deal.exchange_limit() if my_turn else 0,
-        "seats": seats,
-        "trick": trick_cards,
-        "last_trick": last_trick,
-        "events": events[-24:],
-        "called": card_face(view["called"], names, trump) if view["called"] else None,
-        "given": card_face(view["given"], names, trump) if view["given"] else None,
-        "side_tricks": side_tricks(view["tricks_won"], side) if side else None,
-        "pot": deal.table.pot,
-        "betes": list(deal.table.betes),
         "refusal": refusal,
         "refusal_section": _SECTION.get(refusal.code.split("/")[0], "") if refusal else "",
-        "report": report,
-        "settlement": settlement,
+    }
+
+
+def _result_context(deal: Deal) -> dict[str, Any]:
+    """Returns the result of the finished deal: its report, its settlement and why it is
+    this result (the referee's answers; None while it is played)."""
+    return {
+        "report": deal.report() if deal.is_over else None,
+        "settlement": deal.settlement,
         "result_match": deal.result_match,  # why this result: the referee's answer
-        "totals": table.party.totals,
-        "matadors": names,
-        "turn": table.turn,
-        "unsaved": None,
-        "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
-        # The laws of the play: what this seat may declare, and what the irregularities left
-        # (the referee's answers: Deal.declarable and remedies.public, typed).
+    }
+
+
+def _laws_context(
+    table: WebTable, seat: int, irregular: PublicIrregularities | None
+) -> dict[str, Any]:
+    """Returns the laws of the play: what the viewer may declare, and what the
+    irregularities of the deal left (the referee's answers: Deal.declarable and
+    remedies.public, typed)."""
+    deal = table.deal
+    return {
         "declarable": list(deal.declarable(seat))
         if seat in table.humans and not deal.is_over
         else [],
@@ -1312,21 +1396,49 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
     penalties = _penalty_rows(evening, fields)
     if _one(fields, "passed", "") == "yes":
         return {"passed": True, "penalties": penalties} if penalties else {"passed": True}
+    void = _void_entry(fields)
+    if void is not None:
+        return void
+    data = _played_entry(evening, fields)
+    if evening.asks_renonces:
+        renonces = _renonce_entries(evening, fields)
+        if renonces:
+            data["renonces"] = renonces
+    unclaimed = fields.get("unclaimed", [])
+    if unclaimed:
+        data["unclaimed"] = list(unclaimed)
+    irregularities = _irregularity_entries(fields)
+    if irregularities:
+        data["irregularities"] = irregularities
+    if penalties:
+        data["penalties"] = penalties
+    return data
 
-    def seat(key: str) -> int | None:
-        value = _one(fields, key, "")
-        return _int(value, key) if value != "" else None
 
-    # A void deal under the laws of the table: the fault, or who held a card too many.
+def _seat_field(fields: Mapping[str, list[str]], key: str) -> int | None:
+    """Reads the form's field ``key`` as a seat's number, None if it is left empty."""
+    value = _one(fields, key, "")
+    return _int(value, key) if value != "" else None
+
+
+def _void_entry(fields: Mapping[str, list[str]]) -> dict[str, Any] | None:
+    """Reads a void deal under the laws of the table from the form: the fault, or who held a
+    card too many; None if the deal was not void."""
     misdeal = _one(fields, "misdeal", "")
     if misdeal == "extra-card":
-        return {"extra_card": seat("extra_card")}
+        return {"extra_card": _seat_field(fields, "extra_card")}
     if misdeal:
         return {"misdeal": misdeal}
+    return None
 
+
+def _played_entry(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Reads the deal played from the form: the contract, its declarer and trumps, each
+    seat's tricks, the matadors, the vole, the tie, the card called and its holder, and who
+    held the highest trumps."""
     data: dict[str, Any] = {
         "contract": _one(fields, "contract", ""),
-        "declarer": seat("declarer"),
+        "declarer": _seat_field(fields, "declarer"),
         "trump": _one(fields, "trump", "") or None,
         "tricks": [
             _int(_one(fields, f"tricks{k}", "0") or "0", f"tricks of seat {k}")
@@ -1335,19 +1447,19 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         "matadors": _int(_one(fields, "matadors", "0") or "0", "matadors"),
         "vole": _one(fields, "vole", "") == "yes",
     }
-    vole_by = seat("vole_by")
+    vole_by = _seat_field(fields, "vole_by")
     if vole_by is not None:
         # A defender went on for the vole (``vole.by: any-seat``): the vole was undertaken.
         data["vole"] = True
         data["vole_by"] = vole_by
-    latest = seat("latest_of_tied")
+    latest = _seat_field(fields, "latest_of_tied")
     if latest is not None:
         data["latest_of_tied"] = latest
     called = _one(fields, "called", "").strip()
     if called:
         data["called"] = called
-        data["holder"] = seat("holder")
-    highest = seat("highest_trump")
+        data["holder"] = _seat_field(fields, "holder")
+    highest = _seat_field(fields, "highest_trump")
     if highest is not None:
         data["highest_trump"] = highest
     holders = _one(fields, "trump_holders", "").replace(",", " ").split()
@@ -1355,40 +1467,40 @@ def _entry_data(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str, 
         # Who held a trump, the highest first (the rules give a codille's odd counters to the
         # highest trumps); checked as seats by the scoresheet.
         data["trump_holders"] = [_int(h, "a trump's holder") for h in holders[: evening.n]]
-    if evening.asks_renonces:
-        # The renonces pointed out, a count for each offender (each makes a bête).
-        renonces = []
-        for k in range(evening.n):
-            count = _int(_one(fields, f"renonces{k}", "0") or "0", f"renonces of seat {k}")
-            if count > evening.rules.hand_size:
-                raise BadRequest(
-                    f"renonces of seat {k}: at most {evening.rules.hand_size}, one a trick"
-                )
-            renonces += [k] * count
-        if renonces:
-            data["renonces"] = renonces
-    unclaimed = fields.get("unclaimed", [])
-    if unclaimed:
-        data["unclaimed"] = list(unclaimed)
+    return data
+
+
+def _renonce_entries(evening: Evening, fields: Mapping[str, list[str]]) -> list[int]:
+    """Reads the renonces pointed out from the form, a count for each offender (each makes a
+    bête), as the offender's seat once for each renonce."""
+    renonces = []
+    for k in range(evening.n):
+        count = _int(_one(fields, f"renonces{k}", "0") or "0", f"renonces of seat {k}")
+        if count > evening.rules.hand_size:
+            raise BadRequest(
+                f"renonces of seat {k}: at most {evening.rules.hand_size}, one a trick"
+            )
+        renonces += [k] * count
+    return renonces
+
+
+def _irregularity_entries(fields: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+    """Reads the form's rows of the irregularities of the play (a row without a law is
+    skipped): who, under which law, and the hand turned up or his side's tricks when he
+    showed; checked by parse_entry and the referee."""
     irregularities = []
     for k in range(IRREGULARITY_ROWS):
-        # A row of the irregularities of the play: who, under which law, and the hand turned
-        # up or his side's tricks when he showed; checked by parse_entry and the referee.
         law = _one(fields, f"irr{k}_law", "")
         if not law:
             continue
-        item: dict[str, Any] = {"seat": seat(f"irr{k}_seat"), "law": law}
+        item: dict[str, Any] = {"seat": _seat_field(fields, f"irr{k}_seat"), "law": law}
         if law == "turned_hand":
-            item["hand"] = seat(f"irr{k}_hand")
+            item["hand"] = _seat_field(fields, f"irr{k}_hand")
         elif law == "shown_cards":
             tricks = _one(fields, f"irr{k}_tricks", "")
             item["side_tricks"] = _int(tricks, "his side's tricks") if tricks else None
         irregularities.append(item)
-    if irregularities:
-        data["irregularities"] = irregularities
-    if penalties:
-        data["penalties"] = penalties
-    return data
+    return irregularities
 
 
 def _entered(fields: Mapping[str, list[str]]) -> dict[str, Any]:
