@@ -446,92 +446,17 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
 
     :raises NotationError: if a deal cannot be set up (wrong hands, unknown option).
     """
-    first = record.deals[0].dealer if record.deals and record.deals[0].dealer is not None else 0
-    try:
-        party = Party(rules, options=record.options, first_dealer=first)
-    except NotationError as exc:
-        line, col = record.locate(("options",))
-        raise RecordError(
-            [Problem(record.file, line, col, "$.options", "record/options", str(exc))]
-        ) from None
+    party = _replay_party(record, rules)
     deals_out: list[dict[str, Any]] = []
     steps: list[list[ActionStep]] = []
-
-    def report(
-        complete: bool, error: dict[str, Any] | None = None, located: str | None = None
-    ) -> ReplayReport:
-        standing = None
-        if rules.party is not None and rules.party.tours is None:
-            standing = {"over": party.over, "leaders": party.leaders}
-        return ReplayReport(
-            rules.id,
-            complete,
-            error,
-            deals_out,
-            party.totals,
-            located,
-            party.finished,
-            standing,
-            list(party.deals),
-            steps,
-        )
-
     for d_index, deal_rec in enumerate(record.deals):
         base_path: Path_ = ("deals", d_index) if record.party else ()
-        if party.over:
-            line, col = record.locate(base_path)
-            raise RecordError(
-                [
-                    Problem(
-                        record.file,
-                        line,
-                        col,
-                        json_path(base_path),
-                        "record/party-over",
-                        f"deal {d_index}: the party was over before it (a seat reached the"
-                        " target, or the party's deals were played)",
-                    )
-                ]
-            )
-        try:
-            deal = party.new_deal(
-                seed=deal_rec.seed,
-                hands=deal_rec.hands,
-                talon=deal_rec.talon,
-                dealer=deal_rec.dealer,
-            )
-        except NotationError as exc:
-            if deal_rec.dealer is not None and deal_rec.dealer != party.next_dealer:
-                path: Path_ = (*base_path, "dealer")
-                code = "record/dealer-order"
-            else:
-                path = (*base_path, "hands") if deal_rec.hands is not None else base_path
-                code = "record/deal"
-            line, col = record.locate(path)
-            raise RecordError(
-                [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
-            ) from None
+        deal = _replay_deal(record, party, deal_rec, base_path, d_index)
         facts = _deal_facts(record, rules, deal, deal_rec, base_path, d_index)
         deal_steps: list[ActionStep] = []
         steps.append(deal_steps)
         for index, line_text in enumerate(deal_rec.actions):
-            error: dict[str, Any] | None = None
-            try:
-                seat, action = parse_line(line_text)
-                before, beasted = len(deal.played_tricks), len(deal.penalties)
-                deal.apply(rules.canonical(action), seat=seat)
-                deal_steps.append(
-                    ActionStep(before, len(deal.played_tricks), tuple(deal.penalties[beasted:]))
-                )
-            except IllegalActionError as exc:
-                error = {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}
-            except NotationError as exc:
-                error = {
-                    "index": index,
-                    "action": line_text,
-                    "code": "notation/invalid",
-                    "message": str(exc),
-                }
+            error = _replay_action(rules, deal, line_text, index, deal_steps)
             if error is not None:
                 if record.party:
                     error["deal"] = d_index
@@ -539,13 +464,125 @@ def replay(record: Record, rules: RuleSet) -> ReplayReport:
                 line, col = record.locate(record.action_path(d_index, index))
                 where = ":".join(str(x) for x in (record.file, line, col) if x is not None)
                 located = f"{where}: {line_text!r}: {error['code']}: {error['message']}"
-                return report(False, error, located)
+                return _replay_report(rules, party, deals_out, steps, False, error, located)
         if deal_rec.unclaimed:
             _forgo(record, deal, deal_rec, base_path, d_index)
         deals_out.append({**deal.report(), **facts})
         if not deal.is_over:
-            return report(False)
-    return report(True)
+            return _replay_report(rules, party, deals_out, steps, False)
+    return _replay_report(rules, party, deals_out, steps, True)
+
+
+def _replay_party(record: Record, rules: RuleSet) -> Party:
+    """Returns the party a record is replayed in, with its options, from its first dealer.
+
+    :raises RecordError: ``record/options`` for options the rules do not offer.
+    """
+    first = record.deals[0].dealer if record.deals and record.deals[0].dealer is not None else 0
+    try:
+        return Party(rules, options=record.options, first_dealer=first)
+    except NotationError as exc:
+        line, col = record.locate(("options",))
+        raise RecordError(
+            [Problem(record.file, line, col, "$.options", "record/options", str(exc))]
+        ) from None
+
+
+def _replay_deal(
+    record: Record, party: Party, deal_rec: DealRecord, base_path: Path_, d_index: int
+) -> Deal:
+    """Returns the next deal of the party, dealt as the record's deal ``d_index`` says.
+
+    :raises RecordError: ``record/party-over`` if the party was over before it,
+        ``record/dealer-order`` for a dealer out of turn, ``record/deal`` for a deal that
+        cannot be set up (wrong hands).
+    """
+    if party.over:
+        line, col = record.locate(base_path)
+        raise RecordError(
+            [
+                Problem(
+                    record.file,
+                    line,
+                    col,
+                    json_path(base_path),
+                    "record/party-over",
+                    f"deal {d_index}: the party was over before it (a seat reached the"
+                    " target, or the party's deals were played)",
+                )
+            ]
+        )
+    try:
+        return party.new_deal(
+            seed=deal_rec.seed,
+            hands=deal_rec.hands,
+            talon=deal_rec.talon,
+            dealer=deal_rec.dealer,
+        )
+    except NotationError as exc:
+        if deal_rec.dealer is not None and deal_rec.dealer != party.next_dealer:
+            path: Path_ = (*base_path, "dealer")
+            code = "record/dealer-order"
+        else:
+            path = (*base_path, "hands") if deal_rec.hands is not None else base_path
+            code = "record/deal"
+        line, col = record.locate(path)
+        raise RecordError(
+            [Problem(record.file, line, col, json_path(path), code, f"deal {d_index}: {exc}")]
+        ) from None
+
+
+def _replay_action(
+    rules: RuleSet, deal: Deal, line_text: str, index: int, deal_steps: list[ActionStep]
+) -> dict[str, Any] | None:
+    """Applies the record's action ``index`` (``line_text``, its seat in front) to ``deal``,
+    noting where it happened in ``deal_steps``; returns the error that stops the replay there
+    (an illegal or unparseable action), or None if it was applied."""
+    try:
+        seat, action = parse_line(line_text)
+        before, beasted = len(deal.played_tricks), len(deal.penalties)
+        deal.apply(rules.canonical(action), seat=seat)
+        deal_steps.append(
+            ActionStep(before, len(deal.played_tricks), tuple(deal.penalties[beasted:]))
+        )
+    except IllegalActionError as exc:
+        return {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}
+    except NotationError as exc:
+        return {
+            "index": index,
+            "action": line_text,
+            "code": "notation/invalid",
+            "message": str(exc),
+        }
+    return None
+
+
+def _replay_report(
+    rules: RuleSet,
+    party: Party,
+    deals_out: list[dict[str, Any]],
+    steps: list[list[ActionStep]],
+    complete: bool,
+    error: dict[str, Any] | None = None,
+    located: str | None = None,
+) -> ReplayReport:
+    """Returns the report of a replay as far as it went: the deals reported (``deals_out``),
+    the party's totals and standing, every deal reached and its ``steps``."""
+    standing = None
+    if rules.party is not None and rules.party.tours is None:
+        standing = {"over": party.over, "leaders": party.leaders}
+    return ReplayReport(
+        rules.id,
+        complete,
+        error,
+        deals_out,
+        party.totals,
+        located,
+        party.finished,
+        standing,
+        list(party.deals),
+        steps,
+    )
 
 
 def _deal_facts(

@@ -269,19 +269,37 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     """Returns why a ``pass`` or ``bid`` is refused now (None: it is legal)."""
     if action.verb == "pass":
         return None
-    rules = d.rules
-    seat = d.to_move
     if d.phase is RAISE:
         return _raise_refusal(d, action)
-    contract = rules.contracts.get(action.contract or "")
+    contract = d.rules.contracts.get(action.contract or "")
     if contract is None:
-        known = ", ".join(c for c, v in rules.contracts.items() if v.biddable)
-        return refuse(
-            "bid/unknown-contract",
-            f"{rules.id} has no contract {action.contract!r} (bids: {known})",
-            seat,
-            action,
-        )
+        return _unknown_contract(d, action)
+    refused = _eligibility_refusal(d, action, contract)
+    if refused is not None:
+        return refused
+    return _precedence_refusal(d, action, contract)
+
+
+def _unknown_contract(d: DealState, action: Action) -> IllegalActionError:
+    """Returns the refusal of a bid of a contract the rules do not have."""
+    rules = d.rules
+    known = ", ".join(c for c, v in rules.contracts.items() if v.biddable)
+    return refuse(
+        "bid/unknown-contract",
+        f"{rules.id} has no contract {action.contract!r} (bids: {known})",
+        d.to_move,
+        action,
+    )
+
+
+def _eligibility_refusal(
+    d: DealState, action: Action, contract: Contract
+) -> IllegalActionError | None:
+    """Returns why ``contract`` may not be bid by the player to move whatever stands (it is not
+    bid, it is offered to another seat, he lacks its cards, it is reserved to the last to speak,
+    it may not open the auction), or None if it may be."""
+    rules = d.rules
+    seat = d.to_move
     if not contract.biddable:
         return refuse(
             "bid/not-biddable",
@@ -320,8 +338,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction", "contracts", contract.id)),
         )
-    standing = d.holder_contract
-    if contract.biddable_when is BiddableWhen.OVER_A_BID and standing is None:
+    if contract.biddable_when is BiddableWhen.OVER_A_BID and d.holder_contract is None:
         return refuse(
             "bid/may-not-open",
             f"{contract.id} may not open the auction: it may be bid only over a bid standing",
@@ -329,6 +346,18 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             action,
             rules.cite(("auction", "contracts", contract.id)),
         )
+    return None
+
+
+def _precedence_refusal(
+    d: DealState, action: Action, contract: Contract
+) -> IllegalActionError | None:
+    """Returns why ``contract`` may not be bid over the bid standing: in the ``match`` phase it
+    is not the overcall matched; otherwise it does not outrank the bid standing, or it is
+    named only to overcall when it is not needed. None if it may be bid."""
+    rules = d.rules
+    seat = d.to_move
+    standing = d.holder_contract
     if d.phase is MATCH:
         assert standing is not None
         if contract.id == standing.id:
@@ -341,22 +370,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             rules.cite(("auction", "contracts", standing.id)),
         )
     if standing is not None and not _outranks(d, contract):
-        if contract.rank == standing.rank and _may_equal(rules, contract, standing):
-            return refuse(
-                "bid/equal-rank-later",
-                f"{contract.id} ranks with {standing.id}, and seat {d.holder}, who holds it, "
-                "speaks earlier: the earlier hand holds",
-                seat,
-                action,
-                rules.cite(("auction", "equal_rank")),
-            )
-        return refuse(
-            "bid/outranked",
-            f"{contract.id} does not outrank {standing.id}",
-            seat,
-            action,
-            rules.cite(("auction",)),
-        )
+        return _outranked(d, action, contract, standing)
     rule = contract.only_to_overcall
     if rule is not None and rule.penalty is None and not needed(d, contract):
         lower = contract.needs
@@ -369,6 +383,31 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
             rules.cite(("auction", "contracts", contract.id)),
         )
     return None
+
+
+def _outranked(
+    d: DealState, action: Action, contract: Contract, standing: Contract
+) -> IllegalActionError:
+    """Returns the refusal of ``contract``, which does not outrank the bid standing: of the rank
+    standing, which an earlier hand holds, or lower."""
+    rules = d.rules
+    seat = d.to_move
+    if contract.rank == standing.rank and _may_equal(rules, contract, standing):
+        return refuse(
+            "bid/equal-rank-later",
+            f"{contract.id} ranks with {standing.id}, and seat {d.holder}, who holds it, "
+            "speaks earlier: the earlier hand holds",
+            seat,
+            action,
+            rules.cite(("auction", "equal_rank")),
+        )
+    return refuse(
+        "bid/outranked",
+        f"{contract.id} does not outrank {standing.id}",
+        seat,
+        action,
+        rules.cite(("auction",)),
+    )
 
 
 def _raise_refusal(d: DealState, action: Action) -> IllegalActionError | None:

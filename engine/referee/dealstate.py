@@ -312,6 +312,13 @@ class DealState:
         self.phase = AUCTION
         self.to_move = self.eldest
 
+        self._init_auction(speakers)
+        self._init_declarations()
+        self._init_play()
+
+    def _init_auction(self, speakers: Sequence[int]) -> None:
+        """Sets the auction's fields as they stand before anyone speaks: ``speakers`` still to
+        speak, no bid standing, nobody passed."""
         self.speakers = list(speakers)
         self.holder = None
         self.holder_contract = None
@@ -320,6 +327,9 @@ class DealState:
         self.passed = 0
         self.raised_from = None
 
+    def _init_declarations(self) -> None:
+        """Sets the declarations' fields as they stand before the auction is won: no declarer,
+        contract, trumps, call, demand or exchange yet."""
         self.declarer = None
         self.contract = None
         self.forced = False
@@ -335,6 +345,9 @@ class DealState:
         self.deferred = False
         self.exchanges = []
 
+    def _init_play(self) -> None:
+        """Sets the play's and the end's fields as they stand before the first lead: the eldest
+        to lead, no trick, no renonce or irregularity, the deal not over and nothing listed."""
         self.tr = None
         self.leader = self.eldest
         self.trick = []

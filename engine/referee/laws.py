@@ -374,73 +374,16 @@ def apply(d: DealState, seat: int, action: Action) -> None:
     state = _state(d)
     key = LAW_OF_VERB[verb]
     event = Event(seat, action, key, _trick(d))
-    side = d.side
     if verb == "expose":
-        law = _law(d, "exposed_card")
-        assert law is not None
-        card = action.card.index
-        liable = state.liable
-        if not _exempt(d, law, seat):
-            liable = (*liable, (seat, card, "exposed_card"))
-        d.irregular = state.add(event, public=(*state.public, (seat, card)), liable=liable)
+        _apply_expose(d, seat, action, state, event)
     elif verb == "out-of-turn":
-        law = _law(d, "out_of_turn")
-        assert law is not None
-        card = action.card.index
-        changes: dict[str, object] = {"public": (*state.public, (seat, card))}
-        if "call-card" in law.remedies:
-            changes["liable"] = (*state.liable, (seat, card, "out_of_turn"))
-        if "require-suit" in law.remedies:
-            changes["suit_remedies"] = (*state.suit_remedies, seat)
-        if out_of_turn_bars_vole(law, seat in side) and state.vole_barred is None:
-            changes["vole_barred"] = "out_of_turn"
-        d.irregular = state.add(event, **changes)
+        _apply_out_of_turn(d, seat, action, state, event)
     elif verb == "require":
-        card = action.card.index
-        holder = next(s for s in range(d.n) if d.hands[s] >> card & 1)
-        # The card called, the other remedy of a play out of turn is gone ("or").
-        remedies = state.suit_remedies
-        if any(h == holder and c == card and w == "out_of_turn" for h, c, w in state.liable):
-            remedies = tuple(o for o in remedies if o != holder)
-        void = state.void
-        if holder not in state.dictated and not any(
-            h == holder and c == card for h, c, _ in state.liable
-        ):
-            void = (*void, (holder, card))  # the hidden self-caller's: accepted, binds nothing
-            event = Event(seat, action, "exposed_card", _trick(d))
-        else:
-            event = Event(seat, action, _require_law(state, holder, card), _trick(d))
-        d.irregular = state.add(
-            event, required=(*state.required, (holder, card)), suit_remedies=remedies, void=void
-        )
+        _apply_require(d, seat, action, state)
     elif verb == "require-suit":
-        assert action.suit is not None and action.seat is not None
-        offender = _suit_offenders(d, seat, state)[0]
-        left = list(state.suit_remedies)
-        left.remove(offender)
-        liable = tuple(x for x in state.liable if not (x[0] == offender and x[2] == "out_of_turn"))
-        named = (action.seat, action.suit.index)
-        void_suits = state.void_suits
-        if seat not in adversaries(d, offender):
-            # Named by the offender's own partner, who could not know it: accepted, and the
-            # remedy is spent, but it binds nothing (conjecture; docs/decisions.md).
-            void_suits = (*void_suits, named)
-        d.irregular = state.add(
-            event,
-            suits=(*state.suits, named),
-            suit_remedies=tuple(left),
-            liable=liable,
-            void_suits=void_suits,
-        )
+        _apply_require_suit(d, seat, action, state, event)
     elif verb == "show":
-        law = _law(d, "shown_cards")
-        assert law is not None
-        changes = {"shown": state.shown | {seat}}
-        if shown_dictated(law, seat in side, side_tricks(d.won, side)):
-            changes["dictated"] = state.dictated | {seat}
-            if law.bars_vole and state.vole_barred is None:
-                changes["vole_barred"] = "shown_cards"
-        d.irregular = state.add(event, **changes)
+        _apply_show(d, seat, state, event)
     elif verb == "turn-hand":
         assert action.seat is not None
         d.irregular = state.add(
@@ -458,6 +401,98 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         declarations.apply(d, state.naming, TRUMP[action.suit.index])
     d.listed = None
     d.legal_mask = -1
+
+
+def _apply_expose(d: DealState, seat: int, action: Action, state: Irregular, event: Event) -> None:
+    """Applies ``expose CARD``: the card becomes public and, unless its holder is exempt, liable
+    to be called."""
+    law = _law(d, "exposed_card")
+    assert law is not None
+    card = action.card.index
+    liable = state.liable
+    if not _exempt(d, law, seat):
+        liable = (*liable, (seat, card, "exposed_card"))
+    d.irregular = state.add(event, public=(*state.public, (seat, card)), liable=liable)
+
+
+def _apply_out_of_turn(
+    d: DealState, seat: int, action: Action, state: Irregular, event: Event
+) -> None:
+    """Applies ``out-of-turn CARD``: the card lies exposed, open to the law's remedies (a card
+    called, a suit named), and may take the vole from the declaring side."""
+    law = _law(d, "out_of_turn")
+    assert law is not None
+    card = action.card.index
+    changes: dict[str, object] = {"public": (*state.public, (seat, card))}
+    if "call-card" in law.remedies:
+        changes["liable"] = (*state.liable, (seat, card, "out_of_turn"))
+    if "require-suit" in law.remedies:
+        changes["suit_remedies"] = (*state.suit_remedies, seat)
+    if out_of_turn_bars_vole(law, seat in d.side) and state.vole_barred is None:
+        changes["vole_barred"] = "out_of_turn"
+    d.irregular = state.add(event, **changes)
+
+
+def _apply_require(d: DealState, seat: int, action: Action, state: Irregular) -> None:
+    """Applies ``require CARD``: its holder must play it; the card called, the other remedy of
+    a play out of turn is gone, and a hidden self-caller's card is accepted but binds
+    nothing."""
+    card = action.card.index
+    holder = next(s for s in range(d.n) if d.hands[s] >> card & 1)
+    # The card called, the other remedy of a play out of turn is gone ("or").
+    remedies = state.suit_remedies
+    if any(h == holder and c == card and w == "out_of_turn" for h, c, w in state.liable):
+        remedies = tuple(o for o in remedies if o != holder)
+    void = state.void
+    if holder not in state.dictated and not any(
+        h == holder and c == card for h, c, _ in state.liable
+    ):
+        void = (*void, (holder, card))  # the hidden self-caller's: accepted, binds nothing
+        event = Event(seat, action, "exposed_card", _trick(d))
+    else:
+        event = Event(seat, action, _require_law(state, holder, card), _trick(d))
+    d.irregular = state.add(
+        event, required=(*state.required, (holder, card)), suit_remedies=remedies, void=void
+    )
+
+
+def _apply_require_suit(
+    d: DealState, seat: int, action: Action, state: Irregular, event: Event
+) -> None:
+    """Applies ``require-suit SEAT SUIT``: the suit named binds that seat at his next turn, and
+    the offender's remedies are spent."""
+    assert action.suit is not None and action.seat is not None
+    offender = _suit_offenders(d, seat, state)[0]
+    left = list(state.suit_remedies)
+    left.remove(offender)
+    liable = tuple(x for x in state.liable if not (x[0] == offender and x[2] == "out_of_turn"))
+    named = (action.seat, action.suit.index)
+    void_suits = state.void_suits
+    if seat not in adversaries(d, offender):
+        # Named by the offender's own partner, who could not know it: accepted, and the
+        # remedy is spent, but it binds nothing (conjecture; docs/decisions.md).
+        void_suits = (*void_suits, named)
+    d.irregular = state.add(
+        event,
+        suits=(*state.suits, named),
+        suit_remedies=tuple(left),
+        liable=liable,
+        void_suits=void_suits,
+    )
+
+
+def _apply_show(d: DealState, seat: int, state: Irregular, event: Event) -> None:
+    """Applies ``show``: the hand is shown and, shown by the declaring side early enough, its
+    cards are dictated and the vole may be barred."""
+    law = _law(d, "shown_cards")
+    assert law is not None
+    side = d.side
+    changes: dict[str, object] = {"shown": state.shown | {seat}}
+    if shown_dictated(law, seat in side, side_tricks(d.won, side)):
+        changes["dictated"] = state.dictated | {seat}
+        if law.bars_vole and state.vole_barred is None:
+            changes["vole_barred"] = "shown_cards"
+    d.irregular = state.add(event, **changes)
 
 
 def _require_law(state: Irregular, holder: int, card: int) -> str:
@@ -618,69 +653,19 @@ def declared_effects(
     shown: set[int] = set()
     barred: tuple[str, int] | None = None
     for item in declared:
-        seat, verb = item.seat, item.verb
-        law: PlayLaw | None = getattr(rules.play_laws, item.law)
-        if law is None:
-            raise refuse(
-                f"{verb}/no-law",
-                f"{rules.name} states no law for this irregularity (laws.{item.law})",
-                seat,
-                item,
-            )
-        if seat == out:
-            raise refuse(f"{verb}/sits-out", f"seat {seat} sits this deal out", seat, item)
+        seat = item.seat
+        law = _declared_law(rules, item, out)
         rule = rules.cite(("laws", item.law))
         on_side = seat in side
         bars = False
         if item.law == "turned_hand":
-            assert item.hand is not None
-            if not turnable(seat, item.hand, n, out):
-                raise refuse(
-                    "turn-hand/not-a-hand",
-                    f"seat {seat} cannot turn up seat {item.hand}'s hand: name another player "
-                    "of the deal",
-                    seat,
-                    item,
-                    rule,
-                )
-            turned.append((seat, item.hand))
+            turned.append(_declared_turned(item, n, out, rule))
         elif item.law == "shown_cards":
-            assert item.side_tricks is not None
-            if seat in shown:
-                raise refuse("show/already", f"seat {seat}'s hand is shown already", seat, item)
-            shown.add(seat)
-            mine = side if on_side else [s for s in range(n) if s != out and s not in side]
-            took = side_tricks(tricks, mine)
-            if item.side_tricks > took:
-                raise refuse(
-                    "show/side-tricks",
-                    f"seat {seat}'s side took {took} tricks in all: it cannot have had "
-                    f"{item.side_tricks} when he showed his cards",
-                    seat,
-                    item,
-                )
-            bars = law.bars_vole and shown_dictated(law, on_side, item.side_tricks)
+            bars = _declared_shown_bars(law, item, shown, side, n, out, tricks)
         elif item.law == "out_of_turn":
             bars = out_of_turn_bars_vole(law, on_side)
         else:  # partner_known_no_vole
-            if partner is None or seat != partner:
-                raise refuse(
-                    "made-known/not-the-partner",
-                    "only the called card's holder playing with the declarer makes himself "
-                    f"known by his lead, not seat {seat}",
-                    seat,
-                    item,
-                    rule,
-                )
-            if not makes_known(seat, partner=partner, eldest=seats.eldest):
-                raise refuse(
-                    "made-known/the-eldest",
-                    f"seat {seat} is the eldest, whose lead is his duty: it makes him known to "
-                    "nobody",
-                    seat,
-                    item,
-                    rule,
-                )
+            _check_made_known(item, partner, seats.eldest, rule)
             bars = True
         if bars and barred is None:
             barred = (item.law, seat)
@@ -689,3 +674,103 @@ def declared_effects(
         barred[0] if barred is not None else None,
         barred[1] if barred is not None else None,
     )
+
+
+def _declared_law(rules: RuleSet, item: Declared, out: int | None) -> PlayLaw:
+    """Returns the law of the play of an irregularity entered after the deal.
+
+    :raises IllegalActionError: ``VERB/no-law`` if the rules state none, ``VERB/sits-out`` if
+        its seat sits the deal out (``out``).
+    """
+    seat, verb = item.seat, item.verb
+    law: PlayLaw | None = getattr(rules.play_laws, item.law)
+    if law is None:
+        raise refuse(
+            f"{verb}/no-law",
+            f"{rules.name} states no law for this irregularity (laws.{item.law})",
+            seat,
+            item,
+        )
+    if seat == out:
+        raise refuse(f"{verb}/sits-out", f"seat {seat} sits this deal out", seat, item)
+    return law
+
+
+def _declared_turned(item: Declared, n: int, out: int | None, rule: str) -> tuple[int, int]:
+    """Returns the hand turned up by an entered ``turn-hand``: (offender, owner).
+
+    :raises IllegalActionError: ``turn-hand/not-a-hand`` if the hand named is not another
+        player's of the deal (``rule`` is the law's citation).
+    """
+    seat = item.seat
+    assert item.hand is not None
+    if not turnable(seat, item.hand, n, out):
+        raise refuse(
+            "turn-hand/not-a-hand",
+            f"seat {seat} cannot turn up seat {item.hand}'s hand: name another player of the deal",
+            seat,
+            item,
+            rule,
+        )
+    return (seat, item.hand)
+
+
+def _declared_shown_bars(
+    law: PlayLaw,
+    item: Declared,
+    shown: set[int],
+    side: tuple[int, ...],
+    n: int,
+    out: int | None,
+    tricks: Sequence[int],
+) -> bool:
+    """Adds the seat of an entered ``show`` to the hands ``shown`` so far, and checks if it
+    takes the vole from the declaring side (``side``).
+
+    :raises IllegalActionError: ``show/already`` for a hand shown twice, ``show/side-tricks``
+        if the offender's side had more tricks than it took in all (``tricks``).
+    """
+    seat = item.seat
+    on_side = seat in side
+    assert item.side_tricks is not None
+    if seat in shown:
+        raise refuse("show/already", f"seat {seat}'s hand is shown already", seat, item)
+    shown.add(seat)
+    mine = side if on_side else [s for s in range(n) if s != out and s not in side]
+    took = side_tricks(tricks, mine)
+    if item.side_tricks > took:
+        raise refuse(
+            "show/side-tricks",
+            f"seat {seat}'s side took {took} tricks in all: it cannot have had "
+            f"{item.side_tricks} when he showed his cards",
+            seat,
+            item,
+        )
+    return law.bars_vole and shown_dictated(law, on_side, item.side_tricks)
+
+
+def _check_made_known(item: Declared, partner: int | None, eldest: int, rule: str) -> None:
+    """Checks that the seat of an entered ``made-known`` could have made himself known by his
+    lead: the called card's holder playing with the declarer (``partner``), not the eldest.
+
+    :raises IllegalActionError: ``made-known/not-the-partner``, ``made-known/the-eldest``
+        (``rule`` is the law's citation).
+    """
+    seat = item.seat
+    if partner is None or seat != partner:
+        raise refuse(
+            "made-known/not-the-partner",
+            "only the called card's holder playing with the declarer makes himself "
+            f"known by his lead, not seat {seat}",
+            seat,
+            item,
+            rule,
+        )
+    if not makes_known(seat, partner=partner, eldest=eldest):
+        raise refuse(
+            "made-known/the-eldest",
+            f"seat {seat} is the eldest, whose lead is his duty: it makes him known to nobody",
+            seat,
+            item,
+            rule,
+        )
