@@ -68,11 +68,10 @@ def load_named_ruleset(name: str) -> RuleSet:
     :raises NotationError: if ``name`` is a path, or no ruleset or variant has that name.
     :raises RuleFileError: with every located problem, if the file or a parent is invalid.
     """
-    import os
-
     from engine.errors import NotationError
+    from engine.rules.loader import names_a_path
 
-    if name.endswith((".yaml", ".yml", ".json")) or "/" in name or os.sep in name:
+    if names_a_path(name):
         raise NotationError(f"{name[:80]!r} is a path, not the name of a ruleset or variant")
     return load_ruleset(name)
 

@@ -58,6 +58,7 @@ __all__ = [
     "Resolved",
     "data_dir",
     "default_registry",
+    "names_a_path",
     "noting_inputs",
     "schema_path",
     "validate_paths",
@@ -206,6 +207,12 @@ def _normalise(name: str) -> str:
     return plain.replace("_", "-").replace(" ", "-").replace("'", "-")
 
 
+def names_a_path(name: str) -> bool:
+    """Checks if ``name`` is read as a file's path rather than a ruleset's id or alias (it
+    ends in ``.yaml``, ``.yml`` or ``.json``, or holds a folder separator)."""
+    return name.endswith((".yaml", ".yml", ".json")) or "/" in name or os.sep in name
+
+
 class Registry:
     """The rule files known to the workbench: ``rules/`` and ``variants/`` plus named paths."""
 
@@ -313,8 +320,7 @@ class Registry:
         """Finds a file by id, alias, or path (a path may be relative to ``relative_to``)."""
         if not name or "\0" in name or not name.isprintable():
             return None  # no file or id holds a NUL or a control character
-        looks_like_path = name.endswith((".yaml", ".yml", ".json")) or os.sep in name
-        if looks_like_path:
+        if names_a_path(name):
             candidates = [Path(name)]
             if relative_to is not None and not Path(name).is_absolute():
                 candidates.insert(0, relative_to / name)

@@ -43,6 +43,11 @@ within the 4 MiB, 10,000 deals and 500,000 values a record is read under
 (:data:`engine.records.LIMITS`)."""
 
 
+def _part_path(store: Store, ident: str, k: int) -> Path:
+    """Returns the file of part ``k`` (counted from 1) of table ``ident``'s saved record."""
+    return store.path("table", ident, f".part-{k:04d}.yaml")
+
+
 class DamagedFile(Exception):
     """A saved table's files cannot be read or played again: the message names the file."""
 
@@ -270,11 +275,19 @@ class WebTable:
                 json.dumps(self.settings(), indent=2) + "\n",
             )
         parts = self.sealed()
-        for k in range(parts):  # each part written once: then the record starts after it
-            part = store.path("table", self.ident, f".part-{k + 1:04d}.yaml")
-            if not part.is_file():
-                deals = self.party.deals[k * PART_DEALS : (k + 1) * PART_DEALS]
-                store.write(part, write_record(record_of(deals, self.rules.id, party=True)))
+        # Each part is written once, at the first save after its last deal ends: looking back
+        # from the newest, the first part found on disk ends the search (one look a save; a
+        # table saved whole by an older version gets all its parts at once).
+        # They are written oldest first, so that a stop midway leaves no gap.
+        k = parts
+        while k and not _part_path(store, self.ident, k).is_file():
+            k -= 1
+        for j in range(k + 1, parts + 1):
+            deals = self.party.deals[(j - 1) * PART_DEALS : j * PART_DEALS]
+            store.write(
+                _part_path(store, self.ident, j),
+                write_record(record_of(deals, self.rules.id, party=True)),
+            )
         store.write(store.path("table", self.ident, ".yaml"), self.record_text(parts * PART_DEALS))
 
     @staticmethod
@@ -294,7 +307,7 @@ class WebTable:
         try:
             records = []
             for k in range(1, 10**6):
-                part = store.path("table", ident, f".part-{k:04d}.yaml")
+                part = _part_path(store, ident, k)
                 if not part.is_file():
                     break
                 shown = part

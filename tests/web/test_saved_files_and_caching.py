@@ -139,5 +139,16 @@ def test_a_long_tables_record_is_kept_in_parts_each_readable(
     (tmp_path / "tables" / "quadrille-long01.yaml").write_text(whole, encoding="utf-8")
     again = WebTable.load(store, "quadrille-long01")
     assert len(again.party.deals) == len(table.party.deals)
+    # A table saved whole (no parts yet, as an older version saved it) gets every part at its
+    # next save, oldest first, and reads back the same.
+    for part in parts:
+        part.unlink()
+    (tmp_path / "tables" / "quadrille-long01.yaml").write_text(
+        table.record_text(), encoding="utf-8"
+    )
+    table.save(store)
+    assert [len(read_record(p).deals) for p in parts] == [3, 3]
+    again = WebTable.load(store, "quadrille-long01")
+    assert [d.history for d in again.party.deals] == [d.history for d in table.party.deals]
     # The listing shows the table once, not its parts.
     assert [ident for ident, _ in store.listing("table")] == ["quadrille-long01"]
