@@ -164,7 +164,8 @@ class Player:
 
 
 def _level(port: int, players: int, seconds: float) -> tuple[int, list[float], int]:
-    crowd = [Player(port, 100 * players + k) for k in range(players)]
+    # The web takes seeds 0 to 9999.
+    crowd = [Player(port, (100 * players + k) % 10_000) for k in range(players)]
     stop = time.monotonic() + seconds
     ready = threading.Barrier(players + 1)
 

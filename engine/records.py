@@ -35,7 +35,7 @@ from engine.errors import IllegalActionError, NotationError, Problem, RecordErro
 from engine.referee import Deal
 from engine.referee.deal_laws import cutting_seat
 from engine.referee.party import Party
-from engine.rules.emitter import Flow, document
+from engine.rules.emitter import Flow, block, document
 from engine.rules.emitter import quoted as yaml_scalar
 from engine.rules.model import RuleSet
 from engine.rules.reader import (
@@ -55,7 +55,10 @@ __all__ = [
     "DealRecord",
     "Record",
     "ReplayReport",
+    "deal_record",
+    "deal_text",
     "parse_record",
+    "party_text",
     "read_record",
     "replay",
     "resolve_ruleset",
@@ -337,6 +340,31 @@ def read_record(path: str | Path) -> Record:
 
 def write_record(record: Record) -> str:
     """Writes a record as YAML, in the layout ``ombre play`` uses (:mod:`engine.rules.emitter`)."""
+    if record.party:
+        return party_text(record, [deal_text(deal) for deal in record.deals])
+    top = _record_top(record)
+    top.update(_deal_map(record.deals[0]))
+    return document(top)
+
+
+def deal_text(deal: DealRecord) -> str:
+    """Returns one deal of a party record as :func:`write_record` lays it out: an item of the
+    ``deals:`` list, ending in a newline. A party's text is :func:`party_text` of its deals'
+    texts, so a writer that keeps each finished deal's text writes only the deal in play."""
+    return "\n".join(block([_deal_map(deal)], 2)) + "\n"
+
+
+def party_text(record: Record, deal_texts: Sequence[str]) -> str:
+    """Returns the party record ``record`` heads (its ``deals`` are not read) whose deals are
+    ``deal_texts`` (each a :func:`deal_text`): the text :func:`write_record` gives."""
+    top = _record_top(record)
+    if not deal_texts:
+        top["deals"] = []
+        return document(top)
+    return document(top) + "deals:\n" + "".join(deal_texts)
+
+
+def _record_top(record: Record) -> dict[str, Any]:
     top: dict[str, Any] = {}
     for key in ("title", "source", "note"):
         if getattr(record, key) is not None:
@@ -349,28 +377,24 @@ def write_record(record: Record) -> str:
     if record.table:
         top["table"] = Flow(dict(record.table))
     top["options"] = Flow(dict(record.options))
+    return top
 
-    def deal_map(deal: DealRecord) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key in ("note", "dealer", "seed", "cut"):
-            if getattr(deal, key) is not None:
-                out[key] = getattr(deal, key)
-        if deal.packets is not None:
-            out["packets"] = Flow(deal.packets)
-        if deal.hands is not None:
-            out["hands"] = [Flow(h) for h in deal.hands]
-        if deal.talon is not None:
-            out["talon"] = Flow(deal.talon)
-        out["actions"] = list(deal.actions)
-        if deal.unclaimed:
-            out["unclaimed"] = Flow(deal.unclaimed)
-        return out
 
-    if record.party:
-        top["deals"] = [deal_map(deal) for deal in record.deals]
-    else:
-        top.update(deal_map(record.deals[0]))
-    return document(top)
+def _deal_map(deal: DealRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("note", "dealer", "seed", "cut"):
+        if getattr(deal, key) is not None:
+            out[key] = getattr(deal, key)
+    if deal.packets is not None:
+        out["packets"] = Flow(deal.packets)
+    if deal.hands is not None:
+        out["hands"] = [Flow(h) for h in deal.hands]
+    if deal.talon is not None:
+        out["talon"] = Flow(deal.talon)
+    out["actions"] = list(deal.actions)
+    if deal.unclaimed:
+        out["unclaimed"] = Flow(deal.unclaimed)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -657,6 +681,17 @@ def _forgo(record: Record, deal: Deal, deal_rec: DealRecord, base: Path_, d_inde
         ) from None
 
 
+def deal_record(deal: Deal) -> DealRecord:
+    """Returns the record of one deal played (finished or not): its dealer, hands, talon and
+    actions."""
+    return DealRecord(
+        dealer=deal.dealer,
+        hands=tuple(tuple(str(Card.from_index(c)) for c in h) for h in deal.dealt),
+        talon=tuple(str(Card.from_index(c)) for c in deal.dealt_talon),
+        actions=tuple(deal.record_actions()),
+    )
+
+
 def record_of(
     deals: Sequence[Deal],
     ruleset: str,
@@ -667,18 +702,8 @@ def record_of(
     table: Mapping[str, Any] | None = None,
 ) -> Record:
     """Returns the record of deals played (finished or not), e.g. by ``ombre play``."""
-    options: dict[str, str] = {}
-    out = []
-    for deal in deals:
-        options = dict(deal.options)
-        out.append(
-            DealRecord(
-                dealer=deal.dealer,
-                hands=tuple(tuple(str(Card.from_index(c)) for c in h) for h in deal.dealt),
-                talon=tuple(str(Card.from_index(c)) for c in deal.dealt_talon),
-                actions=tuple(deal.record_actions()),
-            )
-        )
+    options: dict[str, str] = dict(deals[-1].options) if deals else {}
+    out = [deal_record(deal) for deal in deals]
     is_party = party if party is not None else len(out) > 1
     return Record(
         ruleset=ruleset,

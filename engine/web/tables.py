@@ -27,7 +27,7 @@ from engine.bots import BOTS, Bot, make_bot
 from engine.bots.base import take_remedies
 from engine.cards import Card, Suit
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
-from engine.records import read_record, record_of, write_record
+from engine.records import Record, deal_record, deal_text, party_text, read_record
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules import load_named_ruleset
@@ -111,6 +111,9 @@ class WebTable:
     created: float = field(default_factory=time.time)
     party: Party = field(init=False)
     bots: list[Bot] = field(init=False)
+    _texts: list[str] = field(init=False, default_factory=list, repr=False)
+    """The record text (:func:`engine.records.deal_text`) of each deal that a later deal has
+    followed, in order: a save writes only the deal in play anew."""
 
     def __post_init__(self) -> None:
         if self.bots_kind not in BOTS:
@@ -239,14 +242,32 @@ class WebTable:
             "created": self.created,
         }
 
-    def record_text(self, first: int = 0) -> str:
-        """Returns the party record of the table so far (the YAML ``ombre replay`` reads), from
-        deal ``first`` (counted from 0) on.
+    def record_text(self, first: int = 0, last: int | None = None) -> str:
+        """Returns the party record of the table so far (the YAML ``ombre replay`` reads), of
+        deals ``first`` to ``last`` (counted from 0; ``last`` not included, None: to the end).
 
         Every hand is in it, the deal in progress too: it is the file the server keeps, never
         what it shows (see :meth:`public_record`).
         """
-        return write_record(record_of(self.party.deals[first:], self.rules.id, party=True))
+        deals = self.party.deals
+        end = len(deals) if last is None else min(last, len(deals))
+        return party_text(self._head(), [self._deal_text(k) for k in range(first, end)])
+
+    def _head(self) -> Record:
+        deals = self.party.deals
+        options = dict(deals[-1].options) if deals else {}
+        return Record(ruleset=self.rules.id, deals=(), options=options, party=True)
+
+    def _deal_text(self, k: int) -> str:
+        """Returns deal ``k``'s record text, kept once a later deal has followed it (no action
+        is added to a deal after the next one is dealt)."""
+        deals = self.party.deals
+        if k < len(self._texts):
+            return self._texts[k]
+        text = deal_text(deal_record(deals[k]))
+        if k == len(self._texts) and k < len(deals) - 1:
+            self._texts.append(text)
+        return text
 
     def sealed(self) -> int:
         """Returns how many whole parts of :data:`PART_DEALS` deals, every one of them over,
@@ -262,10 +283,11 @@ class WebTable:
         A deal in progress is left out whole: its hands and talon are what the seats may not
         see before it ends.
         """
-        finished = [d for d in self.party.deals if d.is_over]
-        if not finished:
+        deals = self.party.deals
+        finished = len(deals) if deals and deals[-1].is_over else len(deals) - 1
+        if finished <= 0:
             return None
-        return write_record(record_of(finished, self.rules.id, party=True))
+        return self.record_text(0, finished)
 
     def save(self, store: Store, *, settings: bool = False) -> None:
         """Writes the record (after every move) and, when asked, the settings (once)."""
@@ -283,10 +305,9 @@ class WebTable:
         while k and not _part_path(store, self.ident, k).is_file():
             k -= 1
         for j in range(k + 1, parts + 1):
-            deals = self.party.deals[(j - 1) * PART_DEALS : j * PART_DEALS]
             store.write(
                 _part_path(store, self.ident, j),
-                write_record(record_of(deals, self.rules.id, party=True)),
+                self.record_text((j - 1) * PART_DEALS, j * PART_DEALS),
             )
         store.write(store.path("table", self.ident, ".yaml"), self.record_text(parts * PART_DEALS))
 

@@ -152,3 +152,40 @@ def test_a_long_tables_record_is_kept_in_parts_each_readable(
     assert [d.history for d in again.party.deals] == [d.history for d in table.party.deals]
     # The listing shows the table once, not its parts.
     assert [ident for ident, _ in store.listing("table")] == ["quadrille-long01"]
+
+
+def test_the_kept_deal_texts_write_the_record_the_whole_party_writes(tmp_path: Path) -> None:
+    """A save writes only the deal in play anew (the others' texts are kept); what it writes is
+    the record written from every deal at once, at every move, parts and public record too."""
+    from engine import load_ruleset
+    from engine.records import read_record, record_of, write_record
+    from engine.web.tables import WebTable
+
+    store = Store(tmp_path)
+    store.ensure()
+    rules = load_ruleset("quadrille")
+    table = WebTable("quadrille-kept01", rules, {}, (0,), seed=9)
+    table.start()
+    moves = 0
+    while len(table.party.deals) < 4:
+        deal = table.deal
+        if deal.is_over:
+            assert table.public_record() == write_record(
+                record_of(table.party.deals, rules.id, party=True)
+            )
+            table.next_deal(table.turn)
+            continue
+        table.act(0, str(deal.legal_actions()[-1]), table.turn)
+        moves += 1
+        whole = write_record(record_of(table.party.deals, rules.id, party=True))
+        assert table.record_text() == whole, moves
+        if len(table.party.deals) >= 3:
+            assert table.record_text(1, 3) == write_record(
+                record_of(table.party.deals[1:3], rules.id, party=True)
+            )
+        if moves % 7 == 0:
+            table.save(store)
+            saved = read_record(tmp_path / "tables" / "quadrille-kept01.yaml")
+            assert len(saved.deals) == len(table.party.deals)
+    finished = table.party.deals[:-1]
+    assert table.public_record() == write_record(record_of(finished, rules.id, party=True))
