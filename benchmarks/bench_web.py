@@ -8,8 +8,13 @@
    players play at once, each at a table of their own over a kept-alive connection, clicking
    the first choice offered as fast as the server answers. Prints requests per second and the
    50th, 95th and 99th percentile of the answer time at each level.
+   Then 32 and 128 players who take a second over each click (a quick player takes several):
+   the answer times a table of real players sees.
 3. Opens 2,000 tables and abandons them, and prints the server's resident memory before and
    after.
+4. Sixty clients ask for the record of a table of 3,000 deals (about 3.5 MiB) and never read
+   it: prints the server's memory before, while they wait, after the server has dropped them
+   (``SEND_SECONDS``) and once they have gone, and a player's answer times meanwhile.
 
 ``--quick`` shortens every part (for a smoke run); ``--only load`` skips part 1.
 """
@@ -35,7 +40,12 @@ sys.path.insert(0, str(ROOT))
 
 DEALS = 12
 LEVELS = (1, 8, 32, 128)
+PACED = (32, 128)
+THINK = 1.0
+"""The seconds a paced player takes over each click."""
 ABANDONED = 2000
+LONG_DEALS = 3000
+SLOW_READERS = 60
 
 _TURN = re.compile(r'name="turn" value="([^"]+)"')
 _SEAT = re.compile(r'name="seat" value="(\d)"')
@@ -163,7 +173,9 @@ class Player:
         self.page = self.request("POST", self.path + "/act", fields)
 
 
-def _level(port: int, players: int, seconds: float) -> tuple[int, list[float], int]:
+def _level(
+    port: int, players: int, seconds: float, think: float = 0.0
+) -> tuple[int, list[float], int]:
     # The web takes seeds 0 to 9999.
     crowd = [Player(port, (100 * players + k) % 10_000) for k in range(players)]
     stop = time.monotonic() + seconds
@@ -173,8 +185,12 @@ def _level(port: int, players: int, seconds: float) -> tuple[int, list[float], i
         player.sit_down()
         player.times.clear()
         ready.wait()
+        if think:  # the players do not all click in the same instant
+            time.sleep(think * (player.seed % 97) / 97)
         while time.monotonic() < stop:
             player.click()
+            if think:
+                time.sleep(think)
 
     threads = [threading.Thread(target=run, args=(p,), daemon=True) for p in crowd]
     for t in threads:
@@ -191,9 +207,10 @@ def _level(port: int, players: int, seconds: float) -> tuple[int, list[float], i
     return int(len(times) / elapsed), times, sum(p.errors for p in crowd)
 
 
-def under_load(seconds: float, abandoned: int) -> None:
+def under_load(seconds: float, abandoned: int, long_deals: int) -> None:
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
+        long_ident = _long_table(Path(tmp) / "home", long_deals)
         server = subprocess.Popen(
             [
                 sys.executable,
@@ -230,16 +247,10 @@ def under_load(seconds: float, abandoned: int) -> None:
                 "each at a table of their own"
             )
             for players in LEVELS:
-                rate, times, errors = _level(port, players, seconds)
-
-                def pct(q: float, times: list[float] = times) -> float:
-                    return times[min(len(times) - 1, int(len(times) * q))]
-
-                print(
-                    f"  {players:2} player{'s' if players > 1 else ' '}: {rate:5d} requests/s, "
-                    f"p50 {pct(0.50):6.1f} ms, p95 {pct(0.95):6.1f} ms, p99 {pct(0.99):6.1f} ms"
-                    + (f"  ({errors} answered 4xx/5xx)" if errors else "")
-                )
+                _print_level(players, *_level(port, players, seconds))
+            print(f"  players taking {THINK:g} s over each click, for {2 * seconds:g} s:")
+            for players in PACED:
+                _print_level(players, *_level(port, players, 2 * seconds, THINK))
             before = _rss_kib(server.pid)
             opener = Player(port, 7)
             for k in range(abandoned):
@@ -252,9 +263,75 @@ def under_load(seconds: float, abandoned: int) -> None:
                 f"  server memory: {before / 1024:.0f} MiB, after {abandoned} abandoned tables "
                 f"{after / 1024:.0f} MiB ({(after - before) / 1024:+.0f} MiB)"
             )
+            _slow_readers(port, server.pid, long_ident)
         finally:
             server.terminate()
             server.wait(20)
+
+
+def _print_level(players: int, rate: int, times: list[float], errors: int) -> None:
+    def pct(q: float) -> float:
+        return times[min(len(times) - 1, int(len(times) * q))]
+
+    print(
+        f"  {players:3} player{'s' if players > 1 else ' '}: {rate:5d} requests/s, "
+        f"p50 {pct(0.50):6.1f} ms, p95 {pct(0.95):6.1f} ms, p99 {pct(0.99):6.1f} ms"
+        + (f"  ({errors} answered 4xx/5xx)" if errors else "")
+    )
+
+
+def _long_table(folder: Path, deals: int) -> str:
+    """Saves a table of ``deals`` finished deals (bots in every seat) in the server's folder."""
+    from engine import load_ruleset
+    from engine.web.store import Store
+    from engine.web.tables import WebTable
+
+    store = Store(folder)
+    store.ensure()
+    table = WebTable("quadrille-long01", load_ruleset("quadrille"), {}, (), seed=4)
+    table.start()
+    while len(table.party.deals) <= deals:
+        table.next_deal(table.turn)
+    table.save(store, settings=True)
+    return table.ident
+
+
+def _slow_readers(port: int, pid: int, ident: str) -> None:
+    from engine.web.server import SEND_SECONDS
+
+    path = f"/tables/{ident}/record.yaml"
+    whole = Player(port, 11)
+    size = len(whole.request("GET", path))  # loads the table: the first reading replays it
+    whole.conn.close()
+    before = _rss_kib(pid)
+    readers = []
+    for _ in range(SLOW_READERS):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        readers.append(sock)
+    time.sleep(3.0)
+    waiting = _rss_kib(pid)
+    player = Player(port, 12)
+    player.sit_down()
+    player.times.clear()
+    for _ in range(40):
+        player.click()
+    times = sorted(player.times)
+    time.sleep(SEND_SECONDS)
+    dropped = _rss_kib(pid)
+    for sock in readers:
+        sock.close()
+    player.conn.close()
+    time.sleep(1.0)
+    gone = _rss_kib(pid)
+    print(
+        f"  {SLOW_READERS} clients asking for a {size / 1024 / 1024:.1f} MiB record and reading "
+        f"none of it: server memory {before / 1024:.0f} MiB before, {waiting / 1024:.0f} MiB "
+        f"while they wait, {dropped / 1024:.0f} MiB after {SEND_SECONDS:g} s (dropped), "
+        f"{gone / 1024:.0f} MiB once they have gone"
+    )
+    print(f"  a player meanwhile: p50 {times[len(times) // 2]:.1f} ms, slowest {times[-1]:.1f} ms")
 
 
 def main() -> None:
@@ -265,7 +342,11 @@ def main() -> None:
     if args.only != "load":
         server_side()
     if args.only != "move":
-        under_load(2.0 if args.quick else 10.0, 100 if args.quick else ABANDONED)
+        under_load(
+            2.0 if args.quick else 10.0,
+            100 if args.quick else ABANDONED,
+            300 if args.quick else LONG_DEALS,
+        )
 
 
 if __name__ == "__main__":

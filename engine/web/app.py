@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -38,7 +38,13 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -687,8 +693,8 @@ def next_deal(state: AppState, request: Request, fields: Form) -> Response:
 def table_record(state: AppState, request: Request, form: Form) -> Response:
     ident = request.path_params["ident"]
     with state.hold(ident):
-        text = state.table(ident).public_record()
-    if text is None:
+        pieces = state.table(ident).public_record_pieces()
+    if pieces is None:
         return _render(
             "error.j2",
             409,
@@ -697,11 +703,27 @@ def table_record(state: AppState, request: Request, form: Form) -> Response:
             "is over, so that no seat sees what it may not.",
             back=f"/tables/{ident}",
         )
-    return PlainTextResponse(
-        text,
+    # Sent in pieces of about 64 KiB, each once the reader has taken the last: a long table's
+    # record is never held whole for a reader that does not read it.
+    return StreamingResponse(
+        _in_pieces(pieces),
         media_type="application/yaml",
         headers={"content-disposition": f'attachment; filename="{ident}.yaml"'},
     )
+
+
+def _in_pieces(texts: list[str], size: int = 65536) -> Iterator[bytes]:
+    """Yields ``texts`` joined, as UTF-8 pieces of about ``size`` bytes."""
+    held: list[str] = []
+    length = 0
+    for text in texts:
+        held.append(text)
+        length += len(text)
+        if length >= size:
+            yield "".join(held).encode("utf-8")
+            held, length = [], 0
+    if held:
+        yield "".join(held).encode("utf-8")
 
 
 def rules_page(state: AppState, request: Request, form: Form) -> Response:

@@ -283,11 +283,19 @@ class WebTable:
         A deal in progress is left out whole: its hands and talon are what the seats may not
         see before it ends.
         """
+        pieces = self.public_record_pieces()
+        return None if pieces is None else "".join(pieces)
+
+    def public_record_pieces(self) -> list[str] | None:
+        """Returns :meth:`public_record` in pieces (its head, then each deal's text), to be
+        sent one after another: the deals' texts are the table's own, not copied."""
         deals = self.party.deals
         finished = len(deals) if deals and deals[-1].is_over else len(deals) - 1
         if finished <= 0:
             return None
-        return self.record_text(0, finished)
+        texts = [self._deal_text(k) for k in range(finished)]
+        head = party_text(self._head(), texts[:1])
+        return [head, *texts[1:]]
 
     def save(self, store: Store, *, settings: bool = False) -> None:
         """Writes the record (after every move) and, when asked, the settings (once)."""
