@@ -45,8 +45,13 @@ class LiveServer:
     server: Any = None
     thread: threading.Thread | None = None
     request_seconds: float = 10.0
+    send_seconds: float = 30.0
+    """How long an unread answer may wait (``engine.web.server.SEND_SECONDS``)."""
     per_client: int = 64
     """The most connections one address may hold (``engine.web.server.PER_CLIENT``)."""
+    send_buffer: int = 0
+    """The kernel's send buffer of each connection, in bytes (0: the kernel's own, which grows
+    to megabytes): small, an unread answer fills it at once."""
     warm_books: bool = False
     """Start writing the rule books at once, as ``ombre serve`` does (the browser tests)."""
 
@@ -62,10 +67,19 @@ class LiveServer:
             "127.0.0.1",
             self.port,
             request_seconds=self.request_seconds,
+            send_seconds=self.send_seconds,
             per_client=self.per_client,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        sockets = None
+        if self.send_buffer:  # an accepted connection takes the listening socket's buffer
+            listening = socket.socket()
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
+            listening.bind(("127.0.0.1", self.port))
+            sockets = [listening]
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": sockets}, daemon=True
+        )
         self.thread.start()
         deadline = time.monotonic() + 15
         while not self.server.started:

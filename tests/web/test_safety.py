@@ -730,3 +730,73 @@ def test_the_terminal_scorekeeper_keeps_the_evening_when_the_disk_refuses(
     # The refused deal was not scored; the same deal entered again was, and saved.
     assert len(evening.deals) == 1
     assert len(load_evening(path, load_ruleset).deals) == 1
+
+
+def _saved_long_table(folder: Path, deals: int) -> tuple[str, str]:
+    """A table of ``deals`` finished deals (bots in every seat) saved in ``folder``: its ident
+    and the record anyone at it may have."""
+    from engine import load_ruleset
+    from engine.web.store import Store
+    from engine.web.tables import WebTable
+
+    store = Store(folder)
+    store.ensure()
+    table = WebTable("quadrille-slow01", load_ruleset("quadrille"), {}, (), seed=4)
+    table.start()
+    while len(table.party.deals) <= deals:
+        table.next_deal(table.turn)
+    table.save(store, settings=True)
+    public = table.public_record()
+    assert public is not None
+    return table.ident, public
+
+
+def _read_all(s: socket.socket) -> bytes:
+    got = b""
+    try:
+        while piece := s.recv(65536):
+            got += piece
+    except OSError:  # reset: the server dropped the answer
+        pass
+    return got
+
+
+def test_an_answer_nobody_reads_is_dropped_and_a_read_one_arrives_whole(tmp_path: Path) -> None:
+    """A long table's record is streamed: read, it arrives whole (the record the table gives);
+    not read for longer than the server's SEND_SECONDS, it is dropped and the connection
+    closed, so that what it held is given back."""
+    ident, public = _saved_long_table(tmp_path, 150)
+    server = LiveServer(tmp_path, send_seconds=1.0, send_buffer=4096).start()
+    try:
+        ask = (
+            f"GET /tables/{ident}/record.yaml HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            "Connection: close\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as s:
+            s.sendall(ask)
+            whole = _read_all(s)
+        head, _, body = whole.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"transfer-encoding: chunked" in head.lower()
+        text = b"".join(_chunks(body)).decode("utf-8")
+        assert text == public and len(text) > 150_000
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.settimeout(20)
+            s.connect(("127.0.0.1", server.port))
+            s.sendall(ask)
+            time.sleep(4.0)  # reads nothing for four times the server's patience
+            dropped = _read_all(s)
+        assert len(dropped) < len(whole) // 2
+    finally:
+        server.stop()
+
+
+def _chunks(body: bytes) -> Iterator[bytes]:
+    while body:
+        size, _, rest = body.partition(b"\r\n")
+        n = int(size, 16)
+        if n == 0:
+            return
+        yield rest[:n]
+        body = rest[n + 2 :]
