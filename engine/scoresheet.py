@@ -621,6 +621,29 @@ class Evening:
         (``play.renonce.action: penalised``), so the forms ask for ``renonces``."""
         return self.rules.renonce is Renonce.PENALISED
 
+    def asks_called(self, contract: Contract | None = None) -> bool:
+        """Checks if an entry names a card called or demanded, and its holder: ``contract``
+        takes a partner's help (``help: call`` or ``demand``); with no contract given (the
+        web's one form), whether some contract of the rules does."""
+        chosen = (contract,) if contract is not None else tuple(self.rules.contracts.values())
+        return any(c.help is not Help.NONE for c in chosen)
+
+    @property
+    def asks_matadors(self) -> bool:
+        """Checks if an entry says the matadors paid for: some payment item is paid per
+        matador (:attr:`RuleSet.pays_matadors`); not in a game scored in points."""
+        return self.rules.pays_matadors
+
+    def asks_vole(self, contract: Contract | None = None) -> bool:
+        """Checks if an entry says whether the vole was undertaken: ``contract`` may go on for
+        it (``vole_allowed``), is played for tricks by a side, and did not undertake it with
+        the bid (``announces_vole``); with no contract given, whether some contract does."""
+        chosen = (contract,) if contract is not None else tuple(self.rules.contracts.values())
+        return any(
+            c.vole_allowed and c.all_play is None and not c.no_tricks and not c.announces_vole
+            for c in chosen
+        )
+
     @property
     def asks_trump_holders(self) -> bool:
         """Checks if an entry must say who held trumps, the highest first: the rules give a

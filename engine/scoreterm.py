@@ -170,12 +170,12 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
         trump = _ask(read, str(ask("trump")))
         if trump:
             data["trump"] = trump
-    called = _ask(read, str(ask("called")))
+    called = _ask(read, str(ask("called"))) if evening.asks_called(contract) else ""
     if called:
         data["called"] = called
         data["holder"] = _ask_seat(evening, read, write, str(ask("holder", n=n, evening=evening)))
     data["tricks"] = _ask_tricks(evening, read, write)
-    while contract is None or not contract.no_trumps:
+    while evening.asks_matadors and (contract is None or not contract.no_trumps):
         text = _ask(read, str(ask("matadors"))) or "0"
         matadors = small_number(text)
         if matadors is not None:
@@ -188,9 +188,7 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
         # one of them who won the latest trick (``all_play.ties``).
         prompt = str(ask("latest_of_tied", tied=tied, evening=evening))
         data["latest_of_tied"] = _ask_seat(evening, read, write, prompt)
-    if contract is None or not (
-        contract.all_play is not None or contract.no_tricks or contract.announces_vole
-    ):
+    if evening.asks_vole(contract):
         # (A contract announcing the vole undertook it with the bid: not asked.)
         data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
     if data.get("vole") and contract is not None and defender_may_go_on(rules, contract):

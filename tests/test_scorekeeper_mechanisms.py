@@ -287,8 +287,10 @@ def test_a_contract_without_trumps_is_entered_at_the_terminal() -> None:
     assert [d.result for d in evening.deals] == ["contrabola"]
     assert not any(p.startswith(("trumps", "matadors", "vole")) for p in prompts)
     assert any("no trumps" in line for line in said)
-    danish, _, _ = run_terminal("dansk-lhombre", ["ren-nolo", "1", "", "5 0 4", "", ""])
+    danish, asked, _ = run_terminal("dansk-lhombre", ["ren-nolo", "1", "5 0 4", ""])
     assert [d.result for d in danish.deals] == ["win"]
+    # A game in points without matadors, calls or the vole asks for none of them.
+    assert not any(p.startswith(("trumps", "card called", "matadors", "vole")) for p in asked)
 
 
 def test_a_penetro_tie_is_asked_at_the_terminal() -> None:
@@ -305,20 +307,18 @@ def test_a_defenders_vole_is_asked_at_the_terminal() -> None:
     evening, prompts, said = run_terminal(
         "tresillo-rocambor",
         [
+            # contract, declarer, trumps, tricks, vole, the defender who went on (an entrada
+            # calls no card and Rocambor pays no matador: neither is asked)
             "entrada",
             "1",
             "spades",
-            "",
             "0 0 9 0",
-            "",
             "y",
             "2",
             "entrada",
             "2",
             "clubs",
-            "",
             "0 0 9 0",
-            "",
             "y",
             "2",
         ],

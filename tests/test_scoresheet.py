@@ -401,21 +401,12 @@ def test_penalty_points_are_entered_at_the_terminal_and_scored_from_the_referees
     said: list[str] = []
     answers = iter(
         [
-            # contract, declarer, trumps, called, tricks, matadors, vole, penalties (malformed
-            # twice, then an unknown fault: refused, and the deal asked again)
-            *(
-                "bedre-spil",
-                "1",
-                "spades",
-                "",
-                "2 5 2",
-                "",
-                "n",
-                "one fault",
-                "7 named-without-need",
-            ),
+            # contract, declarer, trumps, tricks, penalties (malformed twice, then an unknown
+            # fault: refused, and the deal asked again); no card is called, no matador paid
+            # and no vole played in this game: none is asked
+            *("bedre-spil", "1", "spades", "2 5 2", "one fault", "7 named-without-need"),
             "1 no-such-fault",
-            *("bedre-spil", "1", "spades", "", "2 5 2", "", "n", "1 named-without-need"),
+            *("bedre-spil", "1", "spades", "2 5 2", "1 named-without-need"),
             # a deal passed out still scores its faults
             *("passed", "2 naming-suit"),
         ]

@@ -193,3 +193,14 @@ def test_the_race_to_twelve_ends_the_web_evening(client: TestClient) -> None:
         page = r.text  # type: ignore[attr-defined]
     assert 'id="party-over"' in page and "seat 2 reached 12" in page
     assert 'id="entry"' not in page and 'id="undo"' in page
+
+
+def test_the_form_asks_only_what_the_game_scores(client: TestClient) -> None:
+    """Danish l'hombre is scored in points, calls no card and plays no vole: its form asks for
+    no matadors, no called card and no vole; Quadrille's asks for all three."""
+    _, danish = evening(client, "dansk-lhombre")
+    for field in ('name="matadors"', 'name="called"', 'name="holder"', 'name="vole"'):
+        assert field not in danish, field
+    _, quadrille = evening(client, "quadrille")
+    for field in ('name="matadors"', 'name="called"', 'name="holder"', 'name="vole"'):
+        assert field in quadrille, field
