@@ -20,7 +20,8 @@ LABELS = ("attested", "inferred", "conjecture", "disputed", "modern")
 
 
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    # A cell may hold an escaped bar ("Tout \| 1 \|"), which does not end it.
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
 
 def _rows() -> list[tuple[int, str, list[str], list[tuple[str, str]]]]:
