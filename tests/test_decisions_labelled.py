@@ -2,11 +2,16 @@
 encoded (``Where: `rules/FILE.yaml: dotted.path` ``) exists there, and carries there one of the
 labels the page gives it. A row's label cell may name several (``attested / inferred``); the
 rule's nearest basis must carry one of them, as its evidence or, for a reading inside an
-attested rule, named in its note."""
+attested rule, named in its note.
+
+And the reverse: every basis in rules/ and variants/ labelled ``inferred`` or ``conjecture``
+is named by some row's ``Where:`` (a place named covers itself and the nodes under it), so
+that the page lists every choice the rule files make without a source."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +25,8 @@ LABELS = ("attested", "inferred", "conjecture", "disputed", "modern")
 
 
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    # A cell may hold an escaped bar ("Tout \| 1 \|"), which does not end it.
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
 
 def _rows() -> list[tuple[int, str, list[str], list[tuple[str, str]]]]:
@@ -107,3 +113,60 @@ def test_a_mislabelled_reference_is_caught() -> None:
     assert _evidence("rules/quadrille.yaml", "settlement.items.matadors") == "conjecture"
     with pytest.raises(AssertionError):
         _evidence("rules/quadrille.yaml", "settlement.items.no-such-item")
+
+
+UNSOURCED = ("inferred", "conjecture")
+
+
+def _bases(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, str]]:
+    """Yields (dotted path, evidence) of every basis in a rule file's tree, as ``_basis`` finds
+    them: a node carrying ``evidence`` itself, or a ``basis`` with one."""
+    if isinstance(node, dict):
+        if isinstance(node.get("evidence"), str):
+            yield ".".join(path), str(node["evidence"])
+        basis = node.get("basis")
+        if isinstance(basis, dict) and isinstance(basis.get("evidence"), str):
+            yield ".".join(path), str(basis["evidence"])
+        for key, value in node.items():
+            if key != "basis":
+                yield from _bases(value, (*path, str(key)))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _bases(value, (*path, str(i)))
+
+
+def _unlisted(named: set[tuple[str, str]]) -> list[str]:
+    """Returns each inferred or conjectured basis that no place in ``named`` covers."""
+    out = []
+    for path in sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("variants/*.yaml")]):
+        file = path.relative_to(ROOT).as_posix()
+        doc = _DOCS.setdefault(file, yaml.safe_load(path.read_text(encoding="utf-8")))
+        places = [d for f, d in named if f == file]
+        for dotted, evidence in _bases(doc):
+            if evidence not in UNSOURCED:
+                continue
+            if not any(dotted == d or dotted.startswith(d + ".") for d in places):
+                out.append(f"{file}: {dotted} ({evidence})")
+    return out
+
+
+NAMED = {(file, dotted) for _, _, _, refs in ROWS for file, dotted in refs}
+
+
+def test_every_unsourced_basis_is_listed() -> None:
+    missing = _unlisted(NAMED)
+    assert missing == [], (
+        "inferred or conjectured rules that no row of docs/decisions.md names in its Where: "
+        f"(add a row, its why from the rule's note): {missing}"
+    )
+
+
+def test_an_unlisted_basis_is_caught() -> None:
+    # Without the reference to the Quadrille matadors' amount, that conjecture is unlisted; a
+    # place covers the nodes under it, so naming the items covers it again.
+    place = ("rules/quadrille.yaml", "settlement.items.matadors")
+    assert place in NAMED
+    assert _unlisted(NAMED - {place}) == [
+        "rules/quadrille.yaml: settlement.items.matadors (conjecture)"
+    ]
+    assert _unlisted((NAMED - {place}) | {("rules/quadrille.yaml", "settlement.items")}) == []
