@@ -68,6 +68,7 @@ __all__ = [
     "Entry",
     "Evening",
     "ScoredDeal",
+    "deal_rows",
     "file_text",
     "load_evening",
     "parse_entry",
@@ -1401,7 +1402,14 @@ def write_evening(evening: Evening) -> str:
     top["options"] = Flow(dict(evening.options))
     if not evening.deals:
         top["first_dealer"] = evening.first_dealer
-    top["deals"] = [
+    top["deals"] = deal_rows(evening)
+    return document(top)
+
+
+def deal_rows(evening: Evening) -> list[dict[Any, Any]]:
+    """Returns the evening's deals as its file writes them (``{dealer, note, score}``, and a
+    comment with the result, balances and pot), for :mod:`engine.rules.emitter`."""
+    return [
         {
             "dealer": d.entry.dealer,
             **({"note": d.entry.note} if d.entry.note is not None else {}),
@@ -1413,7 +1421,6 @@ def write_evening(evening: Evening) -> str:
         }
         for d in evening.deals
     ]
-    return document(top)
 
 
 def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evening:
@@ -1462,17 +1469,19 @@ def read_deals(
     doc: Document,
     file: str,
     at: tuple[str | int, ...] = (),
+    first: int = 0,
 ) -> None:
     """Scores the ``deals`` of an evening's file (each ``{dealer, note, score}``, checked by the
     evening's schema) into ``evening``, each refusal located in ``file``: ``doc`` is the
     :class:`~engine.rules.reader.Document` read, ``at`` the path of the mapping holding the
-    deals (``()`` for an evening; a tournament's table for a tournament).
+    deals (``()`` for an evening; a tournament's table for a tournament), ``first`` the index
+    of the first of ``deals`` in the file's list (a reader that scores them one at a time).
 
     :raises RecordError: for a ``score:`` that is not one (located);
     :raises IllegalActionError: for a deal that cannot have happened (where, and its number).
     """
     n = evening.n
-    for i, raw in enumerate(deals):
+    for i, raw in enumerate(deals, start=first):
         score = raw["score"]
         dealer = raw.get("dealer", evening.next_dealer)
         try:
