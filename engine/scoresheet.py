@@ -61,16 +61,19 @@ from engine.referee.settlement import (
 )
 from engine.rules.emitter import Comment, Flow, document
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
-from engine.rules.reader import json_path, parse_text
+from engine.rules.reader import Document, json_path, parse_text
 from engine.rules.schema_pass import document_problems
 
 __all__ = [
     "Entry",
     "Evening",
     "ScoredDeal",
+    "deal_rows",
+    "file_text",
     "load_evening",
     "parse_entry",
     "parse_irregularities",
+    "read_deals",
     "read_evening",
     "write_evening",
 ]
@@ -1422,7 +1425,14 @@ def write_evening(evening: Evening) -> str:
     top["options"] = Flow(dict(evening.options))
     if not evening.deals:
         top["first_dealer"] = evening.first_dealer
-    top["deals"] = [
+    top["deals"] = deal_rows(evening)
+    return document(top)
+
+
+def deal_rows(evening: Evening) -> list[dict[Any, Any]]:
+    """Returns the evening's deals as its file writes them (``{dealer, note, score}``, and a
+    comment with the result, balances and pot), for :mod:`engine.rules.emitter`."""
+    return [
         {
             "dealer": d.entry.dealer,
             **({"note": d.entry.note} if d.entry.note is not None else {}),
@@ -1434,7 +1444,6 @@ def write_evening(evening: Evening) -> str:
         }
         for d in evening.deals
     ]
-    return document(top)
 
 
 def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evening:
@@ -1451,8 +1460,7 @@ def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evenin
     data = doc.data
 
     def fail(path: tuple[str | int, ...], code: str, message: str) -> RecordError:
-        line, col = doc.where(path)
-        return RecordError([Problem(file, line, col, json_path(path), code, message)])
+        return _located(doc, file, path, code, message)
 
     # Checked as rule files are (engine/schema/evening.schema.json), every problem located.
     problems = document_problems("evening", doc)
@@ -1474,27 +1482,55 @@ def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evenin
         evening = Evening(rules, options, first_dealer, data.get("title"), players=tuple(players))
     except NotationError as exc:
         raise fail(("options",), "record/options", str(exc)) from None
-    for i, raw in enumerate(deals):
+    read_deals(evening, deals, doc, file)
+    return evening
+
+
+def read_deals(
+    evening: Evening,
+    deals: Sequence[Mapping[str, Any]],
+    doc: Document,
+    file: str,
+    at: tuple[str | int, ...] = (),
+    first: int = 0,
+) -> None:
+    """Scores the ``deals`` of an evening's file (each ``{dealer, note, score}``, checked by the
+    evening's schema) into ``evening``, each refusal located in ``file``: ``doc`` is the
+    :class:`~engine.rules.reader.Document` read, ``at`` the path of the mapping holding the
+    deals (``()`` for an evening; a tournament's table for a tournament), ``first`` the index
+    of the first of ``deals`` in the file's list (a reader that scores them one at a time).
+
+    :raises RecordError: for a ``score:`` that is not one (located);
+    :raises IllegalActionError: for a deal that cannot have happened (where, and its number).
+    """
+    n = evening.n
+    for i, raw in enumerate(deals, start=first):
         score = raw["score"]
         dealer = raw.get("dealer", evening.next_dealer)
         try:
-            entry = parse_entry(
-                score, dealer=_seat(dealer, rules.players, "dealer"), n=rules.players
-            )
+            entry = parse_entry(score, dealer=_seat(dealer, n, "dealer"), n=n)
         except NotationError as exc:
-            raise fail(("deals", i, "score"), "record/score", str(exc)) from None
+            raise _located(
+                doc, file, (*at, "deals", i, "score"), "record/score", str(exc)
+            ) from None
         note = raw.get("note")
         if isinstance(note, str):
             entry = replace(entry, note=note)
         try:
             evening.score(entry)
         except IllegalActionError as exc:
-            line, col = doc.where(("deals", i, "score"))
+            line, col = doc.where((*at, "deals", i, "score"))
             where = f"{file}:{line}:{col}" if line is not None else file
             raise IllegalActionError(
                 exc.code, f"{where}: deal {i + 1}: {exc.detail}", action=exc.action, rule=exc.rule
             ) from None
-    return evening
+
+
+def _located(
+    doc: Document, file: str, path: tuple[str | int, ...], code: str, message: str
+) -> RecordError:
+    line, col = doc.where(path)
+    return RecordError([Problem(file, line, col, json_path(path), code, message)])
 
 
 def load_evening(path: Path, load: Callable[[str], RuleSet]) -> Evening:
@@ -1504,13 +1540,24 @@ def load_evening(path: Path, load: Callable[[str], RuleSet]) -> Evening:
     :raises RecordError: also for a file too large, not a regular file, or not UTF-8 (the
         line and column of the first byte that is not).
     """
+    return read_evening(file_text(path, "evening"), str(path), load)
+
+
+def file_text(path: Path, kind: str) -> str:
+    """Returns the text of a scorekeeper's file (``kind``: ``evening``, ``tournament``) read as
+    a record is read: a regular file within the records' size limit
+    (:func:`engine.rules.reader.read_file`), in UTF-8.
+
+    :raises RecordError: for a file too large, not a regular file, or not UTF-8 (the line and
+        column of the first byte that is not; code ``KIND/not-utf8``).
+    """
     from engine.rules.reader import read_file
 
     raw, refused = read_file(path, str(path))
     if raw is None:
         raise RecordError([refused] if refused is not None else [])
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
@@ -1521,9 +1568,9 @@ def load_evening(path: Path, load: Callable[[str], RuleSet]) -> Evening:
                     line,
                     col,
                     "$",
-                    "evening/not-utf8",
-                    f"byte 0x{raw[exc.start]:02x} is not UTF-8: an evening file is UTF-8 text",
+                    f"{kind}/not-utf8",
+                    f"byte 0x{raw[exc.start]:02x} is not UTF-8: "
+                    f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} file is UTF-8 text",
                 )
             ]
         ) from None
-    return read_evening(text, str(path), load)

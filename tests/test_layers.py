@@ -62,6 +62,7 @@ _LAYERS: list[set[str]] = [
     {"engine.spiel.bots"},
     {"engine.spiel"},
     {"engine.scoresheet"},
+    {"engine.tournament"},
     {"engine.simulate"},
     {"engine.compare"},
     {"engine.documents.*", "engine.documents"},
