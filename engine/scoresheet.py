@@ -71,6 +71,8 @@ __all__ = [
     "deal_rows",
     "file_text",
     "load_evening",
+    "located_error",
+    "located_refusal",
     "parse_entry",
     "parse_irregularities",
     "read_deals",
@@ -1460,7 +1462,7 @@ def read_evening(text: str, file: str, load: Callable[[str], RuleSet]) -> Evenin
     data = doc.data
 
     def fail(path: tuple[str | int, ...], code: str, message: str) -> RecordError:
-        return _located(doc, file, path, code, message)
+        return located_error(doc, file, path, code, message)
 
     # Checked as rule files are (engine/schema/evening.schema.json), every problem located.
     problems = document_problems("evening", doc)
@@ -1510,7 +1512,7 @@ def read_deals(
         try:
             entry = parse_entry(score, dealer=_seat(dealer, n, "dealer"), n=n)
         except NotationError as exc:
-            raise _located(
+            raise located_error(
                 doc, file, (*at, "deals", i, "score"), "record/score", str(exc)
             ) from None
         note = raw.get("note")
@@ -1519,18 +1521,28 @@ def read_deals(
         try:
             evening.score(entry)
         except IllegalActionError as exc:
-            line, col = doc.where((*at, "deals", i, "score"))
-            where = f"{file}:{line}:{col}" if line is not None else file
-            raise IllegalActionError(
-                exc.code, f"{where}: deal {i + 1}: {exc.detail}", action=exc.action, rule=exc.rule
-            ) from None
+            raise located_refusal(exc, doc, file, (*at, "deals", i, "score"), i) from None
 
 
-def _located(
+def located_error(
     doc: Document, file: str, path: tuple[str | int, ...], code: str, message: str
 ) -> RecordError:
+    """Returns the error of a scorekeeper's file at ``path`` of ``doc`` (read from ``file``),
+    located ``FILE:LINE:COLUMN``."""
     line, col = doc.where(path)
     return RecordError([Problem(file, line, col, json_path(path), code, message)])
+
+
+def located_refusal(
+    exc: IllegalActionError, doc: Document, file: str, path: tuple[str | int, ...], i: int
+) -> IllegalActionError:
+    """Returns the referee's refusal ``exc`` of deal ``i`` (from 0) of a scorekeeper's file,
+    its detail led by where the deal is (``FILE:LINE:COLUMN: deal N:``)."""
+    line, col = doc.where(path)
+    where = f"{file}:{line}:{col}" if line is not None else file
+    return IllegalActionError(
+        exc.code, f"{where}: deal {i + 1}: {exc.detail}", action=exc.action, rule=exc.rule
+    )
 
 
 def load_evening(path: Path, load: Callable[[str], RuleSet]) -> Evening:

@@ -34,14 +34,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.rules.emitter import Flow, document
 from engine.rules.model import RuleSet
-from engine.rules.reader import Document, json_path, parse_text
+from engine.rules.reader import Document, parse_text
 from engine.rules.schema_pass import document_problems, schema_problems, validator
 from engine.scoresheet import (
     Entry,
@@ -50,6 +50,8 @@ from engine.scoresheet import (
     check_name,
     deal_rows,
     file_text,
+    located_error,
+    located_refusal,
     read_deals,
 )
 
@@ -144,15 +146,9 @@ class Standing:
     deals: int
 
     def as_json(self) -> dict[str, Any]:
-        """Returns the line as in ``ombre score --tournament FILE --json``'s ``standings``."""
-        return {
-            "placing": self.placing,
-            "player": self.player,
-            "table": self.table,
-            "seat": self.seat,
-            "total": self.total,
-            "deals": self.deals,
-        }
+        """Returns the line as in ``ombre score --tournament FILE --json``'s ``standings``: its
+        fields, by name, in order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -410,8 +406,7 @@ def read_tournament(text: str, file: str, load: Callable[[str], RuleSet]) -> Tou
         raise RecordError(sorted(problems, key=lambda p: (p.line or 0, p.column or 0)))
 
     def fail(path: tuple[str | int, ...], code: str, message: str) -> RecordError:
-        line, col = doc.where(path)
-        return RecordError([Problem(file, line, col, json_path(path), code, message)])
+        return located_error(doc, file, path, code, message)
 
     try:
         rules = load(data["ruleset"])
@@ -450,11 +445,7 @@ def read_tournament(text: str, file: str, load: Callable[[str], RuleSet]) -> Tou
             try:
                 tournament.refuse_if_complete(table)
             except IllegalActionError as exc:
-                line, col = doc.where((*at, "deals", i))
-                where = f"{file}:{line}:{col}" if line is not None else file
-                raise IllegalActionError(
-                    exc.code, f"{where}: deal {i + 1}: {exc.detail}", action="score", rule=exc.rule
-                ) from None
+                raise located_refusal(exc, doc, file, (*at, "deals", i), i) from None
             read_deals(table.evening, [deal], doc, file, at, first=i)
     return tournament
 
