@@ -626,27 +626,30 @@ class Evening:
         (``play.renonce.action: penalised``), so the forms ask for ``renonces``."""
         return self.rules.renonce is Renonce.PENALISED
 
+    def _asked_of(self, contract: Contract | None) -> tuple[Contract, ...]:
+        """The contract an entry is for, or (None: the web's one form, for any contract)
+        every contract of the rules: a question is asked where one of them needs it."""
+        return (contract,) if contract is not None else tuple(self.rules.contracts.values())
+
     def asks_called(self, contract: Contract | None = None) -> bool:
         """Checks if an entry names a card called or demanded, and its holder: ``contract``
         takes a partner's help (``help: call`` or ``demand``); with no contract given (the
         web's one form), whether some contract of the rules does."""
-        chosen = (contract,) if contract is not None else tuple(self.rules.contracts.values())
-        return any(c.help is not Help.NONE for c in chosen)
+        return any(c.help is not Help.NONE for c in self._asked_of(contract))
 
-    @property
-    def asks_matadors(self) -> bool:
+    def asks_matadors(self, contract: Contract | None = None) -> bool:
         """Checks if an entry says the matadors paid for: some payment item is paid per
-        matador (:attr:`RuleSet.pays_matadors`); not in a game scored in points."""
-        return self.rules.pays_matadors
+        matador (:attr:`RuleSet.pays_matadors`; none in a game scored in points) and
+        ``contract`` has trumps (with no contract given, some contract has)."""
+        return self.rules.pays_matadors and any(not c.no_trumps for c in self._asked_of(contract))
 
     def asks_vole(self, contract: Contract | None = None) -> bool:
         """Checks if an entry says whether the vole was undertaken: ``contract`` may go on for
         it (``vole_allowed``), is played for tricks by a side, and did not undertake it with
         the bid (``announces_vole``); with no contract given, whether some contract does."""
-        chosen = (contract,) if contract is not None else tuple(self.rules.contracts.values())
         return any(
             c.vole_allowed and c.all_play is None and not c.no_tricks and not c.announces_vole
-            for c in chosen
+            for c in self._asked_of(contract)
         )
 
     @property

@@ -175,7 +175,7 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
         data["called"] = called
         data["holder"] = _ask_seat(evening, read, write, str(ask("holder", n=n, evening=evening)))
     data["tricks"] = _ask_tricks(evening, read, write)
-    while evening.asks_matadors and (contract is None or not contract.no_trumps):
+    while evening.asks_matadors(contract):
         text = _ask(read, str(ask("matadors"))) or "0"
         matadors = small_number(text)
         if matadors is not None:
