@@ -269,12 +269,15 @@ class WebTable:
             self._texts.append(text)
         return text
 
+    def finished(self) -> int:
+        """Returns how many deals are over: every deal but the last, and the last once over."""
+        deals = self.party.deals
+        return max(len(deals) if deals and deals[-1].is_over else len(deals) - 1, 0)
+
     def sealed(self) -> int:
         """Returns how many whole parts of :data:`PART_DEALS` deals, every one of them over,
         lie before the deal in progress (the parts the saved record is kept in)."""
-        deals = self.party.deals
-        over = len(deals) if deals and deals[-1].is_over else len(deals) - 1
-        return max(over, 0) // PART_DEALS
+        return self.finished() // PART_DEALS
 
     def public_record(self) -> str | None:
         """Returns the record anyone at the table may have: the deals that are over, hands and
@@ -289,9 +292,8 @@ class WebTable:
     def public_record_pieces(self) -> list[str] | None:
         """Returns :meth:`public_record` in pieces (its head, then each deal's text), to be
         sent one after another: the deals' texts are the table's own, not copied."""
-        deals = self.party.deals
-        finished = len(deals) if deals and deals[-1].is_over else len(deals) - 1
-        if finished <= 0:
+        finished = self.finished()
+        if not finished:
             return None
         texts = [self._deal_text(k) for k in range(finished)]
         head = party_text(self._head(), texts[:1])
