@@ -252,3 +252,18 @@ def test_the_standings_are_exported_as_csv_and_json() -> None:
 def test_a_name_a_spreadsheet_would_run_is_written_as_text() -> None:
     tournament = Tournament.new(DANISH, [["=SUM(A1)", "Bo", "Carl"]], deals=1)
     assert ",'=SUM(A1)," in tournament.as_csv()
+
+
+def test_the_documented_example_reads_back() -> None:
+    """docs/records.md's tournament file is read as written: one deal at the first table, the
+    standings from its settlement."""
+    from pathlib import Path
+
+    from engine import load_ruleset
+    from engine.tournament import read_tournament
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "records.md").read_text("utf-8")
+    example = page.split("### A tournament evening")[1].split("```yaml\n")[1].split("```")[0]
+    tournament = read_tournament(example, "records.md", load_ruleset)
+    assert [t.evening.counted for t in tournament.tables] == [1, 0]
+    assert tournament.standings()[0].player == "Bo"
