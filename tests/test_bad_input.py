@@ -86,6 +86,19 @@ def test_trumps_required_in_a_suit_out_of_the_pack_are_refused(tmp_path: Path) -
     assert "removed-suit=hearts" in str(found["message"]) or "hearts" in str(found["message"])
 
 
+def test_a_contract_in_a_suit_an_option_may_take_out_is_refused(tmp_path: Path) -> None:
+    """A contract played in its own suit (``trump_suit``) where a remove-suit option may take
+    that suit out of the pack: with it out, the deal would stop with no trump to name (found by
+    the rule-file fuzzer, tests/test_properties.py, case 46842 of run 7)."""
+    body = (
+        "extends: quadrille-a-trois\n"
+        "auction:\n  contracts:\n    sans-prendre:\n      trump_suit: hearts\n"
+    )
+    found = _check(tmp_path, body, "semantic/no-trump-suit")
+    assert "removed-suit=hearts" in str(found["message"])
+    assert str(found["path"]).endswith("sans-prendre.trump_suit")
+
+
 def test_a_call_with_two_players_is_refused(tmp_path: Path) -> None:
     """Two players and a call could leave no opponent to pay or be paid (a division by zero)."""
     body = (

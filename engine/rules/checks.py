@@ -361,7 +361,8 @@ def _trump_suit_problems(
     setups: list[dict[str, str]],
 ) -> None:
     """Checks that every contract played with trumps can name a trump suit that is in the
-    pack in every setup, within its favourite-suit constraints (each contract reported once)."""
+    pack in every setup, within its favourite-suit constraints and its own suit
+    (``trump_suit``), each contract reported once."""
     contracts = d["auction"]["contracts"]
     options = d.get("options") or {}
     deck, letters = the_deck.cards, the_deck.letters
@@ -382,8 +383,12 @@ def _trump_suit_problems(
                 choices &= {setup[c["trump_option"]]}
             if c.get("trump_not_option") in options:
                 choices -= {setup[c["trump_not_option"]]}
+            if c.get("trump_suit"):
+                choices &= {c["trump_suit"]}  # played in its own suit only
             if not choices:
-                key = "trump_option" if c.get("trump_option") else "trump_not_option"
+                key = next(
+                    (k for k in ("trump_suit", "trump_option") if c.get(k)), "trump_not_option"
+                )
                 add(
                     ("auction", "contracts", cid, key if c.get(key) else "help"),
                     "no-trump-suit",
