@@ -389,7 +389,7 @@ def run_tournament(tournament: Tournament, path: Path | None, read: ReadLine, wr
             answer = _ask(read, ask)
         except _Stop:
             break
-        word, _, rest = answer.partition(" ")
+        words = answer.split(None, 1)  # ``undo TABLE``: the table by number or a name
         if not answer:
             continue
         if answer.lower() in ("help", "?"):
@@ -401,8 +401,8 @@ def run_tournament(tournament: Tournament, path: Path | None, read: ReadLine, wr
         if answer.lower() == "tables":
             _tell(write, "tables", tournament=tournament)
             continue
-        if word.lower() == "undo" and rest.strip():
-            table = _table_named(tournament, rest, write)
+        if len(words) == 2 and words[0].lower() == "undo":
+            table = _table_named(tournament, words[1], write)
             if table is not None:
                 _undo(tournament, table, path, write)
             continue
