@@ -19,10 +19,10 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 from __future__ import annotations
 
 import functools
-import io
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
@@ -40,6 +40,7 @@ from engine.errors import (
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
     from engine.table import PlayRequest
+    from engine.tournament import Tournament
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "CliError", "app", "main"]
 
@@ -1312,22 +1313,17 @@ def _score_reader() -> Callable[[str], str | None]:
 # ombre score --tournament
 
 
+@dataclass(frozen=True, slots=True)
 class _TournamentSetup:
-    """What the command line says of a tournament: the game, its tables, deals and options."""
+    """What the command line says of a tournament: the game, its tables, deals a table, the
+    first dealer and the options (a new tournament's setup, or one to check against the
+    file's)."""
 
-    def __init__(
-        self,
-        ruleset: str | None,
-        tables: str | None,
-        deals: int | None,
-        dealer: int,
-        option: OptionList,
-    ) -> None:
-        self.ruleset = ruleset
-        self.tables = tables
-        self.deals = deals
-        self.dealer = dealer
-        self.option = option
+    ruleset: str | None
+    tables: str | None
+    deals: int | None
+    dealer: int
+    option: OptionList
 
 
 def _tournament_usage(
@@ -1369,6 +1365,8 @@ def _tournament_out(path: Path, report: bool, json_out: bool, setup: _Tournament
 def _keep_tournament(path: Path, setup: _TournamentSetup) -> None:
     """Starts the tournament in ``path`` (from --tables) or goes on with it, then asks for its
     deals, table by table."""
+    import io
+
     from engine.files import write_durably
     from engine.scoreterm import run_tournament
     from engine.tournament import Tournament, load_tournament, parse_tables, write_tournament
@@ -1398,7 +1396,7 @@ def _keep_tournament(path: Path, setup: _TournamentSetup) -> None:
     run_tournament(held, path, _score_reader(), typer.echo)
 
 
-def _check_setup(held: Any, path: Path, setup: _TournamentSetup) -> None:
+def _check_setup(held: Tournament, path: Path, setup: _TournamentSetup) -> None:
     """Refuses a game, tables, deals or options on the command line that differ from those of
     the tournament in ``path`` (its setup is the file's: entered once)."""
     from engine.tournament import parse_tables
