@@ -1164,7 +1164,7 @@ def score(
         typer.Argument(
             metavar="[RULESET]",
             autocompletion=_complete_ruleset,
-            help="The game (not needed to go on with --evening).",
+            help="The game (not needed to go on with --evening or --tournament).",
         ),
     ] = None,
     evening: Annotated[
@@ -1183,7 +1183,10 @@ def score(
         ),
     ] = None,
     report: Annotated[
-        bool, typer.Option("--report", help="Print the evening in FILE and stop (no questions).")
+        bool,
+        typer.Option(
+            "--report", help="Print the evening (or tournament) in FILE and stop (no questions)."
+        ),
     ] = False,
     tournament: Annotated[
         Path | None,
