@@ -256,3 +256,9 @@ def test_a_damaged_file_is_located_and_exits_1(tmp_path: Path) -> None:
     assert past.exit_code == 1
     assert json.loads(past.stdout)["error"]["code"] == "score/table-complete"
     assert path.read_text(encoding="utf-8") == nine  # a damaged file is never written over
+
+
+def test_a_tournament_in_a_server_folder_takes_the_servers_lock(tmp_path: Path) -> None:
+    (tmp_path / "tournaments").mkdir()
+    assert lock_for(tmp_path / "tournaments" / "club.yaml") == tmp_path / ".lock"
+    assert lock_for(tmp_path / "club.yaml") == tmp_path / ".club.yaml.lock"
