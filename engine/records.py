@@ -40,6 +40,7 @@ from engine.rules.emitter import quoted as yaml_scalar
 from engine.rules.model import RuleSet
 from engine.rules.reader import (
     Document,
+    Growth,
     Limits,
     Path_,
     json_path,
@@ -79,8 +80,13 @@ MAX_DEALS = 10000
 """The most deals in a party record (an evening is a few dozen; ``ombre simulate`` keeps no
 record)."""
 MAX_VALUES = 500_000
-"""The most values (cards, actions, keys ...) in one record: more than 4 MiB of ordinary deals
-hold, and a bound on the memory reading one takes."""
+"""The most values (cards, actions, keys ...) in a record of few deals (a deal with every action
+it may hold is some 2,100 values): with :data:`GROWTH`, a bound on the memory reading one takes."""
+GROWTH = Growth(("deals",), bytes_each=1536, nodes_each=150, noun="deal")
+"""What each deal of a party record adds to the 4 MiB and :data:`MAX_VALUES` any record may hold:
+an ordinary deal is about 1,050 bytes and 105 values (Quadrille's 40 cards and some 50 actions),
+so that a table's record of :data:`MAX_DEALS` deals reads back (about 10 MiB), while a record
+padded far past what its deals can hold is refused. At most 4 MiB + 10,000 × 1.5 KiB."""
 
 
 def _deal_limits(*at: str | int | None) -> dict[tuple[str | int | None, ...], tuple[int, str]]:
@@ -104,6 +110,7 @@ LIMITS = Limits(
     },
     others=64,
     nodes=MAX_VALUES,
+    grows=GROWTH,
 )
 """What a record can hold, checked as it is read, before anything is built: no hand or talon
 longer than the largest pack, no more hands than seats, no more actions than a deal can have
@@ -329,7 +336,7 @@ def read_record(path: str | Path) -> Record:
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(2, "No such file or directory", str(path))
-    raw, refused = read_file(p, str(path))
+    raw, refused = read_file(p, str(path), LIMITS.max_bytes())
     if raw is None:
         raise RecordError([refused] if refused is not None else [])
     doc, problems = parse_bytes(str(path), raw, LIMITS)

@@ -278,6 +278,26 @@ def _control_character(file: str, text: str) -> Problem | None:
 
 
 @dataclass(frozen=True)
+class Growth:
+    """A document whose size may grow with one of its lists: a record of many deals holds more
+    than a rule file, in proportion to its deals, so that a long record stays readable while a
+    short one padded out is refused."""
+
+    path: tuple[str, ...]
+    """The list that grows (``("deals",)``)."""
+    bytes_each: int
+    """The bytes each of its items may add beyond :data:`MAX_BYTES`."""
+    nodes_each: int
+    """The values each of its items may add beyond the document's ``nodes``."""
+    noun: str
+    """What one item is called in a message ("deal")."""
+
+    def count(self, n: int) -> str:
+        """Returns ``n`` items in words: "1 deal", "3 deals"."""
+        return f"{n} {self.noun}" if n == 1 else f"{n} {self.noun}s"
+
+
+@dataclass(frozen=True)
 class Limits:
     """How large a document's lists and mappings may be, checked on the YAML event stream
     *before* any node is built, so that an input far larger than what it describes can hold
@@ -289,6 +309,17 @@ class Limits:
     items: Mapping[Path_ | tuple[str | int | None, ...], tuple[int, str]]
     others: int
     nodes: int
+    grows: Growth | None = None
+    """What grows with the items of one list (a record's deals): the bytes and values allowed
+    beyond :data:`MAX_BYTES` and ``nodes`` for each of its items; None for a fixed size."""
+
+    def max_bytes(self) -> int:
+        """Returns the most bytes a document may hold: :data:`MAX_BYTES`, and as many more as
+        the growing list's items may bring at most (checked again against the items found)."""
+        grows = self.grows
+        if grows is None:
+            return MAX_BYTES
+        return MAX_BYTES + grows.bytes_each * self.most(grows.path)[0]
 
     def most(self, path: Path_) -> tuple[int, str]:
         for pattern, bound in self.items.items():
@@ -305,6 +336,9 @@ def _over_limits(file: str, text: str, limits: Limits) -> Problem | None:
     # Each open list or mapping: [path, items so far, most, what, key awaited?, last key].
     stack: list[list[Any]] = []
     nodes = 0
+    grows = limits.grows
+    grown = 0  # the items of the growing list so far
+    growing: list[Any] | None = None  # its frame, once open
 
     def problem(mark: Any, path: Path_, code: str, message: str) -> Problem:
         return Problem(file, mark.line + 1, mark.column + 1, json_path(path), code, message)
@@ -337,12 +371,16 @@ def _over_limits(file: str, text: str, limits: Limits) -> Problem | None:
                         "yaml/too-many",
                         f"{frame[3]} (this is item {frame[1]})",
                     )
-            if nodes > limits.nodes:
+            if growing is not None and growing[4] is None:
+                grown = growing[1]
+            if nodes > limits.nodes + (grows.nodes_each * grown if grows else 0):
+                most_nodes = limits.nodes + (grows.nodes_each * grown if grows else 0)
+                whole = f"a file of {grows.count(grown)}" if grows else "a file of this kind"
                 return problem(
                     event.start_mark,
                     path,
                     "yaml/too-many",
-                    f"a file of this kind holds at most {limits.nodes} values (this is one more)",
+                    f"{whole} holds at most {most_nodes} values (this is one more)",
                 )
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 if len(stack) >= MAX_DEPTH:
@@ -350,8 +388,24 @@ def _over_limits(file: str, text: str, limits: Limits) -> Problem | None:
                 most, what = limits.most(path)
                 is_map = isinstance(event, yaml.MappingStartEvent)
                 stack.append([path, 0, most, what, True if is_map else None, None])
+                if grows is not None and path == grows.path and growing is None:
+                    growing = stack[-1]
     except yaml.YAMLError:
         return None
+    if grows is not None:
+        if growing is not None and growing[4] is None:
+            grown = growing[1]
+        most_bytes = MAX_BYTES + grows.bytes_each * grown
+        if len(text) > most_bytes:
+            return Problem(
+                file,
+                None,
+                None,
+                "$",
+                "io/too-large",
+                f"the file holds {len(text)} characters; a file of {grows.count(grown)} holds "
+                f"at most {most_bytes} ({MAX_BYTES} and {grows.bytes_each} a {grows.noun})",
+            )
     return None
 
 
@@ -367,8 +421,9 @@ def parse_text(
     With ``limits``, a document whose lists or mappings outgrow them is refused (``yaml/too-many``,
     at the first item too many) before it is built.
     """
-    if len(text) > MAX_BYTES:
-        return None, [_too_large(file, len(text), "characters")]
+    cap = MAX_BYTES if limits is None else limits.max_bytes()
+    if len(text) > cap:
+        return None, [_too_large(file, len(text), "characters", cap)]
     if not text.strip() or all(
         not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
     ):
@@ -415,27 +470,31 @@ def parse_bytes(
     file: str, raw: bytes, limits: Limits | None = None
 ) -> tuple[Document | None, list[Problem]]:
     """Decodes UTF-8 bytes, then parses them as with :func:`parse_text`."""
-    if len(raw) > MAX_BYTES:
-        return None, [_too_large(file, len(raw))]
+    cap = MAX_BYTES if limits is None else limits.max_bytes()
+    if len(raw) > cap:
+        return None, [_too_large(file, len(raw), "bytes", cap)]
     text, problem = _decode(file, raw)
     if problem is not None or text is None:
         return None, [problem] if problem else []
     return parse_text(file, text, limits)
 
 
-def _too_large(file: str, size: int, unit: str = "bytes") -> Problem:
+def _too_large(file: str, size: int, unit: str = "bytes", cap: int = MAX_BYTES) -> Problem:
     return Problem(
         file,
         None,
         None,
         "$",
         "io/too-large",
-        f"the file holds {size} {unit}; the limit is {MAX_BYTES} ({MAX_BYTES // 1024 // 1024} MiB)",
+        f"the file holds {size} {unit}; the limit is {cap} ({cap // 1024 // 1024} MiB)",
     )
 
 
-def read_file(path: Path, shown: str | None = None) -> tuple[bytes | None, Problem | None]:
-    """Reads a rule file or record safely: a regular file of at most :data:`MAX_BYTES` bytes.
+def read_file(
+    path: Path, shown: str | None = None, cap: int = MAX_BYTES
+) -> tuple[bytes | None, Problem | None]:
+    """Reads a rule file or record safely: a regular file of at most ``cap`` bytes
+    (:data:`MAX_BYTES`; a record's, :meth:`Limits.max_bytes`).
 
     A FIFO, a device (``/dev/zero``), a folder or an oversized file is refused before it is
     read, so nothing hangs or fills memory. Returns the bytes, or None and the problem.
@@ -463,16 +522,16 @@ def read_file(path: Path, shown: str | None = None) -> tuple[bytes | None, Probl
             else "not a regular file"
         )
         return refuse("io/not-a-file", f"cannot read: this is {kind}, not a regular file")
-    if info.st_size > MAX_BYTES:
-        return None, _too_large(name, info.st_size)
+    if info.st_size > cap:
+        return None, _too_large(name, info.st_size, cap=cap)
     try:
         # O_NONBLOCK: should the file have been swapped for a FIFO since the stat, open does
         # not wait for a writer.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+            raw = handle.read(cap + 1)
     except OSError as exc:
         return refuse("io/read", f"cannot read: {exc.strerror or exc}")
-    if len(raw) > MAX_BYTES:
-        return None, _too_large(name, len(raw))
+    if len(raw) > cap:
+        return None, _too_large(name, len(raw), cap=cap)
     return raw, None

@@ -27,7 +27,7 @@ from engine.bots import BOTS, Bot, make_bot
 from engine.bots.base import take_remedies
 from engine.cards import Card, Suit
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
-from engine.records import Record, deal_record, deal_text, party_text, read_record
+from engine.records import MAX_DEALS, Record, deal_record, deal_text, party_text, read_record
 from engine.referee import Deal
 from engine.referee.party import Party
 from engine.rules import load_named_ruleset
@@ -39,8 +39,10 @@ __all__ = ["PART_DEALS", "DamagedFile", "Refusal", "StaleError", "WebTable", "ma
 
 PART_DEALS = 1000
 """The deals of one part of a table's saved record: about 1.2 MB of an ordinary party, far
-within the 4 MiB, 10,000 deals and 500,000 values a record is read under
-(:data:`engine.records.LIMITS`)."""
+within the 4 MiB and 500,000 values a record of few deals is read under
+(:data:`engine.records.LIMITS`). The whole record a table hands out grows with its deals, as
+those limits do (:data:`engine.records.GROWTH`), up to :data:`engine.records.MAX_DEALS` deals,
+after which the table plays no further deal."""
 
 
 def _part_path(store: Store, ident: str, k: int) -> Path:
@@ -184,6 +186,13 @@ class WebTable:
         if self.party.over:
             # The rule file's party is played: a seat reached its target, or its deals are.
             raise NotationError("the party is over: the rule file plays no further deal")
+        if len(self.party.deals) >= MAX_DEALS:
+            # The table's record (what the table hands out, and ``ombre replay`` reads) holds at
+            # most MAX_DEALS deals: a longer evening goes on at a new table.
+            raise NotationError(
+                f"this table has played {MAX_DEALS} deals, the most one record holds:"
+                " open a new table to go on"
+            )
         self.start()
 
     def why_not(self, action_text: str) -> Refusal | None:

@@ -189,3 +189,22 @@ def test_the_kept_deal_texts_write_the_record_the_whole_party_writes(tmp_path: P
             assert len(saved.deals) == len(table.party.deals)
     finished = table.party.deals[:-1]
     assert table.public_record() == write_record(record_of(finished, rules.id, party=True))
+
+
+def test_a_table_plays_no_deal_past_what_one_record_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record a table hands out holds at most :data:`engine.records.MAX_DEALS` deals: the
+    table refuses the next deal there, saying so, rather than write a record no one can read."""
+    import engine.web.tables as tables
+    from engine import load_ruleset
+    from engine.errors import NotationError
+    from engine.web.tables import WebTable
+
+    monkeypatch.setattr(tables, "MAX_DEALS", 3)
+    table = WebTable("quadrille-most01", load_ruleset("quadrille"), {}, (), seed=5)
+    table.start()
+    while len(table.party.deals) < 3:
+        table.next_deal(table.turn)
+    assert table.deal.is_over
+    with pytest.raises(NotationError, match="this table has played 3 deals, the most one record"):
+        table.next_deal(table.turn)
+    assert len(table.party.deals) == 3
