@@ -1554,22 +1554,19 @@ def _penalty_rows(evening: Evening, fields: Mapping[str, list[str]]) -> list[dic
     return out
 
 
-def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
+def _entry_context(evening: Evening) -> dict[str, Any]:
+    """Returns what the form for an evening's next deal asks and offers (the macro
+    ``entry_form`` of ``templates/web/_entry.j2``, for an evening and for each table of a
+    tournament): the evening's questions, its contracts and cards, the deals so far and the
+    version the form is drawn from."""
     rules = evening.rules
-    table = evening.table
-    rows = [
-        {"number": k + 1, "deal": d, "running": running}
-        for k, (d, running) in enumerate(zip(evening.deals, evening.running_totals(), strict=True))
-    ]
     return {
-        "ident": ident,
         "evening": evening,
         "rules": rules,
-        "rows": rows,
-        "totals": evening.totals,
-        "pot": table.pot,
-        "betes": list(table.betes),
-        "remainder": table.remainder,
+        "count": len(evening.deals),
+        "version": evening.version,
+        "next_dealer": evening.next_dealer,
+        "remainder": evening.table.remainder,
         "asks_trump_holders": evening.asks_trump_holders,
         # The fields of the living family's mechanisms, where the rules have them: a
         # defender's vole (``vole.by: any-seat``) and a tie for the most tricks under a contract
@@ -1577,12 +1574,33 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "defender_vole": any(defender_may_go_on(rules, c) for c in rules.contracts.values()),
         "all_play": [c for c in rules.contracts.values() if c.all_play is not None],
         "irregularity_rows": IRREGULARITY_ROWS,
-        "redeal": table.redeal,
-        "next_dealer": evening.next_dealer,
         "contracts": list(rules.contracts.values()),
         "suits": ["spades", "clubs", "hearts", "diamonds"],
         "callable": evening.callable_cards(),
-        "version": evening.version,
+    }
+
+
+def _deal_rows(evening: Evening) -> list[dict[str, Any]]:
+    """Returns the deals scored, each with its number and the running totals after it."""
+    return [
+        {"number": k + 1, "deal": d, "running": running}
+        for k, (d, running) in enumerate(zip(evening.deals, evening.running_totals(), strict=True))
+    ]
+
+
+def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
+    rules = evening.rules
+    table = evening.table
+    form = _entry_context(evening)
+    return {
+        **form,
+        "form": form,
+        "ident": ident,
+        "rows": _deal_rows(evening),
+        "totals": evening.totals,
+        "pot": table.pot,
+        "betes": list(table.betes),
+        "redeal": table.redeal,
         "unsaved": None,
         "refusal": None,
         "refusal_section": "settlement",
