@@ -433,6 +433,9 @@ def _read_saved(path: Path, read: Callable[[Path, Callable[[str], RuleSet]], _Sa
         raise DamagedFile(f"{where}: {first.message if first else exc}") from None
     except (IllegalActionError, NotationError, RuleFileError, RecursionError) as exc:
         raise DamagedFile(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # A file no check foresaw: named as damaged, never "not found" (a KeyError) or a 500.
+        raise DamagedFile(f"{path}: cannot be read back ({type(exc).__name__}: {exc})") from None
 
 
 class NotSaved(Exception):
