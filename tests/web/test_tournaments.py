@@ -177,6 +177,9 @@ def test_a_four_table_danish_tournament_through_the_forms(tmp_path: Path) -> Non
     # The scorekeeper's first page lists it.
     home = fresh.get("/score").text
     assert f'<a href="{path}">' in home and 'href="/tournaments/new"' in home
+    # No page of a tournament is kept by the browser.
+    for url in (path, "/tournaments/new", path + "/tournament.yaml"):
+        assert fresh.get(url).headers["cache-control"] == "no-store", url
 
 
 def test_a_deal_past_the_length_refused_and_undo_reopens_the_table(tmp_path: Path) -> None:
