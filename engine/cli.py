@@ -22,6 +22,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
@@ -39,6 +40,7 @@ from engine.errors import (
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
     from engine.table import PlayRequest
+    from engine.tournament import Tournament
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "CliError", "app", "main"]
 
@@ -1151,6 +1153,8 @@ def serve(
     epilog=_examples(
         "ombre score quadrille --evening tuesday.yaml --players Ann,Bob,Cy,Di",
         "ombre score --evening tuesday.yaml --report",
+        'ombre score dansk-lhombre --tournament club.yaml --tables "Ann,Bo,Cy;Di,Ed,Flo" --deals 8',
+        "ombre score --tournament club.yaml --report",
     ),
 )
 @_boundary
@@ -1160,7 +1164,7 @@ def score(
         typer.Argument(
             metavar="[RULESET]",
             autocompletion=_complete_ruleset,
-            help="The game (not needed to go on with --evening).",
+            help="The game (not needed to go on with --evening or --tournament).",
         ),
     ] = None,
     evening: Annotated[
@@ -1179,27 +1183,75 @@ def score(
         ),
     ] = None,
     report: Annotated[
-        bool, typer.Option("--report", help="Print the evening in FILE and stop (no questions).")
+        bool,
+        typer.Option(
+            "--report", help="Print the evening (or tournament) in FILE and stop (no questions)."
+        ),
+    ] = False,
+    tournament: Annotated[
+        Path | None,
+        typer.Option(
+            "--tournament",
+            metavar="FILE",
+            help="A tournament of several tables (not with --evening): read if it exists, then kept.",
+        ),
+    ] = None,
+    tables: Annotated[
+        str | None,
+        typer.Option(
+            "--tables",
+            metavar="TABLES",
+            help="A new tournament's players: seats by commas, tables by semicolons: A,B,C;D,E,F.",
+        ),
+    ] = None,
+    deals: Annotated[
+        int | None,
+        typer.Option(
+            "--deals",
+            metavar="N",
+            help="A new tournament's deals a table (where the rule file sets no party length).",
+        ),
+    ] = None,
+    csv_out: Annotated[
+        bool,
+        typer.Option("--csv", help="Print the tournament's standings in FILE as CSV and stop."),
     ] = False,
     option: OptionList = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Keep score of an evening played with real cards: payments, pot, bêtes, totals."""
+    if tournament is not None or tables is not None or deals is not None or csv_out:
+        _tournament_usage(evening, tournament, players, report, json_out, csv_out)
+        assert tournament is not None
+        setup = _TournamentSetup(ruleset, tables, deals, dealer, option)
+        if report or json_out or csv_out:
+            _tournament_out(tournament, report, json_out, setup)
+            return
+        _with_lock(tournament, lambda: _keep_tournament(tournament, setup))
+        return
     if evening is not None and not (report or json_out):
-        # The lock every writer of the file takes (the server's folder lock for a file in its
-        # evenings/): the last writer no longer silently wins over a server or a terminal.
-        from engine.files import FileInUse, NotARegularFile, hold_lock, lock_for
-
-        try:
-            held = hold_lock(lock_for(evening))
-        except (FileInUse, NotARegularFile) as exc:
-            raise CliError(_words("score-in-use", path=evening, why=str(exc))) from None
-        try:
-            _keep_score(ruleset, evening, report, json_out, dealer, players, option)
-        finally:
-            os.close(held)
+        _with_lock(
+            evening,
+            lambda: _keep_score(ruleset, evening, report, json_out, dealer, players, option),
+        )
         return
     _keep_score(ruleset, evening, report, json_out, dealer, players, option)
+
+
+def _with_lock(path: Path, keep: Callable[[], None]) -> None:
+    """Runs ``keep`` holding the lock every writer of ``path`` takes (the server's folder lock
+    for a file in its evenings/, else one beside the file): the last writer no longer silently
+    wins over a server or a terminal."""
+    from engine.files import FileInUse, NotARegularFile, hold_lock, lock_for
+
+    try:
+        held = hold_lock(lock_for(path))
+    except (FileInUse, NotARegularFile) as exc:
+        raise CliError(_words("score-in-use", path=path, why=str(exc))) from None
+    try:
+        keep()
+    finally:
+        os.close(held)
 
 
 def _keep_score(
@@ -1240,6 +1292,13 @@ def _keep_score(
         typer.echo(report_text(sheet, evening), nl=False)
         return
 
+    run_score(sheet, evening, _score_reader(), typer.echo)
+
+
+def _score_reader() -> Callable[[str], str | None]:
+    """Returns the scorekeeper's way of asking: the prompt, then a line of the standard input
+    (echoed when it is not a terminal), None at its end."""
+
     def read(prompt: str) -> str | None:
         sys.stdout.write(prompt)
         sys.stdout.flush()
@@ -1251,7 +1310,113 @@ def _keep_score(
             sys.stdout.write(line if line.endswith("\n") else line + "\n")
         return line
 
-    run_score(sheet, evening, read, typer.echo)
+    return read
+
+
+# ombre score --tournament
+
+
+@dataclass(frozen=True, slots=True)
+class _TournamentSetup:
+    """What the command line says of a tournament: the game, its tables, deals a table, the
+    first dealer and the options (a new tournament's setup, or one to check against the
+    file's)."""
+
+    ruleset: str | None
+    tables: str | None
+    deals: int | None
+    dealer: int
+    option: OptionList
+
+
+def _tournament_usage(
+    evening: Path | None,
+    tournament: Path | None,
+    players: str | None,
+    report: bool,
+    json_out: bool,
+    csv_out: bool,
+) -> None:
+    """Refuses the options that do not go with ``--tournament`` (or are nothing without it)."""
+    if tournament is None:
+        raise CliError(_words("score-tournament-needed"))
+    if evening is not None:
+        raise CliError(_words("score-tournament-evening"))
+    if players is not None:
+        raise CliError(_words("score-tournament-players"))
+    if report + json_out + csv_out > 1:
+        raise CliError(_words("score-tournament-outputs"))
+
+
+def _tournament_out(path: Path, report: bool, json_out: bool, setup: _TournamentSetup) -> None:
+    """Prints the tournament in ``path`` (--report, --json or --csv) and asks nothing."""
+    from engine.scoreterm import tournament_report
+    from engine.tournament import load_tournament
+
+    if not path.exists():
+        raise CliError(_words("score-tournament-report", path=path))
+    held = load_tournament(path, _load)
+    _check_setup(held, path, setup)
+    if json_out:
+        _emit_json(held.as_json())
+    elif report:
+        typer.echo(tournament_report(held, path), nl=False)
+    else:
+        typer.echo(held.as_csv(), nl=False)
+
+
+def _keep_tournament(path: Path, setup: _TournamentSetup) -> None:
+    """Starts the tournament in ``path`` (from --tables) or goes on with it, then asks for its
+    deals, table by table."""
+    import io
+
+    from engine.files import write_durably
+    from engine.scoreterm import run_tournament
+    from engine.tournament import Tournament, load_tournament, parse_tables, write_tournament
+
+    if path.exists():
+        held = load_tournament(path, _load)
+        _check_setup(held, path, setup)
+    else:
+        if setup.ruleset is None:
+            raise CliError(_words("score-tournament-needs-game"))
+        if setup.tables is None:
+            raise CliError(_words("score-tournament-needs-tables"))
+        rules = _load(setup.ruleset)
+        if not 0 <= setup.dealer < rules.players:
+            raise CliError(_words("score-dealer", rules=rules))
+        held = Tournament.new(
+            rules,
+            parse_tables(setup.tables),
+            deals=setup.deals,
+            options=_parse_options(rules, setup.option),
+            first_dealer=setup.dealer,
+        )
+        # The tables and players are entered once: kept before the first deal.
+        write_durably(path, write_tournament(held))
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    run_tournament(held, path, _score_reader(), typer.echo)
+
+
+def _check_setup(held: Tournament, path: Path, setup: _TournamentSetup) -> None:
+    """Refuses a game, tables, deals or options on the command line that differ from those of
+    the tournament in ``path`` (its setup is the file's: entered once)."""
+    from engine.tournament import parse_tables
+
+    said: list[str] = []
+    if setup.ruleset is not None and _load(setup.ruleset).id != held.rules.id:
+        said.append(f"the game ({held.rules.id})")
+    if setup.tables is not None:
+        wanted = [list(t.players) for t in held.tables]
+        if parse_tables(setup.tables) != wanted:
+            said.append("the tables")
+    if setup.deals is not None and setup.deals != held.deals_per_table:
+        said.append(f"the deals a table ({held.deals_per_table})")
+    if setup.option and _option_pairs(setup.option) != dict(held.options):
+        said.append("the options")
+    if said:
+        raise CliError(_words("score-tournament-setup", path=path, said=said))
 
 
 def _version(value: bool) -> None:

@@ -65,11 +65,12 @@ def hold_lock(path: Path) -> int:
 
 
 def lock_for(file: Path) -> Path:
-    """Returns the lock every writer of ``file`` (an evening, a table) takes: the server
-    folder's ``.lock`` for a file in its ``evenings/`` or ``tables/``, else ``.NAME.lock``
-    beside the file, so a server and a terminal (or two terminals) never write it at once."""
+    """Returns the lock every writer of ``file`` (an evening, a table, a tournament) takes: the
+    server folder's ``.lock`` for a file in its ``evenings/``, ``tables/`` or ``tournaments/``,
+    else ``.NAME.lock`` beside the file, so a server and a terminal (or two terminals) never
+    write it at once."""
     folder = file.resolve().parent if file.parent.exists() else file.parent
-    if folder.name in ("evenings", "tables"):
+    if folder.name in ("evenings", "tables", "tournaments"):
         return folder.parent / ".lock"
     return folder / f".{file.name}.lock"
 

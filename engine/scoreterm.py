@@ -23,14 +23,16 @@ from engine.files import write_durably
 from engine.referee.play import defender_may_go_on
 from engine.referee.result import tied_for_most
 from engine.scoresheet import (
+    Entry,
     Evening,
     ScoredDeal,
     parse_entry,
     parse_irregularities,
     write_evening,
 )
+from engine.tournament import Table, Tournament, write_tournament
 
-__all__ = ["describe_deal", "report_text", "run_score"]
+__all__ = ["describe_deal", "report_text", "run_score", "run_tournament", "tournament_report"]
 
 ReadLine = Callable[[str], str | None]
 Write = Callable[[str], None]
@@ -38,6 +40,10 @@ Write = Callable[[str], None]
 
 class _Stop(Exception):
     """The user typed quit, or the input ended."""
+
+
+class _Back(Exception):
+    """The user typed back in a tournament's deal: it returns to the table question."""
 
 
 def _macros() -> Any:
@@ -295,29 +301,38 @@ def run_score(evening: Evening, path: Path | None, read: ReadLine, write: Write)
             if _save(evening, path, before, write):
                 _say(write, "undone", number=None if gone is None else number - 1)
             continue
-        data = answer
-        assert isinstance(data, dict)
-        try:
-            items = data.get("unclaimed")
-            if set(data) == {"unclaimed"} and isinstance(items, list):
-                scored = evening.forgo([str(item) for item in items])
-                number -= 1
-            else:
-                entry = parse_entry(data, dealer=evening.next_dealer, n=evening.n)
-                scored = evening.score(entry)
-        except IllegalActionError as exc:
-            _say(write, "refused", error=exc)
+        assert isinstance(answer, dict)
+        settled = _settle(evening, answer, evening.score, write)
+        if settled is None or not _save(evening, path, before, write):
             continue
-        except NotationError as exc:
-            _say(write, "not-understood", error=exc)
-            continue
-        if not _save(evening, path, before, write):
-            continue
+        scored, number = settled
         for line in describe_deal(evening, number, scored, evening.totals):
             write(line)
         if evening.over:
             _say(write, "party-over", evening=evening)
     _say(write, "totals", evening=evening)
+
+
+def _settle(
+    evening: Evening,
+    data: dict[str, Any],
+    score: Callable[[Entry], ScoredDeal],
+    write: Write,
+) -> tuple[ScoredDeal, int] | None:
+    """Scores the answers ``data`` of a deal by ``score`` (the evening's, or the tournament's
+    for one of its tables), or the last deal again without the items it says were unclaimed;
+    returns the deal and its number, or None (and says why) where it is refused."""
+    try:
+        items = data.get("unclaimed")
+        if set(data) == {"unclaimed"} and isinstance(items, list):
+            return evening.forgo([str(item) for item in items]), len(evening.deals)
+        entry = parse_entry(data, dealer=evening.next_dealer, n=evening.n)
+        return score(entry), len(evening.deals)
+    except IllegalActionError as exc:
+        _say(write, "refused", error=exc)
+    except NotationError as exc:
+        _say(write, "not-understood", error=exc)
+    return None
 
 
 def _save(evening: Evening, path: Path | None, before: list[ScoredDeal], write: Write) -> bool:
@@ -329,5 +344,144 @@ def _save(evening: Evening, path: Path | None, before: list[ScoredDeal], write: 
     except OSError as exc:
         evening.deals[:] = before
         _say(write, "not-saved", path=path, error=exc.strerror or exc)
+        return False
+    return True
+
+
+# A tournament evening (``ombre score --tournament``): the table asked first, then its deal.
+
+
+def _tournament_macros() -> Any:
+    """Returns the macros of ``templates/cli/tournament.txt.j2``."""
+    from engine.render import environment
+
+    return environment("text").get_template("cli/tournament.txt.j2").module
+
+
+def tournament_report(tournament: Tournament, path: Path | None = None) -> str:
+    """Returns the tournament (``ombre score --tournament FILE --report``): the standings
+    (placing, player, table, seat, total, deals), then each table's totals."""
+    from engine.render import render
+
+    return render("cli/tournament-report.txt.j2", "text", tournament=tournament, path=path)
+
+
+def _tell(write: Write, what: str, **context: Any) -> None:
+    write(str(_tournament_macros().say(what, **context)))
+
+
+def run_tournament(tournament: Tournament, path: Path | None, read: ReadLine, write: Write) -> None:
+    """Scores the deals of a tournament's tables until the input ends or the user quits: the
+    table each deal is for (by number or a player's name), then the deal as :func:`run_score`
+    asks it; each deal goes through :meth:`Tournament.score` (the party's length, then the
+    table's evening, the referee's), and the whole tournament is saved after each deal."""
+    _tell(write, "start", tournament=tournament, path=path)
+    ask = str(_tournament_macros().ask("table", tournament=tournament))
+
+    def read_deal(prompt: str) -> str | None:
+        answer = read(prompt)
+        if answer is not None and answer.strip().lower() == "back":
+            raise _Back
+        return answer
+
+    while True:
+        try:
+            answer = _ask(read, ask)
+        except _Stop:
+            break
+        words = answer.split(None, 1)  # ``undo TABLE``: the table by number or a name
+        if not answer:
+            continue
+        if answer.lower() in ("help", "?"):
+            _tell(write, "help")
+            continue
+        if answer.lower() == "standings":
+            _tell(write, "standings", tournament=tournament)
+            continue
+        if answer.lower() == "tables":
+            _tell(write, "tables", tournament=tournament)
+            continue
+        if len(words) == 2 and words[0].lower() == "undo":
+            table = _table_named(tournament, words[1], write)
+            if table is not None:
+                _undo(tournament, table, path, write)
+            continue
+        table = _table_named(tournament, answer, write)
+        if table is None:
+            continue
+        try:
+            # The library's refusal, said before the deal's questions rather than after them.
+            tournament.refuse_if_complete(table)
+        except IllegalActionError as exc:
+            _say(write, "refused", error=exc)
+            continue
+        try:
+            _tournament_deal(tournament, table, path, read_deal, write)
+        except _Back:
+            _tell(write, "back", t=table)
+        except _Stop:
+            break
+    _tell(write, "standings", tournament=tournament)
+
+
+def _table_named(tournament: Tournament, text: str, write: Write) -> Table | None:
+    """Returns the table ``text`` names (its number or a player's name), or None, saying so."""
+    table = tournament.table_of(text)
+    if table is None:
+        _tell(write, "no-table", tournament=tournament, text=text.strip())
+    return table
+
+
+def _tournament_deal(
+    tournament: Tournament, table: Table, path: Path | None, read: ReadLine, write: Write
+) -> None:
+    """Asks for one deal of ``table`` and scores it, or takes back its last deal (``undo``)."""
+    evening = table.evening
+    _tell(write, "next", tournament=tournament, t=table)
+    answer = _read_entry(evening, read, write)
+    if answer == "undo":
+        _undo(tournament, table, path, write)
+        return
+    assert isinstance(answer, dict)
+    before = list(evening.deals)
+    settled = _settle(evening, answer, lambda entry: tournament.score(table.number, entry), write)
+    if settled is None or not _save_tournament(tournament, table, path, before, write):
+        return
+    scored, number = settled
+    for line in describe_deal(evening, number, scored, evening.totals):
+        write(line)
+    if tournament.over:
+        _tell(write, "over")
+    elif tournament.complete(table):
+        _tell(write, "table-complete", tournament=tournament, t=table)
+    _tell(write, "standings", tournament=tournament)
+
+
+def _undo(tournament: Tournament, table: Table, path: Path | None, write: Write) -> None:
+    """Takes back the last deal of ``table`` and saves the tournament."""
+    evening = table.evening
+    before = list(evening.deals)
+    gone = evening.undo()
+    if _save_tournament(tournament, table, path, before, write):
+        number = None if gone is None else len(before)
+        _tell(write, "undone", t=table, number=number)
+
+
+def _save_tournament(
+    tournament: Tournament,
+    table: Table,
+    path: Path | None,
+    before: list[ScoredDeal],
+    write: Write,
+) -> bool:
+    """Saves the whole tournament; if the disk refuses, puts ``table``'s deals back as they
+    were and says so."""
+    if path is None:
+        return True
+    try:
+        write_durably(path, write_tournament(tournament))
+    except OSError as exc:
+        table.evening.deals[:] = before
+        _tell(write, "not-saved", t=table, path=path, error=exc.strerror or exc)
         return False
     return True

@@ -39,14 +39,9 @@ def danish_deal(table: int, k: int, dealer: int) -> dict[str, Any]:
 
 def terminal_answers(data: dict[str, Any]) -> list[str]:
     """Returns the answers ``ombre score`` asks for a Danish deal, in its order: contract,
-    declarer, trumps, card called, tricks, matadors, vole, penalty points."""
-    return [
-        data["contract"],
-        str(data["declarer"]),
-        data.get("trump", ""),
-        "",
-        " ".join(str(t) for t in data["tricks"]),
-        "",
-        "n",
-        "",
-    ]
+    declarer, trumps (under a contract with trumps), the tricks of each seat, the penalty
+    points (none). Danish l'hombre calls no card and pays no matadors or vole: not asked."""
+    answers = [data["contract"], str(data["declarer"])]
+    if "trump" in data:
+        answers.append(data["trump"])
+    return [*answers, " ".join(str(t) for t in data["tricks"]), ""]
