@@ -219,11 +219,15 @@ class Tournament:
         chosen = dict(options or {})
         if not 0 <= first_dealer < rules.players:
             raise NotationError(f"{rules.id} has seats 0 to {rules.players - 1}")
-        made = tuple(
-            Table(k, Evening(rules, dict(chosen), first_dealer, players=tuple(names)))
-            for k, names in enumerate(tables, start=1)
-        )
-        return cls(rules, made, length, chosen, title)
+        made = []
+        for k, names in enumerate(tables, start=1):
+            try:
+                made.append(
+                    Table(k, Evening(rules, dict(chosen), first_dealer, players=tuple(names)))
+                )
+            except NotationError as exc:
+                raise NotationError(f"table {k}: {exc}") from None  # which table, for the organiser
+        return cls(rules, tuple(made), length, chosen, title)
 
     # The tables.
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import re
 import shutil
 import tempfile
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import anyio
@@ -63,6 +64,14 @@ from engine.rules.model import Contract, RuleSet
 from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
 from engine.seeds import fresh_seed
 from engine.table import contract_choices
+from engine.tournament import (
+    Table,
+    Tournament,
+    load_tournament,
+    parse_tables,
+    party_length,
+    write_tournament,
+)
 from engine.web.store import ID_PATTERN, Store
 from engine.web.tables import DamagedFile, Refusal, StaleError, WebTable, matador_names
 
@@ -157,6 +166,8 @@ class WebPolicy:
     """Tables kept in memory at most; the least recently used beyond it are dropped."""
     max_evenings: int = 32
     """Evenings kept in memory at most."""
+    max_tournaments: int = 8
+    """Tournaments kept in memory at most."""
     idle_seconds: float = 600.0
     """A table or evening not asked for in this long is dropped from memory."""
     finished_seconds: float = 60.0
@@ -234,6 +245,7 @@ class AppState:
         self._queues = [anyio.Lock() for _ in range(_STRIPES)]
         self.tables: OrderedDict[str, WebTable] = OrderedDict()
         self.evenings: OrderedDict[str, Evening] = OrderedDict()
+        self.tournaments: OrderedDict[str, Tournament] = OrderedDict()
         self._seen: dict[str, float] = {}
 
     def books(self) -> Path | None:
@@ -285,21 +297,29 @@ class AppState:
         with self.lock:
             evening = self.evenings.get(ident)
         if evening is None:
-            path = self.store.path("evening", ident, ".yaml")
-            if not path.is_file():
-                raise KeyError(ident)
-            try:
-                evening = load_evening(path, load_named_ruleset)
-            except RecordError as exc:
-                first = exc.problems[0] if exc.problems else None
-                where = f"{path}:{first.line}" if first and first.line else str(path)
-                raise DamagedFile(f"{where}: {first.message if first else exc}") from None
-            except (IllegalActionError, NotationError, RuleFileError, RecursionError) as exc:
-                raise DamagedFile(f"{path}: {exc}") from None
+            evening = _read_saved(self.store.path("evening", ident, ".yaml"), load_evening)
         with self.lock:
             self.evenings[ident] = evening
             self._touch(self.evenings, ident)
         return evening
+
+    def tournament(self, ident: str) -> Tournament:
+        """Returns the tournament ``ident``, read back from its file if it is not in memory
+        (every table's deals scored again through the referee).
+
+        :raises KeyError: if there is none; :raises DamagedFile: if its file is damaged.
+        """
+        if not ID_PATTERN.match(ident):
+            raise KeyError(ident)
+        with self.lock:
+            tournament = self.tournaments.get(ident)
+        if tournament is None:
+            path = self.store.path("tournament", ident, ".yaml")
+            tournament = _read_saved(path, load_tournament)
+        with self.lock:
+            self.tournaments[ident] = tournament
+            self._touch(self.tournaments, ident)
+        return tournament
 
     def add_table(self, table: WebTable) -> None:
         """Saves a new table (settings and record) and keeps it; :raises NotSaved: if refused."""
@@ -337,6 +357,23 @@ class AppState:
             self.evenings[ident] = evening
             self._touch(self.evenings, ident)
 
+    def save_tournament(
+        self, ident: str, tournament: Tournament, table: Table | None, before: list[ScoredDeal]
+    ) -> None:
+        """Saves a tournament after a change at ``table`` (None: a new tournament); if the disk
+        refuses, that table's deals are put back as they were (``before``) and
+        :class:`NotSaved` raised."""
+        path = self.store.path("tournament", ident, ".yaml")
+        try:
+            self.store.write(path, write_tournament(tournament))
+        except OSError as exc:
+            if table is not None:
+                table.evening.deals[:] = before
+            raise NotSaved(path, exc) from None
+        with self.lock:
+            self.tournaments[ident] = tournament
+            self._touch(self.tournaments, ident)
+
     def _touch(self, kept: OrderedDict[str, Any], ident: str) -> None:
         kept.move_to_end(ident)
         self._seen[ident] = time.monotonic()
@@ -357,17 +394,48 @@ class AppState:
                 age > policy.finished_seconds and self.tables[ident].deal.is_over
             ):
                 self._drop(self.tables, ident)
-        for ident in list(self.evenings):
-            if now - self._seen.get(ident, now) > policy.idle_seconds:
-                self._drop(self.evenings, ident)
+        kept: tuple[tuple[OrderedDict[str, Any], int], ...] = (
+            (self.evenings, policy.max_evenings),
+            (self.tournaments, policy.max_tournaments),
+        )
+        for scored, _ in kept:
+            for ident in list(scored):
+                if now - self._seen.get(ident, now) > policy.idle_seconds:
+                    self._drop(scored, ident)
         while len(self.tables) > policy.max_tables:
             self._drop(self.tables, next(iter(self.tables)))
-        while len(self.evenings) > policy.max_evenings:
-            self._drop(self.evenings, next(iter(self.evenings)))
+        for scored, bound in kept:
+            while len(scored) > bound:
+                self._drop(scored, next(iter(scored)))
 
     def _drop(self, kept: OrderedDict[str, Any], ident: str) -> None:
         kept.pop(ident, None)
         self._seen.pop(ident, None)
+
+
+_Saved = TypeVar("_Saved", Evening, Tournament)
+
+
+def _read_saved(path: Path, read: Callable[[Path, Callable[[str], RuleSet]], _Saved]) -> _Saved:
+    """Returns a scorekeeper's file (an evening's, a tournament's) read by ``read``, its deals
+    scored again through the referee.
+
+    :raises KeyError: if there is none; :raises DamagedFile: if it cannot be read or a deal in
+        it cannot have happened (the file and the line named).
+    """
+    if not path.is_file():
+        raise KeyError(path.stem)
+    try:
+        return read(path, load_named_ruleset)
+    except RecordError as exc:
+        first = exc.problems[0] if exc.problems else None
+        where = f"{path}:{first.line}" if first and first.line else str(path)
+        raise DamagedFile(f"{where}: {first.message if first else exc}") from None
+    except (IllegalActionError, NotationError, RuleFileError, RecursionError) as exc:
+        raise DamagedFile(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # A file no check foresaw: named as damaged, never "not found" (a KeyError) or a 500.
+        raise DamagedFile(f"{path}: cannot be read back ({type(exc).__name__}: {exc})") from None
 
 
 class NotSaved(Exception):
@@ -562,7 +630,9 @@ def _guarded(state: AppState, handler: Handler, request: Request, form: Form) ->
     except BadRequest as exc:
         return _render("error.j2", 400, title="Not understood", message=str(exc))
     except KeyError:
-        return _render("error.j2", 404, title="Not found", message="No such table or evening.")
+        return _render(
+            "error.j2", 404, title="Not found", message="No such table, evening or tournament."
+        )
     except DamagedFile as exc:
         return _render("error.j2", 409, title="A saved file is damaged", message=str(exc))
     except NotSaved as exc:
@@ -776,12 +846,15 @@ def score_home(
     status: int = 400,
 ) -> Response:
     evenings = state.store.listing("evening")
+    tournaments = state.store.listing("tournament")
     return _render(
         "score_home.j2",
         status if refused else 200,
         rulesets=_rulesets(),
         evenings=[(i, _when(t)) for i, t in evenings],
+        tournaments=[(i, _when(t)) for i, t in tournaments],
         folder=str(state.store.evenings),
+        tournaments_folder=str(state.store.tournaments),
         refused=refused,
         entered={k: v[0] for k, v in form.items() if v} if refused else {},
     )
@@ -853,24 +926,27 @@ SCORE_FIELDS = {
 }
 
 
-def _stale_evening(ident: str, evening: Evening, fields: Form) -> Response | None:
+def _stale_evening(
+    ident: str, evening: Evening, fields: Form, back: str | None = None, what: str = "evening"
+) -> Response | None:
     """Returns the answer to a change made on a page drawn from another version of the
-    evening (None if it is this one)."""
+    evening (None if it is this one); ``what`` it is to the page (an evening, a tournament's
+    table) and ``back`` its page."""
     count = _int(_one(fields, "count"), "count")
     if _one(fields, "version") == evening.version:
         return None
     if count != len(evening.deals):
         message = "This deal was already entered (a second click?)."
         if count < len(evening.deals):
-            message += " The evening has deals this page did not show."
+            message += f" The {what} has deals this page did not show."
     else:
-        message = "The evening was changed on another page since this one was drawn."
+        message = f"The {what} was changed on another page since this one was drawn."
     return _render(
         "error.j2",
         409,
-        title="The evening has moved on",
+        title=f"The {what} has moved on",
         message=message + " Nothing was changed: look again.",
-        back=f"/evenings/{ident}",
+        back=back or f"/evenings/{ident}",
     )
 
 
@@ -932,6 +1008,255 @@ def evening_record(state: AppState, request: Request, form: Form) -> Response:
     )
 
 
+# The tournament evening: several tables, each scored as an evening, ranked together.
+
+
+def tournament_form(
+    state: AppState,
+    request: Request,
+    form: Form,
+    *,
+    refused: str | None = None,
+    status: int = 400,
+) -> Response:
+    """The page that starts a tournament: a form for each ruleset (its options, a title, the
+    tables and, where the rule file sets no party, the deals a table). A form refused comes
+    back with the reason and what was typed."""
+    return _render(
+        "tournament_new.j2",
+        status if refused else 200,
+        rulesets=_rulesets(),
+        parties={r.id: _party_of(r) for r in _rulesets()},
+        folder=str(state.store.tournaments),
+        refused=refused,
+        entered={k: v[0] for k, v in form.items() if v} if refused else {},
+    )
+
+
+@dataclass(frozen=True)
+class PartyOf:
+    """A ruleset's party at a tournament's table, as :func:`engine.tournament.party_length`
+    answers it: the organiser gives the deals (``asks``), or the rule file sets them
+    (``length``), or plays to a target score (``target``)."""
+
+    asks: bool
+    length: int | None = None
+    target: int | None = None
+
+
+def _party_of(rules: RuleSet) -> PartyOf:
+    try:
+        length = party_length(rules, None)
+    except NotationError:
+        return PartyOf(asks=True)
+    return PartyOf(False, length, rules.party.target if rules.party is not None else None)
+
+
+TABLES_FIELD_LIMIT = MAX_BODY
+"""The longest list of tables typed (characters): the form's own bound (64 tables of six
+names of 80 characters would not fit; the body's limit says so first)."""
+
+
+def new_tournament(state: AppState, request: Request, fields: Form) -> Response:
+    rules = _ruleset(_one(fields, "ruleset"))
+    options = _options(rules, fields)
+    dealer = _int(_one(fields, "dealer", "0"), "dealer")
+    if dealer >= rules.players:
+        raise BadRequest(f"{rules.name} has seats 0 to {rules.players - 1}")
+    title = _one(fields, "title", "").strip() or None
+    tables = fields.get("tables", [])
+    if len(tables) > 1:
+        raise BadRequest("field 'tables' given twice")
+    text = tables[0] if tables else ""
+    if len(text) > TABLES_FIELD_LIMIT:
+        raise BadRequest("field 'tables' is too long")
+    deals_text = _one(fields, "deals", "").strip()
+    if deals_text and not _is_number(deals_text, 4):
+        return tournament_form(
+            state, request, fields, refused="the deals a table are a number (1 to 1000)"
+        )
+    try:
+        tournament = Tournament.new(
+            rules,
+            parse_tables(text),
+            deals=int(deals_text) if deals_text else None,
+            options=options,
+            title=title,
+            first_dealer=dealer,
+        )
+    except NotationError as exc:
+        # A name twice, too many tables, a length the rules do not allow: the form given back.
+        return tournament_form(state, request, fields, refused=str(exc))
+    with state.lock:
+        ident = state.store.new_id(rules.id + "-tournament")
+    with state.hold(ident):
+        try:
+            state.save_tournament(ident, tournament, None, [])
+        except NotSaved as exc:
+            return tournament_form(state, request, fields, refused=exc.message, status=503)
+    return RedirectResponse(f"/tournaments/{ident}", 303)
+
+
+def _tournament_context(
+    ident: str,
+    tournament: Tournament,
+    *,
+    at: int | None = None,
+    refusal: Refusal | None = None,
+    entered: Mapping[str, Any] | None = None,
+    unsaved: str | None = None,
+) -> dict[str, Any]:
+    """Returns the tournament page's context: the standings and each table (its players,
+    progress, totals, the form for its next deal, its deals); a refusal, what was typed or a
+    save refused belong to table ``at``."""
+    rules = tournament.rules
+    tables = []
+    for t in tournament.tables:
+        evening = t.evening
+        tables.append(
+            {
+                "number": t.number,
+                "players": t.players,
+                "evening": evening,
+                "who": evening.name,
+                "counted": evening.counted,
+                "complete": tournament.complete(t),
+                "over": evening.over,
+                "totals": evening.totals,
+                "pot": evening.table.pot,
+                "form": _entry_context(evening),
+                "rows": _deal_rows(evening),
+                "action": f"/tournaments/{ident}/tables/{t.number}",
+            }
+        )
+    return {
+        "ident": ident,
+        "tournament": tournament,
+        "rules": rules,
+        "length": tournament.deals_per_table,
+        "standings": tournament.standings(),
+        "tables": tables,
+        "at": at,
+        "refusal": refusal,
+        "entered": entered or {},
+        "unsaved": unsaved,
+    }
+
+
+def show_tournament(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        tournament = state.tournament(ident)
+        return _render("tournament.j2", **_tournament_context(ident, tournament))
+
+
+def _tournament_table(tournament: Tournament, request: Request) -> Table:
+    """Returns the table the address names (``/tournaments/ID/tables/N/…``).
+
+    :raises KeyError: if the tournament has no such table.
+    """
+    number = request.path_params["number"]
+    if not _is_number(number, 3) or not 1 <= int(number) <= len(tournament.tables):
+        raise KeyError(number)
+    return tournament.tables[int(number) - 1]
+
+
+def score_tournament_deal(state: AppState, request: Request, fields: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        tournament = state.tournament(ident)
+        table = _tournament_table(tournament, request)
+        evening = table.evening
+        back = f"/tournaments/{ident}#table-{table.number}"
+        stale = _stale_evening(ident, evening, fields, back, f"table {table.number}")
+        if stale is not None:
+            return stale
+        entry_data = _entry_data(evening, fields)
+        dealer = _int(_one(fields, "dealer"), "dealer")
+        entered = _entered(fields)
+        before = list(evening.deals)
+        try:
+            entry = parse_entry(entry_data, dealer=dealer, n=evening.n)
+            tournament.score(table.number, entry)  # the tournament's checks, then the referee's
+        except (IllegalActionError, NotationError) as exc:
+            # A deal past the party's length is a request the page never offers (400); a deal
+            # that cannot have happened is refused as an evening's is (409).
+            complete = isinstance(exc, IllegalActionError) and exc.code == "score/table-complete"
+            context = _tournament_context(
+                ident,
+                tournament,
+                at=table.number,
+                refusal=Refusal.of("score", exc),
+                entered=entered,
+            )
+            return _render("tournament.j2", 400 if complete else 409, **context)
+        try:
+            state.save_tournament(ident, tournament, table, before)
+        except NotSaved as exc:
+            context = _tournament_context(
+                ident, tournament, at=table.number, entered=entered, unsaved=exc.message
+            )
+            return _render("tournament.j2", 503, **context)
+    return RedirectResponse(f"/tournaments/{ident}#table-{table.number}", 303)
+
+
+def undo_tournament_deal(state: AppState, request: Request, fields: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        tournament = state.tournament(ident)
+        table = _tournament_table(tournament, request)
+        evening = table.evening
+        back = f"/tournaments/{ident}#table-{table.number}"
+        stale = _stale_evening(ident, evening, fields, back, f"table {table.number}")
+        if stale is not None:
+            return stale
+        before = list(evening.deals)
+        evening.undo()
+        try:
+            state.save_tournament(ident, tournament, table, before)
+        except NotSaved as exc:
+            context = _tournament_context(
+                ident,
+                tournament,
+                at=table.number,
+                unsaved=exc.message + " (The last deal was not taken back.)",
+            )
+            return _render("tournament.j2", 503, **context)
+    return RedirectResponse(f"/tournaments/{ident}#table-{table.number}", 303)
+
+
+def standings_csv(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        text = state.tournament(ident).as_csv()
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{ident}-standings.csv"'},
+    )
+
+
+def standings_json(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        data = state.tournament(ident).as_json()
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=2) + "\n",
+        media_type="application/json",
+    )
+
+
+def tournament_record(state: AppState, request: Request, form: Form) -> Response:
+    ident = request.path_params["ident"]
+    with state.hold(ident):
+        text = write_tournament(state.tournament(ident))
+    return PlainTextResponse(
+        text,
+        media_type="application/yaml",
+        headers={"content-disposition": f'attachment; filename="{ident}.yaml"'},
+    )
+
+
 def stylesheet(state: AppState, request: Request, form: Form) -> Response:
     # The workbench's one stylesheet (templates/style.css), then the table's own rules.
     name = "style.css" if request.url.path == "/style.css" else "web/style.css"
@@ -953,9 +1278,9 @@ SECURITY_HEADERS = (
 """Sent with every answer: no sniffing of types, no page inside another site's frame."""
 
 _PRIVATE = ((b"cache-control", b"no-store"),)
-_PRIVATE_PATHS = ("/tables/", "/evenings/", "/score")
-"""A table's pages and record, and an evening's, are never kept by the browser: in hot-seat,
-Back would otherwise show the seat before the previous seat's hand."""
+_PRIVATE_PATHS = ("/tables/", "/evenings/", "/score", "/tournaments")
+"""A table's pages and record, an evening's and a tournament's, are never kept by the
+browser: in hot-seat, Back would otherwise show the seat before the previous seat's hand."""
 
 
 class _SecurityHeaders:
@@ -1012,6 +1337,26 @@ ROUTES: list[tuple[str, Endpoint]] = [
     ("/evenings/{ident}/deals", Endpoint(score_deal, lambda: SCORE_FIELDS)),
     ("/evenings/{ident}/undo", Endpoint(undo_deal, lambda: {"count", "version"})),
     ("/evenings/{ident}/evening.yaml", Endpoint(evening_record)),
+    ("/tournaments/new", Endpoint(tournament_form)),
+    (
+        "/tournaments",
+        Endpoint(
+            new_tournament,
+            lambda: {"ruleset", "dealer", "title", "tables", "deals", *_option_fields()},
+        ),
+    ),
+    ("/tournaments/{ident}", Endpoint(show_tournament)),
+    (
+        "/tournaments/{ident}/tables/{number}/deals",
+        Endpoint(score_tournament_deal, lambda: SCORE_FIELDS),
+    ),
+    (
+        "/tournaments/{ident}/tables/{number}/undo",
+        Endpoint(undo_tournament_deal, lambda: {"count", "version"}),
+    ),
+    ("/tournaments/{ident}/standings.csv", Endpoint(standings_csv)),
+    ("/tournaments/{ident}/standings.json", Endpoint(standings_json)),
+    ("/tournaments/{ident}/tournament.yaml", Endpoint(tournament_record)),
     ("/style.css", Endpoint(stylesheet)),
     ("/web.css", Endpoint(stylesheet)),
 ]
@@ -1554,22 +1899,19 @@ def _penalty_rows(evening: Evening, fields: Mapping[str, list[str]]) -> list[dic
     return out
 
 
-def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
+def _entry_context(evening: Evening) -> dict[str, Any]:
+    """Returns what the form for an evening's next deal asks and offers (the macro
+    ``entry_form`` of ``templates/web/_entry.j2``, for an evening and for each table of a
+    tournament): the evening's questions, its contracts and cards, the deals so far and the
+    version the form is drawn from."""
     rules = evening.rules
-    table = evening.table
-    rows = [
-        {"number": k + 1, "deal": d, "running": running}
-        for k, (d, running) in enumerate(zip(evening.deals, evening.running_totals(), strict=True))
-    ]
     return {
-        "ident": ident,
         "evening": evening,
         "rules": rules,
-        "rows": rows,
-        "totals": evening.totals,
-        "pot": table.pot,
-        "betes": list(table.betes),
-        "remainder": table.remainder,
+        "count": len(evening.deals),
+        "version": evening.version,
+        "next_dealer": evening.next_dealer,
+        "remainder": evening.table.remainder,
         "asks_trump_holders": evening.asks_trump_holders,
         # The fields of the living family's mechanisms, where the rules have them: a
         # defender's vole (``vole.by: any-seat``) and a tie for the most tricks under a contract
@@ -1577,12 +1919,33 @@ def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
         "defender_vole": any(defender_may_go_on(rules, c) for c in rules.contracts.values()),
         "all_play": [c for c in rules.contracts.values() if c.all_play is not None],
         "irregularity_rows": IRREGULARITY_ROWS,
-        "redeal": table.redeal,
-        "next_dealer": evening.next_dealer,
         "contracts": list(rules.contracts.values()),
         "suits": ["spades", "clubs", "hearts", "diamonds"],
         "callable": evening.callable_cards(),
-        "version": evening.version,
+    }
+
+
+def _deal_rows(evening: Evening) -> list[dict[str, Any]]:
+    """Returns the deals scored, each with its number and the running totals after it."""
+    return [
+        {"number": k + 1, "deal": d, "running": running}
+        for k, (d, running) in enumerate(zip(evening.deals, evening.running_totals(), strict=True))
+    ]
+
+
+def _evening_context(ident: str, evening: Evening) -> dict[str, Any]:
+    rules = evening.rules
+    table = evening.table
+    form = _entry_context(evening)
+    return {
+        **form,
+        "form": form,
+        "ident": ident,
+        "rows": _deal_rows(evening),
+        "totals": evening.totals,
+        "pot": table.pot,
+        "betes": list(table.betes),
+        "redeal": table.redeal,
         "unsaved": None,
         "refusal": None,
         "refusal_section": "settlement",

@@ -2,7 +2,8 @@
 
 ``FOLDER/tables/ID.yaml`` is the party record of a table (``ombre replay`` reads it) and
 ``FOLDER/tables/ID.json`` who sits where (which seats are people, which kind of bot, the seed);
-``FOLDER/evenings/ID.yaml`` is a scorekeeper's evening (deals without card play). Every file is
+``FOLDER/evenings/ID.yaml`` is a scorekeeper's evening (deals without card play) and
+``FOLDER/tournaments/ID.yaml`` a tournament evening (several tables, ``engine.tournament``). Every file is
 written whole and durably (:func:`engine.files.write_durably`: temporary file, fsync, rename,
 fsync of the folder) after every move, so a reload, a closed browser, a stopped server or a
 power cut loses nothing; a write the disk refuses raises, and leaves the old file as it was.
@@ -41,35 +42,43 @@ def default_folder() -> Path:
 
 
 class Store:
-    """The folder of saved tables and evenings."""
+    """The folder of saved tables, evenings and tournaments."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.tables = folder / "tables"
         self.evenings = folder / "evenings"
+        self.tournaments = folder / "tournaments"
 
     def ensure(self) -> None:
         """Creates the folders if needed."""
-        self.tables.mkdir(parents=True, exist_ok=True)
-        self.evenings.mkdir(parents=True, exist_ok=True)
+        for folder in self.folders:
+            folder.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def folders(self) -> tuple[Path, ...]:
+        """Returns the folders of the saved files: tables, evenings, tournaments."""
+        return (self.tables, self.evenings, self.tournaments)
+
+    def _folder(self, kind: str) -> Path:
+        if kind == "table":
+            return self.tables
+        return self.tournaments if kind == "tournament" else self.evenings
 
     def new_id(self, prefix: str) -> str:
         """Returns a fresh id, e.g. ``quadrille-3f9a1c``."""
         slug = re.sub(r"[^a-z0-9-]", "-", prefix.lower())[:40].strip("-") or "game"
         while True:
             ident = f"{slug}-{secrets.token_hex(3)}"
-            if (
-                not (self.tables / f"{ident}.yaml").exists()
-                and not (self.evenings / f"{ident}.yaml").exists()
-            ):
+            if not any((folder / f"{ident}.yaml").exists() for folder in self.folders):
                 return ident
 
     def path(self, kind: str, ident: str, suffix: str) -> Path:
-        """Returns the file of a table or evening; refuses an id that is not one."""
+        """Returns the file of a table, evening or tournament (``kind``: ``table``,
+        ``evening``, ``tournament``); refuses an id that is not one."""
         if not ID_PATTERN.match(ident):
             raise KeyError(ident)
-        folder = self.tables if kind == "table" else self.evenings
-        return folder / f"{ident}{suffix}"
+        return self._folder(kind) / f"{ident}{suffix}"
 
     @staticmethod
     def write(path: Path, text: str) -> None:
@@ -104,7 +113,7 @@ class Store:
         """Removes the temporary files a save killed mid-write left (``.ID.yaml.XXXX.tmp``);
         called with the folder's lock held, so no writer of ours is under way. Returns them."""
         removed = []
-        for folder in (self.tables, self.evenings):
+        for folder in self.folders:
             if not folder.is_dir():
                 continue
             for stray in folder.glob(".*.tmp"):
@@ -115,8 +124,9 @@ class Store:
         return removed
 
     def listing(self, kind: str) -> list[tuple[str, float]]:
-        """Returns (id, modified time) of the saved tables or evenings, newest first."""
-        folder = self.tables if kind == "table" else self.evenings
+        """Returns (id, modified time) of the saved tables, evenings or tournaments, newest
+        first."""
+        folder = self._folder(kind)
         if not folder.is_dir():
             return []
         out = []
