@@ -35,6 +35,7 @@ from engine.errors import IllegalActionError, NotationError, Problem, RecordErro
 from engine.referee import Deal
 from engine.referee.deal_laws import cutting_seat
 from engine.referee.party import Party
+from engine.referee.state import Trick
 from engine.rules.emitter import Flow, block, document
 from engine.rules.emitter import quoted as yaml_scalar
 from engine.rules.model import RuleSet
@@ -407,12 +408,15 @@ def _deal_map(deal: DealRecord) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class ActionStep:
     """Where one applied action of a record happened, as the referee's state says: the tricks
-    finished before it and after it (fewer after: cards taken back), and the seats it made
-    beasted (a renonce noticed)."""
+    finished before it and after it (fewer after: cards taken back), the seats it made
+    beasted (a renonce noticed), and the trick it finished (so that a trick later taken back
+    is still told as it was played)."""
 
     tricks_before: int
     tricks_after: int
     beasted: tuple[int, ...] = ()
+    finished: Trick | None = None
+    """The trick this action finished (its last card), if it finished one."""
 
 
 @dataclass
@@ -573,8 +577,14 @@ def _replay_action(
         seat, action = parse_line(line_text)
         before, beasted = len(deal.played_tricks), len(deal.penalties)
         deal.apply(rules.canonical(action), seat=seat)
+        after = len(deal.played_tricks)
         deal_steps.append(
-            ActionStep(before, len(deal.played_tricks), tuple(deal.penalties[beasted:]))
+            ActionStep(
+                before,
+                after,
+                tuple(deal.penalties[beasted:]),
+                deal.tricks[-1] if after > before else None,
+            )
         )
     except IllegalActionError as exc:
         return {"index": index, "action": line_text, "code": exc.code, "message": str(exc)}

@@ -10,7 +10,7 @@ count from 0, and the text shows an action's index as the JSON gives it, in brac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from engine.records import ActionStep, Record, ReplayReport, record_of, replay
 from engine.referee.deal import Deal
 from engine.referee.seating import side_tricks
 from engine.referee.settlement import Account, Payment, PaymentKind
-from engine.referee.state import ResultMatch
+from engine.referee.state import ResultMatch, Trick
 from engine.rules.model import Basis, RuleSet
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "IrregularLine",
     "PaymentLine",
     "PaymentPart",
+    "PlayRow",
     "ReplayStory",
     "replay_story",
 ]
@@ -68,6 +69,47 @@ class IrregularLine:
     """The seats it made beasted (a renonce noticed)."""
     resumed_at: int | None = None
     """The trick play resumed from, the cards taken back (a renonce noticed, a retake)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRow:
+    """One step of the play as it happened, in order: a trick finished (with the
+    irregularities that happened in it), or the cards taken back (``trick`` None: the one
+    irregularity that took them back, and the trick play resumes from)."""
+
+    number: int
+    """The trick's number, from 1 (for cards taken back: the trick play resumes from)."""
+    trick: Trick | None
+    irregular: tuple[IrregularLine, ...]
+    again: bool = False
+    """A trick played again, the cards taken back after it had first been played."""
+
+
+def _play_rows(
+    steps: list[ActionStep], irregular: tuple[IrregularLine, ...], first: int, stop: int
+) -> tuple[tuple[PlayRow, ...], tuple[IrregularLine, ...]]:
+    """The play in the order it happened, from the referee's steps: each trick as it was
+    finished (those later taken back too), the irregularities of each, and every taking back;
+    and the irregularities after the last trick finished (in an unfinished trick, or after
+    the play)."""
+    at = {x.index: x for x in irregular}
+    rows: list[PlayRow] = []
+    pending: list[IrregularLine] = []
+    played: set[int] = set()
+    for index in range(first, min(stop, len(steps))):
+        step, x = steps[index], at.get(index)
+        if x is not None and x.resumed_at is not None:
+            rows.append(PlayRow(x.resumed_at, None, (*pending, x)))
+            pending = []
+            continue
+        if x is not None:
+            pending.append(x)
+        if step.finished is not None:
+            number = step.tricks_after
+            rows.append(PlayRow(number, step.finished, tuple(pending), number in played))
+            played.add(number)
+            pending = []
+    return tuple(rows), tuple(pending)
 
 
 _DEAL_VERBS = ("renonce", "notice", "misdeal", "extra-card", "retake")
@@ -130,6 +172,14 @@ class PaymentLine:
     amount: int
 
 
+def _before_play(actions: Iterable[ActionLine]) -> Iterator[ActionLine]:
+    """The actions before the first card played (auction, declarations, écart)."""
+    for a in actions:
+        if a.verb in ("play", "vole", "stop"):
+            return
+        yield a
+
+
 @dataclass(frozen=True)
 class DealStory:
     """One deal of a record, as refereed."""
@@ -158,32 +208,34 @@ class DealStory:
     from the dealer here)."""
     irregular: tuple[IrregularLine, ...] = ()
     """The irregularities and remedies, each where it happened, in order."""
-
-    def irregular_in(self, trick: int) -> tuple[IrregularLine, ...]:
-        """Returns the irregularities that happened in ``trick`` (from 1), after the actions
-        before the play (those are listed there)."""
-        first = len(self.auction)
-        return tuple(x for x in self.irregular if x.trick == trick and x.index >= first)
+    play: tuple[PlayRow, ...] = ()
+    """The play as it happened: every trick as it was finished (a trick taken back and played
+    again appears twice), its irregularities, and each taking back of the cards."""
+    irregular_after: tuple[IrregularLine, ...] = ()
+    """The irregularities after the last trick finished (in the unfinished trick, or after
+    the play)."""
 
     def irregular_at(self, index: int) -> IrregularLine | None:
         """Returns the irregularity the action at ``index`` is, if it is one."""
         return next((x for x in self.irregular if x.index == index), None)
 
+    def superseded(self, x: IrregularLine) -> bool:
+        """Whether ``x`` happened in play the cards were later taken back from (the trick it
+        names was played again)."""
+        return any(
+            row.trick is None and row.irregular[-1].index > x.index and row.number <= x.trick
+            for row in self.play
+        )
+
     @property
-    def irregular_after(self) -> tuple[IrregularLine, ...]:
-        """Returns the irregularities after the last trick shown (at the end of the play)."""
-        first, shown = len(self.auction), len(self.report["tricks"])
-        return tuple(x for x in self.irregular if x.trick > shown and x.index >= first)
+    def taken_back(self) -> bool:
+        """Whether the cards were taken back during the play (some tricks were played twice)."""
+        return any(row.trick is None for row in self.play)
 
     @property
     def auction(self) -> tuple[ActionLine, ...]:
         """Returns the actions before the first card played (auction, declarations, écart)."""
-        out = []
-        for a in self.actions:
-            if a.verb in ("play", "vole", "stop"):
-                break
-            out.append(a)
-        return tuple(out)
+        return tuple(_before_play(self.actions))
 
     @property
     def side_tricks(self) -> int | None:
@@ -266,6 +318,9 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
             lines.append(ActionLine(index, seat, action.verb, str(action)))
         view = deal.view(0)
         settled = deal.settlement
+        irregular = _irregular(rules, deal, report.steps[d_index], stop)
+        first = sum(1 for _ in _before_play(lines))
+        play, after = _play_rows(report.steps[d_index], irregular, first, stop)
         payments = tuple(_line(rules, p, deal.dealer) for p in settled.payments) if settled else ()
         stories.append(
             DealStory(
@@ -282,7 +337,9 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 note=deal_rec.note,
                 result_match=deal.result_match,
                 eldest=deal.seating.eldest,
-                irregular=_irregular(rules, deal, report.steps[d_index], stop),
+                irregular=irregular,
+                play=play,
+                irregular_after=after,
             )
         )
     return ReplayStory(rules, record, report, tuple(stories), str(file))
