@@ -6,6 +6,7 @@ online table's code does (roc-online-code, server/src/room.ts, applyBid)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from engine.cards import Suit
 from engine.errors import IllegalActionError
 from engine.referee import Deal
 from engine.rules import load_ruleset
+from engine.rules.loader import validate_paths
 
 ROC = "tresillo-rocambor"
 
@@ -124,8 +126,31 @@ def test_seeded_bot_deals_complete(roc) -> None:  # type: ignore[no-untyped-def]
                 suited += 1
                 assert action.contract == "sans-prendre"
         if deal.contract is not None and deal.contract.id == "sans-prendre":
-            assert not any(a.verb == "trump" for _, a in deal.history)
+            # Won by a bid that named the suit: nobody names trumps; reached by the raise
+            # (which names no suit), its winner names them after.
+            named = any(a.verb == "trump" for _, a in deal.history)
+            assert named == (deal.raised_from is not None)
     assert suited > 0
+
+
+def test_the_raise_to_the_solo_names_no_suit(roc) -> None:  # type: ignore[no-untyped-def]
+    # "upgrades entrada to solo and enters trump_choice" (room.test.ts): the raise names the
+    # contract, and its winner names trumps after.
+    deal = _to_bid(roc, "entrada")
+    deal.apply("bid entrada")
+    while deal.phase == "auction":
+        deal.apply("pass")
+    assert deal.phase == "raise"
+    assert "bid sans-prendre" in [str(a) for a in deal.legal_actions()]
+    refused = deal.refusal("bid sans-prendre hearts")
+    assert refused is not None and refused.code == "raise/no-suit"
+    deal.apply("bid sans-prendre")
+    assert deal.phase == "trump"
+    assert [str(a) for a in deal.legal_actions()] == [
+        "trump spades",
+        "trump clubs",
+        "trump hearts",
+    ]
 
 
 def test_spiel_action_ids_are_distinct(roc) -> None:  # type: ignore[no-untyped-def]
@@ -138,3 +163,53 @@ def test_spiel_action_ids_are_distinct(roc) -> None:  # type: ignore[no-untyped-
     assert len(set(ids)) == len(ids)
     assert all(codec.decode(i) == a for i, a in zip(ids, bids, strict=True))
     assert max(ids) < codec.num_actions
+
+
+@pytest.mark.parametrize(
+    ("extra", "key", "why"),
+    [
+        ("      trumps: none\n", "trumps", "played without trumps"),
+        ("      trump_from_talon: true\n", "trump_from_talon", "turned from the talon"),
+        ("      trump_option: favourite-suit\n", "trump_option", "the suit of a setup option"),
+        ("      trump_suit: spades\n", "trump_suit", "its own trump suit"),
+        ("      biddable: false\n", "biddable", "it is not bid"),
+    ],
+)
+def test_a_bid_that_names_a_suit_fixed_otherwise_is_refused(
+    tmp_path: Path, extra: str, key: str, why: str
+) -> None:
+    options = (
+        "options:\n  favourite-suit:\n    name: x\n    kind: suit\n"
+        "    choices: [spades, clubs]\n    default: clubs\n    basis: {evidence: conjecture}\n"
+    )
+    path = tmp_path / "suited.yaml"
+    path.write_text(
+        f"id: suited\nname: Suited\nextends: ombre\nsummary: s\n{options}"
+        "auction:\n  contracts:\n    suited:\n      name: Suited\n      rank: 50\n"
+        "      help: none\n      trump_with_bid: true\n"
+        + ("" if key == "biddable" else "      biddable: true\n")
+        + f"{extra}      basis: {{evidence: conjecture}}\n",
+        encoding="utf-8",
+    )
+    problems, _ = validate_paths([str(path)])
+    found = [p for p in problems if p.code == "semantic/bid-suit-conflict"]
+    assert found and why in found[0].message, problems
+    assert found[0].file.endswith("suited.yaml") and found[0].line is not None
+    assert found[0].path.endswith(key)
+
+
+def test_a_bid_that_names_a_suit_validates_with_an_excluded_option(tmp_path: Path) -> None:
+    options = (
+        "options:\n  favourite-suit:\n    name: x\n    kind: suit\n"
+        "    choices: [spades, clubs]\n    default: clubs\n    basis: {evidence: conjecture}\n"
+    )
+    path = tmp_path / "suited.yaml"
+    path.write_text(
+        f"id: suited\nname: Suited\nextends: ombre\nsummary: s\n{options}"
+        "auction:\n  contracts:\n    suited:\n      name: Suited\n      rank: 50\n"
+        "      biddable: true\n      help: none\n      trump_with_bid: true\n"
+        "      trump_not_option: favourite-suit\n      basis: {evidence: conjecture}\n",
+        encoding="utf-8",
+    )
+    problems, _ = validate_paths([str(path)])
+    assert problems == [], problems

@@ -64,7 +64,8 @@ _FORCED = AllPass.FORCED
 
 def legal(d: DealState) -> Sequence[Action]:
     bids = _legal(d)
-    if d.rules.compiled.bids_suited:
+    if d.rules.compiled.bids_suited and d.phase is not RAISE:
+        # The raise names the contract played, never a suit: its trumps are named after.
         return suited(d, bids)
     return bids
 
@@ -299,7 +300,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     if action.verb == "pass":
         return None
     if d.phase is RAISE:
-        return _raise_refusal(d, action) or _suit_refusal(d, action)
+        return _raise_refusal(d, action) or _raise_suit_refusal(d, action)
     contract = d.rules.contracts.get(action.contract or "")
     if contract is None:
         return _unknown_contract(d, action)
@@ -307,6 +308,21 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     if refused is not None:
         return refused
     return _precedence_refusal(d, action, contract) or _suit_refusal(d, action)
+
+
+def _raise_suit_refusal(d: DealState, action: Action) -> IllegalActionError | None:
+    """Returns the refusal of a raise that names a suit: the raise names the contract played
+    (``bid CONTRACT``), and its trumps are named after it, even under ``trump_with_bid``."""
+    if action.suit is None:
+        return None
+    return refuse(
+        "raise/no-suit",
+        f"the raise names the contract played only (bid {action.contract}): its trumps are "
+        "named after it",
+        d.to_move,
+        action,
+        d.rules.cite(("auction", "contracts", action.contract or "")),
+    )
 
 
 def _suit_refusal(d: DealState, action: Action) -> IllegalActionError | None:
@@ -509,7 +525,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         chosen = d.holder_contract
         if action.verb == "bid":
             chosen = d.rules.contracts[action.contract or ""]
-            d.bid_suit = _suit_of(action)
+            d.bid_suit = None  # a contract raised to names its trumps after
         if chosen is not d.holder_contract:
             d.raised_from = d.holder_contract.id
         declarations.declare(d, d.holder, chosen, forced=False, suit=d.bid_suit)
