@@ -74,9 +74,10 @@ def test_refusals(roc) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_solo_bid_with_suit_locks_trump(roc) -> None:  # type: ignore[no-untyped-def]
-    # The peer's test (room.test.ts, Room - auction): "solo bid with suit locks trump and skips
-    # trump_choice when solo wins": copas (hearts) bid with the solo, the others pass, the
-    # winner keeps his contract in the raise, and trumps are hearts with no trump choice.
+    # The peer's test (room.test.ts, Room - auction):
+    # "solo bid with suit locks trump and skips trump_choice when solo wins"
+    # copas (hearts) bid with the solo, the others pass, the winner keeps his contract in the
+    # raise, and trumps are hearts with no trump choice.
     deal = _to_bid(roc, "sans-prendre")
     bidder = deal.to_move
     deal.apply("bid sans-prendre hearts")
