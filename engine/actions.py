@@ -1,6 +1,7 @@
 """Actions: the decisions a player makes, in the record notation ``VERB [ARGUMENTS]``.
 
-The verbs (``spec/interface.md``): ``pass``, ``bid CONTRACT``, ``trump SUIT``, ``call CARD``,
+The verbs (``spec/interface.md``): ``pass``, ``bid CONTRACT`` (``bid CONTRACT SUIT`` under a
+contract whose bid names its trumps, ``trump_with_bid``), ``trump SUIT``, ``call CARD``,
 ``give CARD``, ``discard CARD …``, ``play CARD``, ``vole`` and ``stop``; and, under a rule file
 whose revokes are penalised (``play.renonce.action: penalised``), ``renonce CARD`` (a card
 played that does not follow) and ``notice`` (a renonce pointed out before the end of the
@@ -121,7 +122,10 @@ class Action:
         elif verb == "discard":
             ok = contract is None and suit is None and len(set(cards)) == len(cards)
         elif verb == "bid":
-            ok = type(contract) is str and bool(contract) and suit is None and not cards
+            # A bid may carry its trump suit (``bid solo hearts``), under a contract whose bid
+            # names it (``trump_with_bid``).
+            ok = type(contract) is str and bool(contract) and not cards
+            ok = ok and (suit is None or type(suit) is Suit)
         elif verb in _ONE_SUIT:
             ok = contract is None and type(suit) is Suit and not cards
         elif verb in _BARE:
@@ -141,6 +145,8 @@ class Action:
     def notation(self) -> str:
         """Returns the action in record notation, e.g. ``play Kd``."""
         if self.verb == "bid":
+            if self.suit is not None:
+                return f"bid {self.contract} {self.suit.value}"
             return f"bid {self.contract}"
         if self.verb == "require-suit" and self.suit is not None:
             return f"require-suit {self.seat} {self.suit.value}"
@@ -192,7 +198,12 @@ class Action:
         if verb == "bid":
             if not args:
                 raise NotationError(f"bid takes a contract: {text!r}")
-            return Action("bid", contract="-".join(a.lower() for a in args))
+            # A last word that is a suit's name or symbol (never a bare letter, which a
+            # contract's name may end with) is the suit the bid names: ``bid solo hearts``.
+            suit = _BID_SUITS.get(args[-1].lower()) if len(args) > 1 else None
+            if suit is not None:
+                args = args[:-1]
+            return Action("bid", contract="-".join(a.lower() for a in args), suit=suit)
         if verb == "trump":
             if len(args) != 1:
                 raise NotationError(f"trump takes one suit: {text!r}")
@@ -226,6 +237,18 @@ class Action:
         if table is None:
             return Action(verb, cards=(card,))
         return table[card.index]
+
+
+_BID_SUITS: dict[str, Suit] = {
+    word: Suit.parse(word)
+    for s in Suit
+    for word in (
+        s.value,
+        s.symbol,
+        {"spades": "♤", "clubs": "♧", "hearts": "♡", "diamonds": "♢"}[s.value],
+    )
+}
+"""The words a bid's trailing suit may be (:meth:`Action.parse`): a suit's name or symbol."""
 
 
 def _describe(contract: object, suit: object, cards: object) -> str:

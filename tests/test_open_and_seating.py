@@ -43,7 +43,7 @@ def ruleset(tmp_path: Path, when: str) -> object:
 
 def solo(rules: object) -> Deal:
     deal = Deal(rules, dealer=0, seed=11)  # type: ignore[arg-type]
-    run(deal, ["1 bid sans-prendre", "2 pass", "3 pass", "1 pass", "1 trump hearts"])
+    run(deal, ["1 bid sans-prendre hearts", "2 pass", "3 pass", "1 pass"])
     # The others exchange; then play begins.
     while deal.phase is Phase.EXCHANGE:
         deal.apply("discard")
@@ -58,7 +58,7 @@ def test_the_declarers_hand_is_shown_to_every_seat_from_the_moment_the_rule_says
     rules = ruleset(tmp_path, when)
     deal = Deal(rules, dealer=0, seed=11)  # type: ignore[arg-type]
     # Never during the auction or the exchange.
-    run(deal, ["1 bid sans-prendre", "2 pass", "3 pass", "1 pass", "1 trump hearts"])
+    run(deal, ["1 bid sans-prendre hearts", "2 pass", "3 pass", "1 pass"])
     assert all(deal.view(s)["declarer_hand"] is None for s in range(4))
     while deal.phase is Phase.EXCHANGE:
         deal.apply("discard")

@@ -56,7 +56,7 @@ def test_supports_ladder_overcalls_across_families() -> None:
         (f"{S0} bid entrada", "entrada"),
         (f"{S1} bid entrada-favor", "entrada-favor"),
         (f"{S2} bid vuelta", "vuelta"),
-        (f"{S0} bid sans-prendre", "sans-prendre"),
+        (f"{S0} bid sans-prendre hearts", "sans-prendre"),
         (f"{S1} bid solo-favor", "solo-favor"),
     ]:
         run(d, [line])
@@ -71,7 +71,7 @@ def test_skips_passed_players_on_later_auction_turns() -> None:
     run(d, [f"{S0} bid entrada", f"{S1} pass", f"{S2} bid vuelta"])
     assert d.to_move == S0
     assert d.passed >> S1 & 1
-    run(d, [f"{S0} bid sans-prendre"])
+    run(d, [f"{S0} bid sans-prendre hearts"])
     assert d.to_move == S2  # s1 is not asked again
 
 
@@ -81,7 +81,7 @@ def test_rejects_a_bid_from_a_player_who_already_passed() -> None:
     # re-enter the auction").
     d = deal_of()
     run(d, [f"{S0} bid entrada", f"{S1} pass", f"{S2} bid vuelta"])
-    assert refused(d, f"{S1} bid sans-prendre") == "bid/not-your-turn"
+    assert refused(d, f"{S1} bid sans-prendre hearts") == "bid/not-your-turn"
     assert standing(d) == "vuelta" and d.holder == S2
     # Nor is he asked when the others are done: the volteo is s2's once s0 passes.
     run(d, [f"{S0} pass"])
@@ -109,7 +109,7 @@ def test_rejects_restricted_opening_bids_oros_solo_oros() -> None:
         assert refused(d, f"{S0} bid {contract}") == "bid/may-not-open"
         assert f"bid {contract}" not in legal(d)
     assert d.to_move == S0 and standing(d) is None
-    assert {"bid entrada", "bid vuelta", "bid sans-prendre"} <= set(legal(d))
+    assert {"bid entrada", "bid vuelta", "bid sans-prendre hearts"} <= set(legal(d))
     # Nor may a later hand open with them once the first has passed: no bid stands yet.
     run(d, [f"{S0} pass"])
     assert refused(d, f"{S1} bid entrada-favor") == "bid/may-not-open"
@@ -312,8 +312,7 @@ def test_a_defender_against_a_solo_may_take_his_whole_hand() -> None:
     # roc-online: "Solo / Solo Oros: Ombre exchanges 0, defenders up to their hand size or
     # the remaining talon": no cap of eight on the first to exchange.
     d = deal_of()
-    run(d, [f"{S0} bid sans-prendre", f"{S1} pass", f"{S2} pass", f"{S0} pass"])
-    run(d, [f"{S0} trump spades"])
+    run(d, [f"{S0} bid sans-prendre spades", f"{S1} pass", f"{S2} pass", f"{S0} pass"])
     assert d.phase is Phase.EXCHANGE and d.to_move == S1
     why = d.exchange_why()
     assert why is not None and why.most == 9 and why.first_max is None

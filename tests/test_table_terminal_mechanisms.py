@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine import load_ruleset
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, Suit
 from engine.records import read_record, record_of, write_record
 from engine.referee import Deal, Phase
 from engine.seeds import deal_seed
@@ -240,11 +240,11 @@ def test_the_sides_vole_decision_is_worded_for_the_side(tmp_path: Path) -> None:
 
     deal = run(
         tresillo(ROCAMBOR, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
-        ["1 bid sans-prendre", "2 pass", "3 pass"],
+        ["1 bid sans-prendre spades", "2 pass", "3 pass"],
     )
     if deal.phase is Phase.RAISE:
         deal.apply("1 pass")  # where the variant lets the winner raise: he keeps his solo
-    deal.apply("1 trump spades")
+    assert deal.trump == Suit.SPADES.index  # named with the bid: nobody names trumps after
     while deal.phase is Phase.EXCHANGE:
         deal.apply(first_answer(deal))
     while deal.phase is Phase.PLAY:
@@ -366,7 +366,7 @@ def test_a_party_played_to_its_target_ends_at_the_terminal(tmp_path: Path) -> No
     rules = load_ruleset(path_rules)
     deal = run(
         tresillo(rules, {1: "As Ac 2s Ks Qs Js 7s 6s 5s"}),
-        ["1 bid sans-prendre", "2 pass", "3 pass"],
+        ["1 bid sans-prendre spades", "2 pass", "3 pass"],
     )
     game = from_record(deal, 1, tmp_path)
     game.deals = None  # the party is played to its end (ombre play: to the target)

@@ -239,6 +239,7 @@ SCHEMA = {
                             "trump_not_option": ID,
                             "announces_vole": {"type": "boolean"},
                             "trump_from_talon": {"type": "boolean"},
+                            "trump_with_bid": {"type": "boolean"},
                             "trump_named_by": {"enum": ["declarer", "partner"]},
                             "requires_cards": arr(CARD, minItems=1, uniqueItems=True),
                             "trump_suit": SUIT,

@@ -356,6 +356,8 @@ class HeuristicBot(Bot):
             lowest = rules.speech in ("round", "duel")
         best: tuple[Action, Reason] | None = None
         closest: tuple[float, float, str, str] | None = None
+        if rules.compiled.bids_suited:
+            legal = self._suited_bids(deal, seat, legal)
         for action in legal:
             if action.verb != "bid":
                 continue
@@ -382,6 +384,8 @@ class HeuristicBot(Bot):
             ):
                 continue
             suits = [NO_TRUMPS] if contract.no_trumps else deal.trump_choices(contract)
+            if action.suit is not None:
+                suits = [action.suit.index]  # the suit the bid names (its trump choice)
             if not suits:
                 continue
             if contract.no_tricks:
@@ -455,6 +459,41 @@ class HeuristicBot(Bot):
             why,
         )
 
+    def _suited_bids(self, deal: Deal, seat: int, legal: Sequence[Action]) -> list[Action]:
+        """Keeps, of the bids that name their trump suit (``trump_with_bid``), one per
+        contract: the one naming the suit he would name trumps in after the auction
+        (:meth:`_trump_suit`, the same choice)."""
+        by_contract: dict[str, list[Action]] = {}
+        for a in legal:
+            if a.verb == "bid" and a.suit is not None:
+                by_contract.setdefault(a.contract or "", []).append(a)
+        if not by_contract:
+            return list(legal)
+        contracts = deal.rules.contracts
+        chosen = {
+            cid: self._trump_suit(
+                deal, seat, [a.suit.index for a in bids if a.suit], contracts[cid]
+            )[1]
+            for cid, bids in by_contract.items()
+        }
+        return [
+            a
+            for a in legal
+            if a.suit is None or a.verb != "bid" or a.suit.index == chosen[a.contract or ""]
+        ]
+
+    def _trump_suit(
+        self, deal: Deal, seat: int, suits: Sequence[int], contract: Contract | None
+    ) -> tuple[float, int]:
+        """Returns the suit he names trumps in of ``suits`` under ``contract``, with the tricks
+        it is worth: the suit worth most, of those where an announced vole is sure if any."""
+        if contract is not None and contract.announces_vole:
+            # The vole announced: trumps in a suit where it is sure, if there is one.
+            leads = self._leads_first(deal, seat)
+            hand = deal.hands[seat]
+            suits = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)] or suits
+        return self._best(deal, deal.hands[seat], suits)
+
     @staticmethod
     def _leads_first(deal: Deal, seat: int) -> bool:
         """Checks if ``seat``, declaring, would lead the first trick."""
@@ -462,12 +501,7 @@ class HeuristicBot(Bot):
 
     def _trump(self, deal: Deal, seat: int, legal: Sequence[Action]) -> tuple[Action, Reason]:
         suits = [a.suit.index for a in legal if a.suit is not None]
-        if deal.contract is not None and deal.contract.announces_vole:
-            # The vole announced: trumps in a suit where it is sure, if there is one.
-            leads = self._leads_first(deal, seat)
-            hand = deal.hands[seat]
-            suits = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)] or suits
-        value, suit = self._best(deal, deal.hands[seat], suits)
+        value, suit = self._trump_suit(deal, seat, suits, deal.contract)
         action = next(a for a in legal if a.suit is not None and a.suit.index == suit)
         if deal.forced:
             return action, (

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import PASS, Action
+from engine.cards import Suit
 from engine.enums import AllPass, BiddableWhen, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
@@ -49,8 +50,10 @@ __all__ = [
     "raise_choices",
     "refusal",
     "reserved_to",
+    "suited",
 ]
 
+SUITS = tuple(Suit)
 # Enum members as plain names (reading one off its class costs far more than a global).
 _EARLIER_HOLDS = EqualRank.EARLIER_HOLDS
 _EARLIER_HOLDS_SAME = EqualRank.EARLIER_HOLDS_SAME
@@ -60,6 +63,33 @@ _FORCED = AllPass.FORCED
 
 
 def legal(d: DealState) -> Sequence[Action]:
+    bids = _legal(d)
+    if d.rules.compiled.bids_suited and d.phase is not RAISE:
+        # The raise names the contract played, never a suit: its trumps are named after.
+        return suited(d, bids)
+    return bids
+
+
+def suited(d: DealState, actions: Sequence[Action]) -> list[Action]:
+    """Returns ``actions`` with each bid of a contract whose bid names its trump suit
+    (``trump_with_bid``) given as one bid per suit it may be played in
+    (:func:`engine.referee.declarations.trump_choices`, the one derivation of the trump
+    choices: ``bid sans-prendre hearts``, ...)."""
+    suited_ids = d.rules.compiled.bids_suited
+    out: list[Action] = []
+    for a in actions:
+        if a.verb == "bid" and a.contract in suited_ids and a.suit is None:
+            contract = d.rules.contracts[a.contract]
+            out += [
+                Action("bid", contract=a.contract, suit=SUITS[s])
+                for s in declarations.trump_choices(d, contract)
+            ]
+        else:
+            out.append(a)
+    return out
+
+
+def _legal(d: DealState) -> list[Action]:
     compiled = d.rules.compiled
     if d.phase is RAISE:
         return [PASS, *(Action("bid", contract=c.id) for c in raise_choices(d))]
@@ -270,14 +300,66 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     if action.verb == "pass":
         return None
     if d.phase is RAISE:
-        return _raise_refusal(d, action)
+        return _raise_refusal(d, action) or _raise_suit_refusal(d, action)
     contract = d.rules.contracts.get(action.contract or "")
     if contract is None:
         return _unknown_contract(d, action)
     refused = _eligibility_refusal(d, action, contract)
     if refused is not None:
         return refused
-    return _precedence_refusal(d, action, contract)
+    return _precedence_refusal(d, action, contract) or _suit_refusal(d, action)
+
+
+def _raise_suit_refusal(d: DealState, action: Action) -> IllegalActionError | None:
+    """Returns the refusal of a raise that names a suit: the raise names the contract played
+    (``bid CONTRACT``), and its trumps are named after it, even under ``trump_with_bid``."""
+    if action.suit is None:
+        return None
+    return refuse(
+        "raise/no-suit",
+        f"the raise names the contract played only (bid {action.contract}): its trumps are "
+        "named after it",
+        d.to_move,
+        action,
+        d.rules.cite(("auction", "contracts", action.contract or "")),
+    )
+
+
+def _suit_refusal(d: DealState, action: Action) -> IllegalActionError | None:
+    """Returns why the suit of a bid (or its lack) is refused: a contract whose bid names its
+    trump suit (``trump_with_bid``) is bid with one (``bid CONTRACT SUIT``) that its trump
+    rules allow (the stages of ``trump SUIT``, :func:`engine.referee.declarations.trump_stages`);
+    any other contract is bid without one. None if the bid's suit is right."""
+    rules = d.rules
+    contract = rules.contracts.get(action.contract or "")
+    if contract is None:
+        return None
+    path = ("auction", "contracts", contract.id)
+    if contract.trump_with_bid and action.suit is None:
+        suits = ", ".join(SUITS[s].value for s in declarations.trump_choices(d, contract))
+        return refuse(
+            "bid/names-suit",
+            f"a bid of {contract.id} names its trump suit: bid {contract.id} SUIT ({suits})",
+            d.to_move,
+            action,
+            rules.cite(path),
+        )
+    if action.suit is None:
+        return None
+    if not contract.trump_with_bid:
+        return refuse(
+            "bid/no-suit",
+            f"a bid of {contract.id} names no suit"
+            + ("" if contract.no_trumps else ": trumps are named after the auction"),
+            d.to_move,
+            action,
+            rules.cite(path),
+        )
+    broken = declarations.trump_stages(rules, d.t, d.options, contract, action.suit.index)
+    if broken is None:
+        return None
+    code, reason, where = broken
+    return refuse(code, reason, d.to_move, action, rules.cite(where))
 
 
 def _unknown_contract(d: DealState, action: Action) -> IllegalActionError:
@@ -443,14 +525,16 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         chosen = d.holder_contract
         if action.verb == "bid":
             chosen = d.rules.contracts[action.contract or ""]
+            d.bid_suit = None  # a contract raised to names its trumps after
         if chosen is not d.holder_contract:
             d.raised_from = d.holder_contract.id
-        declarations.declare(d, d.holder, chosen, forced=False)
+        declarations.declare(d, d.holder, chosen, forced=False, suit=d.bid_suit)
         return
     if offered(d):
         d.auction.append((seat, action))
         if action.verb == "bid":
-            declarations.declare(d, seat, d.rules.contracts[action.contract or ""], forced=False)
+            contract = d.rules.contracts[action.contract or ""]
+            declarations.declare(d, seat, contract, forced=False, suit=_suit_of(action))
             return
         _passed_out(d)
         return
@@ -464,6 +548,8 @@ def apply(d: DealState, seat: int, action: Action) -> None:
     if d.phase is MATCH:
         if action.verb == "pass":
             d.holder = d.overcaller
+        else:
+            d.bid_suit = _suit_of(action)  # the holder takes the overcall in his own suit
         d.overcaller = None
         d.phase = AUCTION
         _next_speaker(d)
@@ -472,6 +558,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         contract = d.rules.contracts[action.contract or ""]
         holder = d.holder
         _penalise(d, seat, contract)
+        d.bid_suit = _suit_of(action)
         if holder is not None and contract.matchable:
             # "Forcé": the player holding the bid may take it himself and be preferred.
             d.overcaller = seat
@@ -482,6 +569,11 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         d.holder = seat
         d.holder_contract = contract
     _next_speaker(d)
+
+
+def _suit_of(action: Action) -> int | None:
+    """Returns the trump suit (0-3) a bid names, None if it names none."""
+    return action.suit.index if action.suit is not None else None
 
 
 def _penalise(d: DealState, seat: int, contract: Contract) -> None:
@@ -499,6 +591,7 @@ def _round(d: DealState, seat: int, action: Action) -> None:
     if action.verb == "bid":
         contract = d.rules.contracts[action.contract or ""]
         _penalise(d, seat, contract)
+        d.bid_suit = _suit_of(action)
         d.holder = seat
         d.holder_contract = contract
     else:
@@ -525,6 +618,7 @@ def _duel(d: DealState, seat: int, action: Action) -> None:
     if action.verb == "bid":
         contract = d.rules.contracts[action.contract or ""]
         _penalise(d, seat, contract)
+        d.bid_suit = _suit_of(action)
         overcalled = d.holder
         d.holder = seat
         d.holder_contract = contract
@@ -551,7 +645,7 @@ def _end(d: DealState) -> None:
             d.phase = RAISE
             d.to_move = d.holder
             return
-        declarations.declare(d, d.holder, d.holder_contract, forced=False)
+        declarations.declare(d, d.holder, d.holder_contract, forced=False, suit=d.bid_suit)
         return
     rules = d.rules
     if rules.all_pass is _FORCED and rules.all_pass_card is not None:

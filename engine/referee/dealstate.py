@@ -69,6 +69,7 @@ class DealState:
     __slots__ = (
         "active",
         "auction",
+        "bid_suit",
         "called",
         "contract",
         "deal_irregular",
@@ -188,6 +189,9 @@ class DealState:
     """The contract standing (in the ``match`` phase, the overcall being matched)."""
     overcaller: int | None
     """The seat whose overcall the holder may match ("forcé"), in the ``match`` phase."""
+    bid_suit: int | None
+    """The trump suit (0-3) the bid standing names, under a contract whose bid names it
+    (``trump_with_bid``); None for a bid that names none."""
     auction: list[tuple[int, Action]]
     """The speech so far."""
     passed: int
@@ -323,6 +327,7 @@ class DealState:
         self.holder = None
         self.holder_contract = None
         self.overcaller = None
+        self.bid_suit = None
         self.auction = []
         self.passed = 0
         self.raised_from = None

@@ -344,8 +344,11 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         _give(d, action.card.index)
 
 
-def declare(d: DealState, seat: int, contract: Contract, *, forced: bool) -> None:
-    """Makes ``seat`` the declarer of ``contract``; he names trumps next."""
+def declare(
+    d: DealState, seat: int, contract: Contract, *, forced: bool, suit: int | None = None
+) -> None:
+    """Makes ``seat`` the declarer of ``contract``; he names trumps next, unless his bid
+    named them (``suit``, under ``trump_with_bid``: the trump stage is skipped)."""
     d.declarer = seat
     d.contract = contract
     d.forced = forced
@@ -356,6 +359,11 @@ def declare(d: DealState, seat: int, contract: Contract, *, forced: bool) -> Non
     if contract.no_trumps:
         # Played without trumps (``trumps: none``): nobody names them.
         d.trump = NO_TRUMPS
+        _after_trump(d)
+        return
+    if suit is not None and contract.trump_with_bid:
+        # The bid named the trump suit (``bid CONTRACT SUIT``): nobody names it again.
+        d.trump = suit
         _after_trump(d)
         return
     if _partner_names_trumps(contract) and call_choices(d):

@@ -218,6 +218,7 @@ def _contract(cid: str, c: Mapping[str, Any], basis: Bases) -> Contract:
         trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
         requires_cards=tuple(c.get("requires_cards", ())),
         trump_from_talon=bool(c.get("trump_from_talon", False)),
+        trump_with_bid=bool(c.get("trump_with_bid", False)),
         trumps=Trumps(c.get("trumps", "named")),
         aim=Aim(c.get("aim", "tricks")),
         open=OpenFrom(c["open"]) if c.get("open") else None,

@@ -423,6 +423,33 @@ def _no_trumps_order_problems(d: dict[str, Any], add: _Add, the_deck: _Deck) -> 
                 )
 
 
+def _bid_suit_problems(where: Path_, cid: str, c: dict[str, Any], add: _Add) -> None:
+    """Checks a contract whose bid names its trump suit (``trump_with_bid``): it is bid, its
+    trumps are named by its declarer, and no other rule fixes them (a suit turned from the
+    talon, an option's suit, its own suit): its bid then has no suit to choose."""
+    conflicts = [
+        (key, why)
+        for key, why in (
+            ("trumps", "it is played without trumps"),
+            ("trump_from_talon", "its trumps are turned from the talon"),
+            ("trump_option", "its trumps are the suit of a setup option"),
+            ("trump_suit", "it has its own trump suit"),
+            ("trump_named_by", "its trumps are named by the called partner"),
+            ("biddable", "it is not bid"),
+        )
+        if (key == "trumps" and c.get(key) == "none")
+        or (key == "trump_named_by" and c.get(key) == "partner")
+        or (key == "biddable" and c.get(key) is False)
+        or (key not in ("trumps", "trump_named_by", "biddable") and c.get(key))
+    ]
+    for key, why in conflicts:
+        add(
+            (*where, key),
+            "bid-suit-conflict",
+            f"contract {cid}: its bid names its trump suit (trump_with_bid), but {why}",
+        )
+
+
 def _contract_setting_problems(d: dict[str, Any], add: _Add) -> None:
     """Checks each contract's settings against one another: one without trumps sets nothing
     about trumps, one to take no trick announces no vole and has a results rule of its own,
@@ -434,6 +461,8 @@ def _contract_setting_problems(d: dict[str, Any], add: _Add) -> None:
     }
     for cid, c in contracts.items():
         where = ("auction", "contracts", cid)
+        if c.get("trump_with_bid"):
+            _bid_suit_problems(where, cid, c, add)
         if c.get("trumps") == "none":
             for key in ("trump_option", "trump_not_option", "trump_from_talon"):
                 if c.get(key):

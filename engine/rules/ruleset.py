@@ -647,10 +647,20 @@ class RuleSet:
 
     def canonical(self, action: Action) -> Action:
         """Returns ``action`` with a contract alias replaced by the contract's id."""
-        if action.verb != "bid" or action.contract is None or action.contract in self.contracts:
+        if action.verb != "bid" or action.contract is None:
+            return action
+        if action.contract in self.contracts and (
+            action.suit is None or self.contracts[action.contract].trump_with_bid
+        ):
             return action
         cid = self.contract_id(action.contract)
-        return action if cid is None else Action("bid", contract=cid)
+        if action.suit is not None and (cid is None or not self.contracts[cid].trump_with_bid):
+            # A contract whose name ends with a suit's name (``bid solo hearts`` naming a
+            # contract ``solo-hearts``), rather than a bid that names its suit.
+            whole = self.contract_id(f"{action.contract}-{action.suit.value}")
+            if whole is not None:
+                return Action("bid", contract=whole)
+        return action if cid is None else Action("bid", contract=cid, suit=action.suit)
 
     def is_biddable(self, contract: str) -> bool:
         """Checks if a contract can be bid (rather than imposed when all pass)."""
@@ -851,6 +861,7 @@ def _compile_tables(rules: RuleSet) -> Compiled:
         bids=MappingProxyType(bids),
         match=freeze(match),
         bids_need_cards=any(c.requires_cards for c in rules.contracts.values()),
+        bids_suited=frozenset(c.id for c in rules.contracts.values() if c.trump_with_bid),
         bids_reserved=frozenset(
             c.id
             for c in rules.contracts.values()

@@ -150,6 +150,9 @@ class Contract:
     """Cards a player must hold to bid it (the seed summary's Casco: both black aces)."""
     trump_from_talon: bool = False
     """Trumps are the suit of the first card turned from the talon (the Spanish *vuelta*)."""
+    trump_with_bid: bool = False
+    """The bid names the trump suit (``bid CONTRACT SUIT``): the suit is fixed by the bid, and
+    nobody names trumps after the auction."""
     trumps: Trumps = Trumps.NAMED
     """``named`` (the declarer names a suit) or ``none``: played without trumps, every card in
     its suit by ``ranking.no_trumps`` (the nolo, the contrabola)."""
@@ -911,6 +914,8 @@ class Compiled:
     match: Mapping[str, tuple[Action, Action]]
     """For a contract held, what the holder may answer an overcall with: pass, or match it."""
     bids_need_cards: bool
+    bids_suited: frozenset[str]
+    """The contracts whose bid names the trump suit (``trump_with_bid``)."""
     """Some contract may be bid only by a player holding certain cards."""
     bids_reserved: frozenset[str]
     """The contracts bid only by the last to speak after all have passed (the contrabola)."""

@@ -17,6 +17,8 @@ id             decision
 +P             one card of an écart (``discard`` decomposed: one card at a time, then 4)
 +P             ``play CARD``
 +1             ``defer`` (only under ``exchange.defenders: either-first``)
++4 per …       ``bid CONTRACT SUIT``, for each contract whose bid names its trump suit
+               (``trump_with_bid``), in the rule file's order: its four suits
 =============  =========================================================================
 
 A multi-card écart is a run of single-card decisions, lowest card index first, closed by
@@ -119,6 +121,8 @@ class Codec:
     play_base: int = field(init=False)
     defer_id: int = field(init=False)
     """The id of ``defer``, where a defender may exchange second (else beyond the layout)."""
+    suited_base: int = field(init=False)
+    """The first id of the bids that name their trump suit (``bid CONTRACT SUIT``)."""
     num_actions: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -140,7 +144,10 @@ class Codec:
         self.pick_base = self.give_base + PACK_SIZE
         self.play_base = self.pick_base + PACK_SIZE
         self.defer_id = self.play_base + PACK_SIZE
-        self.num_actions = self.play_base + PACK_SIZE + (1 if self.defers else 0)
+        self.suited_base = self.play_base + PACK_SIZE + (1 if self.defers else 0)
+        suited = [c for c in self.contracts if rules.contracts[c].trump_with_bid]
+        self._suited = {c: self.suited_base + 4 * i for i, c in enumerate(suited)}
+        self.num_actions = self.suited_base + 4 * len(suited)
         # Every id's decision, looked up (decode); the bids built once.
         decoded: list[Action | int | None] = [PASS, VOLE, STOP, None]
         decoded += [Action("bid", contract=c) for c in self.contracts]
@@ -151,6 +158,7 @@ class Codec:
         decoded += PLAY
         if self.defers:
             decoded.append(DEFER)
+        decoded += [Action("bid", contract=c, suit=s) for c in suited for s in Suit]
         self._decoded: tuple[Action | int | None, ...] = tuple(decoded)
         self._play_ids = _play_id_tables(self.play_base)
 
@@ -165,6 +173,8 @@ class Codec:
             return PASS_ID
         if verb == "bid":
             assert action.contract is not None
+            if action.suit is not None:
+                return self._suited[action.contract] + action.suit.index
             return self._bid[action.contract]
         if verb == "trump":
             assert action.suit is not None

@@ -1421,6 +1421,8 @@ class RaiseChoice:
     action: str
     contract: Contract
     kept: bool
+    suit: str | None = None
+    """The trump suit the bid names (``bid X SUIT``, under ``trump_with_bid``)."""
 
 
 @dataclass(frozen=True)
@@ -1445,7 +1447,8 @@ def _raise_view(table: WebTable, legal: Iterable[Action]) -> RaiseView | None:
         elif action.verb == "bid" and action.contract is not None:
             contract = table.rules.contracts.get(action.contract)
             if contract is not None:
-                choices.append(RaiseChoice(str(action), contract, kept=False))
+                suit = action.suit.value if action.suit is not None else None
+                choices.append(RaiseChoice(str(action), contract, kept=False, suit=suit))
     return RaiseView(won, tuple(choices)) if choices else None
 
 

@@ -25,7 +25,7 @@ from starlette.testclient import TestClient
 
 from engine import load_ruleset
 from engine.actions import parse_line
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, Suit
 from engine.referee import Deal, Phase
 from engine.web.app import create_app
 from engine.web.tables import WebTable
@@ -313,10 +313,10 @@ def test_the_sides_vole_decision_is_worded_for_the_side(client: TestClient) -> N
     from tests.referee_helpers import tresillo
 
     strong = "As Ac 2s Ks Qs Js 7s 6s 5s"
-    deal = run(tresillo(ROCAMBOR, {1: strong}), ["1 bid sans-prendre", "2 pass", "3 pass"])
+    deal = run(tresillo(ROCAMBOR, {1: strong}), ["1 bid sans-prendre spades", "2 pass", "3 pass"])
     if deal.phase is Phase.RAISE:
         deal.apply("1 pass")  # where the variant lets the winner raise: he keeps his solo
-    deal.apply("1 trump spades")
+    assert deal.trump == Suit.SPADES.index  # named with the bid: nobody names trumps after
     while deal.phase is Phase.EXCHANGE:
         deal.apply(first_choice(deal))
     while deal.phase is Phase.PLAY:
@@ -400,7 +400,7 @@ def test_a_party_played_to_its_target_ends_on_the_web(client: TestClient, tmp_pa
     )
     rules = load_ruleset(path_rules)
     strong = "As Ac 2s Ks Qs Js 7s 6s 5s"
-    deal = run(tresillo(rules, {1: strong}), ["1 bid sans-prendre", "2 pass", "3 pass"])
+    deal = run(tresillo(rules, {1: strong}), ["1 bid sans-prendre spades", "2 pass", "3 pass"])
     path = seat_at(client, rules, deal, (1, 2, 3))
     page = play_to_the_end(client, path, client.get(path).text)
     table = table_of(client, path)
