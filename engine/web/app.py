@@ -21,8 +21,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -185,25 +188,52 @@ _BOOKS_DONE = threading.Event()
 _BOOK_RETRY_SECONDS = 5
 
 
-def _write_site_books() -> None:
-    from engine.documents.site import write_docs
+_BOOKS_PROGRAM = (
+    "import sys; from pathlib import Path; from engine.documents.site import write_docs; "
+    "write_docs(Path(sys.argv[1]), 'html')"
+)
+"""What the child process that writes the rule books runs (``write_docs`` in HTML)."""
 
+
+def _write_site_books() -> None:
+    """Writes the rule books in a child process, this thread waiting for it: the work (tens of
+    CPU seconds at the first start, the measured variants not yet in the cache) is done on
+    another core, not under this process's lock on the interpreter, so that the tables are
+    answered as quickly while it goes on."""
     folder = Path(tempfile.mkdtemp(prefix="ombre-books-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    root = str(Path(__file__).resolve().parent.parent.parent)  # the folder holding engine/
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": root + (os.pathsep + path if path else "")}
     try:
-        write_docs(folder, "html")
-    except Exception as exc:
+        done = subprocess.run(
+            [sys.executable, "-c", _BOOKS_PROGRAM, str(folder)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    except OSError as exc:
         _BOOKS["error"] = exc
     else:
-        _BOOKS["folder"] = folder
+        if done.returncode == 0:
+            _BOOKS["folder"] = folder
+        else:
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            _BOOKS["error"] = RuntimeError(
+                f"writing the rule books failed (exit status {done.returncode})"
+                + (f": {said[-1]}" if said else "")
+            )
     finally:
         _BOOKS_DONE.set()
 
 
 def site_books(wait: float = 0.0) -> Path | None:
-    """Returns the folder of the rule books, written once per process in a background thread
-    (the documents are the same for every table folder), or ``None`` while they are being
-    written. The first call starts the thread; ``wait`` seconds are waited for the end.
+    """Returns the folder of the rule books, written once per process by a child process that
+    a background thread waits for (the documents are the same for every table folder), or
+    ``None`` while they are being written. The first call starts the thread; ``wait`` seconds
+    are waited for the end.
 
     :raises Exception: what writing them raised, if it failed.
     """
