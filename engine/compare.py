@@ -837,13 +837,17 @@ def _ticks(low: float, high: float, percent: bool) -> list[float]:
     return out
 
 
-def chart_data(report: ComparisonReport) -> Chart:
-    """Returns the chart's panels with their scales in pixels, from the report."""
+_PanelSpec = tuple[str, bool, list[tuple[str, list[Estimate | None]]]]
+"""A panel before it is drawn: its title, whether its values are rates, and its rows (a label
+and each side's estimate)."""
+
+
+def _balance_panels(report: ComparisonReport) -> list[_PanelSpec]:
+    """The balance panels: one for both sides where they count in the same unit, else one for
+    each side's (balances in different units are not drawn on one scale)."""
     sides = report.rulesets
-    contracts = report.contracts
     units = [s.unit or "counters" for s in sides]
-    # Balances in different units are not drawn on one scale: one panel for each side's.
-    balance_panels = [
+    return [
         (
             "Average balance per deal, by role ("
             + ("points" if units[0] == "points" else "counters")
@@ -870,13 +874,20 @@ def chart_data(report: ComparisonReport) -> Chart:
         )
     ]
 
+
+def _panel_specs(report: ComparisonReport) -> list[_PanelSpec]:
+    """Every panel of the chart, in order: contracts played, won, the balances, bêtes and
+    voles."""
+    sides = report.rulesets
+    contracts = report.contracts
+
     def played(s: SideFigures, cid: str) -> Estimate | None:
         return s.contracts[cid].played if cid in s.contracts else None
 
     def won(s: SideFigures, cid: str) -> Estimate | None:
         return s.contracts[cid].won if cid in s.contracts else None
 
-    panels_spec: list[tuple[str, bool, list[tuple[str, list[Estimate | None]]]]] = [
+    return [
         (
             "How often each contract is played",
             True,
@@ -888,7 +899,7 @@ def chart_data(report: ComparisonReport) -> Chart:
             [(c, [won(s, c) for s in sides]) for c in contracts]
             + [("any contract", [s.declarer_won for s in sides])],
         ),
-        *balance_panels,
+        *_balance_panels(report),
         (
             "Bêtes and voles",
             True,
@@ -898,55 +909,64 @@ def chart_data(report: ComparisonReport) -> Chart:
             ],
         ),
     ]
+
+
+def _panel(spec: _PanelSpec, top: int, sides: Sequence[SideFigures]) -> Panel:
+    """Draws one panel at ``top``: its scale, each row's bars with their whiskers, the ticks."""
+    title, percent, rows = spec
+    values = [v for _, pair in rows for e in pair if e is not None and e.n for v in (e.low, e.high)]
+    low = min([0.0, *values])
+    high = max([0.0, *values]) or 1.0
+    if percent:
+        low, high = 0.0, max(high, 0.05)
+    span = high - low or 1.0
+
+    def x(v: float) -> float:
+        return round(_LEFT + (v - low) / span * _PLOT, 1)
+
+    axis = x(max(low, 0.0))
+    drawn = []
+    for i, (label, pair) in enumerate(rows):
+        y = 24 + i * _ROW
+        bars = []
+        for k, e in enumerate(pair):
+            if e is None or not e.n:
+                continue
+            end = x(e.value)
+            text = (
+                f"{100 * e.value:.1f}% (95% {100 * e.low:.1f}-{100 * e.high:.1f}%, n={e.n})"
+                if percent
+                else f"{e.value:+.2f} (95% {e.low:+.2f} to {e.high:+.2f}, n={e.n})"
+            )
+            bars.append(
+                Bar(
+                    name=f"{'AB'[k]} {sides[k].ruleset}",
+                    x=min(axis, end),
+                    width=round(abs(end - axis), 1),
+                    y=y + 2 + 12 * k,
+                    low=x(e.low),
+                    high=x(e.high),
+                    colour=_COLOURS[k],
+                    text=text,
+                )
+            )
+        drawn.append(ChartRow(label, y, tuple(bars)))
+    bottom = 24 + len(rows) * _ROW
+    ticks = tuple(
+        Tick(x(t), f"{100 * t:.0f}%" if percent else f"{t:g}") for t in _ticks(low, high, percent)
+    )
+    return Panel(title, top, axis, bottom, tuple(drawn), ticks)
+
+
+def chart_data(report: ComparisonReport) -> Chart:
+    """Returns the chart's panels with their scales in pixels, from the report."""
+    sides = report.rulesets
     panels = []
     top = 72
-    for title, percent, rows in panels_spec:
-        values = [
-            v for _, pair in rows for e in pair if e is not None and e.n for v in (e.low, e.high)
-        ]
-        low = min([0.0, *values])
-        high = max([0.0, *values]) or 1.0
-        if percent:
-            low, high = 0.0, max(high, 0.05)
-        span = high - low or 1.0
-
-        def x(v: float, low: float = low, span: float = span) -> float:
-            return round(_LEFT + (v - low) / span * _PLOT, 1)
-
-        axis = x(max(low, 0.0))
-        drawn = []
-        for i, (label, pair) in enumerate(rows):
-            y = 24 + i * _ROW
-            bars = []
-            for k, e in enumerate(pair):
-                if e is None or not e.n:
-                    continue
-                end = x(e.value)
-                text = (
-                    f"{100 * e.value:.1f}% (95% {100 * e.low:.1f}-{100 * e.high:.1f}%, n={e.n})"
-                    if percent
-                    else f"{e.value:+.2f} (95% {e.low:+.2f} to {e.high:+.2f}, n={e.n})"
-                )
-                bars.append(
-                    Bar(
-                        name=f"{'AB'[k]} {sides[k].ruleset}",
-                        x=min(axis, end),
-                        width=round(abs(end - axis), 1),
-                        y=y + 2 + 12 * k,
-                        low=x(e.low),
-                        high=x(e.high),
-                        colour=_COLOURS[k],
-                        text=text,
-                    )
-                )
-            drawn.append(ChartRow(label, y, tuple(bars)))
-        bottom = 24 + len(rows) * _ROW
-        ticks = tuple(
-            Tick(x(t), f"{100 * t:.0f}%" if percent else f"{t:g}")
-            for t in _ticks(low, high, percent)
-        )
-        panels.append(Panel(title, top, axis, bottom, tuple(drawn), ticks))
-        top += bottom + 36
+    for spec in _panel_specs(report):
+        panel = _panel(spec, top, sides)
+        panels.append(panel)
+        top += panel.bottom + 36
     a, b = report.a, report.b
     return Chart(
         width=_LEFT + _PLOT + 40,

@@ -313,3 +313,29 @@ def test_the_text_read_check_sees_each_form() -> None:
         'v = a.split()[0]\nc = a.startswith("call ")\nw = e.partition(" ")\nok = s.split("/")[0]\n'
     )
     assert _text_reads(code) == [".split()[0]", '.startswith("call ")', '.partition(" ")']
+
+
+MOST_LINES = 80
+"""The longest a function of engine/ may be: where rules accrete, each family of them has a
+function of its own (the ruleset's build by part of the rule file, a bid by kind of contract)."""
+
+
+def _long_functions(root: Path) -> list[str]:
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MOST_LINES:
+                    out.append(f"{path.relative_to(root)}:{node.lineno} {node.name} ({lines})")
+    return out
+
+
+def test_no_engine_function_is_longer_than_80_lines() -> None:
+    assert _long_functions(ENGINE) == []
+
+
+def test_the_length_check_sees_a_long_function(tmp_path: Path) -> None:
+    body = "".join(f"    x{k} = {k}\n" for k in range(MOST_LINES))
+    (tmp_path / "m.py").write_text(f"def short():\n    pass\n\n\ndef long():\n{body}")
+    assert _long_functions(tmp_path) == [f"m.py:5 long ({MOST_LINES + 1})"]

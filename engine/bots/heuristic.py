@@ -226,6 +226,48 @@ def sure_vole(t: Tables, hand: int, trump: int, *, leads: bool = True) -> bool:
     return True
 
 
+def _nobody_loses(rules: RuleSet, contract: Contract) -> bool:
+    """Whether no seat can lose a point by a contract every seat plays for himself."""
+    return all(
+        min(p.declarer, p.partner, p.opponents, p.codille_winner, p.most_tricks) >= 0
+        for (cid, _), p in rules.points.items()
+        if cid == contract.id
+    )
+
+
+def _outbids(
+    rules: RuleSet, contract: Contract, best: tuple[Action, Reason] | None, lowest: bool
+) -> bool:
+    """Whether ``contract`` is to be preferred to the best bid found so far: the lower where
+    the bot bids no higher than it must, else the higher."""
+    if best is None:
+        return True
+    best_rank = rules.contracts[best[0].contract or ""].rank
+    return contract.rank < best_rank if lowest else contract.rank > best_rank
+
+
+def _nolo_reason(deal: Deal, hand: int, contract: Contract, suit: int) -> Reason | None:
+    """Why a game to take no trick is bid, or None where the hand is not safe for it: it must
+    hold almost no card that can win, after the écart has thrown the worst of them."""
+    thrown = (
+        (contract.exchange_max or deal.rules.exchange_first_max or deal.rules.talon)
+        if contract.exchange in ("declarer-first", "declarer-only")
+        else 0
+    )
+    # The cards drawn for those thrown are blind, and may win tricks too.
+    risk = nolo_risk(deal.t, hand, suit, thrown)
+    # A hand laid open lets the defenders aim at it: it must be safer still.
+    limit = 0.25 if contract.open is not None else 0.5
+    if risk > limit:
+        return None
+    return (
+        "bid {0}: his cards are low, with a risk of about {1:.1f} tricks; {2}",
+        contract.id,
+        risk,
+        "a game to take no trick needs a hand of small cards",
+    )
+
+
 class HeuristicBot(Bot):
     """A player of the old school, using only its seat's view."""
 
@@ -365,11 +407,7 @@ class HeuristicBot(Bot):
             if contract.all_play is not None:
                 # Offered to the seat that sits out, who has not seen a card of it: taken up
                 # where no seat can lose a point by it, the most tricks scoring.
-                if all(
-                    min(p.declarer, p.partner, p.opponents, p.codille_winner, p.most_tricks) >= 0
-                    for (cid, _), p in rules.points.items()
-                    if cid == contract.id
-                ):
+                if _nobody_loses(rules, contract):
                     return action, (
                         "bid {0}: every seat plays it for himself and nobody can lose by it; {1}",
                         contract.id,
@@ -389,50 +427,16 @@ class HeuristicBot(Bot):
             if not suits:
                 continue
             if contract.no_tricks:
-                # A game to take no trick: the hand must hold almost no card that can win,
-                # after the écart has thrown the worst of them.
-                thrown = (
-                    (contract.exchange_max or deal.rules.exchange_first_max or deal.rules.talon)
-                    if contract.exchange in ("declarer-first", "declarer-only")
-                    else 0
-                )
-                # The cards drawn for those thrown are blind, and may win tricks too.
-                risk = nolo_risk(deal.t, hand, suits[0], thrown)
-                # A hand laid open lets the defenders aim at it: it must be safer still.
-                limit = 0.25 if contract.open is not None else 0.5
-                best_rank = rules.contracts[best[0].contract or ""].rank if best else None
-                if risk <= limit and (
-                    best_rank is None
-                    or (contract.rank < best_rank if lowest else contract.rank > best_rank)
-                ):
-                    best = (
-                        action,
-                        (
-                            "bid {0}: his cards are low, with a risk of about {1:.1f} tricks; {2}",
-                            contract.id,
-                            risk,
-                            "a game to take no trick needs a hand of small cards",
-                        ),
-                    )
+                reason = _nolo_reason(deal, hand, contract, suits[0])
+                if reason is not None and _outbids(rules, contract, best, lowest):
+                    best = (action, reason)
                 continue
-            if contract.announces_vole:
-                # Only a sure vole is announced: the hand is worth every trick or nothing.
-                leads = self._leads_first(deal, seat)
-                sure = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)]
-                if not sure:
-                    continue
-                suits = sure
-            value, suit = self._best(deal, hand, suits)
-            if contract.announces_vole:
-                value = float(deal.rules.hand_size)
-            if contract.trump_from_talon:
-                # The turned card decides: the hand is worth its average over the suits.
-                value = sum(estimate_tricks(deal.t, hand, s) for s in suits) / len(suits)
-            need, why = self.need(deal, contract, hand, suit)
+            judged = self._judge(deal, seat, hand, contract, suits)
+            if judged is None:
+                continue
+            value, need, suit, why = judged
             if value >= need:
-                rank = contract.rank
-                best_rank = rules.contracts[best[0].contract or ""].rank if best else None
-                if best_rank is None or (rank < best_rank if lowest else rank > best_rank):
+                if _outbids(rules, contract, best, lowest):
                     best = (
                         action,
                         (
@@ -458,6 +462,27 @@ class HeuristicBot(Bot):
             cid,
             why,
         )
+
+    def _judge(
+        self, deal: Deal, seat: int, hand: int, contract: Contract, suits: Sequence[int]
+    ) -> tuple[float, float, int, str] | None:
+        """Returns what the hand is worth under a trick-taking contract and what it needs (the
+        tricks it would take, the tricks needed, the trump suit, why), or None for a vole
+        announced that is not sure."""
+        if contract.announces_vole:
+            # Only a sure vole is announced: the hand is worth every trick or nothing.
+            leads = self._leads_first(deal, seat)
+            suits = [s for s in suits if sure_vole(deal.t, hand, s, leads=leads)]
+            if not suits:
+                return None
+        value, suit = self._best(deal, hand, suits)
+        if contract.announces_vole:
+            value = float(deal.rules.hand_size)
+        if contract.trump_from_talon:
+            # The turned card decides: the hand is worth its average over the suits.
+            value = sum(estimate_tricks(deal.t, hand, s) for s in suits) / len(suits)
+        need, why = self.need(deal, contract, hand, suit)
+        return value, need, suit, why
 
     def _suited_bids(self, deal: Deal, seat: int, legal: Sequence[Action]) -> list[Action]:
         """Keeps, of the bids that name their trump suit (``trump_with_bid``), one per

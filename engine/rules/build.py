@@ -346,8 +346,144 @@ def _penalties(s: Mapping[str, Any], basis: Bases) -> dict[str, Penalty]:
     }
 
 
+_Basis = Callable[..., Basis]
+"""Returns the basis of the entry at a path of the document."""
+
+
+def _deck_fields(d: Mapping[str, Any], basis: _Basis) -> dict[str, Any]:
+    """The players, the pack, the ranking of the cards and the matadors."""
+    plain = d["ranking"]["plain"]
+    no_trumps = d["ranking"].get("no_trumps") or plain
+    matadors = d["matadors"]
+    return {
+        "players": int(d["players"]["count"]),
+        "direction": d["players"]["direction"],
+        "sits_out": d["players"].get("sits_out"),
+        "ranks": tuple(Rank(r) for r in d["deck"]["ranks"]),
+        "suits": tuple(Suit(s) for s in d["deck"]["suits"]),
+        "removed": frozenset(Card.parse(c) for c in d["deck"].get("remove", [])),
+        "plain_black": tuple(Rank(r) for r in plain["black"]),
+        "plain_red": tuple(Rank(r) for r in plain["red"]),
+        "no_trumps_black": tuple(Rank(r) for r in no_trumps["black"]),
+        "no_trumps_red": tuple(Rank(r) for r in no_trumps["red"]),
+        "top_trumps": _top_trumps(d, basis),
+        "privileged": tuple(matadors["privilege"]["cards"]),
+        "higher_led_forces_lower": bool(matadors["privilege"]["higher_led_forces_lower"]),
+        "paid_from": matadors["payment"]["from"],
+        "paid_minimum": int(matadors["payment"]["minimum"]),
+        "paid_held_by": HeldBy(matadors["payment"]["held_by"]),
+    }
+
+
+def _deal_fields(d: Mapping[str, Any]) -> dict[str, Any]:
+    """The deal: the hands, the talon, the packets, who cuts."""
+    deal = d["deal"]
+    return {
+        "hand_size": int(deal["hand_size"]),
+        "talon": int(deal["talon"]),
+        "packets": tuple(tuple(p) for p in deal["packets"]),
+        "cut_by": deal["cut"]["by"] if deal.get("cut") else None,
+    }
+
+
+def _auction_fields(d: Mapping[str, Any], basis: _Basis, in_points: bool) -> dict[str, Any]:
+    """The auction: the contracts, when all pass, the calls and demands, how a seat speaks."""
+    auction = d["auction"]
+    ap = auction["all_pass"]
+    return {
+        "contracts": freeze(
+            {cid: _contract(cid, c, basis) for cid, c in auction["contracts"].items()}
+        ),
+        "all_pass": AllPass(ap["action"]),
+        "all_pass_card": Card.parse(ap["card"]) if ap.get("card") else None,
+        "all_pass_contract": ap.get("contract"),
+        "all_pass_stakes": ()
+        if in_points
+        else tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
+        "call": _call(d, "call", basis),
+        "demand": _call(d, "demand", basis),
+        "speech": Speech(auction["speech"]),
+        "equal_rank": EqualRank(auction.get("equal_rank", "refused")),
+        "raise_to": (auction.get("raise") or {}).get("to"),
+    }
+
+
+def _exchange_fields(d: Mapping[str, Any]) -> dict[str, Any]:
+    """The écart: how many cards each may change, and in what order."""
+    ex = d.get("exchange") or {}
+    return {
+        "exchange_first_max": ex.get("first_max"),
+        "exchange_leave_at_least": int(ex.get("leave_at_least", 0)),
+        "exchange_leave_unless_matador": bool(ex.get("leave_unless_matador", False)),
+        "exchange_declarer_min": int(ex.get("declarer_min", 0)),
+        "exchange_besides_turned": bool(ex.get("besides_turned", False)),
+        "exchange_defenders": Defenders(ex.get("defenders", "in-turn")),
+    }
+
+
+def _play_fields(d: Mapping[str, Any], basis: _Basis) -> dict[str, Any]:
+    """The play of the cards, the vole, and the laws of the play and of the table."""
+    play, vole = d["play"], d["vole"]
+    return {
+        "leader": Leader(play["leader"]),
+        "follow_suit": bool(play["follow_suit"]),
+        "must_trump": bool(play["must_trump"]),
+        "must_overtake": bool(play["must_overtake"]),
+        "renonce": Renonce((play.get("renonce") or {}).get("action", "refused")),
+        "vole_after": int(vole["after_tricks"]),
+        "vole_requires_partner_seen": bool(vole.get("requires_partner_seen", False)),
+        "vole_by": VoleBy(vole.get("by", "side")),
+        "play_laws": _play_laws(d, basis),
+        "laws": _laws(d.get("laws") or {}, basis),
+    }
+
+
+def _settlement_fields(
+    d: Mapping[str, Any], basis: _Basis, where: Callable[..., Where]
+) -> dict[str, Any]:
+    """The settlement: the results, the unit, the stakes and items, sharing, the bête, the
+    codille's remainder, the held cards, the points and penalties, the party."""
+    s = d["settlement"]
+    in_points = s["unit"] == POINT
+    bete = s.get("bete") or {"amount": "in-play"}
+    sharing = s.get("sharing") or {"split": "halves", "odd_counter": {"to": "declarer"}}
+    growth = bete.get("growth", "in-play")
+    remainder_basis = s.get("codille_remainder_basis")
+    return {
+        "results": _results(d, basis),
+        "unit": s["unit"],
+        "fiche": int(s.get("fiche", 1)),
+        "stakes": ()
+        if in_points
+        else tuple((x["who"], int(x["amount"])) for x in s.get("stakes", ())),
+        "items": freeze({} if in_points else _items(s, basis)),
+        "outcomes": freeze(_outcomes(s, in_points, basis)),
+        "split": sharing["split"],
+        "odd_counter": sharing["odd_counter"]["to"],
+        "sole_liability_below": sharing.get("sole_liability_below"),
+        "bete_amount": bete["amount"],
+        "bete_stake_value": bete.get("stake_value"),
+        "bete_cap": BeteCap(bete.get("cap_over_bete_in_play", "none")),
+        "bete_doubling_after_first_remise": bool(bete.get("doubling_after_first_remise", False)),
+        "bete_going": BeteGoing(bete.get("going", "all")),
+        "bete_growth": "step" if isinstance(growth, Mapping) else str(growth),
+        "bete_step": int(growth["step"]) if isinstance(growth, Mapping) else None,
+        "codille_remainder": CodilleRemainder(s.get("codille_remainder", "stays")),
+        "codille_remainder_basis": Basis.from_data(
+            remainder_basis, where("settlement", "codille_remainder_basis")
+        )
+        if remainder_basis is not None
+        else None,
+        "held_cards": _held_cards(s, basis),
+        "party": _party(d, basis),
+        "points": MappingProxyType(_points_of(s.get("points") or {}, basis)),
+        "penalties": freeze(_penalties(s, basis)),
+    }
+
+
 def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
-    """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`)."""
+    """Builds the frozen model from a resolved, validated document (see :mod:`engine.rules.loader`):
+    each part of the rule file by its own builder."""
     d: dict[str, Any] = dict(resolved.data)
 
     def where(*path: str | int) -> Where:
@@ -359,21 +495,7 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
             node = node[part]
         return Basis.from_data(node.get("basis"), where(*path, "basis"))
 
-    ranks = tuple(Rank(r) for r in d["deck"]["ranks"])
-    suits = tuple(Suit(s) for s in d["deck"]["suits"])
-    options = _options(d, basis)
-    tops = _top_trumps(d, basis)
-    contracts = {cid: _contract(cid, c, basis) for cid, c in d["auction"]["contracts"].items()}
-    results = _results(d, basis)
-    s = d["settlement"]
-    in_points = s["unit"] == POINT
-    items = _items(s, basis)
-    outcomes = _outcomes(s, in_points, basis)
-    ap = d["auction"]["all_pass"]
-    ex = d.get("exchange") or {}
-    bete = s.get("bete") or {"amount": "in-play"}
-    sharing = s.get("sharing") or {"split": "halves", "odd_counter": {"to": "declarer"}}
-    growth = bete.get("growth", "in-play")
+    in_points = d["settlement"]["unit"] == POINT
     return RuleSet(
         id=d["id"],
         name=d["name"],
@@ -384,87 +506,13 @@ def build_ruleset(resolved: ResolvedDocument) -> RuleSet:
         aliases=tuple(d.get("aliases", [])),
         summary=d["summary"],
         sources=freeze({k: freeze(dict(v)) for k, v in d["sources"].items()}),
-        players=int(d["players"]["count"]),
-        direction=d["players"]["direction"],
-        ranks=ranks,
-        suits=suits,
-        removed=frozenset(Card.parse(c) for c in d["deck"].get("remove", [])),
-        options=freeze(options),
-        plain_black=tuple(Rank(r) for r in d["ranking"]["plain"]["black"]),
-        plain_red=tuple(Rank(r) for r in d["ranking"]["plain"]["red"]),
-        no_trumps_black=tuple(
-            Rank(r) for r in (d["ranking"].get("no_trumps") or d["ranking"]["plain"])["black"]
-        ),
-        no_trumps_red=tuple(
-            Rank(r) for r in (d["ranking"].get("no_trumps") or d["ranking"]["plain"])["red"]
-        ),
-        top_trumps=tops,
-        privileged=tuple(d["matadors"]["privilege"]["cards"]),
-        higher_led_forces_lower=bool(d["matadors"]["privilege"]["higher_led_forces_lower"]),
-        paid_from=d["matadors"]["payment"]["from"],
-        paid_minimum=int(d["matadors"]["payment"]["minimum"]),
-        paid_held_by=HeldBy(d["matadors"]["payment"]["held_by"]),
-        hand_size=int(d["deal"]["hand_size"]),
-        talon=int(d["deal"]["talon"]),
-        packets=tuple(tuple(p) for p in d["deal"]["packets"]),
-        cut_by=d["deal"]["cut"]["by"] if d["deal"].get("cut") else None,
-        contracts=freeze(contracts),
-        all_pass=AllPass(ap["action"]),
-        all_pass_card=Card.parse(ap["card"]) if ap.get("card") else None,
-        all_pass_contract=ap.get("contract"),
-        all_pass_stakes=()
-        if in_points
-        else tuple((x["who"], int(x["amount"])) for x in ap.get("add_stakes", [])),
-        call=_call(d, "call", basis),
-        demand=_call(d, "demand", basis),
-        exchange_first_max=ex.get("first_max"),
-        exchange_leave_at_least=int(ex.get("leave_at_least", 0)),
-        exchange_leave_unless_matador=bool(ex.get("leave_unless_matador", False)),
-        exchange_declarer_min=int(ex.get("declarer_min", 0)),
-        exchange_besides_turned=bool(ex.get("besides_turned", False)),
-        exchange_defenders=Defenders(ex.get("defenders", "in-turn")),
-        speech=Speech(d["auction"]["speech"]),
-        equal_rank=EqualRank(d["auction"].get("equal_rank", "refused")),
-        raise_to=(d["auction"].get("raise") or {}).get("to"),
-        leader=Leader(d["play"]["leader"]),
-        follow_suit=bool(d["play"]["follow_suit"]),
-        must_trump=bool(d["play"]["must_trump"]),
-        must_overtake=bool(d["play"]["must_overtake"]),
-        renonce=Renonce((d["play"].get("renonce") or {}).get("action", "refused")),
-        vole_after=int(d["vole"]["after_tricks"]),
-        vole_requires_partner_seen=bool(d["vole"].get("requires_partner_seen", False)),
-        vole_by=VoleBy(d["vole"].get("by", "side")),
-        results=results,
-        unit=s["unit"],
-        fiche=int(s.get("fiche", 1)),
-        stakes=()
-        if in_points
-        else tuple((x["who"], int(x["amount"])) for x in s.get("stakes", ())),
-        items=freeze({} if in_points else items),
-        outcomes=freeze(outcomes),
-        split=sharing["split"],
-        odd_counter=sharing["odd_counter"]["to"],
-        sole_liability_below=sharing.get("sole_liability_below"),
-        bete_amount=bete["amount"],
-        bete_stake_value=bete.get("stake_value"),
-        bete_cap=BeteCap(bete.get("cap_over_bete_in_play", "none")),
-        bete_doubling_after_first_remise=bool(bete.get("doubling_after_first_remise", False)),
-        bete_going=BeteGoing(bete.get("going", "all")),
-        bete_growth="step" if isinstance(growth, Mapping) else str(growth),
-        bete_step=int(growth["step"]) if isinstance(growth, Mapping) else None,
-        codille_remainder=CodilleRemainder(s.get("codille_remainder", "stays")),
-        codille_remainder_basis=Basis.from_data(
-            s["codille_remainder_basis"], where("settlement", "codille_remainder_basis")
-        )
-        if s.get("codille_remainder_basis") is not None
-        else None,
-        sits_out=d["players"].get("sits_out"),
-        held_cards=_held_cards(s, basis),
-        party=_party(d, basis),
-        play_laws=_play_laws(d, basis),
-        points=MappingProxyType(_points_of(s.get("points") or {}, basis)),
-        penalties=freeze(_penalties(s, basis)),
-        laws=_laws(d.get("laws") or {}, basis),
+        options=freeze(_options(d, basis)),
+        **_deck_fields(d, basis),
+        **_deal_fields(d),
+        **_auction_fields(d, basis, in_points),
+        **_exchange_fields(d),
+        **_play_fields(d, basis),
+        **_settlement_fields(d, basis, where),
         data=deep_freeze(d),
         where=MappingProxyType(dict(resolved.where)),
         overrides=tuple(resolved.overrides),

@@ -1134,21 +1134,11 @@ def schema_line_problem(path: Path, shown: str, raw: bytes | None) -> Problem | 
     return Problem(shown, 1, 1, "$", "format/schema-line", message)
 
 
-def validate_paths(
-    paths: Iterable[str], warnings: list[Problem] | None = None
-) -> tuple[list[Problem], int]:
-    """Validates the named files and folders (default: ``rules/`` and ``variants/``).
-
-    Returns the problems and the number of files checked. A folder holding no rule file, or
-    a path that does not exist, is itself a problem. ``warnings``, when given, receives what
-    does not make a file invalid: the starter's placeholder texts left in a file
-    (:func:`engine.rules.authoring.placeholder_warnings`).
-    """
-    registry = Registry()
-    problems: list[Problem] = []
-    entries: list[_Entry] = []
-    names = list(paths)
+def _entries_of(registry: Registry, names: list[str], problems: list[Problem]) -> list[_Entry]:
+    """The rule files the named paths stand for (default: every known one): a folder's files,
+    a file, a ruleset or variant by name; what names none of them is added to ``problems``."""
     note = registry.note
+    entries: list[_Entry] = []
     if not names:
         entries = registry.known_entries()
         if not entries:
@@ -1202,6 +1192,34 @@ def validate_paths(
                 )
             else:
                 entries.append(entry)
+    return entries
+
+
+def _warnings_of(registry: Registry, entries: list[_Entry]) -> Iterator[Problem]:
+    """What does not make a file invalid: the starter's placeholder texts left in it, a change
+    that has no effect, an entry no game reaches."""
+    from engine.rules.authoring import placeholder_warnings
+
+    for entry in entries:
+        if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
+            yield from placeholder_warnings(entry.doc)
+            yield from _no_effect(registry, entry)
+            yield from _unreachable(registry, entry)
+
+
+def validate_paths(
+    paths: Iterable[str], warnings: list[Problem] | None = None
+) -> tuple[list[Problem], int]:
+    """Validates the named files and folders (default: ``rules/`` and ``variants/``).
+
+    Returns the problems and the number of files checked. A folder holding no rule file, or
+    a path that does not exist, is itself a problem. ``warnings``, when given, receives what
+    does not make a file invalid: the starter's placeholder texts left in a file
+    (:func:`engine.rules.authoring.placeholder_warnings`).
+    """
+    registry = Registry()
+    problems: list[Problem] = []
+    entries = _entries_of(registry, list(paths), problems)
     problems.extend(registry.validate(entries))
     problems.extend(_name_clashes(registry, entries))
     for entry in entries:
@@ -1209,13 +1227,7 @@ def validate_paths(
         if refused is not None and entry.kind in ("ruleset", "variant"):
             problems.append(refused)
     if warnings is not None:
-        from engine.rules.authoring import placeholder_warnings
-
-        for entry in entries:
-            if entry.doc is not None and entry.kind in ("ruleset", "variant", "file"):
-                warnings.extend(placeholder_warnings(entry.doc))
-                warnings.extend(_no_effect(registry, entry))
-                warnings.extend(_unreachable(registry, entry))
+        warnings.extend(_warnings_of(registry, entries))
     if _NOTING:
         noted = registry.inputs()
         for sink in _NOTING:
