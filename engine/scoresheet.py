@@ -1434,17 +1434,31 @@ def write_evening(evening: Evening) -> str:
     return document(top)
 
 
+def _score_row(evening: Evening, entry: Entry) -> dict[str, Any]:
+    """Returns an entry's ``score:`` mapping as the evening's file writes it: where the rule
+    file pays no matadors and knows no vole (a game in points), their empty answers are left
+    out, the reader taking the same by default."""
+    out = entry.as_score()
+    rules = evening.rules
+    if out.get("matadors") == 0 and not rules.pays_matadors:
+        del out["matadors"]
+    if out.get("vole") is False and not rules.vole_possible:
+        del out["vole"]
+    return out
+
+
 def deal_rows(evening: Evening) -> list[dict[Any, Any]]:
     """Returns the evening's deals as its file writes them (``{dealer, note, score}``, and a
-    comment with the result, balances and pot), for :mod:`engine.rules.emitter`."""
+    comment with the result, balances and, unless the game is in points, the pot), for
+    :mod:`engine.rules.emitter`."""
     return [
         {
             "dealer": d.entry.dealer,
             **({"note": d.entry.note} if d.entry.note is not None else {}),
-            "score": Flow(d.entry.as_score()),
+            "score": Flow(_score_row(evening, d.entry)),
             Comment(
-                f"{d.result}; balances {list(d.settlement.balances)}; "
-                f"on the table {d.settlement.pot_after}"
+                f"{d.result}; balances {list(d.settlement.balances)}"
+                + ("" if evening.rules.in_points else f"; on the table {d.settlement.pot_after}")
             ): None,
         }
         for d in evening.deals

@@ -906,6 +906,7 @@ class TableGame:
             write,
             "table/deal.txt.j2",
             what="header",
+            in_points=deal.rules.in_points,
             number=number,
             deals=self.deals,
             dealer=deal.dealer,

@@ -388,3 +388,24 @@ def test_garbled_records_never_escape_as_other_errors() -> None:
             replay(record, rules)
         except (RecordError, NotationError):
             pass
+
+
+def test_danish_duel_the_overcalled_forehand_answers() -> None:
+    """Dansk l'hombre's duel auction (lh35: "Afgiver mellemhånden en melding der er højere end
+    forhåndens melding kan forhånden enten sige Pas eller afgive en melding"): the forehand
+    (seat 1) bids spil, the middlehand bedre spil, the forehand answers with a tourné before
+    the rearhand (the dealer, seat 0) speaks; he wins it with 4 tricks to 3 and 2, a tourné
+    won: 2 points (dlu, Pointgivning for meldinger: "Tourné | 2 | 3")."""
+    record = read_record(RECORDS / "dansk-lhombre-duel-tourne.yaml")
+    deal = record.deals[0]
+    assert [str(a) for a in deal.actions[:5]] == [
+        "1 bid spil",
+        "2 bid bedre-spil",
+        "1 bid tourne",
+        "2 pass",
+        "0 pass",
+    ]
+    played = replayed("dansk-lhombre-duel-tourne.yaml")["deals"][0]
+    assert played["contract"] == "tourne" and played["declarer"] == 1
+    assert played["result"] == "win" and played["tricks_won"] == [3, 4, 2]
+    assert played["balances"] == [0, 2, 0]

@@ -58,3 +58,37 @@ def test_a_red_trump_runs_king_knight_jack_ace_after_the_matadors() -> None:
     order = [str(c) for c in RULES.trump_order(Suit.HEARTS)]
     assert order[:8] == ["As", "7h", "Ac", "Kh", "Qh", "Jh", "Ah", "2h"]
     assert [str(c) for c in load_ruleset("tresillo").trump_order(Suit.HEARTS)][3] == "Ah"
+
+
+def test_a_higher_matador_may_be_played_under_a_basto_lead_our_reading() -> None:
+    # Kept against the table (docs/decisions.md): its test "basto lead: lower trumps required,
+    # spadille always playable" expects only As and 5d from As 7d 5d Kh with oros trumps; here
+    # the manille, a higher matador, may be withheld but may also be played.
+    from engine.cards import Card
+    from engine.referee.tricks import TrickRules
+
+    tr = TrickRules.of(RULES, RULES.tables(), Suit.DIAMONDS.index)
+    hand = 0
+    for text in ("As", "7d", "5d", "Kh"):
+        hand |= 1 << Card.parse(text).index
+    allowed = tr.legal(hand, [Card.parse("Ac").index])
+    playable = {t for t in ("As", "7d", "5d", "Kh") if allowed >> Card.parse(t).index & 1}
+    assert playable == {"As", "7d", "5d"}
+    assert RULES.basis_at(["matadors", "privilege"]).evidence == "inferred"
+
+
+def test_after_a_solo_in_oros_the_raise_is_still_offered_our_reading() -> None:
+    # Kept against the table (docs/decisions.md): its applyBid goes straight on after a solo
+    # oros ("// Already at highest bid, proceed directly"); here the winner is offered the
+    # contracts above it, the bola and the contrabola, or keeps his solo oros.
+    from tests.referee_helpers import tresillo
+
+    d = tresillo(RULES, {}, "")
+    first = d.to_move
+    d.apply(f"{first} bid entrada")
+    d.apply(f"{d.to_move} bid solo-favor")
+    winner = d.holder
+    while d.phase == Phase.AUCTION:
+        d.apply(f"{d.to_move} pass")
+    assert d.phase == Phase.RAISE and d.to_move == winner
+    assert [str(a) for a in d.legal_actions()] == ["pass", "bid bola", "bid contrabola"]

@@ -9,6 +9,7 @@ page where the difference is argued. The figures of §3.3 are the list's.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from pathlib import Path
@@ -42,17 +43,71 @@ def test_every_rule_case_names_where_it_lives() -> None:
         assert where.is_file(), case
 
 
-def test_every_case_that_plays_is_a_test_here_that_quotes_it() -> None:
-    # A case counts as playing only where a test here re-expresses the peer's assertion (its
-    # hands, its actions, its expected value) and quotes its title; a rule that is merely in a
-    # rule file is filed as not-run.
+def _quoting_tests(source: str) -> dict[str, str]:
+    """Returns, for each test function of a test file's ``source`` that asserts, the text it
+    runs on: its source (with its comments), and the module-level lists its parametrize
+    decorators name."""
+    tree = ast.parse(source)
+    lists = {
+        target.id: ast.get_source_segment(source, node) or ""
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
+            continue
+        if not any(isinstance(x, ast.Assert) for x in ast.walk(node)):
+            continue  # a test that asserts nothing runs no assertion
+        named = [
+            lists.get(x.id, "")
+            for d in node.decorator_list
+            for x in ast.walk(d)
+            if isinstance(x, ast.Name)
+        ]
+        out[node.name] = "\n".join([ast.get_source_segment(source, node) or "", *named])
+    return out
+
+
+def test_every_case_that_plays_is_a_test_here_that_runs_its_assertion() -> None:
+    # A case counts as playing only where a test function here (a tests/test_*.py file that
+    # loads the Rocambor variant) quotes its title in its own body or in the cases it is
+    # parametrized over, and asserts: it re-expresses the peer's assertion (its hands, its
+    # actions, its expected value). A rule that is merely in a rule file is filed as not-run.
     for case in CASES:
         if case["status"] != "plays":
             continue
         where = case["where"]
-        assert where.startswith("tests/") and where.endswith(".py"), case
-        text = (ROOT / where).read_text(encoding="utf-8")
-        assert case["test"] in text, case
+        assert re.fullmatch(r"tests/test_[\w]+\.py", where), case
+        source = (ROOT / where).read_text(encoding="utf-8")
+        quoting = [n for n, text in _quoting_tests(source).items() if case["test"] in text]
+        assert quoting and '"tresillo-rocambor"' in source, case
+
+
+def test_the_register_check_refuses_a_title_outside_a_test() -> None:
+    # The check above can fail: a title quoted only in the module's docstring, or in a test
+    # that asserts nothing, is not found; one in a parametrized list is.
+    source = """\"\"\"a title in the docstring\"\"\"
+import pytest
+
+CASES = [("a title in the cases", 1)]
+
+
+def test_nothing() -> None:
+    # a title in a test that asserts nothing
+    print(1)
+
+
+@pytest.mark.parametrize(("title", "n"), CASES)
+def test_cases(title: str, n: int) -> None:
+    assert n == 1, title
+"""
+    quoted = " ".join(_quoting_tests(source).values())
+    assert "a title in the cases" in quoted
+    assert "a title in the docstring" not in quoted
+    assert "a title in a test that asserts nothing" not in quoted
 
 
 def test_the_cases_that_differ_or_wait_are_argued_on_the_family_page() -> None:

@@ -679,12 +679,14 @@ def _when(t: float) -> str:
 def home(state: AppState, request: Request, form: Form) -> Response:
     tables = state.store.listing("table")[:20]
     evenings = state.store.listing("evening")[:20]
+    tournaments = state.store.listing("tournament")[:20]
     return _render(
         "home.j2",
         rulesets=_rulesets(),
         bots=list(BOTS),
         tables=[(i, _when(t)) for i, t in tables],
         evenings=[(i, _when(t)) for i, t in evenings],
+        tournaments=[(i, _when(t)) for i, t in tournaments],
         folder=str(state.store.folder),
     )
 

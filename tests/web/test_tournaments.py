@@ -420,3 +420,20 @@ def test_names_are_escaped_and_a_formula_is_not_one_in_the_csv(client: TestClien
     assert [d["player"] for d in read] == ["'=HYPERLINK(1)", "<b>Bo</b>", "Carl"]
     data = json.loads(client.get(path + "/standings.json").text)
     assert data["tables"][0]["players"] == ["=HYPERLINK(1)", "<b>Bo</b>", "Carl"]
+
+
+def test_the_home_page_lists_the_tournaments_with_the_evenings(client: TestClient) -> None:
+    home = client.get("/").text
+    assert 'id="scored"' not in home and 'href="/tournaments/new"' in home
+    r = start(client)
+    assert r.status_code == 200
+    path = str(r.url.path)
+    evening = client.post(
+        "/evenings", data={"ruleset": "dansk-lhombre", "dealer": "0", "title": "Tuesday"}
+    )
+    assert evening.status_code == 200
+    home = client.get("/").text
+    listed = home.split('id="scored"', 1)[1].split("</section>", 1)[0]
+    assert f'<a href="{path}">' in listed.split('id="tournaments"', 1)[1]
+    assert f'<a href="{evening.url.path}">' in listed.split('id="evenings"', 1)[1]
+    assert "<code>tournaments/</code>" in home
