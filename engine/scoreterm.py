@@ -211,7 +211,7 @@ def _ask_tricks(evening: Evening, read: ReadLine, write: Write) -> list[int | No
     """Asks for the tricks of every seat, in seat order, until there is a number for each."""
     n = evening.n
     while True:
-        text = _ask(read, str(_macros().ask("tricks", n=n)))
+        text = _ask(read, str(_macros().ask("tricks", n=n, evening=evening)))
         parts = text.replace(",", " ").split()
         counts = [small_number(p) for p in parts]
         if len(parts) == n and all(c is not None for c in counts):

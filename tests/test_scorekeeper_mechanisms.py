@@ -355,3 +355,17 @@ def test_the_contract_prompt_is_folded_to_the_tables_width() -> None:
     assert lines[0].startswith("contract (") and all(x.startswith("  ") for x in lines[1:])
     assert text.endswith("'quit'): ")
     assert str(ask("declarer")) == "declarer (seat): "
+
+
+def test_the_tricks_question_names_the_players_in_their_order() -> None:
+    """Where the players are named, the terminal asks for their tricks by name, in the order
+    the answer is read; unnamed seats are asked seat 0 first."""
+    from engine import load_ruleset
+    from engine.render import environment
+
+    ask = environment("text").get_template("cli/score.txt.j2").module.ask
+    named = Evening(load_ruleset("quadrille"), players=("Ann", "Bob", "Cy", "Di"))
+    text = str(ask("tricks", n=4, evening=named))
+    assert text == "tricks of each seat: Ann, Bob, Cy, Di, in that order (4 numbers): "
+    unnamed = Evening(load_ruleset("quadrille"))
+    assert str(ask("tricks", n=4, evening=unnamed)).startswith("tricks of each seat, seat 0 first")

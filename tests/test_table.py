@@ -174,9 +174,47 @@ def test_a_refusal_speaks_to_you_and_names_the_rule() -> None:
 
 
 def test_second_person_rewrites_every_mention_of_the_seat() -> None:
-    assert _second_person("it is seat 1's turn, not seat 0's", 0) == "it is seat 1's turn, not your"
+    assert (
+        _second_person("it is seat 1's turn, not seat 0's", 0) == "it is seat 1's turn, not yours"
+    )
     assert _second_person("seat 2 does not hold Kd", 2) == "you do not hold Kd"
     assert _second_person("seat 12 holds x; seat 1 holds y", 1) == "seat 12 holds x; you hold y"
+
+
+def test_second_person_speaks_grammatically_to_the_seat() -> None:
+    # The verb after the seat, "his" and "himself" in its clause, and "of seat 2".
+    assert (
+        _second_person("bid only holding Ah (seat 2 lacks Ah)", 2)
+        == "bid only holding Ah (you lack Ah)"
+    )
+    assert (
+        _second_person("seat 1 holds Kd himself: only an adversary's card may be called", 1)
+        == "you hold Kd yourself: only an adversary's card may be called"
+    )
+    assert (
+        _second_person("seat 0 is the eldest, whose lead is his duty and makes him known", 0)
+        == "you are the eldest, whose lead is your duty and makes you known"
+    )
+    assert (
+        _second_person("seat 3 deals and sits the deal out", 3) == "you deal and sit the deal out"
+    )
+    assert (
+        _second_person("no adversary of seat 1 has played", 1) == "no adversary of yours has played"
+    )
+    assert (
+        _second_person("seat 2 cannot turn up seat 2's hand: name another", 2)
+        == "you cannot turn up your own hand: name another"
+    )
+    # Another seat's "his" is left alone, and so is a "he" of another clause.
+    assert _second_person("seat 1 laid his hand down", 0) == "seat 1 laid his hand down"
+    assert (
+        _second_person("seat 1 may discard 5: a middle player leaves 3 unless he holds one", 1)
+        == "you may discard 5: a middle player leaves 3 unless he holds one"
+    )
+    assert (
+        _second_person("only the holder makes himself known by his lead, not seat 2", 2)
+        == "only the holder makes himself known by his lead, not you"
+    )
 
 
 def test_a_single_choice_is_still_asked_and_enter_takes_it() -> None:

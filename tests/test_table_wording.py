@@ -129,3 +129,19 @@ def test_no_help_text_loses_a_bracketed_word_to_markup() -> None:
             checked += 1
         assert not re.search(r"\b(the|a|with)  (extra|option)\b", result.output), name
     assert checked, "no bracketed word in any help text: the test checks nothing"
+
+
+def test_help_gives_the_bots_hint_first_and_speaks_to_you() -> None:
+    # Seat 1 speaks first: the bot passes, short of what the écart should bring "him".
+    game = TableGame(load_ruleset("dansk-lhombre"), human=1, seed=4)
+    out: list[str] = []
+    answers = iter(["?", "quit"])
+    game.run(lambda prompt: next(answers, None), out.append)
+    text = "\n".join(out)
+    help_ = text[text.index("Help —") :].splitlines()
+    # The line after the question is the hint, its reason once, in the second person.
+    assert help_[1].startswith("  The heuristic bot would ")
+    hint = flat("\n".join(help_[1:4]))
+    assert not re.search(r"\bhe (must|plays|keeps|holds)\b|\bhis\b", hint)
+    assert not re.search(r"would (\w+): \1:", hint)
+    assert "you must be worth" in hint

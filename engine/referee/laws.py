@@ -769,7 +769,7 @@ def _check_made_known(item: Declared, partner: int | None, eldest: int, rule: st
     if not makes_known(seat, partner=partner, eldest=eldest):
         raise refuse(
             "made-known/the-eldest",
-            f"seat {seat} is the eldest, whose lead is his duty: it makes him known to nobody",
+            f"seat {seat} is the eldest, whose lead is his duty and makes him known to nobody",
             seat,
             item,
             rule,

@@ -276,26 +276,100 @@ def _fold(
     return "\n".join(out)
 
 
+# The referee's verbs in the third person that follow a seat in its messages, and the
+# second person of each ("seat 2 lacks Ks" is "you lack Ks").
+_SECOND_PERSON_VERBS = {
+    "holds": "hold",
+    "has": "have",
+    "is": "are",
+    "was": "were",
+    "does": "do",
+    "sits": "sit",
+    "lacks": "lack",
+    "declares": "declare",
+    "deals": "deal",
+    "plays": "play",
+    "leads": "lead",
+    "names": "name",
+    "takes": "take",
+    "calls": "call",
+    "gives": "give",
+    "makes": "make",
+    "wins": "win",
+}
+
+
 def _second_person(value: Any, seat: int | None) -> str:
-    """Rewrites a referee message about ``seat`` so that it speaks to that seat's player.
+    """Rewrites a referee message about ``seat`` so that it speaks to that seat's player: the
+    seat is "you", its verb in the second person, "seat 2's" is "your" (or "yours" at the end
+    of a phrase), and in a clause whose subject is "you", "him", "his" and "himself" are "you",
+    "your" and "yourself".
 
     >>> _second_person("seat 2 does not hold Kd; seat 12 does", 2)
     'you do not hold Kd; seat 12 does'
+    >>> _second_person("seat 1 holds Kd himself; it is seat 0's turn, not seat 1's", 1)
+    "you hold Kd yourself; it is seat 0's turn, not yours"
     """
     text = str(value)
     if seat is None:
         return text
     s = f"seat {seat}"
-    for old, new in (
-        (f"{s}'s", "your"),
-        (f"{s} holds", "you hold"),
-        (f"{s} does not", "you do not"),
-        (f"{s} has", "you have"),
-        (f"{s} is", "you are"),
-        (f"{s} may only take the overcall himself", "you may only take the overcall yourself"),
-    ):
-        text = text.replace(old, new)
-    return re.sub(rf"\b{s}\b", "you", text)
+    text = text.replace(f"{s} cannot turn up {s}'s hand", "you cannot turn up your own hand")
+    text = text.replace(
+        f"{s} may only take the overcall himself", "you may only take the overcall yourself"
+    )
+    text = re.sub(rf"\bof {s}\b(?!'s)", "of yours", text)
+    text = re.sub(rf"\b{s}'s(?= [a-z])", "your", text)
+    text = re.sub(rf"\b{s}'s\b", "yours", text)
+    verbs = "|".join(_SECOND_PERSON_VERBS)
+    text = re.sub(rf"\b{s} ({verbs})\b", lambda m: "you " + _SECOND_PERSON_VERBS[m[1]], text)
+    text = re.sub(rf"\b{s}\b", "you", text)
+    # He is "you" in a clause whose subject is "you" (clauses end at ':' and ';').
+    clauses = re.split(r"([:;] )", text)
+    for i, clause in enumerate(clauses):
+        if re.search(r"\byou [a-z]", clause):
+            for old, new in (("himself", "yourself"), ("his", "your"), ("him", "you")):
+                clause = re.sub(rf"\b{old}\b", new, clause)
+            clause = re.sub(
+                rf"\b(you [a-z]+ [^,()]*?\band) ({verbs})\b",
+                lambda m: f"{m[1]} {_SECOND_PERSON_VERBS[m[2]]}",
+                clause,
+            )
+            clauses[i] = clause
+    return "".join(clauses)
+
+
+_MODALS = frozenset(("must", "may", "can", "cannot", "would", "should", "will", "won"))
+# The heuristic bot's verbs after "and" in its reasons ("he keeps the king and plays ...").
+_ADVICE_VERBS = {**_SECOND_PERSON_VERBS, "keeps": "keep", "lets": "let", "buys": "buy"}
+
+
+def _advice_to_you(value: Any) -> str:
+    """Rewrites the heuristic bot's reason for a choice, written of the player who makes it
+    ("he", "his"), to speak to the player it is a hint for; anyone else named keeps his words.
+
+    >>> _advice_to_you("pass: he plays spil, the contract he won; his cards are low")
+    'pass: you play spil, the contract you won; your cards are low'
+    >>> _advice_to_you("play 7c: the declarer is taking the trick; he lets him")
+    'play 7c: the declarer is taking the trick; you let him'
+    """
+
+    def verb(m: re.Match[str]) -> str:
+        word = m[1]
+        if word in _SECOND_PERSON_VERBS:
+            return "you " + _SECOND_PERSON_VERBS[word]
+        if word in _MODALS or not word.endswith("s"):
+            return "you " + word
+        return "you " + word[:-1]
+
+    text = re.sub(r"\bhimself\b", "yourself", str(value))
+    text = re.sub(r"\bhis\b", "your", text)
+    text = re.sub(r"\bhe ([a-z]+)\b", verb, text)
+    return re.sub(
+        rf"(\byou [a-z]+\b[^,;:()]*?\band) ({'|'.join(_ADVICE_VERBS)})\b",
+        lambda m: f"{m[1]} {_ADVICE_VERBS[m[2]]}",
+        text,
+    )
 
 
 def _md_code(value: Any) -> Any:
@@ -346,6 +420,7 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "fill": _fill,
         "fold": _fold,
         "second_person": _second_person,
+        "advice_to_you": _advice_to_you,
     }
 
 
