@@ -354,7 +354,7 @@ class HelpView:
     """The biddable contracts, lowest first, each with its trumps when they are restricted."""
     rules: list[tuple[str, ...]] = field(default_factory=list)
     results: bool = False
-    advice: tuple[Action, str] | None = None
+    advice: tuple[Action, str, bool] | None = None
     recorded: bool = False
     """Whether the game is written to a record (what ``quit`` keeps)."""
     sources: bool = False
@@ -1418,16 +1418,17 @@ class TableGame:
         for line in str(_macros("table/turn.txt.j2").help(view, self.rules)).splitlines():
             write(line)
 
-    def _advice(self, deal: Deal, seat: int) -> tuple[Action, str] | None:
-        """Returns what the heuristic bot would do now, and why (or an empty reason)."""
+    def _advice(self, deal: Deal, seat: int) -> tuple[Action, str, bool] | None:
+        """Returns what the heuristic bot would do now, why (or an empty reason), and whether
+        the reason begins with the action (the bot's :meth:`~HeuristicBot.hint`)."""
         advisor = self._advisor
         if advisor is None:
             return None
-        advise = getattr(advisor, "advise", None)
-        if advise is not None:
-            action, reason = advise(deal, seat)
-            return action, str(reason)
-        return advisor.choose(deal, seat), ""
+        hint = getattr(advisor, "hint", None)
+        if hint is not None:
+            action, reason, names = hint(deal, seat)
+            return action, str(reason), bool(names)
+        return advisor.choose(deal, seat), "", False
 
 
 # The session: what ``ombre play`` asked for, made into a game (the CLI only parses).

@@ -240,3 +240,21 @@ def test_the_heuristic_bot_raises_only_to_a_contract_that_scores_him_more() -> N
                     kept += 1
             deal.apply(action)
     assert raised > 0 and kept > 0
+
+
+def test_the_hint_says_whether_its_reason_opens_with_the_action() -> None:
+    """The table's ``?`` names the action once: the bot says whether its reason's template
+    begins with it (``"{0}: ..."``, ``"pass: ..."``), rather than the page reading it back."""
+    from engine.referee import Deal
+
+    bot = HeuristicBot(0)
+    seen = set()
+    for seed in range(12):
+        deal = Deal(load_ruleset("quadrille"), seed=seed)
+        while not deal.is_over:
+            action, text, opens = bot.hint(deal, deal.to_move)
+            if opens:
+                assert text.startswith((str(action), action.verb)), (text, action)
+            seen.add(opens)
+            deal.apply(action, seat=deal.to_move)
+    assert True in seen

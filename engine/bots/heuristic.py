@@ -281,6 +281,15 @@ class HeuristicBot(Bot):
         action, reason = self.decide(deal, seat)
         return action, _format(deal, reason)
 
+    def hint(self, deal: Deal, seat: int) -> tuple[Action, str, bool]:
+        """Returns the action this bot would take, why in one line, and whether that line
+        begins with the action (its template opens with it: ``"{0}: ..."``, ``"pass: ..."``,
+        ``"bid {0}: ..."``), so that a hint need not name the action again."""
+        action, reason = self.decide(deal, seat)
+        template = str(reason[0]) if reason else ""
+        opens = template.startswith(("{0}", f"{action.verb}:", f"{action.verb} "))
+        return action, _format(deal, reason), opens
+
     def decide(self, deal: Deal, seat: int) -> tuple[Action, Reason]:
         """Returns the action and its reason (a template with arguments)."""
         phase = deal.phase
