@@ -1193,16 +1193,28 @@ def _tournament_table(tournament: Tournament, request: Request) -> Table:
     return tournament.tables[int(number) - 1]
 
 
+def _tournament_table_held(
+    state: AppState, ident: str, request: Request, fields: Form
+) -> tuple[Tournament, Table, Response | None]:
+    """Returns the tournament and the table a form is for (the caller holds the tournament),
+    and the page for a form drawn before the table's last change (None if it is current)."""
+    tournament = state.tournament(ident)
+    table = _tournament_table(tournament, request)
+    back = f"/tournaments/{ident}#table-{table.number}"
+    return (
+        tournament,
+        table,
+        _stale_evening(ident, table.evening, fields, back, f"table {table.number}"),
+    )
+
+
 def score_tournament_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
     with state.hold(ident):
-        tournament = state.tournament(ident)
-        table = _tournament_table(tournament, request)
-        evening = table.evening
-        back = f"/tournaments/{ident}#table-{table.number}"
-        stale = _stale_evening(ident, evening, fields, back, f"table {table.number}")
+        tournament, table, stale = _tournament_table_held(state, ident, request, fields)
         if stale is not None:
             return stale
+        evening = table.evening
         entry_data = _entry_data(evening, fields)
         dealer = _int(_one(fields, "dealer"), "dealer")
         entered = _entered(fields)
@@ -1235,13 +1247,10 @@ def score_tournament_deal(state: AppState, request: Request, fields: Form) -> Re
 def undo_tournament_deal(state: AppState, request: Request, fields: Form) -> Response:
     ident = request.path_params["ident"]
     with state.hold(ident):
-        tournament = state.tournament(ident)
-        table = _tournament_table(tournament, request)
-        evening = table.evening
-        back = f"/tournaments/{ident}#table-{table.number}"
-        stale = _stale_evening(ident, evening, fields, back, f"table {table.number}")
+        tournament, table, stale = _tournament_table_held(state, ident, request, fields)
         if stale is not None:
             return stale
+        evening = table.evening
         before = list(evening.deals)
         evening.undo()
         try:
