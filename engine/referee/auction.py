@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import PASS, Action
-from engine.cards import Suit
 from engine.enums import AllPass, BiddableWhen, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
@@ -53,7 +52,7 @@ __all__ = [
     "suited",
 ]
 
-SUITS = tuple(Suit)
+SUITS = declarations.SUITS  # the suits by index, as the declarations name them
 # Enum members as plain names (reading one off its class costs far more than a global).
 _EARLIER_HOLDS = EqualRank.EARLIER_HOLDS
 _EARLIER_HOLDS_SAME = EqualRank.EARLIER_HOLDS_SAME
@@ -307,7 +306,7 @@ def refusal(d: DealState, action: Action) -> IllegalActionError | None:
     refused = _eligibility_refusal(d, action, contract)
     if refused is not None:
         return refused
-    return _precedence_refusal(d, action, contract) or _suit_refusal(d, action)
+    return _precedence_refusal(d, action, contract) or _suit_refusal(d, action, contract)
 
 
 def _raise_suit_refusal(d: DealState, action: Action) -> IllegalActionError | None:
@@ -325,15 +324,12 @@ def _raise_suit_refusal(d: DealState, action: Action) -> IllegalActionError | No
     )
 
 
-def _suit_refusal(d: DealState, action: Action) -> IllegalActionError | None:
+def _suit_refusal(d: DealState, action: Action, contract: Contract) -> IllegalActionError | None:
     """Returns why the suit of a bid (or its lack) is refused: a contract whose bid names its
     trump suit (``trump_with_bid``) is bid with one (``bid CONTRACT SUIT``) that its trump
     rules allow (the stages of ``trump SUIT``, :func:`engine.referee.declarations.trump_stages`);
     any other contract is bid without one. None if the bid's suit is right."""
     rules = d.rules
-    contract = rules.contracts.get(action.contract or "")
-    if contract is None:
-        return None
     path = ("auction", "contracts", contract.id)
     if contract.trump_with_bid and action.suit is None:
         suits = ", ".join(SUITS[s].value for s in declarations.trump_choices(d, contract))
