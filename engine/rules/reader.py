@@ -397,14 +397,13 @@ def _over_limits(file: str, text: str, limits: Limits) -> Problem | None:
             grown = growing[1]
         most_bytes = MAX_BYTES + grows.bytes_each * grown
         if len(text) > most_bytes:
-            return Problem(
+            return _too_large(
                 file,
-                None,
-                None,
-                "$",
-                "io/too-large",
-                f"the file holds {len(text)} characters; a file of {grows.count(grown)} holds "
-                f"at most {most_bytes} ({MAX_BYTES} and {grows.bytes_each} a {grows.noun})",
+                len(text),
+                "characters",
+                most_bytes,
+                f"a file of {grows.count(grown)} holds at most {most_bytes} ({MAX_BYTES} and "
+                f"{grows.bytes_each} a {grows.noun})",
             )
     return None
 
@@ -479,15 +478,13 @@ def parse_bytes(
     return parse_text(file, text, limits)
 
 
-def _too_large(file: str, size: int, unit: str = "bytes", cap: int = MAX_BYTES) -> Problem:
-    return Problem(
-        file,
-        None,
-        None,
-        "$",
-        "io/too-large",
-        f"the file holds {size} {unit}; the limit is {cap} ({cap // 1024 // 1024} MiB)",
-    )
+def _too_large(
+    file: str, size: int, unit: str = "bytes", cap: int = MAX_BYTES, limit: str | None = None
+) -> Problem:
+    """The refusal of a file larger than ``cap``; ``limit`` says the limit in words (by
+    default: the limit is CAP (N MiB))."""
+    said = limit or f"the limit is {cap} ({cap // 1024 // 1024} MiB)"
+    return Problem(file, None, None, "$", "io/too-large", f"the file holds {size} {unit}; {said}")
 
 
 def read_file(
