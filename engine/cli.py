@@ -873,7 +873,7 @@ def _sit_at_table(request: PlayRequest) -> int:
         sys.stdin.reconfigure(errors="replace")
     if request.interactive:
         _line_editing(game.completions)
-    return game.run(_stdin_reader(request.interactive), typer.echo)
+    return game.run(_stdin_reader(request.interactive), typer.echo, colour=_colour(sys.stdout))
 
 
 def _stdin_reader(interactive: bool) -> Callable[[str], str | None]:

@@ -25,6 +25,7 @@ import dataclasses
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ from engine.referee.settlement import (
     PaymentKind,
     outcome_kind,
 )
-from engine.render import environment, render
+from engine.render import Format, environment, render, visible_length
 from engine.rules.model import Basis, Contract, RuleSet
 
 __all__ = [
@@ -86,9 +87,14 @@ class _Quit(Exception):
 # The templates (templates/table/) own the words and the layout; this module says what to tell.
 
 
+_FORMAT: ContextVar[Format] = ContextVar("table_format", default="text")
+"""The table's text format while a party is played: ``ansi`` (the suits and the cards the seat
+may play in colour) on a colour terminal, else ``text``."""
+
+
 def _macros(name: str) -> Any:
     """Returns the macros of a template of ``templates/table/`` (its module, built once)."""
-    return environment("text").get_template(name).module
+    return environment(_FORMAT.get()).get_template(name).module
 
 
 def _width() -> int:
@@ -97,18 +103,18 @@ def _width() -> int:
 
 
 def _text(name: str, **context: Any) -> str:
-    return render(name, "text", **context)
+    return render(name, _FORMAT.get(), **context)
 
 
 def _say(write: Write, name: str, **context: Any) -> None:
     """Renders a template of ``templates/table/`` and writes its lines one by one."""
-    for line in render(name, "text", **context).splitlines():
+    for line in render(name, _FORMAT.get(), **context).splitlines():
         write(line)
 
 
 def _message(what: str, **context: Any) -> str:
     """Returns one of the table's short messages (``templates/table/messages.txt.j2``)."""
-    return render("table/messages.txt.j2", "text", what=what, **context).rstrip("\n")
+    return render("table/messages.txt.j2", _FORMAT.get(), what=what, **context).rstrip("\n")
 
 
 def _second_person(text: str, seat: int | None) -> str:
@@ -167,7 +173,7 @@ def _wrapping(write: Write) -> Write:
 
     def folded(text: str) -> None:
         for line in text.split("\n"):
-            if len(line) <= width:
+            if visible_length(line) <= width:
                 write(line)
             else:
                 for part in fold(line, width).split("\n"):
@@ -339,6 +345,8 @@ class TurnView:
     """Every seat plays for himself, no sides (``Deal.each_for_himself``)."""
     public: Sequence[tuple[int, Sequence[Card]]] = ()
     """Each seat's cards an irregularity laid open (remedies.public)."""
+    playable: Sequence[Card] = ()
+    """The cards of the hand the seat may play now (in the play), shown bold in colour."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,12 +602,21 @@ class TableGame:
 
     # The party.
 
-    def run(self, read: ReadLine, write: Write) -> int:
+    def run(self, read: ReadLine, write: Write, *, colour: bool = False) -> int:
         """Plays the party; returns the exit status: 0, or :data:`EXIT_UNFINISHED` when the
         input ended before a deal was over, or 130 when interrupted.
 
         With ``deals`` None the party goes on deal after deal, the pot and the bêtes carried,
-        until the player stops between two deals (``quit``, or the end of the input there)."""
+        until the player stops between two deals (``quit``, or the end of the input there).
+        With ``colour`` (a colour terminal) the red suits are shown red and the cards the
+        player may play bold."""
+        token = _FORMAT.set("ansi" if colour else "text")
+        try:
+            return self._run(read, write)
+        finally:
+            _FORMAT.reset(token)
+
+    def _run(self, read: ReadLine, write: Write) -> int:
         rules = self.rules
         self._bots = [make_bot(self.bots, self.seed * 7919 + k) for k in range(rules.players)]
         self._advisor = make_bot("heuristic", 0)
@@ -1232,6 +1249,7 @@ class TableGame:
             declarer_hand=view["declarer_hand"] if view["declarer"] != seat else None,
             each=deal.each_for_himself,
             public=irregular.public if (irregular := public_irregularities(deal)) else (),
+            playable=[a.card for a in legal if a.verb == "play" and a.card is not None],
         )
 
     def _show(self, deal: Deal, seat: int, write: Write) -> None:

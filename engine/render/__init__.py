@@ -39,13 +39,16 @@ __all__ = [
     "render",
     "render_cached",
     "templates_dir",
+    "visible_length",
     "xml_escape",
 ]
 
-Format = Literal["text", "md", "html", "svg"]
+Format = Literal["text", "md", "html", "svg", "ansi"]
 FORMATS: tuple[Format, ...] = ("text", "md", "html")
 """The formats documents are written in (``ombre docs --format``)."""
-_ENVIRONMENTS: tuple[Format, ...] = (*FORMATS, "svg")
+_ENVIRONMENTS: tuple[Format, ...] = (*FORMATS, "svg", "ansi")
+"""Besides the documents' formats: SVG (the charts) and ``ansi``, the text of the terminal
+table in colour (the same templates; the red suits in red, the cards a seat may play in bold)."""
 
 _MD_SPECIAL = re.compile(r"(?<!\\)([|*\[\]<>])")
 
@@ -118,6 +121,36 @@ def _text_finalize(value: Any) -> Any:
     return terminal_escape(value) if isinstance(value, str) else value
 
 
+# The colours of the terminal table (``ansi``): the only escape sequences it writes, and the
+# only ones its finalize lets through (a name may colour itself with them, never move the
+# cursor or clear the screen).
+_ANSI_RED = "\x1b[31m"
+_ANSI_BOLD = "\x1b[1m"
+_ANSI_RESET = "\x1b[0m"
+_ANSI_SGR = re.compile("(\x1b\\[(?:31|1|0)m)")
+_ANSI_ANY_SGR = re.compile("\x1b\\[[0-9;]*m")
+
+
+def _ansi_finalize(value: Any) -> Any:
+    # As the text's, but the colours above (from the card filter, through a macro's output)
+    # are kept.
+    if not isinstance(value, str) or value.isprintable():
+        return value
+    return "".join(
+        part if _ANSI_SGR.fullmatch(part) else terminal_escape(part)
+        for part in _ANSI_SGR.split(value)
+    )
+
+
+def visible_length(line: str) -> int:
+    r"""Returns the width of ``line`` on a terminal: its length without colour sequences.
+
+    >>> visible_length("\x1b[31mAh\x1b[0m Ks")
+    5
+    """
+    return len(_ANSI_ANY_SGR.sub("", line)) if "\x1b" in line else len(line)
+
+
 def templates_dir() -> str:
     """Returns the folder the templates are read from (the checkout's, else the installed)."""
     from engine.rules.loader import data_dir
@@ -145,6 +178,22 @@ def _card_unicode(card: Any) -> str:
 
 def _card_html(card: Any) -> Any:
     return _card_html_of(str(card))
+
+
+def _card_text(card: Any, playable: bool = False) -> str:
+    """A card in the notation (``playable`` is marked only in colour)."""
+    return str(card)
+
+
+@lru_cache(maxsize=128)
+def _card_ansi(card: Any, playable: bool = False) -> str:
+    """A card in the notation for a colour terminal: hearts and diamonds red, bold when
+    ``playable`` (a card the seat may play now)."""
+    text = str(card)
+    red = text[-1:] in ("h", "d")
+    if not red and not playable:
+        return text
+    return f"{_ANSI_BOLD if playable else ''}{_ANSI_RED if red else ''}{text}{_ANSI_RESET}"
 
 
 @lru_cache(maxsize=64)
@@ -261,10 +310,13 @@ def _fold(
     """
     out = []
     for line in str(value).split("\n"):
-        if len(line) <= width:
+        if visible_length(line) <= width:
             out.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip())]
+        if "\x1b" in line:
+            out += _fold_coloured(line.split(), width, indent, indent + hanging)
+            continue
         out += textwrap.wrap(
             " ".join(line.split()) if collapse else line.strip(),
             width,
@@ -274,6 +326,24 @@ def _fold(
             break_long_words=break_words,
         )
     return "\n".join(out)
+
+
+def _fold_coloured(words: list[str], width: int, first: str, rest: str) -> list[str]:
+    """Folds coloured words at ``width`` measured as the terminal shows them (the colour
+    sequences take no room); a word wider than a line stands on its own."""
+    lines: list[str] = []
+    line, room = first, width - len(first)
+    started = False
+    for word in words:
+        size = visible_length(word)
+        if started and size + 1 > room:
+            lines.append(line)
+            line, room, started = rest, width - len(rest), False
+        line += (" " if started else "") + word
+        room -= size + (1 if started else 0)
+        started = True
+    lines.append(line)
+    return lines
 
 
 # The referee's verbs in the third person that follow a seat in its messages, and the
@@ -467,6 +537,8 @@ def environment(fmt: Format) -> jinja2.Environment:
         options["finalize"] = _svg_finalize
     elif fmt == "text":
         options["finalize"] = _text_finalize
+    elif fmt == "ansi":
+        options["finalize"] = _ansi_finalize
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         bytecode_cache=_bytecode_cache(fmt),
@@ -480,12 +552,14 @@ def environment(fmt: Format) -> jinja2.Environment:
         **options,
     )
     filters = _common_filters()
-    # One card filter per format: the notation in text, symbols in Markdown, coloured in HTML.
+    # One card filter per format: the notation in text (coloured for a colour terminal),
+    # symbols in Markdown, coloured in HTML.
     card_filters: dict[str, Callable[..., Any]] = {
-        "text": str,
+        "text": _card_text,
         "md": _card_unicode,
         "html": _card_html,
         "svg": str,
+        "ansi": _card_ansi,
     }
     filters["card"] = card_filters[fmt]
     env.filters.update(filters)
