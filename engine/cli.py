@@ -72,7 +72,8 @@ P = ParamSpec("P")
 def _help_without_python_types() -> None:
     """Makes the help show each value's metavar (``N``, ``FILE``, ``RULESET``) and no Python
     type (``<list[str]>``, ``<int range>``, ``<bool>``): every option that takes a value names
-    it with ``metavar``, and the help text says what it may be."""
+    it with ``metavar``, and the help text says what it may be. The usage line writes an
+    argument as ``RULESET`` when required, ``[RULESET]`` when not."""
     from typer.core import TyperArgument, TyperOption
 
     def argument_type(self: TyperArgument, ctx: Any) -> str | None:
@@ -84,10 +85,18 @@ def _help_without_python_types() -> None:
     def no_range(self: Any) -> str | None:
         return None
 
+    def usage_name(self: TyperArgument) -> str:
+        # The usage line: a required argument by its metavar alone (typer writes ``{RULESET}``),
+        # an optional one in brackets, once.
+        name = str(self.metavar or self.name or "").upper()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
     TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
     TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
     TyperArgument._get_number_range_help_str = no_range  # type: ignore[method-assign]
     TyperOption._get_number_range_help_str = no_range  # type: ignore[method-assign]
+    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]
 
 
 _help_without_python_types()
@@ -643,7 +652,7 @@ def docs(
     rulesets: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[RULESET]...",
+            metavar="RULESET",
             autocompletion=_complete_ruleset,
             help="Only these (default: every ruleset).",
             show_default=False,
@@ -699,7 +708,7 @@ def claims(
     ruleset: Annotated[
         str | None,
         typer.Argument(
-            metavar="[RULESET]",
+            metavar="RULESET",
             autocompletion=_complete_ruleset,
             help="Only the claims about it (and its parents).",
             show_default=False,
@@ -725,7 +734,7 @@ def sources_(
     source: Annotated[
         str | None,
         typer.Argument(
-            metavar="[SOURCE]",
+            metavar="SOURCE",
             help="A stored source (enc-q, enc-qui, cg-en, acad, acad-2, hoyle-ie, hoyle-gb).",
             show_default=False,
         ),
@@ -1162,7 +1171,7 @@ def score(
     ruleset: Annotated[
         str | None,
         typer.Argument(
-            metavar="[RULESET]",
+            metavar="RULESET",
             autocompletion=_complete_ruleset,
             help="The game (not needed to go on with --evening or --tournament).",
         ),

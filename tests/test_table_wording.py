@@ -131,6 +131,25 @@ def test_no_help_text_loses_a_bracketed_word_to_markup() -> None:
     assert checked, "no bracketed word in any help text: the test checks nothing"
 
 
+def test_each_usage_line_brackets_an_argument_once() -> None:
+    """The usage line writes a required argument bare and an optional one in one pair of
+    brackets: never ``[[RULESET]]``, ``[RULESET...]...`` or typer's ``{RULESET}``."""
+    import typer.main
+
+    from engine.cli import app
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    seen = {}
+    for name in commands:
+        result = runner.invoke(app, [name, "--help"], env={"COLUMNS": "200"})
+        usage = next(line for line in result.output.splitlines() if "Usage:" in line).strip()
+        assert not re.search(r"\[\[|\]\]|[{}]|\.\.\.\]", usage), usage
+        seen[name] = usage
+    assert seen["show"].endswith("ombre show [OPTIONS] RULESET")
+    assert seen["score"].endswith("ombre score [OPTIONS] [RULESET]")
+    assert seen["docs"].endswith("ombre docs [OPTIONS] [RULESET]...")
+
+
 def test_help_gives_the_bots_hint_first_and_speaks_to_you() -> None:
     # Seat 1 speaks first: the bot passes, short of what the écart should bring "him".
     game = TableGame(load_ruleset("dansk-lhombre"), human=1, seed=4)
