@@ -50,6 +50,17 @@ def test_advise_speaks_the_period_language() -> None:
     assert any("(Spadille)" in r or "(Manille)" in r or "(Basto)" in r for r in reasons)
 
 
+def test_the_ecart_reason_counts_its_losers_in_agreeing_words() -> None:
+    counts = set()
+    for deal, seat in _deals("ombre", 40):
+        action, reason = advise(deal, seat)
+        if action.verb == "discard" and "plain loser" in reason:
+            n = len(action.cards)
+            counts.add(n)
+            assert f"discard {n} plain loser{'' if n == 1 else 's'}," in reason, reason
+    assert 1 in counts and len(counts) > 1, counts  # one loser, and more, were both seen
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_knowledge_never_claims_what_is_false(ruleset: str) -> None:
     # What a seat infers (voids, located cards) must hold in the true hands.

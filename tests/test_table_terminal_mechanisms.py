@@ -48,7 +48,19 @@ def leaks(deal: Deal, human: int, text: str) -> list[str]:
         hidden |= {str(c) for c in deal.hand(seat)} - {str(c) for c in deal.public_cards(seat)}
     turned = deal.view(human)["turned"]
     hidden |= {str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]} - {turned}
-    return sorted(set(CARD.findall(text)) & hidden)
+    return sorted(set(CARD.findall(_without_rules(deal, text))) & hidden)
+
+
+def _without_rules(deal: Deal, text: str) -> str:
+    """``text`` without the rules ``?`` states, which name cards whoever holds them ("if all
+    pass, the holder of As must play"): the same words in every deal."""
+    from engine.render import environment
+
+    say = environment("text").get_template("_phrases.j2").module
+    text = " ".join(text.split())
+    for path in (("auction",), ("declarations", "call"), ("declarations", "demand")):
+        text = text.replace(" ".join(str(say.rule_now(deal.rules, path)).split()), "")
+    return text
 
 
 def first_answer(deal: Deal) -> str:

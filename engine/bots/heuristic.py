@@ -47,6 +47,12 @@ SUITS = ("spades", "clubs", "hearts", "diamonds")
 # (template, arguments): formatted only when a reason is asked for (``advise``).
 Reason = tuple[Any, ...]
 
+
+def _losers(n: int) -> str:
+    """"no plain loser", "1 plain loser", "2 plain losers": the écart's reason counts them in
+    words that agree."""
+    return "no plain loser" if n == 0 else f"{n} plain loser" if n == 1 else f"{n} plain losers"
+
 _RANKS_CACHE: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
@@ -697,15 +703,15 @@ class HeuristicBot(Bot):
         if deal.may_defer() and len(chosen) < 2:
             # Few losers: the other defender, who may need more, takes from the talon first.
             return DEFER, (
-                "defer: with {0} plain losers he lets the other defender buy first",
-                len(chosen),
+                "defer: with {0} he lets the other defender buy first",
+                _losers(len(chosen)),
             )
         cards = tuple(ALL_CARDS[c] for c in chosen)
         if not cards:
             return Action("discard", cards=()), ("keep every card: none is a plain loser",)
         return Action("discard", cards=cards), (
-            "discard {0} plain losers, keeping trumps and kings",
-            len(cards),
+            "discard {0}, keeping trumps and kings",
+            _losers(len(cards)),
         )
 
     # The play.
