@@ -108,6 +108,28 @@ def html_docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def test_every_link_of_the_html_site_leads_to_a_page_and_an_anchor_there(html_docs: Path) -> None:
+    """Every relative link of the site (the books, the notes' file references, the project's
+    documents' own links) leads to a file of the site, and to an element with its anchor."""
+    import re
+
+    pages = {p.resolve(): p.read_text("utf-8") for p in html_docs.rglob("*.html")}
+    anchors = {p: set(re.findall(r'id="([^"]+)"', text)) for p, text in pages.items()}
+    checked = 0
+    for page, text in pages.items():
+        for href in re.findall(r'href="([^"]+)"', text):
+            if re.match(r"^[a-z]+:", href):
+                continue
+            path, _, fragment = href.partition("#")
+            target = (page.parent / path).resolve() if path else page
+            assert target.exists(), (page.relative_to(html_docs.resolve()), href)
+            if fragment and target.suffix == ".html":
+                assert fragment in anchors[target], (page.relative_to(html_docs.resolve()), href)
+            checked += 1
+    assert checked > 5000
+    assert (html_docs / "docs" / "decisions.html").is_file()
+
+
 def test_every_ruleset_and_variant_has_a_book_in_both_formats(
     html_docs: Path, tmp_path: Path
 ) -> None:
@@ -129,7 +151,10 @@ def test_every_html_page_is_valid_html5_and_self_contained(html_docs: Path) -> N
         _html_ok(text)
         # The inline chart's namespace names SVG; it fetches nothing.
         local = text.split("Address:")[0].replace('xmlns="http://www.w3.org/2000/svg"', "")
-        assert "<script" not in text and "http://" not in local, page
+        assert "<script" not in text, page
+        assert not re.search(r'\bsrc="(?:https?:)?//|<link[^>]+href="(?:https?:)?//', text), page
+        if page.parent.name != "docs":  # the project's documents speak of addresses
+            assert "http://" not in local, page
         assert text.count('rel="stylesheet"') == 1
 
 

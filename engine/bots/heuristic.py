@@ -49,9 +49,10 @@ Reason = tuple[Any, ...]
 
 
 def _losers(n: int) -> str:
-    """"no plain loser", "1 plain loser", "2 plain losers": the écart's reason counts them in
+    """ "no plain loser", "1 plain loser", "2 plain losers": the écart's reason counts them in
     words that agree."""
     return "no plain loser" if n == 0 else f"{n} plain loser" if n == 1 else f"{n} plain losers"
+
 
 _RANKS_CACHE: dict[tuple[int, int], tuple[int, ...]] = {}
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.documents.handbook import Handbook, handbook_html, project_documents
 from engine.render import Format, render, templates_dir
 from engine.rules import all_rulesets
 from engine.rules.model import RuleSet
@@ -93,12 +94,21 @@ class _Site:
     lib: Library
     books: set[str]
     written: list[str] = field(default_factory=list)
+    docs: frozenset[str] = frozenset()
+    """The project's documents the site has a page of (``docs/NAME``: HTML only)."""
 
     def page(self, name: str, template: str, root: str = "", **context: Any) -> None:
         """Renders ``template`` with ``context`` as the page ``name`` (unless it is unchanged)."""
         path = self.out / f"{name}.{self.fmt}"
         text = render(
-            template, self.fmt, ext=self.fmt, root=root, lib=self.lib, books=self.books, **context
+            template,
+            self.fmt,
+            ext=self.fmt,
+            root=root,
+            lib=self.lib,
+            books=self.books,
+            project_docs=self.docs,
+            **context,
         )
         _write_if_changed(path, text)
         self.written.append(f"{name}.{self.fmt}")
@@ -130,7 +140,8 @@ def write_docs(
         raise ValueError(f"docs are written as md or html, not {fmt!r}")
     chosen = list(rulesets) if rulesets else all_rulesets()
     lib = load_library()
-    site = _Site(out, fmt, lib, {r.id for r in chosen})
+    documents = project_documents() if fmt == "html" else []
+    site = _Site(out, fmt, lib, {r.id for r in chosen}, docs=frozenset(p.stem for p in documents))
     claims = load_claims()
     evaluations = [e for r in chosen for e in evaluate(claims, r, own=True)]
     counts = Counter(e.status for e in evaluations)
@@ -161,6 +172,7 @@ def write_docs(
     )
     read = _write_sources(site)
     examples = _write_examples(site)
+    handbooks = _write_handbooks(site, documents)
     site.page(
         "index",
         "index.j2",
@@ -172,6 +184,7 @@ def write_docs(
         examples=examples,
         measured=bool(measured),
         compared=compared,
+        handbooks=handbooks,
     )
     if fmt == "html":
         shutil.copyfile(Path(templates_dir()) / "style.css", out / "style.css")
@@ -344,6 +357,17 @@ def _write_examples(site: _Site) -> list[tuple[str, str]]:
             inline_css="",
         )
     return examples
+
+
+def _write_handbooks(site: _Site, documents: Sequence[Path]) -> list[Handbook]:
+    """Writes each of the project's documents as a page of the HTML site (``docs/NAME``), so
+    that the notes' "docs/decisions.md" is a link; returns them for the index."""
+    written = []
+    for path in documents:
+        doc = handbook_html(path, "../", site.books, site.docs)
+        site.page(f"docs/{doc.name}", "handbook.html.j2", "../", title=doc.title, doc=doc)
+        written.append(doc)
+    return written
 
 
 def _write_if_changed(path: Path, text: str) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,6 +38,7 @@ __all__ = [
     "md_escape",
     "render",
     "render_cached",
+    "site_href",
     "templates_dir",
     "visible_length",
     "xml_escape",
@@ -462,6 +463,65 @@ def _code_spans(value: Any) -> Any:
     return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", text))
 
 
+# Links in the site: the rule files' notes name other rule files and the project's documents by
+# path; the site has a page for each (the rule file's book, the document's page).
+
+_RULE_FILE = re.compile(r"^(?:\.\./)*(?:rules|variants)/([A-Za-z0-9_-]+)\.yaml$")
+_DOCUMENT = re.compile(r"^(?:\.\./docs/|docs/)?([a-z0-9-]+)\.md(#[\w-]*)?$")
+_GENERATED = re.compile(r"^(?:docs/)?generated/([\w/.-]+)\.md(#[\w-]*)?$")
+
+
+def site_href(href: str, root: str, books: Collection[str], docs: Collection[str]) -> str | None:
+    """Returns where a document's link ``href`` leads in the site (``root``: the site's top
+    from the page), or None where the site has no such page (the link is then kept as text).
+
+    >>> site_href("generated/books/quadrille.md#auction", "../", {"quadrille"}, ())
+    '../books/quadrille.html#auction'
+    >>> site_href("../variants/quadrille-renonce.yaml", "../", {"quadrille-renonce"}, ())
+    '../books/quadrille-renonce.html'
+    >>> site_href("decisions.md#amounts", "../", (), {"decisions"})
+    '../docs/decisions.html#amounts'
+    >>> site_href("../engine/cli.py", "../", (), ()) is None
+    True
+    """
+    if re.match(r"^[a-z]+:", href) or href.startswith("#"):
+        return href  # another site, or an anchor on the same page
+    if match := _RULE_FILE.match(href):
+        return f"{root}books/{match[1]}.html" if match[1] in books else None
+    if match := _GENERATED.match(href):
+        return f"{root}{match[1]}.html{match[2] or ''}"
+    if (match := _DOCUMENT.match(href)) and match[1] in docs:
+        return f"{root}docs/{match[1]}.html{match[2] or ''}"
+    return None
+
+
+def _file_links(
+    html: Any, root: str | None, books: Collection[str] = (), docs: Collection[str] = ()
+) -> Any:
+    """Returns the escaped prose ``html`` (Markup) with each path of a rule file
+    (``rules/ID.yaml``, ``variants/ID.yaml``) and of a document (``docs/NAME.md``) a link to
+    its page in the site; unchanged where ``root`` is None (a page not in the site).
+
+    >>> str(_file_links("as rules/ombre.yaml says (docs/decisions.md)", "../", {"ombre"}, {"decisions"}))
+    'as <a href="../books/ombre.html">rules/ombre.yaml</a> says (<a href="../docs/decisions.html">docs/decisions.md</a>)'
+    """
+    from markupsafe import Markup
+
+    if root is None:
+        return html
+
+    def link(match: re.Match[str]) -> str:
+        target = site_href(match[0], root, books, docs)
+        return match[0] if target is None else f'<a href="{target}">{match[0]}</a>'
+
+    return Markup(_PATHS.sub(link, str(html)))
+
+
+_PATHS = re.compile(
+    r"(?<![\w/.-])(?:(?:rules|variants)/[A-Za-z0-9_-]+\.yaml|docs/[a-z0-9-]+\.md)(?![\w/])"
+)
+
+
 def _json(value: Any, indent: int | None = None) -> str:
     """Returns ``value`` as JSON, keys sorted; on one line, or with ``indent`` laid out."""
     import json
@@ -484,6 +544,7 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "json": _json,
         "md_code": _md_code,
         "code_spans": _code_spans,
+        "file_links": _file_links,
         "rstrip": lambda value: str(value).rstrip(),
         "card_unicode": _card_unicode,
         "capitalize_first": lambda value: str(value)[:1].upper() + str(value)[1:],

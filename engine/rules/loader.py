@@ -103,7 +103,8 @@ def schema_path() -> Path:
 
 
 def data_dir(name: str) -> Path:
-    """Returns ``rules/``, ``variants/`` or ``templates/``: the checkout's, else the installed copy.
+    """Returns ``rules/``, ``variants/``, ``templates/`` (or another of the data folders:
+    ``claims/``, ``sources/``, ``docs/``): the checkout's, else the installed copy.
 
     In a source checkout the top-level folders are used directly, so that edits take effect
     at once; an installed wheel carries copies as the packages ``engine.<name>_data``.
