@@ -56,6 +56,10 @@ def handbook_html(path: Path, root: str, books: Collection[str], docs: Collectio
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    # A wide table scrolls in its own box, as the books' tables do (style.css ``.scroll``),
+    # rather than widening the page on a phone.
+    md.add_render_rule("table_open", lambda *_: '<div class="scroll"><table>\n')
+    md.add_render_rule("table_close", lambda *_: "</table></div>\n")
     tokens = md.parse(path.read_text(encoding="utf-8"))
     title = path.stem
     seen: dict[str, int] = {}
