@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import FAULTS, Action, small_number
-from engine.cards import FULL_MASK, Card, Suit
+from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
 from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.referee.auction import may_pass_out, reserved_to
@@ -62,7 +62,7 @@ from engine.referee.settlement import (
 from engine.rules.emitter import Comment, Flow, document
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 from engine.rules.reader import Document, json_path, parse_text
-from engine.rules.schema_pass import document_problems
+from engine.rules.schema_pass import document_problems, schema, schema_problems, validator
 
 __all__ = [
     "Entry",
@@ -77,34 +77,15 @@ __all__ = [
     "parse_irregularities",
     "read_deals",
     "read_evening",
+    "score_fields",
+    "score_form_fields",
     "write_evening",
 ]
 
-_SCORE_KEYS = (
-    "passed",
-    "contract",
-    "declarer",
-    "trump",
-    "called",
-    "holder",
-    "tricks",
-    "matadors",
-    "vole",
-    "vole_by",
-    "latest_of_tied",
-    "highest_trump",
-    "trump_holders",
-    "renonces",
-    "surrendered",
-    "held",
-    "penalties",
-    "misdeal",
-    "extra_card",
-    "unclaimed",
-    "irregularities",
-)
-
-_IRREGULARITY_KEYS = ("seat", "law", "hand", "side_tricks")
+SCORE_SCHEMA = "score"
+"""The one schema of a deal's ``score:`` mapping (``engine/schema/score.schema.json``): its
+fields and their types, for an evening's file, the terminal's answers and the web's form
+(each field's ``x-form``: :func:`score_form_fields`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,22 +242,66 @@ def _seat(value: Any, n: int, what: str) -> int:
     return value
 
 
+def score_fields() -> list[str]:
+    """Returns the fields a ``score:`` mapping may have, in the schema's order."""
+    return list(schema(SCORE_SCHEMA)["properties"])
+
+
+def score_form_fields(seats: int, rows: int) -> set[str]:
+    """Returns the names of the web form's fields for a ``score:``, each field's ``x-form`` of
+    the schema: ``{seat}`` stands for each of ``seats`` seats, ``{row}`` for each of ``rows``
+    rows of irregularities, ``{card}`` for each card of the pack (a card paid for, held)."""
+    values = {
+        "seat": [str(k) for k in range(seats)],
+        "row": [str(k) for k in range(rows)],
+        "card": [str(card) for card in ALL_CARDS],
+    }
+    out: set[str] = set()
+    for spec in schema(SCORE_SCHEMA)["properties"].values():
+        for name in spec.get("x-form", []):
+            holes = [hole for hole in values if "{" + hole + "}" in name]
+            if not holes:
+                out.add(name)
+            for hole in holes:
+                out.update(name.replace("{" + hole + "}", v) for v in values[hole])
+    return out
+
+
+_ITEM = re.compile(r"^\$\.(irregularities|penalties)\[(\d+)\]")
+
+
+def _shape_refusal(data: Mapping[str, Any]) -> NotationError | None:
+    """The first problem of the ``score:`` mapping's shape against the one schema of it
+    (:data:`SCORE_SCHEMA`: the fields and their types), an item of a list named by its number
+    (``irregularity 2: ...``); None if it has the shape."""
+    problems = schema_problems(validator(SCORE_SCHEMA), dict(data), lambda _: ("", None, None))
+    if not problems:
+        return None
+    first = problems[0]
+    item = _ITEM.match(first.path)
+    if item is None:
+        return NotationError(first.message)
+    what = {"irregularities": "irregularity", "penalties": "penalty"}[item.group(1)]
+    return NotationError(f"{what} {int(item.group(2)) + 1}: {first.message}")
+
+
 def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     """Reads a ``score:`` mapping (from a record, a form or the terminal) into an :class:`Entry`.
 
-    Only the shape is checked here (types, seats, cards); whether the deal could have
-    happened is :meth:`Evening.check`'s business.
+    Only the shape is checked here: the fields and their types against the one schema of a
+    ``score:`` (:data:`SCORE_SCHEMA`), then the seats, the cards and the fields that go
+    together; whether the deal could have happened is :meth:`Evening.check`'s business.
 
     :raises NotationError: naming the field that is malformed.
     """
-    unknown = [k for k in data if k not in _SCORE_KEYS]
-    if unknown:
+    if not isinstance(data, Mapping):
         raise NotationError(
-            f"unknown score field {unknown[0]!r} (fields: {', '.join(_SCORE_KEYS)})"
+            f"a deal's score is a mapping (contract, declarer, tricks ...), not {data!r}"
         )
+    refused = _shape_refusal(data)
+    if refused is not None:
+        raise refused
     passed = data.get("passed", False)
-    if not isinstance(passed, bool):
-        raise NotationError(f"passed must be true or false, not {passed!r}")
     penalties = _penalties(data.get("penalties", []), n)
     if passed:
         extra = [k for k in data if k not in ("passed", "penalties")]
@@ -287,41 +312,28 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
         return _void_entry(data, dealer=dealer, n=n)
     contract, declarer = _read_contract(data, n)
     trump, called, holder = _read_call(data, n)
-    tricks = _read_tricks(data, n)
-    matadors = data.get("matadors", 0)
-    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
-        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
     vole, vole_by = _read_vole(data, n)
     latest, highest, trump_holders = _read_tie_and_trumps(data, n)
-    raw_renonces = data.get("renonces", [])
-    if not isinstance(raw_renonces, list | tuple):
-        raise NotationError("renonces must list the offending seats")
-    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
-    surrendered = data.get("surrendered", False)
-    if not isinstance(surrendered, bool):
-        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
-    held = _read_held(data, n)
-    unclaimed = _read_unclaimed(data)
-    irregularities = _irregularities(data.get("irregularities", []), n)
+    renonces = tuple(_seat(r, n, "a renonce's offender") for r in data.get("renonces", []))
     return Entry(
-        irregularities=irregularities,
-        unclaimed=unclaimed,
+        irregularities=_irregularities(data.get("irregularities", []), n),
+        unclaimed=tuple(dict.fromkeys(data.get("unclaimed", []))),
         dealer=dealer,
         contract=contract,
         declarer=declarer,
         trump=trump,
         called=called,
         holder=holder,
-        tricks=tricks,
-        matadors=matadors,
+        tricks=_read_tricks(data, n),
+        matadors=data.get("matadors", 0),
         vole=vole,
         vole_by=vole_by,
         latest_of_tied=latest,
         highest_trump=highest,
         trump_holders=trump_holders,
         renonces=renonces,
-        surrendered=surrendered,
-        held=held,
+        surrendered=data.get("surrendered", False),
+        held=_read_held(data, n),
         penalties=penalties,
     )
 
@@ -372,23 +384,16 @@ def _read_call(data: Mapping[str, Any], n: int) -> tuple[str | None, str | None,
 
 def _read_tricks(data: Mapping[str, Any], n: int) -> tuple[int, ...]:
     """Returns the tricks each of the ``n`` seats took, of a ``score:`` mapping."""
-    raw_tricks = data.get("tricks")
-    if not isinstance(raw_tricks, list | tuple) or len(raw_tricks) != n:
+    tricks = data.get("tricks")
+    if not isinstance(tricks, list | tuple) or len(tricks) != n:
         raise NotationError(f"tricks must list the tricks of each of the {n} seats")
-    tricks = []
-    for k, t in enumerate(raw_tricks):
-        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
-            raise NotationError(f"tricks of seat {k} must be a whole number, not {t!r}")
-        tricks.append(t)
     return tuple(tricks)
 
 
 def _read_vole(data: Mapping[str, Any], n: int) -> tuple[bool, int | None]:
     """Returns whether the vole was undertaken and the defender who went on for it (None: the
     declaring side's vole), of a ``score:`` mapping."""
-    vole = data.get("vole", False)
-    if not isinstance(vole, bool):
-        raise NotationError(f"vole must be true or false, not {vole!r}")
+    vole = bool(data.get("vole", False))
     vole_by = data.get("vole_by")
     if vole_by is not None:
         vole_by = _seat(vole_by, n, "vole_by (the defender who went on for the vole)")
@@ -413,10 +418,7 @@ def _read_tie_and_trumps(
     highest = data.get("highest_trump")
     if highest is not None:
         highest = _seat(highest, n, "highest_trump")
-    raw_holders = data.get("trump_holders", [])
-    if not isinstance(raw_holders, list | tuple):
-        raise NotationError("trump_holders lists the seats that held a trump, the highest first")
-    trump_holders = tuple(_seat(s, n, "a trump's holder") for s in raw_holders)
+    trump_holders = tuple(_seat(s, n, "a trump's holder") for s in data.get("trump_holders", []))
     return latest, highest, trump_holders
 
 
@@ -424,51 +426,20 @@ def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[str, int], ...]:
     """Returns who held each card the rules pay for whatever the result (``held``), of a
     ``score:`` mapping."""
     raw_held = data.get("held", {})
-    if not isinstance(raw_held, Mapping):
-        raise NotationError("held maps each card paid for to the seat that held it")
     return tuple(
         (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
         for card, seat in raw_held.items()
     )
 
 
-def _read_unclaimed(data: Mapping[str, Any]) -> tuple[str, ...]:
-    """Returns the payment items not claimed in time (``unclaimed``) of a ``score:`` mapping,
-    each once, in the order entered."""
-    raw_unclaimed = data.get("unclaimed", [])
-    if not isinstance(raw_unclaimed, list | tuple) or not all(
-        isinstance(u, str) for u in raw_unclaimed
-    ):
-        raise NotationError("unclaimed lists the payment items not claimed in time")
-    return tuple(dict.fromkeys(raw_unclaimed))
-
-
 def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
     """Reads ``irregularities: [{seat, law, hand?, side_tricks?}, ...]`` (only the shape: whether
-    each could have been committed is the referee's :func:`declared_effects`)."""
-    laws = ", ".join(SCORED_LAWS)
-    if not isinstance(raw, list | tuple):
-        raise NotationError(
-            f"irregularities lists the irregularities of the play, each as {{seat: N, law: KEY}} "
-            f"(laws: {laws})"
-        )
+    each could have been committed is the referee's :func:`declared_effects`; their fields and
+    types, the schema's)."""
     out = []
     for k, item in enumerate(raw):
         where = f"irregularity {k + 1}"
-        if not isinstance(item, Mapping):
-            raise NotationError(f"{where} is {{seat: N, law: KEY}}, not {item!r}")
-        unknown = [key for key in item if key not in _IRREGULARITY_KEYS]
-        if unknown:
-            raise NotationError(
-                f"{where} has an unknown field {unknown[0]!r} (fields: "
-                f"{', '.join(_IRREGULARITY_KEYS)})"
-            )
-        law = item.get("law")
-        if law not in SCORED_LAWS:
-            raise NotationError(
-                f"{where}'s law must be one that changes the score ({laws}), not {law!r}: the "
-                "other laws act on the play, and their effect is in the tricks entered"
-            )
+        law = item["law"]
         seat = _seat(item.get("seat"), n, f"{where}'s seat (who committed it)")
         hand = side_tricks = None
         if law == "turned_hand":
@@ -477,10 +448,10 @@ def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
             raise NotationError(f"{where}: only a turned_hand names a hand")
         if law == "shown_cards":
             side_tricks = item.get("side_tricks")
-            if isinstance(side_tricks, bool) or not isinstance(side_tricks, int) or side_tricks < 0:
+            if side_tricks is None:
                 raise NotationError(
                     f"{where}: side_tricks (the tricks his side had taken when he showed his "
-                    f"cards) must be a whole number, not {side_tricks!r}"
+                    "cards) is missing"
                 )
         elif "side_tricks" in item:
             raise NotationError(f"{where}: only a shown_cards has side_tricks")
@@ -528,18 +499,8 @@ def parse_irregularities(
 
 def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
     """Reads ``penalties: [{seat, fault}, ...]`` (only the shape: the fault is checked against
-    the rules by :meth:`Evening.check`)."""
-    if not isinstance(raw, list | tuple):
-        raise NotationError("penalties lists the faults scored, each as {seat: N, fault: ID}")
-    out = []
-    for item in raw:
-        if not isinstance(item, Mapping) or set(item) != {"seat", "fault"}:
-            raise NotationError("each penalty is {seat: N, fault: ID}")
-        fault = item["fault"]
-        if not isinstance(fault, str) or not fault:
-            raise NotationError(f"a penalty's fault is the id of a fault, not {fault!r}")
-        out.append((_seat(item["seat"], n, "a penalty's offender"), fault))
-    return tuple(out)
+    the rules by :meth:`Evening.check`; its fields and types, the schema's)."""
+    return tuple((_seat(item["seat"], n, "a penalty's offender"), item["fault"]) for item in raw)
 
 
 def _partner_named(contract: Any) -> bool:
