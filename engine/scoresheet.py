@@ -39,7 +39,7 @@ from engine.errors import IllegalActionError, NotationError, Problem, RecordErro
 from engine.referee.auction import may_pass_out, reserved_to
 from engine.referee.deal_laws import dealer_after, fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
-from engine.referee.held import transfers_for
+from engine.referee.held import paid_cards, transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.party import deals_counted, last_tour_factor, party_leaders, party_over
 from engine.referee.play import (
@@ -612,6 +612,24 @@ class Evening:
             c.vole_allowed and c.all_play is None and not c.no_tricks and not c.announces_vole
             for c in self._asked_of(contract)
         )
+
+    def asks_surrendered(self, contract: Contract | None = None) -> bool:
+        """Checks if an entry says whether the called card was surrendered: the rules have the
+        *roi rendu* (``declarations.call.surrender``) and ``contract`` calls a partner (with no
+        contract given, some contract of the rules does)."""
+        rule = self.rules.call
+        return (
+            rule is not None
+            and rule.surrender_fee is not None
+            and any(c.help is Help.CALL for c in self._asked_of(contract))
+        )
+
+    @property
+    def held_cards(self) -> list[str]:
+        """Returns the cards the rules pay for whoever held them, whatever the result
+        (``settlement.held_cards``: the red aces), for the forms to ask who held each
+        (``held``): the referee's :func:`~engine.referee.held.paid_cards`."""
+        return paid_cards(self.rules)
 
     @property
     def asks_trump_holders(self) -> bool:

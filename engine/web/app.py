@@ -1855,6 +1855,13 @@ def _played_entry(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str
     highest = _seat_field(fields, "highest_trump")
     if highest is not None:
         data["highest_trump"] = highest
+    if _one(fields, "surrendered", "") == "yes":
+        data["surrendered"] = True  # roi rendu: the holder surrendered the called card
+    held = {card: _seat_field(fields, f"held_{card}") for card in evening.held_cards}
+    if any(seat is not None for seat in held.values()):
+        # Who held each card the rules pay for whatever the result (``held_cards``); a card
+        # nobody held (in the talon, or out of the pack) is left out.
+        data["held"] = {card: seat for card, seat in held.items() if seat is not None}
     holders = _one(fields, "trump_holders", "").replace(",", " ").split()
     if holders:
         # Who held a trump, the highest first (the rules give a codille's odd counters to the
