@@ -22,7 +22,7 @@ import random
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -294,18 +294,29 @@ def told(d: Deal, scored: ScoredDeal | None) -> str:
     return f"settled {mine}, the referee {d.result} {list(r.balances)}"
 
 
+class Played(NamedTuple):
+    """One deal of a party: the law it was steered to, the deal, what the scorekeeper wrote
+    down, what went wrong entering it by parse_entry or at the terminal ("" if nothing), and
+    whether it begins a new evening (a party to a target over)."""
+
+    law: str | None
+    deal: Deal
+    data: dict[str, Any]
+    problem: str
+    fresh: bool
+
+
 @cache
-def party(rid: str) -> tuple[tuple[str | None, Deal, dict[str, Any], str], ...]:
-    """The party of :func:`test_every_law_entered_at_both_scorekeepers_settles_as_played`
-    without the web: each law's deal, what was written down, and what went wrong entering it
-    by parse_entry or at the terminal ("" if nothing)."""
+def party(rid: str, rounds: int = 1) -> tuple[Played, ...]:
+    """The deals of :func:`check_every_law` without the web: ``rounds`` times a deal for each
+    law the file declares, between two deals steered to no law."""
     rules = load_ruleset(rid)
     out = []
-    evening, terminal, table = Evening(rules), Evening(rules), None
-    laws: list[str | None] = [None, *declared(rules), None]
+    evening, terminal, table, fresh = Evening(rules), Evening(rules), None, True
+    laws: list[str | None] = [None, *declared(rules) * rounds, None]
     for seed, law in enumerate(laws):
         if evening.over:
-            evening, terminal, table = Evening(rules), Evening(rules), None
+            evening, terminal, table, fresh = Evening(rules), Evening(rules), None, True
         d = play(rules, law, evening, table, seed)
         data = written_down(d)
         problem = ""
@@ -322,36 +333,53 @@ def party(rid: str) -> tuple[tuple[str | None, Deal, dict[str, Any], str], ...]:
             if len(terminal.deals) != before + 1 or not same(terminal.deals[-1], d):
                 last = terminal.deals[-1] if len(terminal.deals) > before else None
                 problem = f"the terminal {data} " + told(d, last) + "\n" + said[-1500:]
-        out.append((law, d, data, problem))
+        out.append(Played(law, d, data, problem, fresh))
+        fresh = False
         if problem:
-            evening, terminal, table = Evening(rules), Evening(rules), None
+            evening, terminal, table, fresh = Evening(rules), Evening(rules), None, True
         else:
             table = d.settlement.table if d.settlement else None
     return tuple(out)
 
 
-def _laws_missing(rid: str) -> list[str]:
+def check_every_law(rid: str, folder: Path, rounds: int = 1) -> None:
+    """The check of one rule file: its party (:func:`party`) entered by parse_entry and at the
+    terminal, every law it declares committed, then the same deals posted on the web form."""
+    pytest.importorskip("starlette")
     rules = load_ruleset(rid)
-    done = {law for law, d, _, _ in party(rid) if committed(d, law)}
-    return [law for law in declared(rules) if law not in done]
+    deals = party(rid, rounds)
+    wrong = [f"{p.law}: {p.problem}" for p in deals if p.problem]
+    assert not wrong, "\n".join(wrong[:3])
+    # Every law the file declares was committed in a deal (the seat found its moment).
+    done = {p.law for p in deals if committed(p.deal, p.law)}
+    missing = [law for law in declared(rules) if law not in done]
+    assert not missing, f"{rid}: no deal committed {missing}"
+    # The web scorekeeper: the same deals posted on its form, the same settlement.
+    web = Web(folder, rules)
+    evening: list[Played] = []
+    for p in (*deals, None):
+        if p is None or (p.fresh and evening):
+            for q, scored in zip(evening, web.deals(), strict=True):
+                assert same(scored, q.deal), f"{q.law}: the web {q.data} " + told(q.deal, scored)
+            if p is None:
+                break
+            web.start()
+            evening = []
+        status, refusal = web.enter(p.data, p.deal.dealer)
+        assert status == 200, f"{p.law}: the web refused {p.data}: {status} {refusal}"
+        evening.append(p)
 
 
 @pytest.mark.parametrize("rid", RULESETS)
 def test_every_law_entered_at_both_scorekeepers_settles_as_played(rid: str, tmp_path: Path) -> None:
-    pytest.importorskip("starlette")
-    deals = party(rid)
-    wrong = [f"{law}: {problem}" for law, _, _, problem in deals if problem]
-    assert not wrong, "\n".join(wrong[:3])
-    # Every law the file declares was committed in its deal (the seat found its moment).
-    assert not _laws_missing(rid), f"{rid}: no deal committed {_laws_missing(rid)}"
-    # The web scorekeeper: the same deals posted on its form, the same settlement.
-    web = Web(tmp_path, load_ruleset(rid))
-    played = list(deals)
-    for law, d, data, _ in played:
-        status, refusal = web.enter(data, d.dealer)
-        assert status == 200, f"{law}: the web refused {data}: {status} {refusal}"
-    for (law, d, data, _), scored in zip(played, web.deals(), strict=True):
-        assert same(scored, d), f"{law}: the web {data} " + told(d, scored)
+    check_every_law(rid, tmp_path)
+
+
+# slow: four deals for each law of every rule file, about 30 CPU s.
+@pytest.mark.slow
+@pytest.mark.parametrize("rid", RULESETS)
+def test_every_law_over_more_deals(rid: str, tmp_path: Path) -> None:
+    check_every_law(rid, tmp_path, rounds=4)
 
 
 def test_the_deals_have_the_laws_and_the_renonces() -> None:
@@ -359,12 +387,10 @@ def test_the_deals_have_the_laws_and_the_renonces() -> None:
     # hand turned up, a misdeal and a card too many, items unclaimed.
     seen: dict[str, set[str]] = {}
     for rid in ("quadrille", "quadrille-renonce", "mediateur"):
-        for law, d, _data, _ in party(rid):
-            if law is not None and committed(d, law):
-                seen.setdefault(law, set()).add(rid)
+        for p in party(rid):
+            if p.law is not None and committed(p.deal, p.law):
+                seen.setdefault(p.law, set()).add(rid)
     for law in ("renonce2", "notice", "retake", "turn-hand", "show", "misdeal", "extra-card"):
         assert law in seen, law
-    renonces = [
-        data for law, _, data, _ in party("quadrille-renonce") if law in ("renonce2", "retake")
-    ]
+    renonces = [p.data for p in party("quadrille-renonce") if p.law in ("renonce2", "retake")]
     assert any(len(data.get("renonces", [])) >= 2 for data in renonces)
