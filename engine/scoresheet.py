@@ -67,6 +67,7 @@ from engine.rules.schema_pass import document_problems, schema, schema_problems,
 __all__ = [
     "Entry",
     "Evening",
+    "ScoreError",
     "ScoredDeal",
     "deal_rows",
     "file_text",
@@ -236,10 +237,28 @@ class ScoredDeal:
         }
 
 
-def _seat(value: Any, n: int, what: str) -> int:
+class ScoreError(NotationError):
+    """A ``score:`` mapping that is not one, and where in it (``path``, from the mapping: a
+    field, an item of a list, a key of ``held``), for an evening's file to locate it."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _seat(value: Any, n: int, what: str, at: tuple[str | int, ...] = ()) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise NotationError(f"{what} must be a seat from 0 to {n - 1}, not {value!r}")
+        raise ScoreError(f"{what} must be a seat from 0 to {n - 1}, not {value!r}", at)
     return value
+
+
+def _parsed(text: Any, parse: Callable[[str], Any], at: tuple[str | int, ...]) -> str:
+    """Returns ``parse(text)`` as text (a suit's name, a card), its refusal located at ``at``."""
+    try:
+        parsed = parse(str(text))
+    except NotationError as exc:
+        raise ScoreError(str(exc), at) from None
+    return str(parsed.value if isinstance(parsed, Suit) else parsed)
 
 
 def score_fields() -> list[str]:
@@ -270,7 +289,7 @@ def score_form_fields(seats: int, rows: int) -> set[str]:
 _ITEM = re.compile(r"^\$\.(irregularities|penalties)\[(\d+)\]")
 
 
-def _shape_refusal(data: Mapping[str, Any]) -> NotationError | None:
+def _shape_refusal(data: Mapping[str, Any]) -> ScoreError | None:
     """The first problem of the ``score:`` mapping's shape against the one schema of it
     (:data:`SCORE_SCHEMA`: the fields and their types), an item of a list named by its number
     (``irregularity 2: ...``); None if it has the shape."""
@@ -280,9 +299,9 @@ def _shape_refusal(data: Mapping[str, Any]) -> NotationError | None:
     first = problems[0]
     item = _ITEM.match(first.path)
     if item is None:
-        return NotationError(first.message)
+        return ScoreError(first.message)
     what = {"irregularities": "irregularity", "penalties": "penalty"}[item.group(1)]
-    return NotationError(f"{what} {int(item.group(2)) + 1}: {first.message}")
+    return ScoreError(f"{what} {int(item.group(2)) + 1}: {first.message}")
 
 
 def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
@@ -306,7 +325,7 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     if passed:
         extra = [k for k in data if k not in ("passed", "penalties")]
         if extra:
-            raise NotationError(f"a deal everyone passed has no {extra[0]}")
+            raise ScoreError(f"a deal everyone passed has no {extra[0]}", (extra[0],))
         return Entry(dealer=dealer, passed=True, penalties=penalties)
     if "misdeal" in data or "extra_card" in data:
         return _void_entry(data, dealer=dealer, n=n)
@@ -314,7 +333,10 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     trump, called, holder = _read_call(data, n)
     vole, vole_by = _read_vole(data, n)
     latest, highest, trump_holders = _read_tie_and_trumps(data, n)
-    renonces = tuple(_seat(r, n, "a renonce's offender") for r in data.get("renonces", []))
+    renonces = tuple(
+        _seat(r, n, "a renonce's offender", ("renonces", k))
+        for k, r in enumerate(data.get("renonces", []))
+    )
     return Entry(
         irregularities=_irregularities(data.get("irregularities", []), n),
         unclaimed=tuple(dict.fromkeys(data.get("unclaimed", []))),
@@ -343,15 +365,17 @@ def _void_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     (``misdeal``), or who had a card too many (``extra_card``), alone."""
     extra = [k for k in data if k not in ("misdeal", "extra_card")]
     if extra:
-        raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
+        raise ScoreError(f"a void deal (misdeal) has no {extra[0]}", (extra[0],))
     if "extra_card" in data:
         if "misdeal" in data:
-            raise NotationError("give misdeal or extra_card, not both")
-        seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
+            raise ScoreError("give misdeal or extra_card, not both", ("misdeal",))
+        seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)", ("extra_card",))
         return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
     fault = data["misdeal"]
     if fault not in FAULTS:
-        raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
+        raise ScoreError(
+            f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}", ("misdeal",)
+        )
     return Entry(dealer=dealer, misdeal=str(fault))
 
 
@@ -360,10 +384,15 @@ def _read_contract(data: Mapping[str, Any], n: int) -> tuple[str, int]:
     the declarer's seat of a ``score:`` mapping."""
     contract = data.get("contract")
     if not isinstance(contract, str) or not contract.strip():
-        raise NotationError("contract is missing (or write passed: true when all passed)")
+        raise ScoreError(
+            "contract is missing (or write passed: true when all passed)",
+            ("contract",) if "contract" in data else (),
+        )
     # The contract aliases of the record notation (jouer, solo ...), read as the referee reads them.
     contract = Action.parse(f"bid {contract.strip()}").contract or contract
-    declarer = _seat(data.get("declarer"), n, "declarer")
+    declarer = _seat(
+        data.get("declarer"), n, "declarer", ("declarer",) if "declarer" in data else ()
+    )
     return contract, declarer
 
 
@@ -372,13 +401,13 @@ def _read_call(data: Mapping[str, Any], n: int) -> tuple[str | None, str | None,
     of a ``score:`` mapping (each None where it is left out)."""
     trump = data.get("trump")
     if trump is not None:
-        trump = Suit.parse(str(trump)).value
+        trump = _parsed(trump, Suit.parse, ("trump",))
     called = data.get("called")
     if called is not None:
-        called = str(Card.parse(str(called)))
+        called = _parsed(called, Card.parse, ("called",))
     holder = data.get("holder")
     if holder is not None:
-        holder = _seat(holder, n, "holder")
+        holder = _seat(holder, n, "holder", ("holder",))
     return trump, called, holder
 
 
@@ -386,7 +415,10 @@ def _read_tricks(data: Mapping[str, Any], n: int) -> tuple[int, ...]:
     """Returns the tricks each of the ``n`` seats took, of a ``score:`` mapping."""
     tricks = data.get("tricks")
     if not isinstance(tricks, list | tuple) or len(tricks) != n:
-        raise NotationError(f"tricks must list the tricks of each of the {n} seats")
+        raise ScoreError(
+            f"tricks must list the tricks of each of the {n} seats",
+            ("tricks",) if "tricks" in data else (),
+        )
     return tuple(tricks)
 
 
@@ -396,10 +428,11 @@ def _read_vole(data: Mapping[str, Any], n: int) -> tuple[bool, int | None]:
     vole = bool(data.get("vole", False))
     vole_by = data.get("vole_by")
     if vole_by is not None:
-        vole_by = _seat(vole_by, n, "vole_by (the defender who went on for the vole)")
+        at = ("vole_by",)
+        vole_by = _seat(vole_by, n, "vole_by (the defender who went on for the vole)", at)
         if not vole:
-            raise NotationError(
-                "vole_by names the defender who went on for the vole: write vole: true too"
+            raise ScoreError(
+                "vole_by names the defender who went on for the vole: write vole: true too", at
             )
     return vole, vole_by
 
@@ -413,12 +446,18 @@ def _read_tie_and_trumps(
     latest = data.get("latest_of_tied")
     if latest is not None:
         latest = _seat(
-            latest, n, "latest_of_tied (of the seats tied for the most tricks, who won the latest)"
+            latest,
+            n,
+            "latest_of_tied (of the seats tied for the most tricks, who won the latest)",
+            ("latest_of_tied",),
         )
     highest = data.get("highest_trump")
     if highest is not None:
-        highest = _seat(highest, n, "highest_trump")
-    trump_holders = tuple(_seat(s, n, "a trump's holder") for s in data.get("trump_holders", []))
+        highest = _seat(highest, n, "highest_trump", ("highest_trump",))
+    trump_holders = tuple(
+        _seat(s, n, "a trump's holder", ("trump_holders", k))
+        for k, s in enumerate(data.get("trump_holders", []))
+    )
     return latest, highest, trump_holders
 
 
@@ -427,7 +466,10 @@ def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[str, int], ...]:
     ``score:`` mapping."""
     raw_held = data.get("held", {})
     return tuple(
-        (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
+        (
+            _parsed(card, Card.parse, ("held", card)),
+            _seat(seat, n, f"the holder of {card}", ("held", card)),
+        )
         for card, seat in raw_held.items()
     )
 
@@ -440,21 +482,28 @@ def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
     for k, item in enumerate(raw):
         where = f"irregularity {k + 1}"
         law = item["law"]
-        seat = _seat(item.get("seat"), n, f"{where}'s seat (who committed it)")
+        at = ("irregularities", k)
+        seat = _seat(item.get("seat"), n, f"{where}'s seat (who committed it)", (*at, "seat"))
         hand = side_tricks = None
         if law == "turned_hand":
-            hand = _seat(item.get("hand"), n, f"{where}'s hand (whose hand was turned up)")
+            hand = _seat(
+                item.get("hand"),
+                n,
+                f"{where}'s hand (whose hand was turned up)",
+                (*at, "hand") if "hand" in item else at,
+            )
         elif "hand" in item:
-            raise NotationError(f"{where}: only a turned_hand names a hand")
+            raise ScoreError(f"{where}: only a turned_hand names a hand", (*at, "hand"))
         if law == "shown_cards":
             side_tricks = item.get("side_tricks")
             if side_tricks is None:
-                raise NotationError(
+                raise ScoreError(
                     f"{where}: side_tricks (the tricks his side had taken when he showed his "
-                    "cards) is missing"
+                    "cards) is missing",
+                    at,
                 )
         elif "side_tricks" in item:
-            raise NotationError(f"{where}: only a shown_cards has side_tricks")
+            raise ScoreError(f"{where}: only a shown_cards has side_tricks", (*at, "side_tricks"))
         out.append(Declared(seat, str(law), hand, side_tricks))
     return tuple(out)
 
@@ -500,7 +549,10 @@ def parse_irregularities(
 def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
     """Reads ``penalties: [{seat, fault}, ...]`` (only the shape: the fault is checked against
     the rules by :meth:`Evening.check`; its fields and types, the schema's)."""
-    return tuple((_seat(item["seat"], n, "a penalty's offender"), item["fault"]) for item in raw)
+    return tuple(
+        (_seat(item["seat"], n, "a penalty's offender", ("penalties", k, "seat")), item["fault"])
+        for k, item in enumerate(raw)
+    )
 
 
 def _partner_named(contract: Any) -> bool:
@@ -1508,8 +1560,10 @@ def read_deals(
         try:
             entry = parse_entry(score, dealer=_seat(dealer, n, "dealer"), n=n)
         except NotationError as exc:
+            # Where in the score: the field, the item of a list (a ScoreError's path).
+            inside = exc.path if isinstance(exc, ScoreError) else ()
             raise located_error(
-                doc, file, (*at, "deals", i, "score"), "record/score", str(exc)
+                doc, file, (*at, "deals", i, "score", *inside), "record/score", str(exc)
             ) from None
         note = raw.get("note")
         if isinstance(note, str):

@@ -159,3 +159,29 @@ def test_a_wrong_type_in_an_evenings_file_is_located(tmp_path: Path) -> None:
     messages = " ".join(p.message for p in error.value.problems)
     assert "matadors must be a whole number, not 'lots'" in messages
     assert "unknown score field 'colour'" in messages
+
+
+def test_what_depends_on_the_table_is_located_at_its_field() -> None:
+    # A seat past the table's, a card that is none, an item of a list: at the field itself.
+    text = (
+        "ruleset: quadrille\n"
+        "deals:\n"
+        "  - dealer: 0\n"
+        "    score:\n"
+        "      contract: ask\n"
+        "      declarer: 1\n"
+        "      trump: clubs\n"
+        "      called: Kd\n"
+        "      holder: {holder}\n"
+        "      tricks: [1, 3, 3, 3]\n"
+        "      irregularities: [{{seat: 0, law: turned_hand, hand: {hand}}}]\n"
+    )
+    for holder, hand, where in (
+        ("7", "2", (9, 7, "$.deals[0].score.holder")),
+        ("3", "9", (11, 52, "$.deals[0].score.irregularities[0].hand")),
+    ):
+        with pytest.raises(RecordError) as error:
+            read_evening(text.format(holder=holder, hand=hand), "bad.yaml", load_ruleset)
+        [problem] = error.value.problems
+        assert (problem.line, problem.column, problem.path) == where
+        assert problem.code == "record/score" and "seat from 0 to 3" in problem.message
