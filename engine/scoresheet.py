@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -279,10 +280,8 @@ def score_form_fields(seats: int, rows: int) -> set[str]:
     for spec in schema(SCORE_SCHEMA)["properties"].values():
         for name in spec.get("x-form", []):
             holes = [hole for hole in values if "{" + hole + "}" in name]
-            if not holes:
-                out.add(name)
-            for hole in holes:
-                out.update(name.replace("{" + hole + "}", v) for v in values[hole])
+            for filled in product(*(values[hole] for hole in holes)):
+                out.add(name.format(**dict(zip(holes, filled, strict=True))))
     return out
 
 
