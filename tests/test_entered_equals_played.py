@@ -394,3 +394,48 @@ def test_the_deals_have_the_laws_and_the_renonces() -> None:
         assert law in seen, law
     renonces = [p.data for p in party("quadrille-renonce") if p.law in ("renonce2", "retake")]
     assert any(len(data.get("renonces", [])) >= 2 for data in renonces)
+
+
+def test_the_roi_rendu_and_the_cards_held_are_asked_where_the_rules_have_them(
+    tmp_path: Path,
+) -> None:
+    # Before, only an evening's file could say them: neither scorekeeper asked.
+    rendu, aces = load_ruleset("quadrille-roi-rendu"), load_ruleset("quadrille-red-aces")
+    surrendered = {**ASK_KH, "surrendered": True}
+    evening = Evening(rendu)
+    said = typed(evening, surrendered)
+    assert "surrendered to the declarer (roi rendu: he played alone)? (y/N)" in said
+    [deal] = evening.deals
+    assert deal.entry.surrendered and deal.side == (1,)
+    assert any("surrendered" in p.item for p in deal.settlement.payments)
+    held = {**ASK_KH, "held": {"Ah": 2, "Ad": 2}}
+    evening = Evening(aces)
+    said = typed(evening, held)
+    assert "Ah (paid for whatever the result) held by" in said
+    assert evening.deals[0].entry.held == (("Ah", 2), ("Ad", 2))
+    # Not asked where the rules have neither.
+    plain = typed(Evening(load_ruleset("quadrille")), ASK_KH)
+    assert "surrendered" not in plain and "paid for whatever" not in plain
+    # The web form has them, and settles them as parse_entry does.
+    pytest.importorskip("starlette")
+    for rules, data in ((rendu, surrendered), (aces, held)):
+        web = Web(tmp_path / rules.id, rules)
+        page = web.client.get(web.path).text
+        assert ('name="surrendered"' in page) is (rules is rendu)
+        assert ('name="held_Ad"' in page) is (rules is aces)
+        assert web.enter(data, 0)[0] == 200
+        expected = Evening(rules).score(parse_entry(data, dealer=0, n=4))
+        assert web.deals()[0].settlement.balances == expected.settlement.balances
+
+
+ASK_KH = {
+    "contract": "ask",
+    "declarer": 1,
+    "trump": "clubs",
+    "called": "Kh",
+    "holder": 3,
+    "tricks": [1, 3, 3, 3],
+    "matadors": 0,
+    "vole": False,
+}
+"""Seat 1 asks in clubs and calls the king of hearts, which seat 3 holds."""
