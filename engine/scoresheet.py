@@ -29,17 +29,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import product
 from pathlib import Path
 from typing import Any
 
 from engine.actions import FAULTS, Action, small_number
-from engine.cards import FULL_MASK, Card, Suit
+from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
 from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.referee.auction import may_pass_out, reserved_to
 from engine.referee.deal_laws import dealer_after, fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
-from engine.referee.held import transfers_for
+from engine.referee.held import paid_cards, transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.party import deals_counted, last_tour_factor, party_leaders, party_over
 from engine.referee.play import (
@@ -62,11 +63,12 @@ from engine.referee.settlement import (
 from engine.rules.emitter import Comment, Flow, document
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 from engine.rules.reader import Document, json_path, parse_text
-from engine.rules.schema_pass import document_problems
+from engine.rules.schema_pass import document_problems, schema, schema_problems, validator
 
 __all__ = [
     "Entry",
     "Evening",
+    "ScoreError",
     "ScoredDeal",
     "deal_rows",
     "file_text",
@@ -77,34 +79,15 @@ __all__ = [
     "parse_irregularities",
     "read_deals",
     "read_evening",
+    "score_fields",
+    "score_form_fields",
     "write_evening",
 ]
 
-_SCORE_KEYS = (
-    "passed",
-    "contract",
-    "declarer",
-    "trump",
-    "called",
-    "holder",
-    "tricks",
-    "matadors",
-    "vole",
-    "vole_by",
-    "latest_of_tied",
-    "highest_trump",
-    "trump_holders",
-    "renonces",
-    "surrendered",
-    "held",
-    "penalties",
-    "misdeal",
-    "extra_card",
-    "unclaimed",
-    "irregularities",
-)
-
-_IRREGULARITY_KEYS = ("seat", "law", "hand", "side_tricks")
+SCORE_SCHEMA = "score"
+"""The one schema of a deal's ``score:`` mapping (``engine/schema/score.schema.json``): its
+fields and their types, for an evening's file, the terminal's answers and the web's form
+(each field's ``x-form``: :func:`score_form_fields`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,73 +238,123 @@ class ScoredDeal:
         }
 
 
-def _seat(value: Any, n: int, what: str) -> int:
+class ScoreError(NotationError):
+    """A ``score:`` mapping that is not one, and where in it (``path``, from the mapping: a
+    field, an item of a list, a key of ``held``), for an evening's file to locate it."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _seat(value: Any, n: int, what: str, at: tuple[str | int, ...] = ()) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise NotationError(f"{what} must be a seat from 0 to {n - 1}, not {value!r}")
+        raise ScoreError(f"{what} must be a seat from 0 to {n - 1}, not {value!r}", at)
     return value
+
+
+def _parsed(text: Any, parse: Callable[[str], Any], at: tuple[str | int, ...]) -> str:
+    """Returns ``parse(text)`` as text (a suit's name, a card), its refusal located at ``at``."""
+    try:
+        parsed = parse(str(text))
+    except NotationError as exc:
+        raise ScoreError(str(exc), at) from None
+    return str(parsed.value if isinstance(parsed, Suit) else parsed)
+
+
+def score_fields() -> list[str]:
+    """Returns the fields a ``score:`` mapping may have, in the schema's order."""
+    return list(schema(SCORE_SCHEMA)["properties"])
+
+
+def score_form_fields(seats: int, rows: int) -> set[str]:
+    """Returns the names of the web form's fields for a ``score:``, each field's ``x-form`` of
+    the schema: ``{seat}`` stands for each of ``seats`` seats, ``{row}`` for each of ``rows``
+    rows of irregularities, ``{card}`` for each card of the pack (a card paid for, held)."""
+    values = {
+        "seat": [str(k) for k in range(seats)],
+        "row": [str(k) for k in range(rows)],
+        "card": [str(card) for card in ALL_CARDS],
+    }
+    out: set[str] = set()
+    for spec in schema(SCORE_SCHEMA)["properties"].values():
+        for name in spec.get("x-form", []):
+            holes = [hole for hole in values if "{" + hole + "}" in name]
+            for filled in product(*(values[hole] for hole in holes)):
+                out.add(name.format(**dict(zip(holes, filled, strict=True))))
+    return out
+
+
+_ITEM = re.compile(r"^\$\.(irregularities|penalties)\[(\d+)\]")
+
+
+def _shape_refusal(data: Mapping[str, Any]) -> ScoreError | None:
+    """The first problem of the ``score:`` mapping's shape against the one schema of it
+    (:data:`SCORE_SCHEMA`: the fields and their types), an item of a list named by its number
+    (``irregularity 2: ...``); None if it has the shape."""
+    problems = schema_problems(validator(SCORE_SCHEMA), dict(data), lambda _: ("", None, None))
+    if not problems:
+        return None
+    first = problems[0]
+    item = _ITEM.match(first.path)
+    if item is None:
+        return ScoreError(first.message)
+    what = {"irregularities": "irregularity", "penalties": "penalty"}[item.group(1)]
+    return ScoreError(f"{what} {int(item.group(2)) + 1}: {first.message}")
 
 
 def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     """Reads a ``score:`` mapping (from a record, a form or the terminal) into an :class:`Entry`.
 
-    Only the shape is checked here (types, seats, cards); whether the deal could have
-    happened is :meth:`Evening.check`'s business.
+    Only the shape is checked here: the fields and their types against the one schema of a
+    ``score:`` (:data:`SCORE_SCHEMA`), then the seats, the cards and the fields that go
+    together; whether the deal could have happened is :meth:`Evening.check`'s business.
 
     :raises NotationError: naming the field that is malformed.
     """
-    unknown = [k for k in data if k not in _SCORE_KEYS]
-    if unknown:
+    if not isinstance(data, Mapping):
         raise NotationError(
-            f"unknown score field {unknown[0]!r} (fields: {', '.join(_SCORE_KEYS)})"
+            f"a deal's score is a mapping (contract, declarer, tricks ...), not {data!r}"
         )
+    refused = _shape_refusal(data)
+    if refused is not None:
+        raise refused
     passed = data.get("passed", False)
-    if not isinstance(passed, bool):
-        raise NotationError(f"passed must be true or false, not {passed!r}")
     penalties = _penalties(data.get("penalties", []), n)
     if passed:
         extra = [k for k in data if k not in ("passed", "penalties")]
         if extra:
-            raise NotationError(f"a deal everyone passed has no {extra[0]}")
+            raise ScoreError(f"a deal everyone passed has no {extra[0]}", (extra[0],))
         return Entry(dealer=dealer, passed=True, penalties=penalties)
     if "misdeal" in data or "extra_card" in data:
         return _void_entry(data, dealer=dealer, n=n)
     contract, declarer = _read_contract(data, n)
     trump, called, holder = _read_call(data, n)
-    tricks = _read_tricks(data, n)
-    matadors = data.get("matadors", 0)
-    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors < 0:
-        raise NotationError(f"matadors must be a whole number, not {matadors!r}")
     vole, vole_by = _read_vole(data, n)
     latest, highest, trump_holders = _read_tie_and_trumps(data, n)
-    raw_renonces = data.get("renonces", [])
-    if not isinstance(raw_renonces, list | tuple):
-        raise NotationError("renonces must list the offending seats")
-    renonces = tuple(_seat(r, n, "a renonce's offender") for r in raw_renonces)
-    surrendered = data.get("surrendered", False)
-    if not isinstance(surrendered, bool):
-        raise NotationError(f"surrendered must be true or false, not {surrendered!r}")
-    held = _read_held(data, n)
-    unclaimed = _read_unclaimed(data)
-    irregularities = _irregularities(data.get("irregularities", []), n)
+    renonces = tuple(
+        _seat(r, n, "a renonce's offender", ("renonces", k))
+        for k, r in enumerate(data.get("renonces", []))
+    )
     return Entry(
-        irregularities=irregularities,
-        unclaimed=unclaimed,
+        irregularities=_irregularities(data.get("irregularities", []), n),
+        unclaimed=tuple(dict.fromkeys(data.get("unclaimed", []))),
         dealer=dealer,
         contract=contract,
         declarer=declarer,
         trump=trump,
         called=called,
         holder=holder,
-        tricks=tricks,
-        matadors=matadors,
+        tricks=_read_tricks(data, n),
+        matadors=data.get("matadors", 0),
         vole=vole,
         vole_by=vole_by,
         latest_of_tied=latest,
         highest_trump=highest,
         trump_holders=trump_holders,
         renonces=renonces,
-        surrendered=surrendered,
-        held=held,
+        surrendered=data.get("surrendered", False),
+        held=_read_held(data, n),
         penalties=penalties,
     )
 
@@ -331,15 +364,17 @@ def _void_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
     (``misdeal``), or who had a card too many (``extra_card``), alone."""
     extra = [k for k in data if k not in ("misdeal", "extra_card")]
     if extra:
-        raise NotationError(f"a void deal (misdeal) has no {extra[0]}")
+        raise ScoreError(f"a void deal (misdeal) has no {extra[0]}", (extra[0],))
     if "extra_card" in data:
         if "misdeal" in data:
-            raise NotationError("give misdeal or extra_card, not both")
-        seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)")
+            raise ScoreError("give misdeal or extra_card, not both", ("misdeal",))
+        seat = _seat(data["extra_card"], n, "extra_card (who had a card too many)", ("extra_card",))
         return Entry(dealer=dealer, misdeal="extra-card", extra_card=seat)
     fault = data["misdeal"]
     if fault not in FAULTS:
-        raise NotationError(f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}")
+        raise ScoreError(
+            f"misdeal names the fault ({', '.join(FAULTS)}), not {fault!r}", ("misdeal",)
+        )
     return Entry(dealer=dealer, misdeal=str(fault))
 
 
@@ -348,10 +383,15 @@ def _read_contract(data: Mapping[str, Any], n: int) -> tuple[str, int]:
     the declarer's seat of a ``score:`` mapping."""
     contract = data.get("contract")
     if not isinstance(contract, str) or not contract.strip():
-        raise NotationError("contract is missing (or write passed: true when all passed)")
+        raise ScoreError(
+            "contract is missing (or write passed: true when all passed)",
+            ("contract",) if "contract" in data else (),
+        )
     # The contract aliases of the record notation (jouer, solo ...), read as the referee reads them.
     contract = Action.parse(f"bid {contract.strip()}").contract or contract
-    declarer = _seat(data.get("declarer"), n, "declarer")
+    declarer = _seat(
+        data.get("declarer"), n, "declarer", ("declarer",) if "declarer" in data else ()
+    )
     return contract, declarer
 
 
@@ -360,41 +400,38 @@ def _read_call(data: Mapping[str, Any], n: int) -> tuple[str | None, str | None,
     of a ``score:`` mapping (each None where it is left out)."""
     trump = data.get("trump")
     if trump is not None:
-        trump = Suit.parse(str(trump)).value
+        trump = _parsed(trump, Suit.parse, ("trump",))
     called = data.get("called")
     if called is not None:
-        called = str(Card.parse(str(called)))
+        called = _parsed(called, Card.parse, ("called",))
     holder = data.get("holder")
     if holder is not None:
-        holder = _seat(holder, n, "holder")
+        holder = _seat(holder, n, "holder", ("holder",))
     return trump, called, holder
 
 
 def _read_tricks(data: Mapping[str, Any], n: int) -> tuple[int, ...]:
     """Returns the tricks each of the ``n`` seats took, of a ``score:`` mapping."""
-    raw_tricks = data.get("tricks")
-    if not isinstance(raw_tricks, list | tuple) or len(raw_tricks) != n:
-        raise NotationError(f"tricks must list the tricks of each of the {n} seats")
-    tricks = []
-    for k, t in enumerate(raw_tricks):
-        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
-            raise NotationError(f"tricks of seat {k} must be a whole number, not {t!r}")
-        tricks.append(t)
+    tricks = data.get("tricks")
+    if not isinstance(tricks, list | tuple) or len(tricks) != n:
+        raise ScoreError(
+            f"tricks must list the tricks of each of the {n} seats",
+            ("tricks",) if "tricks" in data else (),
+        )
     return tuple(tricks)
 
 
 def _read_vole(data: Mapping[str, Any], n: int) -> tuple[bool, int | None]:
     """Returns whether the vole was undertaken and the defender who went on for it (None: the
     declaring side's vole), of a ``score:`` mapping."""
-    vole = data.get("vole", False)
-    if not isinstance(vole, bool):
-        raise NotationError(f"vole must be true or false, not {vole!r}")
+    vole = bool(data.get("vole", False))
     vole_by = data.get("vole_by")
     if vole_by is not None:
-        vole_by = _seat(vole_by, n, "vole_by (the defender who went on for the vole)")
+        at = ("vole_by",)
+        vole_by = _seat(vole_by, n, "vole_by (the defender who went on for the vole)", at)
         if not vole:
-            raise NotationError(
-                "vole_by names the defender who went on for the vole: write vole: true too"
+            raise ScoreError(
+                "vole_by names the defender who went on for the vole: write vole: true too", at
             )
     return vole, vole_by
 
@@ -408,15 +445,18 @@ def _read_tie_and_trumps(
     latest = data.get("latest_of_tied")
     if latest is not None:
         latest = _seat(
-            latest, n, "latest_of_tied (of the seats tied for the most tricks, who won the latest)"
+            latest,
+            n,
+            "latest_of_tied (of the seats tied for the most tricks, who won the latest)",
+            ("latest_of_tied",),
         )
     highest = data.get("highest_trump")
     if highest is not None:
-        highest = _seat(highest, n, "highest_trump")
-    raw_holders = data.get("trump_holders", [])
-    if not isinstance(raw_holders, list | tuple):
-        raise NotationError("trump_holders lists the seats that held a trump, the highest first")
-    trump_holders = tuple(_seat(s, n, "a trump's holder") for s in raw_holders)
+        highest = _seat(highest, n, "highest_trump", ("highest_trump",))
+    trump_holders = tuple(
+        _seat(s, n, "a trump's holder", ("trump_holders", k))
+        for k, s in enumerate(data.get("trump_holders", []))
+    )
     return latest, highest, trump_holders
 
 
@@ -424,66 +464,45 @@ def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[str, int], ...]:
     """Returns who held each card the rules pay for whatever the result (``held``), of a
     ``score:`` mapping."""
     raw_held = data.get("held", {})
-    if not isinstance(raw_held, Mapping):
-        raise NotationError("held maps each card paid for to the seat that held it")
     return tuple(
-        (str(Card.parse(str(card))), _seat(seat, n, f"the holder of {card}"))
+        (
+            _parsed(card, Card.parse, ("held", card)),
+            _seat(seat, n, f"the holder of {card}", ("held", card)),
+        )
         for card, seat in raw_held.items()
     )
 
 
-def _read_unclaimed(data: Mapping[str, Any]) -> tuple[str, ...]:
-    """Returns the payment items not claimed in time (``unclaimed``) of a ``score:`` mapping,
-    each once, in the order entered."""
-    raw_unclaimed = data.get("unclaimed", [])
-    if not isinstance(raw_unclaimed, list | tuple) or not all(
-        isinstance(u, str) for u in raw_unclaimed
-    ):
-        raise NotationError("unclaimed lists the payment items not claimed in time")
-    return tuple(dict.fromkeys(raw_unclaimed))
-
-
 def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
     """Reads ``irregularities: [{seat, law, hand?, side_tricks?}, ...]`` (only the shape: whether
-    each could have been committed is the referee's :func:`declared_effects`)."""
-    laws = ", ".join(SCORED_LAWS)
-    if not isinstance(raw, list | tuple):
-        raise NotationError(
-            f"irregularities lists the irregularities of the play, each as {{seat: N, law: KEY}} "
-            f"(laws: {laws})"
-        )
+    each could have been committed is the referee's :func:`declared_effects`; their fields and
+    types, the schema's)."""
     out = []
     for k, item in enumerate(raw):
         where = f"irregularity {k + 1}"
-        if not isinstance(item, Mapping):
-            raise NotationError(f"{where} is {{seat: N, law: KEY}}, not {item!r}")
-        unknown = [key for key in item if key not in _IRREGULARITY_KEYS]
-        if unknown:
-            raise NotationError(
-                f"{where} has an unknown field {unknown[0]!r} (fields: "
-                f"{', '.join(_IRREGULARITY_KEYS)})"
-            )
-        law = item.get("law")
-        if law not in SCORED_LAWS:
-            raise NotationError(
-                f"{where}'s law must be one that changes the score ({laws}), not {law!r}: the "
-                "other laws act on the play, and their effect is in the tricks entered"
-            )
-        seat = _seat(item.get("seat"), n, f"{where}'s seat (who committed it)")
+        law = item["law"]
+        at = ("irregularities", k)
+        seat = _seat(item.get("seat"), n, f"{where}'s seat (who committed it)", (*at, "seat"))
         hand = side_tricks = None
         if law == "turned_hand":
-            hand = _seat(item.get("hand"), n, f"{where}'s hand (whose hand was turned up)")
+            hand = _seat(
+                item.get("hand"),
+                n,
+                f"{where}'s hand (whose hand was turned up)",
+                (*at, "hand") if "hand" in item else at,
+            )
         elif "hand" in item:
-            raise NotationError(f"{where}: only a turned_hand names a hand")
+            raise ScoreError(f"{where}: only a turned_hand names a hand", (*at, "hand"))
         if law == "shown_cards":
             side_tricks = item.get("side_tricks")
-            if isinstance(side_tricks, bool) or not isinstance(side_tricks, int) or side_tricks < 0:
-                raise NotationError(
+            if side_tricks is None:
+                raise ScoreError(
                     f"{where}: side_tricks (the tricks his side had taken when he showed his "
-                    f"cards) must be a whole number, not {side_tricks!r}"
+                    "cards) is missing",
+                    at,
                 )
         elif "side_tricks" in item:
-            raise NotationError(f"{where}: only a shown_cards has side_tricks")
+            raise ScoreError(f"{where}: only a shown_cards has side_tricks", (*at, "side_tricks"))
         out.append(Declared(seat, str(law), hand, side_tricks))
     return tuple(out)
 
@@ -528,18 +547,11 @@ def parse_irregularities(
 
 def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
     """Reads ``penalties: [{seat, fault}, ...]`` (only the shape: the fault is checked against
-    the rules by :meth:`Evening.check`)."""
-    if not isinstance(raw, list | tuple):
-        raise NotationError("penalties lists the faults scored, each as {seat: N, fault: ID}")
-    out = []
-    for item in raw:
-        if not isinstance(item, Mapping) or set(item) != {"seat", "fault"}:
-            raise NotationError("each penalty is {seat: N, fault: ID}")
-        fault = item["fault"]
-        if not isinstance(fault, str) or not fault:
-            raise NotationError(f"a penalty's fault is the id of a fault, not {fault!r}")
-        out.append((_seat(item["seat"], n, "a penalty's offender"), fault))
-    return tuple(out)
+    the rules by :meth:`Evening.check`; its fields and types, the schema's)."""
+    return tuple(
+        (_seat(item["seat"], n, "a penalty's offender", ("penalties", k, "seat")), item["fault"])
+        for k, item in enumerate(raw)
+    )
 
 
 def _partner_named(contract: Any) -> bool:
@@ -651,6 +663,24 @@ class Evening:
             c.vole_allowed and c.all_play is None and not c.no_tricks and not c.announces_vole
             for c in self._asked_of(contract)
         )
+
+    def asks_surrendered(self, contract: Contract | None = None) -> bool:
+        """Checks if an entry says whether the called card was surrendered: the rules have the
+        *roi rendu* (``declarations.call.surrender``) and ``contract`` calls a partner (with no
+        contract given, some contract of the rules does)."""
+        rule = self.rules.call
+        return (
+            rule is not None
+            and rule.surrender_fee is not None
+            and any(c.help is Help.CALL for c in self._asked_of(contract))
+        )
+
+    @property
+    def held_cards(self) -> list[str]:
+        """Returns the cards the rules pay for whoever held them, whatever the result
+        (``settlement.held_cards``: the red aces), for the forms to ask who held each
+        (``held``): the referee's :func:`~engine.referee.held.paid_cards`."""
+        return paid_cards(self.rules)
 
     @property
     def asks_trump_holders(self) -> bool:
@@ -1529,8 +1559,10 @@ def read_deals(
         try:
             entry = parse_entry(score, dealer=_seat(dealer, n, "dealer"), n=n)
         except NotationError as exc:
+            # Where in the score: the field, the item of a list (a ScoreError's path).
+            inside = exc.path if isinstance(exc, ScoreError) else ()
             raise located_error(
-                doc, file, (*at, "deals", i, "score"), "record/score", str(exc)
+                doc, file, (*at, "deals", i, "score", *inside), "record/score", str(exc)
             ) from None
         note = raw.get("note")
         if isinstance(note, str):

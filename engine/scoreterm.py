@@ -1,7 +1,8 @@
 """The scorekeeper at the terminal (``ombre score``): one deal after another, asked field by field.
 
 Each deal is asked for in the order a scorekeeper hears it at the table: the contract (or
-``passed``), the declarer, trumps, the card called or demanded and who held it, the tricks of
+``passed``), the declarer, trumps, the card called or demanded and who held it (and whether he
+surrendered it, under a roi rendu), who held each card paid for whatever the result, the tricks of
 each seat, the matadors paid and the vole, and the penalty points where the rules score
 faults in them. Where the rules state the laws of the play, ``laws`` typed first asks for the
 irregularities that change the score (``0 turn-hand 2, 3 made-known``), then the deal as usual.
@@ -180,6 +181,14 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
     if called:
         data["called"] = called
         data["holder"] = _ask_seat(evening, read, write, str(ask("holder", n=n, evening=evening)))
+        # The roi rendu: the holder may have surrendered the called card (he then plays no
+        # part, and the declarer pays him the fee).
+        asked = evening.asks_surrendered(contract) and data["holder"] != data["declarer"]
+        if asked and _ask(read, str(ask("surrendered"))).lower() in ("y", "yes"):
+            data["surrendered"] = True
+    held = _held(evening, read, write)
+    if held:
+        data["held"] = held
     data["tricks"] = _ask_tricks(evening, read, write)
     while evening.asks_matadors(contract):
         text = _ask(read, str(ask("matadors"))) or "0"
@@ -205,6 +214,18 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
             del data["vole_by"]
     data.update(_trumps_and_renonces(evening, read, write))
     return data
+
+
+def _held(evening: Evening, read: ReadLine, write: Write) -> dict[str, int]:
+    """Asks who held each card the rules pay for whatever the result (``held_cards``: the red
+    aces); Enter: nobody (the talon). Returns the cards held and their holders."""
+    held: dict[str, int] = {}
+    for card in evening.held_cards:
+        prompt = str(_macros().ask("held", card=card, evening=evening))
+        seat = _ask_seat(evening, read, write, prompt, True)
+        if seat is not None:
+            held[card] = seat
+    return held
 
 
 def _ask_tricks(evening: Evening, read: ReadLine, write: Write) -> list[int | None]:

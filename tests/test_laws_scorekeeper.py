@@ -167,7 +167,7 @@ def test_the_referees_refusals_come_back_as_the_scorekeepers(quadrille: RuleSet)
     ("irregularities", "message"),
     [
         ({"seat": 0, "law": "turned_hand"}, "lists the irregularities"),
-        (["0 turn-hand 2"], r"irregularity 1 is \{seat"),
+        (["0 turn-hand 2"], r"irregularity 1: an irregularity is \{seat"),
         ([{"seat": 0, "law": "exposed_card"}], "act on the play"),
         ([{"seat": 0, "law": "turned_hand"}], "irregularity 1's hand"),
         ([{"seat": 4, "law": "out_of_turn"}], "seat from 0 to 3"),
@@ -326,7 +326,9 @@ def test_the_web_scorekeeper_takes_the_irregularities(tmp_path: Path) -> None:
 
     # Hostile or impossible rows: a 4xx with the reason, the form given back as typed.
     r = post(irr0_law="<script>alert(1)</script>", irr0_seat="0")
-    assert r.status_code == 409 and "irregularity 1&#39;s law must be one" in r.text
+    assert (
+        r.status_code == 409 and "irregularity 1: an irregularity&#39;s law must be one" in r.text
+    )
     assert "<script>alert(1)" not in r.text
     r = post(irr0_law="turned_hand", irr0_seat="0", irr0_hand="0")
     assert r.status_code == 409 and "score/turn-hand-not-a-hand" in r.text

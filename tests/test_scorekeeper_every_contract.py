@@ -16,24 +16,17 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from functools import cache
-from typing import Any
 
 import pytest
 
 from engine import load_ruleset
-from engine.actions import Action
-from engine.cards import Card
-from engine.enums import Help
 from engine.errors import IllegalActionError, NotationError
-from engine.referee import Deal, Phase
 from engine.referee.auction import may_pass_out
-from engine.referee.held import paid_cards
 from engine.referee.party import last_tour_factor
-from engine.referee.result import trump_holders
 from engine.rules.authoring import unreachable_contracts
 from engine.rules.loader import Registry
-from engine.rules.model import RuleSet
 from engine.scoresheet import Evening, parse_entry
+from tests.scorekeeper_helpers import steered, written_down
 
 SEEDS = 40
 """Deals tried for each contract (the steered auction reaches most contracts at once; a
@@ -48,96 +41,6 @@ NOBODY = "(nobody bids)"
 """The steering of deals in which every seat passes when it may."""
 
 RULESETS = sorted({rid for rid, _, _ in Registry().files()})
-
-
-def steered(rules: RuleSet, contract: str, rng: random.Random, **deal: Any) -> Deal:
-    """Plays a deal in which every seat bids ``contract`` when it may and passes otherwise; the
-    rest (trumps, calls, exchanges, cards, the vole) at random among the legal actions. Where
-    the rules penalise the renonce, a seat now and then revokes (two at most in a deal, found
-    at the end or pointed out, at most once, taking the trick back): a random player left to
-    revoke at will might revoke for ever."""
-    d = Deal(rules, **deal)
-    revoked = noticed = 0
-    for _ in range(2000):
-        if d.is_over:
-            return d
-        legal = list(d.legal_actions())
-        texts = [str(a) for a in legal]
-        if f"bid {contract}" in texts:
-            action: Action = legal[texts.index(f"bid {contract}")]
-        elif d.phase is Phase.AUCTION and "pass" in texts:
-            action = legal[texts.index("pass")]
-        else:
-            plain = [a for a in legal if a.verb not in ("renonce", "notice")]
-            revokes = [a for a in legal if a.verb == "renonce"]
-            notices = [a for a in legal if a.verb == "notice"]
-            if notices and noticed < 1 and rng.random() < 0.2:
-                action = rng.choice(notices)  # pointed out: the trick is taken back
-                noticed += 1
-            elif revokes and revoked < 2 and rng.random() < 0.1:
-                action = rng.choice(revokes)
-                revoked += 1
-            else:
-                action = rng.choice(plain or legal)
-        d.apply(action)
-    raise AssertionError(f"{rules.id}: the deal did not end")  # pragma: no cover
-
-
-def written_down(d: Deal) -> dict[str, Any]:
-    """Returns what a scorekeeper at the table writes down for the finished deal ``d`` (the
-    facts the players know when the cards are thrown in; never the cards)."""
-    rules = d.rules
-    faults = [{"seat": s, "fault": f} for s, f in d.faults]
-    if d.result == "redeal":
-        return {"passed": True, **({"penalties": faults} if faults else {})}
-    report = d.report()
-    contract = rules.contracts[report["contract"]]
-    # The auction's winner (a defender who went on for the vole became the declarer).
-    won_by = d.holder if d.holder is not None else d.declarer
-    out: dict[str, Any] = {
-        "contract": contract.id,
-        "declarer": won_by,
-        "tricks": list(d.won),
-        "matadors": d.paid_matadors(),
-        "vole": d.vole_undertaken,
-    }
-    if d.vole_undertaken and d.declarer != won_by:
-        out["vole_by"] = d.declarer
-    if report["trump"] is not None:
-        out["trump"] = report["trump"]
-    if report["called"] is not None:
-        out["called"] = report["called"]
-        if d.demanded_from is not None:
-            out["holder"] = d.demanded_from
-            if contract.help is Help.CALL:
-                out["surrendered"] = True
-        else:
-            card = Card.parse(report["called"]).index
-            out["holder"] = next((s for s in range(d.n) if d.start_hands[s] >> card & 1), won_by)
-    held = {}
-    for text in paid_cards(rules):
-        card = Card.parse(text).index
-        holder = next((s for s in range(d.n) if d.start_hands[s] >> card & 1), None)
-        if holder is not None:
-            held[text] = holder
-    if held:
-        out["held"] = held
-    if d.table.remainder:
-        holders = trump_holders(d)
-        if holders:
-            out["highest_trump"] = holders[0]
-    if d.rules.codille_remainder == "highest-trumps":
-        out["trump_holders"] = list(trump_holders(d))
-    if contract.all_play is not None:
-        most = max(d.won)
-        tied = {s for s in range(d.n) if d.won[s] == most}
-        if len(tied) > 1:
-            out["latest_of_tied"] = next(t.winner for t in reversed(d.tricks) if t.winner in tied)
-    if report.get("renonces"):
-        out["renonces"] = report["renonces"]
-    if faults:
-        out["penalties"] = faults
-    return out
 
 
 @cache

@@ -33,6 +33,7 @@ __all__ = [
     "Locate",
     "document_problems",
     "duplicate_ids",
+    "schema",
     "schema_file",
     "schema_problems",
     "validator",
@@ -47,6 +48,13 @@ def schema_file(name: str) -> Path:
     return Path(__file__).resolve().parent.parent / "schema" / f"{name}.schema.json"
 
 
+@lru_cache(maxsize=16)
+def schema(name: str) -> dict[str, Any]:
+    """Returns the packaged schema ``name`` as read from its file (read once per process)."""
+    read: dict[str, Any] = json.loads(schema_file(name).read_text(encoding="utf-8"))
+    return read
+
+
 def _is_integer(checker: Any, instance: Any) -> bool:
     """A whole number written as one: ``3``, never ``3.0`` (nor ``true``)."""
     return isinstance(instance, int) and not isinstance(instance, bool)
@@ -57,14 +65,24 @@ def validator(name: str) -> Validator:
     """Returns the validator of schema ``name`` (built once per process).
 
     JSON Schema counts 3.0 as an integer; the project's counts and amounts must be written as
-    whole numbers, or counters become floats downstream.
+    whole numbers, or counters become floats downstream. A schema may refer to another of the
+    folder by its file name (``{"$ref": "score.schema.json"}``: an evening's deals are checked
+    against the scorekeeper's one schema of a ``score:``).
     """
     from jsonschema import Draft202012Validator, validators
+    from referencing import Registry, Resource
 
-    schema = json.loads(schema_file(name).read_text(encoding="utf-8"))
+    folder = schema_file(name).parent
+    resources = [
+        Resource.from_contents(schema(path.name.removesuffix(".schema.json")))
+        for path in sorted(folder.glob("*.schema.json"))
+    ]
+    registry: Registry[Any] = Registry().with_resources(
+        (str(resource.contents["$id"]), resource) for resource in resources
+    )
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
     strict = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
-    made: Validator = strict(schema)
+    made: Validator = strict(schema(name), registry=registry)
     return made
 
 

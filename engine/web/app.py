@@ -64,7 +64,14 @@ from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import side_tricks
 from engine.rules import load_named_ruleset, load_ruleset
 from engine.rules.model import Contract, RuleSet
-from engine.scoresheet import Evening, ScoredDeal, load_evening, parse_entry, write_evening
+from engine.scoresheet import (
+    Evening,
+    ScoredDeal,
+    load_evening,
+    parse_entry,
+    score_form_fields,
+    write_evening,
+)
 from engine.seeds import fresh_seed
 from engine.table import contract_choices
 from engine.tournament import (
@@ -927,35 +934,10 @@ IRREGULARITY_ROWS = 3
 """The rows of the scorekeeper's form for the irregularities of the play that change the
 score (the laws of the play: ``score.irregularities``)."""
 
-SCORE_FIELDS = {
-    "version",
-    "dealer",
-    "passed",
-    "contract",
-    "declarer",
-    "trump",
-    "called",
-    "holder",
-    "matadors",
-    "vole",
-    "vole_by",
-    "latest_of_tied",
-    "highest_trump",
-    "trump_holders",
-    "count",
-    "misdeal",
-    "extra_card",
-    "unclaimed",
-    "penalty_seat",
-    "penalty_fault",
-    *(f"tricks{k}" for k in range(6)),
-    *(f"renonces{k}" for k in range(6)),
-    *(
-        f"irr{k}_{part}"
-        for k in range(IRREGULARITY_ROWS)
-        for part in ("law", "seat", "hand", "tricks")
-    ),
-}
+SCORE_FIELDS = {"version", "count", "dealer", *score_form_fields(6, IRREGULARITY_ROWS)}
+"""The fields the scorekeeper's form may send: the page's own (its version, the deals it
+showed, the dealer) and each ``score:`` field's, as the one schema of a ``score:`` names them
+(``engine/schema/score.schema.json``, ``x-form``; six seats at most)."""
 
 
 def _stale_evening(
@@ -1873,6 +1855,13 @@ def _played_entry(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str
     highest = _seat_field(fields, "highest_trump")
     if highest is not None:
         data["highest_trump"] = highest
+    if _one(fields, "surrendered", "") == "yes":
+        data["surrendered"] = True  # roi rendu: the holder surrendered the called card
+    held = {card: _seat_field(fields, f"held_{card}") for card in evening.held_cards}
+    if any(seat is not None for seat in held.values()):
+        # Who held each card the rules pay for whatever the result (``held_cards``); a card
+        # nobody held (in the talon, or out of the pack) is left out.
+        data["held"] = {card: seat for card, seat in held.items() if seat is not None}
     holders = _one(fields, "trump_holders", "").replace(",", " ").split()
     if holders:
         # Who held a trump, the highest first (the rules give a codille's odd counters to the
