@@ -48,6 +48,51 @@ def test_the_revoke_made_is_encoded() -> None:
     assert _sentence("pour avoir renoncé").status == "encoded"
 
 
+def test_the_tours_clause_is_the_party_variant_s() -> None:
+    """ENC-Q ¶20: "réglé les tours ... au nombre de dix" is read apart: the party of ten tours
+    is the variant quadrille-last-tour-double's, linked to that clause and not to the whole
+    sentence, whose deal alone rules/quadrille.yaml encodes."""
+    s = _sentence("tiré les places")
+    tours = next(c for c in s.clauses if "réglé les tours" in c.text)
+    assert tours.status == "encoded"
+    assert {(x.ruleset, x.path) for x in tours.links} == {("quadrille-last-tour-double", "party")}
+    assert all(x.ruleset != "quadrille-last-tour-double" for x in s.links)
+
+
+def test_the_betes_agreed_apart_are_not_modelled() -> None:
+    """ENC-Q ¶55: the bêtes of one deal go together (encoded), "à-moins que l'on ne convienne
+    autrement" is not offered: the sentence is not shown encoded."""
+    s = _sentence("Plusieurs bêtes faites sur le même coup")
+    assert s.status == "not modelled"
+    statuses = {c.text: c.status for c in s.clauses}
+    assert statuses["Plusieurs bêtes faites sur le même coup doivent aller ensemble"] == "encoded"
+    assert statuses["à-moins que l'on ne convienne autrement avant que de commencer le coup"] == (
+        "not modelled"
+    )
+
+
+@pytest.mark.parametrize(
+    ("words", "path"),
+    [
+        # ¶44: the sans-prendre lost by remise or codille is Quadrille's own rule (only the
+        # Médiateur departs from it).
+        ("S’il la perd remise, il fait la bête", "settlement.outcomes.remise"),
+        ("S’il la perd remise, il fait la bête", "settlement.outcomes.codille"),
+        # ¶31: under spadille forcé the Ombre never makes the bête alone.
+        ("lorsqu’on joue avec spadille forcé", "auction.contracts.forced-spadille"),
+        # ¶46: the self-caller neither pays nor is paid the sans appeller.
+        ("appelle un roi qu’il a, il gagne ou perd seul", "settlement.items.sans-prendre"),
+    ],
+)
+def test_quadrille_s_own_rule_is_linked(words: str, path: str) -> None:
+    """A sentence rules/quadrille.yaml follows is linked to the entry that encodes it, so it
+    is shown encoded, not read otherwise (¶44) or only checked (¶46)."""
+    s = _sentence(words)
+    assert s.status == "encoded"
+    found = [(x.ruleset, x.path) for x in s.links if not x.against]
+    assert ("quadrille", path) in found, found
+
+
 @pytest.mark.parametrize(
     ("words", "ruleset"),
     [
@@ -92,4 +137,4 @@ def test_a_clause_that_is_not_in_its_sentence_is_refused(tmp_path: Path) -> None
 def test_the_clauses_are_in_the_json() -> None:
     s = _sentence("tiré les places")
     shown = s.as_json()["clauses"]
-    assert [c["status"] for c in shown] == ["not modelled", "not modelled"]
+    assert [c["status"] for c in shown] == ["not modelled", "not modelled", "encoded"]
