@@ -33,6 +33,22 @@ AUDITED = [
     ("quadrille-dealer-stakes-four", "settlement.stakes.0", "Le jeu est marqué"),
     # The doubling bête (14, 28, 56): ENC-Q gives 14, 42, 56.
     ("quadrille-doubling-bete", "settlement.bete", "la premiere bête"),
+    # Found by the re-audit: Quadrille's codille of four or fewer quotes ENC-Q's "cinq mains,
+    # ou moins" (a misprint, docs/disagreements.md §3.11).
+    ("quadrille", "results.rules.5", "s'ils ne faisoient à tous deux que cinq"),
+    # No calling one's own king: ENC-Q "peut appeller un des rois qu'il a".
+    ("quadrille-no-self-call", "declarations.call", "peut appeller un des rois"),
+    # Hoyle's vole of double the stake: the Académie's vole is a fixed fiche.
+    ("quadrille-hoyle-vole", "settlement.items.vole", "La vole se paye une fiche"),
+    # Hombre's revoke refused: ENC-HOM's revoke makes a bête each time.
+    ("ombre", "play.renonce", "Celui qui renonce fait la bête"),
+    # Flagged before the re-audit, listed by it: Quadrille's revoke refused (ENC-Q punishes
+    # it), its vole paid a fiche over the won game (ENC-Q: only what was agreed), and Hoyle's
+    # faced last card (ENC-Q voids the deal for any card faced).
+    ("quadrille", "play.renonce", "Qui renonce fait la bête"),
+    ("quadrille", "play.renonce", "il faut reprendre ses cartes"),
+    ("quadrille", "settlement.outcomes.vole", "la vole ne gagne que ce que"),
+    ("quadrille-hoyle-faced-last-card", "laws.misdeal", "Il faudroit aussi refaire"),
 ]
 
 

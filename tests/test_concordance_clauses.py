@@ -93,6 +93,19 @@ def test_quadrille_s_own_rule_is_linked(words: str, path: str) -> None:
     assert ("quadrille", path) in found, found
 
 
+def test_the_codille_of_five_is_read_otherwise() -> None:
+    """ENC-Q ¶29: the remise of five and the codille's payment are encoded, but "cinq mains, ou
+    moins, ils perdroient codille" is read as four (the Académie): that clause is read
+    otherwise, its link a departure, and the sentence is not shown encoded."""
+    s = _sentence("ils perdroient codille")
+    assert s.status == "read otherwise"
+    codille = next(c for c in s.clauses if c.text.startswith("s'ils ne faisoient"))
+    assert codille.status == "read otherwise"
+    assert codille.links and all(x.against for x in codille.links)
+    others = [c.status for c in s.clauses if c is not codille]
+    assert others == ["encoded", "encoded"]
+
+
 @pytest.mark.parametrize(
     ("words", "ruleset"),
     [
@@ -100,12 +113,19 @@ def test_quadrille_s_own_rule_is_linked(words: str, path: str) -> None:
         ("S’il la perd remise, il fait la bête", "mediateur"),
         ("Le jeu est marqué par celui qui mêle", "quadrille-dealer-stakes-four"),
         ("la premiere bête étant de quatorze", "quadrille-doubling-bete"),
+        ("peut appeller un des rois qu’il a", "quadrille-no-self-call"),
+        (
+            "Il faudroit aussi refaire s’il y avoit une carte retournée",
+            "quadrille-hoyle-faced-last-card",
+        ),
     ],
 )
 def test_a_departure_is_linked_as_contrary(words: str, ruleset: str) -> None:
-    """The four entries that quote ENC-Q against their own rule are linked as departures."""
+    """The entries that quote ENC-Q against their own rule are linked as departures (to the
+    sentence, or to the clause the quote lies in)."""
     s = _sentence(words)
-    links = [link for link in s.links if link.ruleset == ruleset]
+    every = [*s.links, *(x for c in s.clauses for x in c.links)]
+    links = [link for link in every if link.ruleset == ruleset]
     assert links and all(link.against for link in links)
 
 
