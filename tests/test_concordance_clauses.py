@@ -158,3 +158,27 @@ def test_the_clauses_are_in_the_json() -> None:
     s = _sentence("tiré les places")
     shown = s.as_json()["clauses"]
     assert [c["status"] for c in shown] == ["not modelled", "not modelled", "encoded"]
+
+
+def _of(source: str, words: str):  # type: ignore[no-untyped-def]
+    return next(s for s in concordances()[source].sentences if words in s.text)
+
+
+def test_the_danish_auction_s_end_is_encoded_its_nolos_not() -> None:
+    """JHP: the auction ends when two have passed (encoded, `speech: duel`); the nolos
+    several may play at once are not modelled: the sentence is read clause by clause, not
+    shown wholly unmodelled."""
+    s = _of("jhp", "Der fortsættes med at melde")
+    assert s.status == "not modelled"
+    statuses = [c.status for c in s.clauses]
+    assert statuses == ["encoded", "not modelled"]
+
+
+def test_the_online_sacada_of_nine_is_read_otherwise() -> None:
+    """ROC-ONLINE's "Sacada (9 tricks) | Ombre +4" is knowingly scored as a bola made (6) by
+    variants/tresillo-rocambor.yaml: read otherwise, not "not modelled"."""
+    s = _of("roc-online", "Sacada (9 tricks)")
+    assert s.status == "read otherwise"
+    assert s.entry is not None and s.entry.by == (
+        ("tresillo-rocambor", "settlement.points.entrada"),
+    )
