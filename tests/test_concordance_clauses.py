@@ -182,3 +182,18 @@ def test_the_online_sacada_of_nine_is_read_otherwise() -> None:
     assert s.entry is not None and s.entry.by == (
         ("tresillo-rocambor", "settlement.points.entrada"),
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "words"), [("lh35", "spilles bedst af 4"), ("vort-hjem", "sidder over")]
+)
+def test_the_fourth_who_sits_out_is_not_shown_encoded(source: str, words: str) -> None:
+    """LH35 and Vort Hjem: three play each deal (encoded), but the fourth at the table who sits
+    out is seated by no rule file (rules/dansk-lhombre.yaml has three players, no `sits_out`):
+    the sentence is not modelled, its three players' clause encoded."""
+    from engine import load_ruleset
+
+    assert load_ruleset("dansk-lhombre").sits_out is None
+    s = _of(source, words)
+    assert s.status == "not modelled"
+    assert "encoded" in {c.status for c in s.clauses}
