@@ -64,3 +64,15 @@ def _citation(ruleset: str, rule: str, head: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("ruleset", "rule", "head"), AUDITED)
 def test_an_audited_departure_is_flagged_against(ruleset: str, rule: str, head: str) -> None:
     assert _citation(ruleset, rule, head).get("against") is True
+
+
+def test_tredrille_s_three_players_are_quoted() -> None:
+    """Tredrille's three players (attested) quote Hoyle's "three-handed", not "on his own
+    account" alone, which says nothing of how many play."""
+    rules = load_ruleset("tredrille")
+    quotes = [
+        str(node["quote"])
+        for r, path, node in _rule_citations([rules])
+        if ".".join(str(k) for k in _basis_path(r, path)) == "players"
+    ]
+    assert any("three-handed" in q for q in quotes), quotes
