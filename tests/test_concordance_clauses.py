@@ -82,6 +82,8 @@ def test_the_betes_agreed_apart_are_not_modelled() -> None:
         ("lorsqu’on joue avec spadille forcé", "auction.contracts.forced-spadille"),
         # ¶46: the self-caller neither pays nor is paid the sans appeller.
         ("appelle un roi qu’il a, il gagne ou perd seul", "settlement.items.sans-prendre"),
+        # ¶26: the eldest leads the first trick.
+        ("le coup commence à être joué par celui qui est à jouer le premier", "play"),
     ],
 )
 def test_quadrille_s_own_rule_is_linked(words: str, path: str) -> None:
