@@ -82,6 +82,12 @@ def test_the_betes_agreed_apart_are_not_modelled() -> None:
         ("lorsqu’on joue avec spadille forcé", "auction.contracts.forced-spadille"),
         # ¶46: the self-caller neither pays nor is paid the sans appeller.
         ("appelle un roi qu’il a, il gagne ou perd seul", "settlement.items.sans-prendre"),
+        # ¶24: speech goes from the eldest, each in turn; ¶30: the codille's winners share the pot.
+        ("& ainsi du second, du troisieme & du dernier", "auction"),
+        (
+            "Ceux qui gagnent codille partagent entr’eux ce qui est au jeu",
+            "settlement.outcomes.codille",
+        ),
         # ¶26: the eldest leads the first trick.
         ("le coup commence à être joué par celui qui est à jouer le premier", "play"),
     ],
