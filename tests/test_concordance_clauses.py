@@ -205,3 +205,16 @@ def test_the_fourth_who_sits_out_is_not_shown_encoded(source: str, words: str) -
     s = _of(source, words)
     assert s.status == "not modelled"
     assert "encoded" in {c.status for c in s.clauses}
+
+
+def test_a_quote_that_is_a_whole_passage_links_that_passage_only() -> None:
+    """DLU: "Spil | 1 | 2" is the spil's row; it is words of "Bedre spil | 1 | 2" too, but a
+    quote that is a whole stored passage links that passage, so the bedre spil's row is not
+    shown encoded by the spil's points."""
+    spil = _of("dlu", "Spil | 1 | 2")
+    assert spil.text == "Spil | 1 | 2"
+    assert ("dansk-lhombre", "settlement.points.spil") in {(x.ruleset, x.path) for x in spil.links}
+    bedre = _of("dlu", "Bedre spil | 1 | 2")
+    assert {(x.ruleset, x.path) for x in bedre.links if x.ruleset == "dansk-lhombre"} == {
+        ("dansk-lhombre", "settlement.points.bedre-spil")
+    }
