@@ -42,6 +42,12 @@ AUDITED = [
     ("quadrille-hoyle-vole", "settlement.items.vole", "La vole se paye une fiche"),
     # Hombre's revoke refused: ENC-HOM's revoke makes a bête each time.
     ("ombre", "play.renonce", "Celui qui renonce fait la bête"),
+    # The Médiateur's demand without a fee: Hoyle's fish for the king (on in the variant
+    # mediateur-couleur-favorite).
+    ("mediateur", "declarations.demand.fee", "giving in return some other card, and a fish"),
+    # Rocambor's matadors keep Tresillo's privilege: the online table's test bars the manille
+    # under the basto.
+    ("tresillo-rocambor", "matadors.privilege", "basto lead: lower trumps required"),
     # Flagged before the re-audit, listed by it: Quadrille's revoke refused (ENC-Q punishes
     # it), its vole paid a fiche over the won game (ENC-Q: only what was agreed), and Hoyle's
     # faced last card (ENC-Q voids the deal for any card faced).
