@@ -218,3 +218,13 @@ def test_a_quote_that_is_a_whole_passage_links_that_passage_only() -> None:
     assert {(x.ruleset, x.path) for x in bedre.links if x.ruleset == "dansk-lhombre"} == {
         ("dansk-lhombre", "settlement.points.bedre-spil")
     }
+
+
+def test_the_academie_s_exception_for_claims_is_not_hidden() -> None:
+    """ACAD PA25: items not claimed before the cut are lost (encoded), "excepté dans le cas
+    expliqué aux Décisions", a case no stored page gives, is not modelled: the sentence is
+    not shown encoded."""
+    s = _of("acad", "ne sont dûs qu'autant qu'ils sont demandez")
+    assert s.status == "not modelled"
+    assert [c.status for c in s.clauses] == ["not modelled"]
+    assert any(x.path == "laws.claims_before_next_deal" and not x.against for x in s.links)
