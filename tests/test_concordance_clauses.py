@@ -228,3 +228,26 @@ def test_the_academie_s_exception_for_claims_is_not_hidden() -> None:
     assert s.status == "not modelled"
     assert [c.status for c in s.clauses] == ["not modelled"]
     assert any(x.path == "laws.claims_before_next_deal" and not x.against for x in s.links)
+
+
+@pytest.mark.parametrize(
+    ("source", "words", "clause"),
+    [
+        # A Couleur that follows the first game won (German Solo sets it for the party).
+        ("casino", "ein für allemal Treff", "entweder die, in der das erste Spiel gewonnen wurde"),
+        ("pierer", "höhern Farbe (Couleur)", "welches gewöhnlich diejenige ist"),
+        # The loser's other custom: leaving the stake to the opponents.
+        ("casino", "Verliert er", "oder den Einsatz den Gegnern zu überlassen"),
+        # Drawing lots for places or for the first dealer.
+        ("jxci", "tirage au sort", "le donneur, désigné par tirage au sort"),
+        ("pierer", "um die Plätze gezogen", "Wenn um die Plätze gezogen"),
+    ],
+)
+def test_an_unencoded_alternative_is_its_own_clause(source: str, words: str, clause: str) -> None:
+    """A sentence whose one alternative or step the model leaves out is read clause by clause:
+    the clause is not modelled, so the sentence is not shown encoded by the citations of the
+    rest."""
+    s = _of(source, words)
+    assert s.status == "not modelled"
+    found = next(c for c in s.clauses if c.text.startswith(clause))
+    assert found.status == "not modelled" and not found.links
