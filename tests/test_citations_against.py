@@ -33,6 +33,28 @@ AUDITED = [
     ("quadrille-dealer-stakes-four", "settlement.stakes.0", "Le jeu est marqué"),
     # The doubling bête (14, 28, 56): ENC-Q gives 14, 42, 56.
     ("quadrille-doubling-bete", "settlement.bete", "la premiere bête"),
+    # Found by the re-audit: Quadrille's codille of four or fewer quotes ENC-Q's "cinq mains,
+    # ou moins" (a misprint, docs/disagreements.md §3.11).
+    ("quadrille", "results.rules.5", "s'ils ne faisoient à tous deux que cinq"),
+    # No calling one's own king: ENC-Q "peut appeller un des rois qu'il a".
+    ("quadrille-no-self-call", "declarations.call", "peut appeller un des rois"),
+    # Hoyle's vole of double the stake: the Académie's vole is a fixed fiche.
+    ("quadrille-hoyle-vole", "settlement.items.vole", "La vole se paye une fiche"),
+    # Hombre's revoke refused: ENC-HOM's revoke makes a bête each time.
+    ("ombre", "play.renonce", "Celui qui renonce fait la bête"),
+    # The Médiateur's demand without a fee: Hoyle's fish for the king (on in the variant
+    # mediateur-couleur-favorite).
+    ("mediateur", "declarations.demand.fee", "giving in return some other card, and a fish"),
+    # Rocambor's matadors keep Tresillo's privilege: the online table's test bars the manille
+    # under the basto.
+    ("tresillo-rocambor", "matadors.privilege", "basto lead: lower trumps required"),
+    # Flagged before the re-audit, listed by it: Quadrille's revoke refused (ENC-Q punishes
+    # it), its vole paid a fiche over the won game (ENC-Q: only what was agreed), and Hoyle's
+    # faced last card (ENC-Q voids the deal for any card faced).
+    ("quadrille", "play.renonce", "Qui renonce fait la bête"),
+    ("quadrille", "play.renonce", "il faut reprendre ses cartes"),
+    ("quadrille", "settlement.outcomes.vole", "la vole ne gagne que ce que"),
+    ("quadrille-hoyle-faced-last-card", "laws.misdeal", "Il faudroit aussi refaire"),
 ]
 
 
@@ -48,3 +70,15 @@ def _citation(ruleset: str, rule: str, head: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("ruleset", "rule", "head"), AUDITED)
 def test_an_audited_departure_is_flagged_against(ruleset: str, rule: str, head: str) -> None:
     assert _citation(ruleset, rule, head).get("against") is True
+
+
+def test_tredrille_s_three_players_are_quoted() -> None:
+    """Tredrille's three players (attested) quote Hoyle's "three-handed", not "on his own
+    account" alone, which says nothing of how many play."""
+    rules = load_ruleset("tredrille")
+    quotes = [
+        str(node["quote"])
+        for r, path, node in _rule_citations([rules])
+        if ".".join(str(k) for k in _basis_path(r, path)) == "players"
+    ]
+    assert any("three-handed" in q for q in quotes), quotes

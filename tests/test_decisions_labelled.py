@@ -170,3 +170,15 @@ def test_an_unlisted_basis_is_caught() -> None:
         "rules/quadrille.yaml: settlement.items.matadors (conjecture)"
     ]
     assert _unlisted((NAMED - {place}) | {("rules/quadrille.yaml", "settlement.items")}) == []
+
+
+def test_no_document_cites_the_shared_rules_reference() -> None:
+    """The documents cite the sources themselves, never the research's own rules reference
+    (its worked examples included): docs/decisions.md and docs/referee.md once did."""
+    texts = [*(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
+    found = [
+        str(p.relative_to(ROOT))
+        for p in texts
+        if re.search("the reference's|rules" + "-reference", p.read_text(encoding="utf-8"), re.I)
+    ]
+    assert found == []

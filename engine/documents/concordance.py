@@ -20,7 +20,8 @@ settled status of its clauses (missing, not modelled, read otherwise, checked, e
 rule, in that order), so that no link to one clause shows the whole sentence as encoded.
 
 The links are found from the rule files' own citations (a quote found in the sentence, or its
-first piece), so they follow the rule files as they change; the data file
+first piece; a quote that is a whole sentence of its source is that sentence only, not the
+longer ones it is words of), so they follow the rule files as they change; the data file
 ``sources/concordance.yaml`` holds only what no citation says. It is validated: each entry's
 ``match`` must be found in exactly one sentence of its source, its status must be one of the
 data statuses, and each rule-file entry it names must exist.
@@ -515,12 +516,16 @@ def _read(
         if c.source == source_id and pieces(c.quote)
     ]
     matches = [(normalise(e.match), e) for e in entries if e.source == source_id]
+    split = sentences_of(source)
+    # A quote that is a whole sentence (a stored passage quoted entire) is that sentence, not
+    # every longer one it is words of: "Spil | 1 | 2" is not "Bedre spil | 1 | 2".
+    whole = {normalise(text) for _, _, text in split}
     sentences = []
-    for number, (anchor, locator, text) in enumerate(sentences_of(source), 1):
+    for number, (anchor, locator, text) in enumerate(split, 1):
         key = normalise(text)
         links: dict[tuple[str, str], Link] = {}
         for head, rules, path, node in cites:
-            if head not in key:
+            if head not in key or (head in whole and head != key):
                 continue
             rule = _basis_path(rules, path)
             file, line, _ = rules.locate(path)
@@ -536,7 +541,11 @@ def _read(
                     rules.extends is not None,
                 ),
             )
-        quoted = tuple(ClaimLink(c.id, c.ruleset) for head, c in quotes if head in key)
+        quoted = tuple(
+            ClaimLink(c.id, c.ruleset)
+            for head, c in quotes
+            if head in key and (head not in whole or head == key)
+        )
         mine = [e for match, e in matches if match in key]
         entry = next((e for e in mine if e.clause is None), None)
         clauses = []
