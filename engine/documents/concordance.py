@@ -494,6 +494,68 @@ def build_concordances(
     return tuple(_read(source, citations, claims, entries) for source in sources)
 
 
+_Cite = tuple[str, RuleSet, tuple[Any, ...], Any]
+"""A rule's citation of a source: its quote's first piece (normalised), the rules, the path
+and the citation."""
+
+
+def _sentence_links(
+    key: str, whole: set[str], cites: Sequence[_Cite]
+) -> dict[tuple[str, str], Link]:
+    """The rule entries whose quote is words of the sentence ``key`` (normalised), by ruleset
+    and rule path; a quote that is a whole sentence (``whole``) links that sentence only."""
+    links: dict[tuple[str, str], Link] = {}
+    for head, rules, path, node in cites:
+        if head not in key or (head in whole and head != key):
+            continue
+        rule = _basis_path(rules, path)
+        file, line, _ = rules.locate(path)
+        shown = ".".join(str(k) for k in rule) or "(top)"
+        links.setdefault(
+            (rules.id, shown),
+            Link(
+                rules.id,
+                shown,
+                f"{repo_path(file)}:{line}" if line is not None else repo_path(file),
+                _evidence(rules, path),
+                bool(node.get("against", False)),
+                rules.extends is not None,
+            ),
+        )
+    return links
+
+
+def _clauses(
+    key: str,
+    mine: Sequence[Entry],
+    links: dict[tuple[str, str], Link],
+    cites: Sequence[_Cite],
+) -> tuple[tuple[Clause, ...], dict[tuple[str, str], Link]]:
+    """The sentence's clauses (the entries of ``mine`` that name one), each with the links
+    whose quote falls in it, and the links left to the sentence as a whole."""
+    clauses = []
+    rest = dict(links)
+    for e in mine:
+        if e.clause is None:
+            continue
+        words = normalise(e.clause)
+        inside = tuple(
+            link
+            for (ruleset, shown), link in links.items()
+            if any(
+                h in words or words in h
+                for h, r, p, _ in cites
+                if r.id == ruleset
+                and ".".join(str(k) for k in _basis_path(r, p)) == shown
+                and h in key
+            )
+        )
+        for link in inside:
+            rest.pop((link.ruleset, link.path), None)
+        clauses.append(Clause(e.clause, inside, e))
+    return tuple(clauses), rest
+
+
 def _read(
     source: Source,
     citations: Sequence[tuple[RuleSet, tuple[Any, ...], Any]],
@@ -523,24 +585,7 @@ def _read(
     sentences = []
     for number, (anchor, locator, text) in enumerate(split, 1):
         key = normalise(text)
-        links: dict[tuple[str, str], Link] = {}
-        for head, rules, path, node in cites:
-            if head not in key or (head in whole and head != key):
-                continue
-            rule = _basis_path(rules, path)
-            file, line, _ = rules.locate(path)
-            shown = ".".join(str(k) for k in rule) or "(top)"
-            links.setdefault(
-                (rules.id, shown),
-                Link(
-                    rules.id,
-                    shown,
-                    f"{repo_path(file)}:{line}" if line is not None else repo_path(file),
-                    _evidence(rules, path),
-                    bool(node.get("against", False)),
-                    rules.extends is not None,
-                ),
-            )
+        links = _sentence_links(key, whole, cites)
         quoted = tuple(
             ClaimLink(c.id, c.ruleset)
             for head, c in quotes
@@ -548,26 +593,7 @@ def _read(
         )
         mine = [e for match, e in matches if match in key]
         entry = next((e for e in mine if e.clause is None), None)
-        clauses = []
-        rest = dict(links)
-        for e in mine:
-            if e.clause is None:
-                continue
-            words = normalise(e.clause)
-            inside = tuple(
-                link
-                for (ruleset, shown), link in links.items()
-                if any(
-                    h in words or words in h
-                    for h, r, p, _ in cites
-                    if r.id == ruleset
-                    and ".".join(str(k) for k in _basis_path(r, p)) == shown
-                    and h in key
-                )
-            )
-            for link in inside:
-                rest.pop((link.ruleset, link.path), None)
-            clauses.append(Clause(e.clause, inside, e))
+        clauses, rest = _clauses(key, mine, links, cites)
         sentences.append(
             Sentence(
                 number,
@@ -578,7 +604,7 @@ def _read(
                 tuple(sorted(rest.values(), key=lambda link: link.variant)),
                 quoted,
                 entry,
-                tuple(clauses),
+                clauses,
             )
         )
     return Concordance(source, tuple(sentences))
