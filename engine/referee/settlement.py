@@ -248,24 +248,29 @@ class _Ledger:
             self.balances[seat] -= amount
             self.pot += amount
             if self.lines is not None:
-                self.lines.append(Payment(line[0], seat, POT, amount, *line[1:]))
+                self.lines.append(_payment(line, seat, POT, amount))
 
     def from_pot(self, seat: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[seat] += amount
             self.pot -= amount
             if self.lines is not None:
-                self.lines.append(Payment(line[0], POT, seat, amount, *line[1:]))
+                self.lines.append(_payment(line, POT, seat, amount))
 
     def transfer(self, payer: int, payee: int, amount: int, line: _Line) -> None:
         if amount:
             self.balances[payer] -= amount
             self.balances[payee] += amount
             if self.lines is not None:
-                self.lines.append(Payment(line[0], payer, payee, amount, *line[1:]))
+                self.lines.append(_payment(line, payer, payee, amount))
 
 
-_NO_LINE: _Line = ("", PaymentKind.ITEMS, (), (), None)
+def _payment(line: _Line, payer: int | Account, payee: int | Account, amount: int) -> Payment:
+    """The settlement's line: what ``line`` is, paid by ``payer`` to ``payee``."""
+    return Payment(line.label, payer, payee, amount, line.kind, line.items, line.bases, line.alone)
+
+
+_NO_LINE = _Line("", PaymentKind.ITEMS, (), (), None)
 """The line of a settlement that writes none (the counters only)."""
 
 
@@ -589,7 +594,7 @@ def _settle_played(
     for payer, payee, amount, why in inputs.transfers:
         line = _NO_LINE
         if kinds is not None:
-            line = kinds.fees.get(why) or (why, PaymentKind.FEE, (), (), None)
+            line = kinds.fees.get(why) or _Line(why, PaymentKind.FEE, (), (), None)
         ledger.transfer(payer, payee, amount, line)
 
     # Odd counters kept from an earlier codille go to the holder of the highest trump.
@@ -713,8 +718,8 @@ def _pay_pot(
     partner, in_play = inputs.partner, pot.in_play
     pot_line = board_line = _NO_LINE
     if kinds is not None:
-        pot_line = ("pot", PaymentKind.POT, (), (outcome.basis,), None)
-        board_line = ("board", PaymentKind.BOARD, (), (outcome.basis,), None)
+        pot_line = _Line("pot", PaymentKind.POT, (), (outcome.basis,), None)
+        board_line = _Line("board", PaymentKind.BOARD, (), (outcome.basis,), None)
     where = outcome.pot
     if where is _SIDE:
         for seat, share in _split(in_play, declarer, partner):
@@ -734,7 +739,11 @@ def _pay_pot(
             # "He of the four, who had the highest Trump takes up one, the second is for Him of
             # the three others, who had the next best Trump ... in Case they had neither of them
             # any Trump at all, it is let alone till the next Deal" (CG-EN PA56).
-            odd_line = _NO_LINE if kinds is None else (ODD_COUNTER, PaymentKind.ODD, *kinds.odd[2:])
+            odd_line = (
+                _NO_LINE
+                if kinds is None
+                else kinds.odd._replace(label=ODD_COUNTER, kind=PaymentKind.ODD)
+            )
             for seat in [s for s in inputs.trump_holders if s in opponents][:left]:
                 ledger.from_pot(seat, 1, odd_line)
     elif where is _CODILLE_WINNER:
@@ -797,7 +806,7 @@ def _pay_items(
     if kinds is not None:
         ids = tuple(paid)
         bases = tuple(rules.items[i].basis for i in ids)
-        line = ("+".join(ids), PaymentKind.ITEMS, ids, bases, None)
+        line = _Line("+".join(ids), PaymentKind.ITEMS, ids, bases, None)
     partner = inputs.partner
     if direction == "receive":
         side_shares = _split(total, declarer, partner)
@@ -805,7 +814,7 @@ def _pay_items(
     else:
         side_shares = [(declarer, total)] if alone else _split(total, declarer, partner)
         if alone and kinds is not None:
-            line = (*line[:4], alone)
+            line = line._replace(alone=alone)
         _flow(ledger, side_shares, list(zip(opponents, per_opponent, strict=True)), line)
 
 
@@ -833,7 +842,9 @@ def _make_betes(
     if outcome.bete:
         bete_line = _NO_LINE if kinds is None else kinds.bete
         if alone:
-            ledger.to_pot(declarer, size, bete_line if kinds is None else (*bete_line[:4], alone))
+            ledger.to_pot(
+                declarer, size, bete_line if kinds is None else bete_line._replace(alone=alone)
+            )
         else:
             for seat, share in _split(size, declarer, inputs.partner):
                 ledger.to_pot(seat, share, bete_line)
@@ -879,13 +890,13 @@ def _settle_points(
         if lines is not None:
             payer: int | Account = SCORE if points > 0 else seat
             payee: int | Account = seat if points > 0 else SCORE
-            lines.append(Payment(line[0], payer, payee, abs(points), *line[1:]))
+            lines.append(_payment(line, payer, payee, abs(points)))
 
     played = result is not None and result != "redeal" and declarer is not None
     if result is not None and declarer is not None and contract is not None and played:
         tariff = rules.points.get((contract, result))
         if tariff is not None:
-            line: _Line = (
+            line = _Line(
                 POINTS_LINE,
                 PaymentKind.POINTS,
                 (contract, result),
@@ -910,7 +921,7 @@ def _settle_points(
         score(
             offender,
             -penalty.points,
-            (penalty.name, PaymentKind.PENALTY, (fault,), (penalty.basis,), None),
+            _Line(penalty.name, PaymentKind.PENALTY, (fault,), (penalty.basis,), None),
         )
     return SettlementResult(
         tuple(balances),
@@ -973,7 +984,7 @@ def _settle_void(
         made = _bete_size(rules, table, fresh, in_play, going if table.betes else None)
         line = _NO_LINE
         if kinds is not None:
-            line = (
+            line = _Line(
                 ELEVEN_BETE,
                 PaymentKind.IRREGULARITY,
                 (),

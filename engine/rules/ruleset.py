@@ -911,7 +911,7 @@ def _stake_line(rules: RuleSet, redeal: bool) -> PaymentLine:
     else:
         lines = rules.stakes
         bases = tuple(rules.basis_at(("settlement", "stakes", i)) for i in range(len(lines)))
-    return ("stake", PaymentKind.STAKE, tuple(who for who, _ in lines), bases, None)
+    return PaymentLine("stake", PaymentKind.STAKE, tuple(who for who, _ in lines), bases, None)
 
 
 def _payment_lines(rules: RuleSet) -> PaymentLines:
@@ -919,7 +919,7 @@ def _payment_lines(rules: RuleSet) -> PaymentLines:
     with the ruleset)."""
     fees: dict[str, PaymentLine] = {}
     if rules.demand is not None and rules.demand.fee is not None:
-        fees[FEE_DEMANDED] = (
+        fees[FEE_DEMANDED] = PaymentLine(
             FEE_DEMANDED,
             PaymentKind.FEE,
             (),
@@ -928,19 +928,21 @@ def _payment_lines(rules: RuleSet) -> PaymentLines:
         )
     if rules.call is not None and rules.call.surrender_fee is not None:
         basis = rules.basis_at(("declarations", "call", "surrender"))
-        fees[FEE_SURRENDERED] = (FEE_SURRENDERED, PaymentKind.FEE, (), (basis,), None)
+        fees[FEE_SURRENDERED] = PaymentLine(FEE_SURRENDERED, PaymentKind.FEE, (), (basis,), None)
     for held in rules.held_cards:
         for text in held.cards:
             label = held_label(held.name, text)
-            fees[label] = (label, PaymentKind.HELD, (), (held.basis,), None)
+            fees[label] = PaymentLine(label, PaymentKind.HELD, (), (held.basis,), None)
     odd = rules.codille_remainder_basis
     return PaymentLines(
         _stake_line(rules, False),
         _stake_line(rules, True),
-        ("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
-        (RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None),
-        (ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
-        (
+        PaymentLine("bête", PaymentKind.BETE, (), (rules.basis_at(("settlement", "bete")),), None),
+        PaymentLine(
+            RENONCE_BETE, PaymentKind.RENONCE, (), (rules.basis_at(("play", "renonce")),), None
+        ),
+        PaymentLine(ODD_COUNTERS, PaymentKind.ODD, (), (odd,) if odd is not None else (), None),
+        PaymentLine(
             TURNED_HAND_BETE,
             PaymentKind.TURNED_HAND,
             (),

@@ -743,8 +743,17 @@ class Alone:
     basis: Basis
 
 
-PaymentLine = tuple[str, PaymentKind, tuple[str, ...], tuple[Basis, ...], Alone | None]
-"""What a payment is, whoever pays it: label, kind, item ids, bases, sole liability."""
+class PaymentLine(NamedTuple):
+    """What a payment is, whoever pays it (the settlement's :class:`Payment` without its payer,
+    payee and amount), read by name."""
+
+    label: str
+    kind: PaymentKind
+    items: tuple[str, ...]
+    """The rule file's item ids the line pays (kind ``items``), or the stake lines it is."""
+    bases: tuple[Basis, ...]
+    alone: Alone | None
+    """Set when the payer is a declarer who pays the lost game alone."""
 
 
 class PaymentLines(NamedTuple):
