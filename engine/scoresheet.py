@@ -38,11 +38,13 @@ from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
 from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.referee.auction import may_pass_out, reserved_to
-from engine.referee.deal_laws import dealer_after, fault_refusal
+from engine.referee.deal_laws import fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import paid_cards, transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
-from engine.referee.party import deals_counted, last_tour_factor, party_leaders, party_over
+from engine.referee.party import (
+    Standing,
+)
 from engine.referee.play import (
     RENONCE_REFUSED,
     could_undertake_vole,
@@ -197,6 +199,11 @@ class ScoredDeal:
     top_taker: int | None = None
     """Under a contract every seat plays (``all_play``), the seat that took the most tricks,
     the referee's answer (:func:`~engine.referee.result.top_taker_by`)."""
+
+    @property
+    def dealer(self) -> int:
+        """Returns the seat that dealt it."""
+        return self.entry.dealer
 
     @property
     def declarer(self) -> int | None:
@@ -563,8 +570,11 @@ def _refuse(code: str, message: str, rule: str = "") -> IllegalActionError:
 
 
 @dataclass
-class Evening:
-    """An evening of deals scored under one ruleset and setup, the pot carried over."""
+class Evening(Standing["ScoredDeal"]):
+    """An evening of deals scored under one ruleset and setup, the pot carried over: a party
+    of deals entered (the referee's :class:`~engine.referee.party.Standing` says who deals
+    next, what lies on the table, the totals and whether the party is over, as for a party
+    played)."""
 
     rules: RuleSet
     options: dict[str, str] = field(default_factory=dict)
@@ -573,6 +583,8 @@ class Evening:
     deals: list[ScoredDeal] = field(default_factory=list)
     players: tuple[str, ...] = ()
     """The players' names, seat 0 first (empty: seats are numbered only)."""
+    start: TableState = field(default_factory=TableState)
+    """What lies on the table before the first deal (nothing)."""
 
     def __post_init__(self) -> None:
         self.rules.resolve_options(self.options)  # an unknown option is refused at once
@@ -612,14 +624,6 @@ class Evening:
     def n(self) -> int:
         """Returns the number of players."""
         return self.rules.players
-
-    @property
-    def next_dealer(self) -> int:
-        """Returns the seat that deals next (the deal passes to the right)."""
-        if not self.deals:
-            return self.first_dealer
-        last = self.deals[-1]
-        return dealer_after(self.rules, last.entry.dealer, last.result)
 
     @property
     def next_eldest(self) -> int:
@@ -688,17 +692,6 @@ class Evening:
         codille's odd counters to the defenders with the highest trumps (``codille_remainder:
         highest-trumps``), so the forms ask for ``trump_holders``."""
         return self.rules.codille_remainder is CodilleRemainder.HIGHEST_TRUMPS
-
-    @property
-    def table(self) -> TableState:
-        """Returns what lies on the table for the next deal."""
-        return self.deals[-1].settlement.table if self.deals else TableState()
-
-    @property
-    def totals(self) -> list[int]:
-        """Returns each seat's running balance."""
-        running = self.running_totals()
-        return running[-1] if running else [0] * self.n
 
     def player(self, seat: int) -> str:
         """Returns the player's name as entered, or ``seat 2`` when none was given."""
@@ -1261,7 +1254,7 @@ class Evening:
         rules, n, table = self.rules, self.n, self.table
         top = None
         # A deal dealt again by the same dealer is not a deal of the tour.
-        factor = last_tour_factor(rules, self.counted)
+        factor = self.factor_for(len(self.deals))
         stakes = deal_stakes(rules, entry.dealer, table, factor)
         if result == "redeal":
             settlement = settle(
@@ -1308,17 +1301,6 @@ class Evening:
         scored = ScoredDeal(entry, result, side, settlement, effects, top)
         self.deals.append(scored)
         return scored
-
-    @property
-    def over(self) -> bool:
-        """Checks if the rule file's party (to a target, or of some deals) is over."""
-        return party_over(self.rules, self.totals, self.counted)
-
-    @property
-    def counted(self) -> int:
-        """Returns how many of the deals scored count in the party: not a deal made void and
-        dealt again by the same dealer (the referee's :func:`deals_counted`)."""
-        return deals_counted(self.rules, (d.result for d in self.deals))
 
     def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         """The surrendered card's fee (roi rendu) and the payments for cards held."""
@@ -1415,11 +1397,6 @@ class Evening:
                 else {}
             ),
         }
-
-    @property
-    def leaders(self) -> list[int]:
-        """Returns the seats with the highest total (the winners, once the party is over)."""
-        return party_leaders(self.totals)
 
 
 # What a name or title may hold: what YAML reads back as written, on one line (no C0 or C1

@@ -10,16 +10,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.cards import Card
 from engine.errors import NotationError
 from engine.referee import deal_laws as laws
 from engine.referee.deal import Deal
-from engine.referee.settlement import PaymentKind, TableState
+from engine.referee.settlement import PaymentKind, SettlementResult, TableState
 from engine.rules.model import RuleSet
 
-__all__ = ["Party", "deals_counted", "last_tour_factor", "party_leaders", "party_over"]
+__all__ = [
+    "Party",
+    "SettledDeal",
+    "Standing",
+    "deals_counted",
+    "last_tour_factor",
+    "party_leaders",
+    "party_over",
+]
 
 
 def last_tour_factor(rules: RuleSet, index: int) -> int:
@@ -62,7 +70,115 @@ def party_leaders(totals: Sequence[int]) -> list[int]:
     return [seat for seat, total in enumerate(totals) if total == best]
 
 
-class Party:
+class SettledDeal(Protocol):
+    """What a party reads of each of its deals, played card by card (:class:`Deal`) or
+    entered from a real table (the scorekeeper's deal): who dealt, how it ended, what it
+    settled."""
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def result(self) -> str | None:
+        """The result (None while the deal is being played)."""
+
+    @property
+    def settlement(self) -> SettlementResult | None:
+        """The counters it moved (None while the deal is being played)."""
+
+
+D = TypeVar("D", bound=SettledDeal)
+
+
+class Standing(Generic[D]):
+    """A party's deals so far and what they add up to: who deals next, what lies on the table,
+    the running balances, whether the party is over. The one account of it, for the party
+    played at a table (:class:`Party`) and the evening entered at the scorekeeper
+    (``engine.scoresheet.Evening``).
+
+    A subclass gives ``rules``, ``first_dealer``, ``start`` (the table before the first deal)
+    and ``deals``, oldest first.
+    """
+
+    rules: RuleSet
+    first_dealer: int
+    start: TableState
+    deals: list[D]
+
+    def factor_for(self, index: int) -> int:
+        """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`. A
+        deal made void and dealt again by the same dealer is not a deal of the tour: the
+        deals before ``index`` count without them."""
+        before = self.deals[:index]
+        void = len(before) - self._counted(before)  # the deals not played yet count as deals
+        return last_tour_factor(self.rules, index - void)
+
+    def _counted(self, deals: Iterable[D]) -> int:
+        return deals_counted(self.rules, (d.result for d in deals if d.result is not None))
+
+    @property
+    def counted(self) -> int:
+        """Returns how many finished deals count in the party (:func:`deals_counted`): a deal
+        made void and dealt again by the same dealer does not."""
+        return self._counted(self.deals)
+
+    @property
+    def next_dealer(self) -> int:
+        """Returns the seat that deals next (the deal passes to the right; a misdeal dealt
+        again by the same dealer stays with him: :func:`~engine.referee.deal_laws.dealer_after`)."""
+        if not self.deals:
+            return self.first_dealer
+        last = self.deals[-1]
+        return laws.dealer_after(self.rules, last.dealer, last.result)
+
+    @property
+    def table(self) -> TableState:
+        """Returns what lies on the table after the last finished deal."""
+        for deal in reversed(self.deals):
+            settled = deal.settlement
+            if settled is not None:
+                return settled.table
+        return self.start
+
+    @property
+    def totals(self) -> list[int]:
+        """Returns each seat's running balance over the finished deals."""
+        totals = [0] * self.rules.players
+        for deal in self.deals:
+            settled = deal.settlement
+            if settled is not None:
+                for seat, amount in enumerate(settled.balances):
+                    totals[seat] += amount
+        return totals
+
+    @property
+    def penalty_points(self) -> list[int]:
+        """Returns each seat's penalty points over the finished deals (``settlement.penalties``,
+        the faults scored outside the deal's result), as points lost: they are in
+        :attr:`totals` already, and the standing shows them beside it."""
+        lost = [0] * self.rules.players
+        for deal in self.deals:
+            settled = deal.settlement
+            if settled is not None:
+                for p in settled.payments:
+                    if p.kind is PaymentKind.PENALTY and p.payer_seat is not None:
+                        lost[p.payer_seat] += p.amount
+        return lost
+
+    @property
+    def over(self) -> bool:
+        """Checks if the party the rule file plays is over: a seat's total has reached its
+        ``target``, or its ``deals`` are played (a party of ``tours`` goes on: the tours only
+        say which deals pay more)."""
+        return party_over(self.rules, self.totals, self.counted)
+
+    @property
+    def leaders(self) -> list[int]:
+        """Returns the seats at the highest total (the party's winners once it is over)."""
+        return party_leaders(self.totals)
+
+
+class Party(Standing[Deal]):
     """Deals played one after another under one ruleset and setup.
 
     Each new deal is dealt by the seat on the previous dealer's right and starts from what the
@@ -84,77 +200,10 @@ class Party:
         self.start = table if table is not None else TableState()
         self.deals: list[Deal] = []
 
-    def factor_for(self, index: int) -> int:
-        """Returns the multiplier of deal ``index`` (from 0): see :func:`last_tour_factor`. A
-        deal made void and dealt again by the same dealer is not a deal of the tour: the
-        deals before ``index`` count without them."""
-        before = self.deals[:index]
-        void = len(before) - self._counted(before)  # the deals not played yet count as deals
-        return last_tour_factor(self.rules, index - void)
-
-    def _counted(self, deals: Iterable[Deal]) -> int:
-        return deals_counted(self.rules, (d.result for d in deals if d.is_over))
-
-    @property
-    def counted(self) -> int:
-        """Returns how many finished deals count in the party (:func:`deals_counted`): a deal
-        made void and dealt again by the same dealer does not."""
-        return self._counted(self.deals)
-
-    @property
-    def next_dealer(self) -> int:
-        """Returns the seat that deals next (the deal passes to the right)."""
-        if not self.deals:
-            return self.first_dealer
-        return laws.next_dealer(self.deals[-1])
-
-    @property
-    def table(self) -> TableState:
-        """Returns what lies on the table after the last finished deal."""
-        for deal in reversed(self.deals):
-            if deal.settlement is not None:
-                return deal.settlement.table
-        return self.start
-
-    @property
-    def totals(self) -> list[int]:
-        """Returns each seat's running balance over the finished deals."""
-        totals = [0] * self.rules.players
-        for deal in self.deals:
-            if deal.settlement is not None:
-                for seat, amount in enumerate(deal.settlement.balances):
-                    totals[seat] += amount
-        return totals
-
-    @property
-    def penalty_points(self) -> list[int]:
-        """Returns each seat's penalty points over the finished deals (``settlement.penalties``,
-        the faults scored outside the deal's result), as points lost: they are in
-        :attr:`totals` already, and the standing shows them beside it."""
-        lost = [0] * self.rules.players
-        for deal in self.deals:
-            if deal.settlement is not None:
-                for p in deal.settlement.payments:
-                    if p.kind is PaymentKind.PENALTY and p.payer_seat is not None:
-                        lost[p.payer_seat] += p.amount
-        return lost
-
     @property
     def finished(self) -> list[Deal]:
         """Returns the deals that are over."""
         return [d for d in self.deals if d.is_over]
-
-    @property
-    def over(self) -> bool:
-        """Checks if the party the rule file plays is over: a seat's total has reached its
-        ``target``, or its ``deals`` are played (a party of ``tours`` goes on: the tours only
-        say which deals pay more)."""
-        return party_over(self.rules, self.totals, self.counted)
-
-    @property
-    def leaders(self) -> list[int]:
-        """Returns the seats at the highest total (the party's winners once it is over)."""
-        return party_leaders(self.totals)
 
     def new_deal(
         self,
