@@ -42,6 +42,7 @@ _LAYERS: list[set[str]] = [
     {"engine.referee.dealstate"},
     {"engine.referee.deal_laws"},
     {"engine.referee.remedies"},
+    {"engine.referee.view"},  # what one seat may see, typed
     {"engine.referee.held"},
     {"engine.referee.result"},
     {"engine.referee.play"},

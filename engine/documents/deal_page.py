@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import LAW_VERBS
+from engine.cards import Card
 from engine.records import ActionStep, Record, ReplayReport, record_of, replay
 from engine.referee.deal import Deal
 from engine.referee.seating import side_tricks
@@ -192,7 +193,7 @@ class DealStory:
     talon: tuple[str, ...]
     actions: tuple[ActionLine, ...]
     """The actions applied (up to, not including, an illegal one)."""
-    partial_trick: tuple[str, ...]
+    partial_trick: tuple[Card, ...]
     """The cards of a trick left unfinished (at an error or where the record stops)."""
     partial_leader: int | None
     error: Mapping[str, Any] | None
@@ -329,8 +330,8 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 hands=dealt.hands or (),
                 talon=dealt.talon or (),
                 actions=tuple(lines),
-                partial_trick=tuple(view["trick"]),
-                partial_leader=view["trick_leader"] if view["trick"] else None,
+                partial_trick=view.trick,
+                partial_leader=view.trick_leader if view.trick else None,
                 error=error,
                 payments=payments,
                 alone=settled is not None and settled.alone is not None,
