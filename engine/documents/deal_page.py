@@ -215,6 +215,9 @@ class DealStory:
     irregular_after: tuple[IrregularLine, ...] = ()
     """The irregularities after the last trick finished (in the unfinished trick, or after
     the play)."""
+    side_tricks: int | None = None
+    """The tricks of the declaring side (the declarer and his partner), None before a
+    declarer: the referee's count, from the deal's typed tricks won."""
 
     def irregular_at(self, index: int) -> IrregularLine | None:
         """Returns the irregularity the action at ``index`` is, if it is one."""
@@ -237,17 +240,6 @@ class DealStory:
     def auction(self) -> tuple[ActionLine, ...]:
         """Returns the actions before the first card played (auction, declarations, écart)."""
         return tuple(_before_play(self.actions))
-
-    @property
-    def side_tricks(self) -> int | None:
-        """Returns the tricks of the declaring side, None before a declarer."""
-        declarer = self.report.get("declarer")
-        if declarer is None:
-            return None
-        won = [int(w) for w in self.report["tricks_won"]]
-        return side_tricks(
-            won, [int(declarer), *(int(p) for p in self.report.get("partners") or [])]
-        )
 
     @property
     def number(self) -> int:
@@ -341,6 +333,16 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 irregular=irregular,
                 play=play,
                 irregular_after=after,
+                side_tricks=_side_tricks(deal),
             )
         )
     return ReplayStory(rules, record, report, tuple(stories), str(file))
+
+
+def _side_tricks(deal: Deal) -> int | None:
+    """Returns the tricks of the declaring side (the declarer and his partner), None before a
+    declarer."""
+    if deal.declarer is None:
+        return None
+    partners = [deal.partner] if deal.partner is not None else []
+    return side_tricks(deal.won, [deal.declarer, *partners])

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from engine.actions import LAW_VERBS, Action
+from engine.actions import LAW_VERBS, Action, parse_seated
 from engine.actions import PLAY as PLAY_ACTIONS
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Suit
 from engine.enums import Help, OpenFrom, Visibility
@@ -511,33 +511,28 @@ class Deal(DealState):
         phase = self.phase
         named: list[Action] = []
         if phase in (AUCTION, MATCH):
-            named = [Action.parse(f"bid {c.id}") for c in rules.contracts.values() if c.biddable]
+            named = [Action("bid", contract=c.id) for c in rules.contracts.values() if c.biddable]
         elif phase is TRUMP:
-            named = [Action.parse(f"trump {suit.value}") for suit in Suit]
+            named = [Action("trump", suit=suit) for suit in Suit]
         elif phase is CALL:
             rule = rules.call if self.contract and self.contract.help is Help.CALL else rules.demand
             if rule is not None:
                 named = [
-                    Action.parse(f"call {c}")
+                    Action("call", cards=(c,))
                     for c in rules.deck(self.options)
                     if c.rank == rule.rank
                 ]
-        legal = {str(a) for a in self.legal_actions()}
-        return [a for a in named if str(a) not in legal]
+        legal = set(self.legal_actions())
+        return [a for a in named if a not in legal]
 
     def _parse(self, action: Action | str, seat: int | None) -> tuple[Action, int | None]:
         if isinstance(action, str):
-            words = action.split(maxsplit=1)
-            if len(words) == 2 and words[0].isdigit():
-                # A record line "SEAT VERB ...": the seat is a claim, checked below.
-                from engine.actions import parse_line
-
-                claimed, action = parse_line(action)
+            # A record line "SEAT VERB ...": the seat is a claim, checked below.
+            claimed, action = parse_seated(action)
+            if claimed is not None:
                 if seat is not None and seat != claimed:
                     raise NotationError(f"the line names seat {claimed}, not seat {seat}")
                 seat = claimed
-            else:
-                action = Action.parse(action)
         elif not isinstance(action, Action):
             raise NotationError(f"not an action: {action!r} (an Action or its notation)")
         if seat is not None:
