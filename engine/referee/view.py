@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 from engine.actions import Action
-from engine.cards import Card, Suit
+from engine.cards import ALL_CARDS, Card, Suit
 from engine.referee.remedies import PublicIrregularities
 from engine.referee.state import IrregularView, Phase, Trick
 from engine.rules.model import Contract
@@ -52,12 +52,18 @@ class ViewJson(TypedDict):
     irregular: NotRequired[IrregularView]
 
 
+_NOTATION = tuple(str(c) for c in ALL_CARDS)
+"""Each card's notation by its index (a look-up: the view is written often, by the OpenSpiel
+observations among others)."""
+
+
 def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return [str(c) for c in cards]
+    notation = _NOTATION
+    return [notation[c.index] for c in cards]
 
 
 def _card(card: Card | None) -> str | None:
-    return None if card is None else str(card)
+    return None if card is None else _NOTATION[card.index]
 
 
 @dataclass(frozen=True, slots=True)

@@ -691,7 +691,8 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return "[" + ",".join(_text(v) for v in value) + "]"
+        # Most lists are of cards or actions, written already (the view's as_json).
+        return "[" + ",".join(v if type(v) is str else _text(v) for v in value) + "]"
     if isinstance(value, tuple):
         return ":".join(_text(v) for v in value)
     if isinstance(value, dict):
