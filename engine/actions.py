@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.errors import NotationError
 
-__all__ = ["VERBS", "Action", "parse_line", "small_number"]
+__all__ = ["VERBS", "Action", "parse_line", "parse_seated", "small_number"]
 
 LAW_VERBS = (
     "expose",
@@ -299,6 +299,21 @@ def parse_line(text: str) -> tuple[int, Action]:
             f"not a record action {text[:80]!r} (expected 'SEAT VERB ...', e.g. '1 play Kd')"
         )
     return (-number if words[0].startswith("-") else number), Action.parse(words[1])
+
+
+def parse_seated(text: str) -> tuple[int | None, Action]:
+    """Parses an action with or without its seat: a record line ``"SEAT VERB ..."`` (the seat
+    a claim for the referee to check) or an action alone (the seat None).
+
+    >>> parse_seated("2 bid ask"), parse_seated("bid ask")
+    ((2, Action.parse('bid ask')), (None, Action.parse('bid ask')))
+
+    :raises NotationError: if the seat or the action does not parse.
+    """
+    words = text.split(maxsplit=1)
+    if len(words) == 2 and words[0].isdigit():
+        return parse_line(text)
+    return None, Action.parse(text)
 
 
 SMALL_DIGITS = 9

@@ -26,6 +26,11 @@ class NotARegularFile(OSError):
 class FileInUse(OSError):
     """Another process (a server, a terminal scorekeeper) holds the lock."""
 
+    def __init__(self, message: str, holder: str) -> None:
+        super().__init__(message)
+        self.holder = holder
+        """The holder's process id as its lock file says it (``unknown`` if it says none)."""
+
 
 def hold_lock(path: Path) -> int:
     """Takes the lock file ``path`` for this process and returns its descriptor (held until
@@ -55,7 +60,7 @@ def hold_lock(path: Path) -> int:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             holder = os.pread(fd, 20, 0).decode("utf-8", "replace").strip() or "unknown"
-            raise FileInUse(f"{path} is held by process {holder}") from None
+            raise FileInUse(f"{path} is held by process {holder}", holder) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
     except BaseException:

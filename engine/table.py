@@ -210,7 +210,7 @@ class TricksView:
     side: list[int] | None
     """The declaring side as the player knows it; None while the partner is hidden."""
     others: list[int]
-    called: str | None
+    called: Card | None
     each: bool = False
     """Every seat plays for himself, no sides (``Deal.each_for_himself``)."""
     top: int | None = None
@@ -291,7 +291,7 @@ class PromptView:
     """The bid standing (auction) or the overcall (match): seat and contract id."""
     help: str | None = None
     demanded_from: int | None = None
-    called: str | None = None
+    called: Card | None = None
     most: int = 0
     least: int = 0
     """The fewest he must discard (the declarer's duty to buy)."""
@@ -323,23 +323,24 @@ class TurnView:
     hand: list[tuple[Suit | None, list[Card]]]
     """The hand in groups: a suit, or None for the trumps."""
     choices: list[Action]
-    contract: str | None = None
+    contract: Contract | None = None
     declarer: int | None = None
-    trump: str | None = None
-    called: str | None = None
+    trump: Suit | None = None
+    called: Card | None = None
     calls: bool = False
     """The card was called (its holder a partner), not demanded."""
     side: list[int] | None = None
     demanded_from: int | None = None
-    given: str | None = None
-    auction: list[tuple[int, str]] = field(default_factory=list)
+    given: Card | None = None
+    auction: Sequence[tuple[int, Action]] = ()
+    """The speech so far, public to every seat."""
     tricks: TricksView | None = None
-    table: list[tuple[int, str]] = field(default_factory=list)
+    table: list[tuple[int, Card]] = field(default_factory=list)
     forced_note: bool = False
-    example: list[str] = field(default_factory=list)
+    example: Sequence[Card] = ()
     no_trumps: bool = False
     """The contract is played without trumps."""
-    declarer_hand: list[str] | None = None
+    declarer_hand: Sequence[Card] | None = None
     """The declarer's cards, open on the table (an *ouvert*), when the referee shows them."""
     each: bool = False
     """Every seat plays for himself, no sides (``Deal.each_for_himself``)."""
@@ -953,8 +954,8 @@ class TableGame:
         """Returns ``seat``'s hand in groups: each suit, and (None) its trumps once named."""
         hand = deal.hand(seat)
         groups: list[tuple[Suit | None, list[Card]]] = []
-        trump = deal.view(seat)["trump"]
-        trumps = set(deal.rules.trump_order(Suit.parse(trump), deal.options)) if trump else set()
+        trump = deal.view(seat).trump
+        trumps = set(deal.rules.trump_order(trump, deal.options)) if trump is not None else set()
         for card in hand:
             suit = None if card in trumps else card.suit
             if not groups or groups[-1][0] != suit:
@@ -995,7 +996,7 @@ class TableGame:
             declarer=deal.declarer,
             side=side,
             others=[k for k in range(deal.n) if side is not None and k not in side and k != out],
-            called=deal.view(self.human if self.human is not None else 0)["called"]
+            called=deal.view(self.human if self.human is not None else 0).called
             if deal.declarer is not None and side is None
             else None,
         )
@@ -1040,7 +1041,7 @@ class TableGame:
             exchange = ExchangeView(
                 [ALL_CARDS[c] for c in discarded],
                 [ALL_CARDS[c] for c in drawn],
-                deal.view(seat)["talon"],
+                deal.view(seat).talon,
                 limit,
             )
         declarer = None
@@ -1119,8 +1120,8 @@ class TableGame:
             seat=seat,
             holder=holder,
             card=card,
-            called=view["called"],
-            shown=holder == human or view["given"] is not None or human is None,
+            called=view.called,
+            shown=holder == human or view.given is not None or human is None,
             human=human,
             hand=self._hand(deal, human) if human is not None and human == holder else None,
         )
@@ -1175,7 +1176,7 @@ class TableGame:
             prompt = dataclasses.replace(prompt, help=deal.contract.help)
         elif phase == "give":
             prompt = dataclasses.replace(
-                prompt, demanded_from=deal.demanded_from, called=view["called"]
+                prompt, demanded_from=deal.demanded_from, called=view.called
             )
         elif phase == "exchange":
             why = deal.exchange_why()
@@ -1185,7 +1186,7 @@ class TableGame:
                 least=why.least if why is not None else 0,
                 may_defer=deal.may_defer(),
                 limit=why,
-                talon=view["talon"],
+                talon=view.talon,
             )
         elif phase == "raise":
             held = deal.holder_contract
@@ -1198,17 +1199,15 @@ class TableGame:
             if irregular is not None and irregular.naming is not None:
                 prompt = dataclasses.replace(prompt, naming=irregular.naming)
         elif phase != "trump":
-            led = Card.parse(view["trick"][0]) if view["trick"] else None
-            trump = view["trump"]
+            led = view.trick[0] if view.trick else None
+            trump = view.trump
             prompt = dataclasses.replace(
                 prompt,
-                trick=len(view["tricks"]) + 1,
+                trick=len(view.tricks) + 1,
                 led=led,
-                led_trump=bool(
-                    led is not None
-                    and trump
-                    and led in self.rules.trump_order(Suit.parse(trump), deal.options)
-                ),
+                led_trump=led is not None
+                and trump is not None
+                and led in self.rules.trump_order(trump, deal.options),
             )
         return prompt
 
@@ -1223,19 +1222,19 @@ class TableGame:
             prompt=self._prompt_view(deal, seat),
             hand=self._hand(deal, seat),
             choices=legal,
-            contract=view["contract"],
-            declarer=view["declarer"],
-            trump=view["trump"],
-            called=view["called"],
+            contract=view.contract,
+            declarer=view.declarer,
+            trump=view.trump,
+            called=view.called,
             calls=deal.contract is not None and deal.contract.help == "call",
-            side=self._side_known(deal) if view["called"] else None,
-            demanded_from=view["demanded_from"],
-            given=view["given"],
-            # The speech, public to every seat (Deal.view lists the same), as typed pairs.
-            auction=[(s, str(a)) for s, a in deal.auction],
+            side=self._side_known(deal) if view.called is not None else None,
+            demanded_from=view.demanded_from,
+            given=view.given,
+            # The speech, public to every seat: the view's typed pairs.
+            auction=view.auction,
             tricks=self._tricks_view(deal) if deal.phase in ("play", "vole") else None,
-            table=list(zip(_in_turn(deal, view["trick_leader"]), view["trick"], strict=False))
-            if view["trick"]
+            table=list(zip(_in_turn(deal, view.trick_leader), view.trick, strict=False))
+            if view.trick
             else [],
             forced_note=(
                 deal.phase == "auction"
@@ -1244,9 +1243,9 @@ class TableGame:
                 and card in deal.hand(seat)
                 and deal.standing_bid is None
             ),
-            example=view["hand"][-min(2, most) :] if most else [],
-            no_trumps=view["no_trumps"],
-            declarer_hand=view["declarer_hand"] if view["declarer"] != seat else None,
+            example=view.hand[-min(2, most) :] if most else (),
+            no_trumps=view.no_trumps,
+            declarer_hand=view.declarer_hand if view.declarer != seat else None,
             each=deal.each_for_himself,
             public=irregular.public if (irregular := public_irregularities(deal)) else (),
             playable=[a.card for a in legal if a.verb == "play" and a.card is not None],

@@ -89,8 +89,9 @@ def test_solo_bid_with_suit_locks_trump(roc) -> None:  # type: ignore[no-untyped
     assert deal.trump == Suit.HEARTS.index
     assert deal.phase == "exchange"
     view = deal.view((bidder + 1) % 4 if deal.out != (bidder + 1) % 4 else (bidder + 2) % 4)
-    assert f"{bidder} bid sans-prendre hearts" in view["auction"]
-    assert view["trump"] == "hearts"
+    assert (bidder, Action("bid", contract="sans-prendre", suit=Suit.HEARTS)) in view.auction
+    assert view.trump is Suit.HEARTS
+    assert f"{bidder} bid sans-prendre hearts" in view.as_json()["auction"]
 
 
 def test_a_replayed_record_has_the_bid_suit_as_trumps(roc) -> None:  # type: ignore[no-untyped-def]

@@ -123,7 +123,7 @@ def test_contrabola_forces_the_ombre_to_exchange_exactly_one_card_and_nobody_els
     run(deal, ["1 pass", "2 pass", "3 bid contrabola"])
     # No trumps to name: straight to the exchange, the Ombre first and alone.
     assert deal.phase is Phase.EXCHANGE and deal.to_move == 3
-    assert deal.no_trumps and deal.view(1)["trump"] is None and deal.view(1)["no_trumps"]
+    assert deal.no_trumps and deal.view(1).trump is None and deal.view(1).no_trumps
     why = deal.exchange_why()
     assert why is not None and why.least == 1 and why.most == 1
     legal = list(deal.legal_actions())

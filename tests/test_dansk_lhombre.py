@@ -313,9 +313,9 @@ def test_the_nolo_ouvert_hand_is_laid_open_after_the_first_lead() -> None:
     bots = [make_bot("heuristic", seed=s) for s in range(3)]
     while d.phase is not Phase.PLAY:
         d.apply(bots[d.to_move].choose(d, d.to_move))
-    assert d.view(MIDDLE)["declarer_hand"] is None  # not before the first card is led
+    assert d.view(MIDDLE).declarer_hand is None  # not before the first card is led
     d.apply(bots[d.to_move].choose(d, d.to_move))
-    assert d.view(MIDDLE)["declarer_hand"] is not None
+    assert d.view(MIDDLE).declarer_hand is not None
 
 
 def test_bots_play_the_nolos_to_the_end() -> None:

@@ -210,11 +210,11 @@ def test_the_bots_know_what_the_view_shows_of_a_given_card() -> None:
     deal = _to_play("quadrille-a-trois", lambda d: d.given is not None)
     assert deal.given is not None and deal.demanded_from is not None
     for seat in range(deal.n):
-        shown = deal.view(seat)["given"] is not None
+        shown = deal.view(seat).given is not None
         assert shown == deal.given_visible_to(seat)
         located = knowledge(deal, seat).located[deal.demanded_from] >> deal.given & 1
         assert bool(located) == shown
-    assert all(deal.view(s)["given"] for s in range(deal.n))
+    assert all(deal.view(s).given for s in range(deal.n))
 
 
 @pytest.mark.parametrize("rules_id", ["quadrille", "ombre", "tresillo"])

@@ -7,6 +7,7 @@ tests/records/quadrille-law-*.yaml built on it.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,7 @@ def test_an_exposed_card_called_must_be_played(quadrille: RuleSet) -> None:
     d = deal(quadrille, [*AUCTION, "1 play Ac", "2 expose Kh"])
     # Seen by all: every seat's view shows it, the referee's answer.
     for seat in range(4):
-        assert d.view(seat)["irregular"]["public"] == [(2, ["Kh"])]
+        assert d.view(seat).irregular.public == ((2, (Card.parse("Kh"),)),)
     assert [str(c) for c in d.public_cards(2)] == ["Kh"]
     # Not yet called: he may still play another card.
     assert len(d.legal_actions()) > 1
@@ -71,7 +72,7 @@ def test_an_exposed_card_called_must_be_played(quadrille: RuleSet) -> None:
     assert refused(d, "2 play 4s") == "play/card-called"
     d.apply("2 play Kh")
     assert d.irregular is not None and d.irregular.required == ()
-    assert "irregular" in d.view(0) and d.view(0)["irregular"]["public"] == []
+    assert d.view(0).irregular is not None and d.view(0).irregular.public == ()
 
 
 def test_a_called_card_waits_for_a_turn_where_it_may_be_played(quadrille: RuleSet) -> None:
@@ -95,7 +96,7 @@ def test_the_called_card_is_forced_at_the_first_turn_it_is_legal(quadrille: Rule
 def test_the_sans_prendre_player_is_exempt(quadrille: RuleSet) -> None:
     """ENC-Q: "Celui qui joue sans prendre n'est point du-tout sujet à cette loi"."""
     d = deal(quadrille, [*SOLO, "1 trump clubs", "1 expose Kc"])
-    assert d.view(0)["irregular"]["public"] == [(1, ["Kc"])]
+    assert d.view(0).irregular.public == ((1, (Card.parse("Kc"),)),)
     assert refused(d, "0 require Kc") == "require/not-liable"
 
 
@@ -118,7 +119,7 @@ def test_a_refused_call_never_tells_the_asker_whose_side_the_holder_is(quadrille
     ``partner``): a call of another's card is answered as if the asker were his adversary, for a
     refusal would tell him the holder is his partner (conjecture; docs/decisions.md)."""
     d = deal(quadrille, [*AUCTION, "1 play Ac", "3 expose Qs", "2 expose Kh"])
-    assert d.view(1)["partner"] is None and d.view(0)["partner"] is None
+    assert d.view(1).partner is None and d.view(0).partner is None
     # The Ombre calls his hidden friend's card, a defender his fellow defender's: neither is
     # refused (before the fix: require/not-an-adversary, "only seat 3's adversaries ...").
     assert d.refusal("1 require Qs") is None
@@ -138,7 +139,7 @@ def test_a_card_played_out_of_turn_is_not_beasted_and_may_be_called(quadrille: R
     in that deal"."""
     d = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
     assert d.to_move == 1 and "Kh" in [str(c) for c in d.hand(2)]  # taken back
-    assert d.view(3)["irregular"]["public"] == [(2, ["Kh"])]
+    assert d.view(3).irregular.public == ((2, (Card.parse("Kh"),)),)
     assert refused(d, "1 out-of-turn Ac") == "out-of-turn/your-turn"
     finish(d)
     s = d.settlement
@@ -195,13 +196,13 @@ def test_the_vole_barred_by_the_hidden_friend_is_not_shown_before_his_king(
     defender = deal(quadrille, [*AUCTION, "2 out-of-turn Kh"])
     assert friend.irregular is not None and friend.irregular.vole_barred == "out_of_turn"
     for seat in range(4):
-        shown = friend.view(seat)["irregular"]
-        assert shown is not None and shown["vole_barred"] is None
-        other = defender.view(seat)["irregular"]
-        assert other is not None and other["vole_barred"] is None
+        shown = friend.view(seat).irregular
+        assert shown is not None and shown.vole_barred is None
+        other = defender.view(seat).irregular
+        assert other is not None and other.vole_barred is None
     trick = ["1 play Ac", "2 play 4s", "3 play 3c", "0 play As"]  # seat 0 to lead
     ombre = deal(quadrille, [*AUCTION, *trick, "1 out-of-turn 4h"])  # the declarer: all know
-    assert ombre.view(2)["irregular"]["vole_barred"] == "out_of_turn"  # type: ignore[index]
+    assert ombre.view(2).irregular.vole_barred == "out_of_turn"  # type: ignore[union-attr]
 
 
 # Showing cards before the game is won.
@@ -214,7 +215,7 @@ def test_cards_shown_before_six_tricks_are_dictated(quadrille: RuleSet) -> None:
     d = deal(quadrille, [*AUCTION, "1 show"])
     assert d.irregular is not None and d.irregular.dictated == frozenset({1})
     assert d.irregular.vole_barred == "shown_cards"
-    assert len(d.view(2)["irregular"]["public"][0][1]) == 10  # the whole hand, to every seat
+    assert len(d.view(2).irregular.public[0][1]) == 10  # the whole hand, to every seat
     d.apply("0 require 3s")
     assert [str(a) for a in d.legal_actions()] == ["play 3s"]
     assert refused(d, "3 require 5s") == "require/not-an-adversary"  # his partner
@@ -245,7 +246,7 @@ def test_a_sans_prendre_laid_down_unnamed_plays_in_the_suit_named(quadrille: Rul
     assert refused(d, "2 trump clubs") == "trump/name-trump"
     d.apply("3 name-trump hearts")  # any other player may name it
     assert d.trump == 2 and d.declarer == 1 and d.phase == "play"
-    assert d.view(0)["irregular"]["public"][0][0] == 1
+    assert d.view(0).irregular.public[0][0] == 1
 
 
 def test_lay_down_is_of_the_sans_prendre_only(quadrille: RuleSet) -> None:
@@ -485,8 +486,8 @@ def test_a_notice_takes_back_the_irregularities_declared_since_the_revoked_trick
     assert deal.irregular is not None and deal.irregular.vole_barred is None
     assert [str(c) for c in deal.public_cards(0)] == ["As"] and deal.public_cards(1) == []
     assert "require As" in [str(a) for a in deal.declarable(1)]  # still liable to be called
-    view = deal.view(2)["irregular"]
-    assert [e["action"] for e in view["events"]] == ["expose As"]
+    view = deal.view(2).irregular
+    assert [str(e.action) for e in view.events] == ["expose As"]
 
 
 # The bots take the remedies an adversary's irregularity gives them (Bot.remedy).
@@ -590,14 +591,15 @@ def test_the_tables_are_shown_the_typed_irregularities_whose_json_the_view_holds
         for deal in replay(rec, load_ruleset(rec.ruleset)).played:
             shown = public(deal)
             if shown is None:
-                assert all("irregular" not in deal.view(s) for s in range(deal.n))
+                assert all(deal.view(s).irregular is None for s in range(deal.n))
                 continue
             seen += 1
             assert isinstance(shown, PublicIrregularities)
             assert all(isinstance(e, Event) for e in shown.events)
             assert all(isinstance(c, Card) for _, cards in shown.public for c in cards)
             for s in range(deal.n):
-                assert deal.view(s)["irregular"] == shown.as_json()
+                assert deal.view(s).irregular == shown
+                assert deal.view(s).as_json()["irregular"] == shown.as_json()
     assert seen >= 3
 
 
@@ -631,17 +633,17 @@ def test_a_self_callers_exposed_card_is_called_as_any_other(quadrille: RuleSet) 
     lines += ["1 play Ac", "1 expose 5s"]
     alone = dealt(quadrille, HANDS, lines)
     helped = dealt(quadrille, swapped("Ks", "Qs"), lines)
-    assert alone.view(0)["partner"] is None and helped.view(0)["partner"] is None
+    assert alone.view(0).partner is None and helped.view(0).partner is None
     for seat in (0, 2):
         assert answer(alone, f"{seat} require 5s") is None
         assert answer(alone, f"{seat} require 5s") == answer(helped, f"{seat} require 5s")
     for d in (alone, helped):
         d.apply("0 require 5s")
         assert answer(d, "2 require 5s") is not None  # called already, in both
-        assert d.view(2)["irregular"]["required"] == [(1, "5s")]
+        assert d.view(2).irregular.required == ((1, Card.parse("5s")),)
         for line in ("2 play 4s", "3 play 3c", "0 play 4c"):
             d.apply(line)
-    assert alone.view(0)["irregular"] == helped.view(0)["irregular"]
+    assert alone.view(0).irregular == helped.view(0).irregular
     # The self-caller stays exempt: the call binds nothing; the other Ombre must play it.
     assert len(alone.legal_actions()) > 1
     assert [str(a) for a in helped.legal_actions()] == ["play 5s"]
@@ -666,16 +668,15 @@ def test_a_suit_named_never_tells_the_asker_whose_side_the_offender_is(quadrille
     line = "2 out-of-turn Kh"
     fellow = deal(quadrille, [*AUCTION, line])
     friend = dealt(quadrille, swapped("Kd", "3d"), [*AUCTION, line])
-    assert fellow.view(0)["partner"] is None and friend.view(0)["partner"] is None
+    assert fellow.view(0).partner is None and friend.view(0).partner is None
     for ask in ("0 require-suit 1 hearts", "0 require-suit 2 hearts", "0 require-suit 0 hearts"):
         assert answer(fellow, ask) == answer(friend, ask), ask
     assert answer(fellow, "0 require-suit 1 hearts") is None
     for d in (fellow, friend):
         d.apply("0 require-suit 1 hearts")
         assert answer(d, "0 require-suit 3 spades") is not None  # the remedy is spent
-    seen = [dict(d.view(0)["irregular"]) for d in (fellow, friend)]
-    for view in seen:  # (the vole barred by the friend's play out of turn: not this test's)
-        view.pop("vole_barred")
+    # (the vole barred by the friend's play out of turn: not this test's)
+    seen = [dataclasses.replace(d.view(0).irregular, vole_barred=None) for d in (fellow, friend)]
     assert seen[0] == seen[1]
     assert len(fellow.legal_actions()) > 1  # named by the offender's partner: void
     assert [str(a) for a in friend.legal_actions()] == ["play 4h"]

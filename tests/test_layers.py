@@ -42,6 +42,7 @@ _LAYERS: list[set[str]] = [
     {"engine.referee.dealstate"},
     {"engine.referee.deal_laws"},
     {"engine.referee.remedies"},
+    {"engine.referee.view"},  # what one seat may see, typed
     {"engine.referee.held"},
     {"engine.referee.result"},
     {"engine.referee.play"},
@@ -262,36 +263,151 @@ def test_the_raw_read_check_sees_each_form() -> None:
     ]
 
 
-# The tables read the referee's typed actions, never their text: a verb is ``Action.verb``, a
-# card ``Action.cards``, a suit ``Action.suit``; the speech is ``Deal.auction``'s pairs.
+# Past the load stage engine/ reads the referee's typed values, never their text: a verb is
+# ``Action.verb``, a card ``Action.cards``, a suit ``Action.suit``; the speech is the view's
+# (``Deal.auction``'s) pairs; a payment's payer and payee are ``Payment``'s typed fields; what a
+# seat sees is ``Deal.view``'s typed ``View``. Two checks: these forms anywhere (a record line
+# taken apart), and any text method, or ``int``, on the text of an action, a payment, a view,
+# a JSON answer or a record's lines, or on an exception's message.
 _TEXT_READ = re.compile(r"\.split\(\)\[\d\]|\.partition\(\" \"\)|\.startswith\(\"[a-z-]+ \"\)")
+_TEXT_METHODS = frozenset(
+    (
+        *("split", "rsplit", "partition", "rpartition", "isdigit", "isdecimal", "isnumeric"),
+        *("startswith", "endswith", "removeprefix", "removesuffix"),
+    )
+)
+_TYPED_NAMES = frozenset(("action", "actions", "payment", "payments", "view", "auction", "legal"))
+"""The names that hold an action, a payment or a view (and their lists) in engine/."""
+_AS_TEXT = frozenset(("as_json", "report", "record_actions", "notation", "unicode"))
+"""The methods that write a typed value as text or JSON."""
+_SAME_TEXT = frozenset(("lower", "upper", "casefold", "strip", "lstrip", "rstrip"))
+
+
+_JSON_NAMES = frozenset(("report",))
+"""The names that hold a JSON answer (``Deal.report``'s): its items are text and numbers."""
+
+
+def _name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _renders(node: ast.expr, caught: set[str]) -> bool:
+    """Checks if an expression is a typed value written as text (not the value itself)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+        if _name(node) in _JSON_NAMES:
+            return True
+    return not isinstance(node, ast.Name | ast.Attribute) and _is_typed_text(node, caught)
+
+
+def _is_typed_text(node: ast.expr, caught: set[str]) -> bool:
+    """Checks if an expression is the text of a typed value, or of an exception caught (the
+    names in ``caught``: the exceptions caught, the loop variables over such text)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+        if _name(node) in _JSON_NAMES:
+            return True
+    if isinstance(node, ast.Name):
+        return node.id in _TYPED_NAMES or node.id in caught
+    if isinstance(node, ast.Attribute):
+        return node.attr in _TYPED_NAMES
+    if isinstance(node, ast.JoinedStr):
+        return any(
+            isinstance(v, ast.FormattedValue) and _is_typed_text(v.value, caught)
+            for v in node.values
+        )
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in ("str", "repr", "format") and node.args:
+        arg = node.args[0]
+        return (isinstance(arg, ast.Name) and arg.id in caught) or _is_typed_text(arg, caught)
+    if isinstance(func, ast.Attribute):
+        if func.attr in _AS_TEXT:
+            return True
+        if func.attr in _SAME_TEXT:
+            return _is_typed_text(func.value, caught)
+    return False
+
+
+def _typed_text_reads(code: str) -> list[tuple[int, str]]:
+    """Returns (line, expression) for each reading back of a typed value's text in ``code``."""
+    tree = ast.parse(code)
+    caught = {h.name for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.name}
+    for loop in ast.walk(tree):
+        if isinstance(loop, ast.For | ast.comprehension) and _renders(loop.iter, caught):
+            caught |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS:
+            read = _is_typed_text(func.value, caught)
+        elif isinstance(func, ast.Name) and func.id == "int" and node.args:
+            read = _is_typed_text(node.args[0], caught)
+        else:
+            read = False
+        if read:
+            found.append((node.lineno, ast.unparse(node)))
+    return sorted(found)
 
 
 def _text_reads(code: str) -> list[str]:
     return [m.group(0) for m in _TEXT_READ.finditer(code)]
 
 
-# The notation's own readers: what a person or a file wrote is parsed here, once, into types.
+# The notation's own readers: what a person or a file wrote is parsed here, once, into types
+# (the rule files' under engine/rules/).
 _NOTATION_READERS = {"actions.py", "cards.py", "records.py"}
 # In a template, any splitting of text or reading a number out of it is text read back.
-_TEMPLATE_READ = re.compile(r"\.(?:split|rsplit|partition|rpartition)\(|\|\s*int\b|\.isdigit\(\)")
+_TEMPLATE_READ = re.compile(
+    r"\.(?:split|rsplit|partition|rpartition)\(|\|\s*(?:int|float)\b"
+    r"|\.(?:isdigit|isdecimal|isnumeric)\(\)"
+)
+
+
+def _past_the_load_stage() -> list[Path]:
+    """Returns the modules of engine/ past the load stage: all but the notation's readers and
+    the rule files' loader (engine/rules/)."""
+    return [
+        path
+        for path in sorted(ENGINE.rglob("*.py"))
+        if path.name not in _NOTATION_READERS and path.relative_to(ENGINE).parts[0] != "rules"
+    ]
 
 
 def test_nothing_past_the_load_stage_reads_an_action_back_from_its_text() -> None:
     found = []
-    for path in sorted(ENGINE.rglob("*.py")):
-        if path.name in _NOTATION_READERS or "rules" in path.relative_to(ENGINE).parts[:1]:
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for path in _past_the_load_stage():
+        code = path.read_text(encoding="utf-8")
+        for number, line in enumerate(code.splitlines(), 1):
             found += [f"{path.relative_to(ROOT)}:{number}: {r}" for r in _text_reads(line)]
+        found += [f"{path.relative_to(ROOT)}:{n}: {r}" for n, r in _typed_text_reads(code)]
     assert found == []
+
+
+def test_the_guard_covers_all_of_engine_past_the_load_stage() -> None:
+    checked = {p.relative_to(ENGINE).as_posix() for p in _past_the_load_stage()}
+    every = {p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py")}
+    assert every - checked == {f"{n}" for n in _NOTATION_READERS} | {
+        p for p in every if p.startswith("rules/")
+    }
+    assert {"table.py", "web/app.py", "spiel/game.py", "documents/deal_page.py"} <= checked
 
 
 def test_no_template_reads_text_back() -> None:
     """The templates are given typed values (an action's verb and cards, a payment's seat, a
-    place's file and line) and never split a string or read a number out of one."""
+    place's file and line, the view's cards and suit) and never split a string or read a
+    number out of one."""
     found = []
-    for path in sorted((ROOT / "templates").rglob("*.j2")):
+    templates = sorted((ROOT / "templates").rglob("*.j2"))
+    assert {"web/table.j2", "table/turn.txt.j2", "deal.j2"} <= {
+        t.relative_to(ROOT / "templates").as_posix() for t in templates
+    }
+    for path in templates:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             found += [
                 f"{path.relative_to(ROOT)}:{number}: {m.group(0)}"
@@ -303,8 +419,9 @@ def test_no_template_reads_text_back() -> None:
 def test_the_template_read_check_sees_each_form() -> None:
     text = (
         '{{ a.partition(" ") }} {{ x | int }} {{ l.isdigit() }} {{ p.split(".", 1) }} {{ x|int }}'
+        " {{ y | float }} {{ z.isnumeric() }}"
     )
-    assert len(_TEMPLATE_READ.findall(text)) == 5
+    assert len(_TEMPLATE_READ.findall(text)) == 7
     assert not _TEMPLATE_READ.findall("{{ a.verb }} {{ n | integer_words }} {{ s.splitter }}")
 
 
@@ -313,6 +430,26 @@ def test_the_text_read_check_sees_each_form() -> None:
         'v = a.split()[0]\nc = a.startswith("call ")\nw = e.partition(" ")\nok = s.split("/")[0]\n'
     )
     assert _text_reads(code) == [".split()[0]", '.startswith("call ")', '.partition(" ")']
+
+
+def test_the_typed_text_check_sees_each_form() -> None:
+    code = (
+        "a = str(action).split()\n"
+        "b = view.as_json()['auction'][0].partition(' ')\n"
+        "c = int(payment.as_json()['payer'])\n"
+        "d = [x.split(' ', 1) for x in deal.record_actions()]\n"
+        "e = f'{action}'.startswith('play')\n"
+        "try:\n    pass\nexcept OSError as exc:\n    f = str(exc).rsplit(' ', 1)[-1]\n"
+        "g = self.legal[0].verb.startswith('re')\n"
+        "h = str(card).lower().endswith('s')\n"
+        "i = [int(w) for w in self.report['tricks_won']]\n"
+        "j = int(deal.report()['declarer'])\n"
+    )
+    assert [n for n, _ in _typed_text_reads(code)] == [1, 2, 3, 4, 5, 9, 12, 13]
+    fine = (
+        "a = answer.split()\nb = text.isdigit()\nc = code.split('/')[0]\nd = str(value).split()\n"
+    )
+    assert _typed_text_reads(fine) == []
 
 
 MOST_LINES = 80

@@ -59,22 +59,22 @@ def test_the_declarers_hand_is_shown_to_every_seat_from_the_moment_the_rule_says
     deal = Deal(rules, dealer=0, seed=11)  # type: ignore[arg-type]
     # Never during the auction or the exchange.
     run(deal, ["1 bid sans-prendre hearts", "2 pass", "3 pass", "1 pass"])
-    assert all(deal.view(s)["declarer_hand"] is None for s in range(4))
+    assert all(deal.view(s).declarer_hand is None for s in range(4))
     while deal.phase is Phase.EXCHANGE:
         deal.apply("discard")
-    before = [deal.view(s)["declarer_hand"] for s in range(4)]
+    before = [deal.view(s).declarer_hand for s in range(4)]
     if when == "before-first-lead":
-        assert all(v == deal.view(1)["hand"] for v in before)
+        assert all(v == deal.view(1).hand for v in before)
     else:
         assert before == [None] * 4
     assert deal.to_move == 2  # the seat after the declarer leads (play.leader: after-declarer)
     first = deal.legal_actions()[0]
     deal.apply(first)
-    shown = deal.view(2)["declarer_hand"]
-    assert shown == [str(c) for c in deal.hand(1)] and len(shown) == 9
-    assert all(deal.view(s)["declarer_hand"] == shown for s in range(4))
+    shown = deal.view(2).declarer_hand
+    assert shown == tuple(deal.hand(1)) and len(shown) == 9
+    assert all(deal.view(s).declarer_hand == shown for s in range(4))
     # The other hands stay hidden: a defender sees only his own.
-    assert deal.view(2)["hand"] != deal.view(3)["hand"]
+    assert deal.view(2).hand != deal.view(3).hand
     # A bot knows the open hand.
     kn = knowledge(deal, 3)
     assert kn.located[1] == deal.hands[1]
@@ -84,7 +84,7 @@ def test_the_declarers_hand_is_shown_to_every_seat_from_the_moment_the_rule_says
 def test_a_closed_contract_never_shows_the_declarers_hand() -> None:
     deal = solo(load_ruleset("tresillo-rocambor"))
     deal.apply(deal.legal_actions()[0])
-    assert all(deal.view(s)["declarer_hand"] is None for s in range(4))
+    assert all(deal.view(s).declarer_hand is None for s in range(4))
     assert knowledge(deal, 3).located[1] == 0
 
 
@@ -95,7 +95,10 @@ def test_the_terminal_table_lays_the_open_hand_out(tmp_path: Path) -> None:
     table = TableGame(rules, human=2)  # type: ignore[arg-type]
     table._show(deal, 2, lines.append)
     text = "\n".join(lines)
-    assert "Open on the table" in text and " ".join(deal.view(2)["declarer_hand"] or []) in text
+    assert (
+        "Open on the table" in text
+        and " ".join(str(c) for c in deal.view(2).declarer_hand or ()) in text
+    )
 
 
 # Sitting out opposite the dealer.

@@ -75,7 +75,7 @@ def test_the_resting_seat_that_accepts_takes_nine_cards_and_all_four_play() -> N
     assert deal.talon_pos == 9
     assert deal.trump is not None and deal.trick == [] and deal.to_move == deal.eldest == 1
     # Nobody exchanges, no trump is named ("this.state.trump = null;").
-    assert deal.view(1)["no_trumps"] is True
+    assert deal.view(1).no_trumps is True
     # A trick takes a card from each of the four ("penetro" ? 4 : 3), in turn to the right.
     order = []
     for _ in range(4):
@@ -110,12 +110,12 @@ def test_only_the_resting_seat_may_take_up_the_penetro() -> None:
 
 def test_the_drawn_cards_are_the_resting_seats_alone() -> None:
     deal = run(offered(), ["0 bid penetro"])
-    own = deal.view(0)["hand"]
+    own = deal.view(0).hand
     assert len(own) == 9
     for seat in (1, 2, 3):
         view = deal.view(seat)
-        assert not set(view["hand"]) & set(own)
-        assert view.get("declarer_hand") is None
+        assert not set(view.hand) & set(own)
+        assert view.declarer_hand is None
 
 
 def _played_out(deal: Deal, seed: int) -> Deal:

@@ -309,7 +309,7 @@ def test_quadrille_a_trois_demanded_king() -> None:
     assert "give Kh" not in {str(a) for a in deal.legal_actions()}
     run(deal, ["1 give 4c"])
     assert Card.parse("Kh") in deal.hand(1) and Card.parse("4c") in deal.hand(2)
-    assert deal.view(0)["given"] == "4c"  # the third player may see it
+    assert deal.view(0).given == Card.parse("4c")  # the third player may see it
     assert deal.partner is None and deal.phase == "play"
 
 
@@ -451,15 +451,16 @@ def test_view_shows_only_what_the_seat_may_see() -> None:
     """A seat sees its own hand, the public play, and the partner only once the called king is out."""
     deal = _vole_deal("Js")  # the called Kc (seat 3) has not been played
     view0 = deal.view(0)
-    assert set(view0["hand"]) == {str(c) for c in deal.hand(0)}
-    assert "hands" not in view0 and all(k != "talon_cards" for k in view0)
-    assert view0["partner"] is None and view0["called"] == "Kc"
-    assert deal.view(3)["partner"] == 3  # the friend knows himself
-    assert deal.view(1)["partner"] is None  # the declarer does not know his friend yet
-    assert view0["legal"] == [] and deal.view(deal.to_move)["legal"]
-    assert view0["tricks_won"] == deal.won
+    assert view0.hand == tuple(deal.hand(0))
+    assert "hands" not in view0.as_json() and all(k != "talon_cards" for k in view0.as_json())
+    assert not hasattr(view0, "hands") and not hasattr(view0, "talon_cards")
+    assert view0.partner is None and view0.called == Card.parse("Kc")
+    assert deal.view(3).partner == 3  # the friend knows himself
+    assert deal.view(1).partner is None  # the declarer does not know his friend yet
+    assert view0.legal == () and deal.view(deal.to_move).legal
+    assert list(view0.tricks_won) == deal.won
     seen = _vole_deal("Kc")
-    assert seen.view(0)["partner"] == 3
+    assert seen.view(0).partner == 3
 
 
 def test_a_revoke_on_a_matador_lead_is_a_revoke() -> None:
@@ -603,14 +604,14 @@ def test_called_card_on_the_table_makes_its_holder_known_at_once() -> None:
     into_play(deal, "ask", "hearts", call="Kc")
     assert deal.partner == 2 and deal.declarer == 1
     run(deal, ["1 play Qc"])
-    assert all(deal.view(s)["partner"] is None for s in (0, 1, 3))
-    assert deal.view(2)["partner"] == 2  # the holder knows he is the friend
+    assert all(deal.view(s).partner is None for s in (0, 1, 3))
+    assert deal.view(2).partner == 2  # the holder knows he is the friend
     run(deal, ["2 play Kc"])
     assert not deal.partner_seen  # the law's timing: the trick is not gathered yet
     assert not deal.partner_known_to(3)
     for seat in range(4):
         assert deal.holder_known_to(seat)
-        assert deal.view(seat)["partner"] == 2
+        assert deal.view(seat).partner == 2
     deal.apply(deal.legal_actions()[0], seat=deal.to_move)
     deal.apply(deal.legal_actions()[0], seat=deal.to_move)
     assert len(deal.tricks) == 1 and deal.partner_seen

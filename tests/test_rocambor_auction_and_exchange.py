@@ -255,7 +255,7 @@ def test_volteo_reveals_the_top_talon_card_and_requires_ombre_to_discard_at_leas
     assert legal(d) == ["trump clubs"]
     run(d, [f"{S0} trump clubs"])
     assert d.phase is Phase.EXCHANGE and d.to_move == S0
-    assert d.view(S1)["turned"] == "5c" and d.view(S2)["turned"] == "5c"
+    assert d.view(S1).turned == Card.parse("5c") == d.view(S2).turned
     assert refused(d, f"{S0} discard") == "discard/must-buy"
     why = d.exchange_why()
     assert why is not None and why.least == 1 and why.turned_counts and why.most == 8

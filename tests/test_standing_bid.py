@@ -1,6 +1,6 @@
 """The bid standing is the referee's typed answer (:attr:`Deal.standing_bid`): the terminal
 table's prompt reads it instead of parsing the speech's strings back. Checked against the
-speech as heard (the last bid in ``view["auction"]``) at every turn of the auction and of the
+speech as heard (the last bid in the view's ``auction``) at every turn of the auction and of the
 match phase ("forcé"), in games with a round of speech, a match and a seat that sits out."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from engine.referee import Deal
 
 
 def _heard(deal: Deal) -> tuple[int, str] | None:
-    bids = [a.split(" ", 2) for a in deal.view(deal.to_move)["auction"] if " bid " in a]
-    return (int(bids[-1][0]), bids[-1][2]) if bids else None
+    bids = [(s, a.contract) for s, a in deal.view(deal.to_move).auction if a.verb == "bid"]
+    return bids[-1] if bids else None
 
 
 @pytest.mark.parametrize("game", ["ombre", "quadrille", "tresillo", "tredrille", "dansk-lhombre"])

@@ -46,8 +46,8 @@ def leaks(deal: Deal, human: int, text: str) -> list[str]:
         if seat == human or (seat == deal.declarer and deal.declarer_shown()):
             continue
         hidden |= {str(c) for c in deal.hand(seat)} - {str(c) for c in deal.public_cards(seat)}
-    turned = deal.view(human)["turned"]
-    hidden |= {str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]} - {turned}
+    turned = deal.view(human).turned
+    hidden |= {str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]} - {str(turned)}
     return sorted(set(CARD.findall(_without_rules(deal, text))) & hidden)
 
 

@@ -45,10 +45,10 @@ def test_the_vuelta_allows_only_the_turned_cards_suit() -> None:
     assert refused.code == "trump/turned-card"
     assert "7h" in refused.detail and "hearts" in refused.detail
     assert refused.rule.startswith("brit")  # the vuelta's own rule and source
-    assert deal.view(2)["turned"] is None
+    assert deal.view(2).turned is None
     run(deal, ["1 trump hearts"])
     assert deal.trump == 2 and deal.phase is Phase.EXCHANGE
-    assert deal.view(2)["turned"] == "7h" and deal.view(3)["turned"] == "7h"  # shown to all
+    assert deal.view(2).turned == Card.parse("7h") == deal.view(3).turned  # shown to all
     # The turned card is the first the Jugador draws.
     run(deal, ["1 discard 3c"])
     assert deal.hands[1] >> Card.parse("7h").index & 1

@@ -591,17 +591,17 @@ class HeuristicBot(Bot):
         if not offered:
             return None
         foes = known_adversaries(deal, seat)
-        view = deal.view(seat).get("irregular")
+        view = deal.view(seat).irregular
         if view is None:
             return None
-        dictated = set(view["dictated"])
+        dictated = set(view.dictated)
         calls = {a.card.index: a for a in offered if a.verb == "require"}
         mover = deal.to_move
         if (
             deal.phase == "play"
             and mover in foes
             and mover in dictated
-            and not any(holder == mover for holder, _ in view["required"])
+            and not any(holder == mover for holder, _ in view.required)
         ):
             plays = [a for a in deal.legal_actions() if a.verb == "play"]
             dictate = [a for a in plays if a.card.index in calls]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import LAW_VERBS
+from engine.cards import Card
 from engine.records import ActionStep, Record, ReplayReport, record_of, replay
 from engine.referee.deal import Deal
 from engine.referee.seating import side_tricks
@@ -192,7 +193,7 @@ class DealStory:
     talon: tuple[str, ...]
     actions: tuple[ActionLine, ...]
     """The actions applied (up to, not including, an illegal one)."""
-    partial_trick: tuple[str, ...]
+    partial_trick: tuple[Card, ...]
     """The cards of a trick left unfinished (at an error or where the record stops)."""
     partial_leader: int | None
     error: Mapping[str, Any] | None
@@ -214,6 +215,9 @@ class DealStory:
     irregular_after: tuple[IrregularLine, ...] = ()
     """The irregularities after the last trick finished (in the unfinished trick, or after
     the play)."""
+    side_tricks: int | None = None
+    """The tricks of the declaring side (the declarer and his partner), None before a
+    declarer: the referee's count, from the deal's typed tricks won."""
 
     def irregular_at(self, index: int) -> IrregularLine | None:
         """Returns the irregularity the action at ``index`` is, if it is one."""
@@ -236,17 +240,6 @@ class DealStory:
     def auction(self) -> tuple[ActionLine, ...]:
         """Returns the actions before the first card played (auction, declarations, écart)."""
         return tuple(_before_play(self.actions))
-
-    @property
-    def side_tricks(self) -> int | None:
-        """Returns the tricks of the declaring side, None before a declarer."""
-        declarer = self.report.get("declarer")
-        if declarer is None:
-            return None
-        won = [int(w) for w in self.report["tricks_won"]]
-        return side_tricks(
-            won, [int(declarer), *(int(p) for p in self.report.get("partners") or [])]
-        )
 
     @property
     def number(self) -> int:
@@ -329,8 +322,8 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 hands=dealt.hands or (),
                 talon=dealt.talon or (),
                 actions=tuple(lines),
-                partial_trick=tuple(view["trick"]),
-                partial_leader=view["trick_leader"] if view["trick"] else None,
+                partial_trick=view.trick,
+                partial_leader=view.trick_leader if view.trick else None,
                 error=error,
                 payments=payments,
                 alone=settled is not None and settled.alone is not None,
@@ -340,6 +333,16 @@ def replay_story(record: Record, rules: RuleSet, file: str | Path) -> ReplayStor
                 irregular=irregular,
                 play=play,
                 irregular_after=after,
+                side_tricks=_side_tricks(deal),
             )
         )
     return ReplayStory(rules, record, report, tuple(stories), str(file))
+
+
+def _side_tricks(deal: Deal) -> int | None:
+    """Returns the tricks of the declaring side (the declarer and his partner), None before a
+    declarer."""
+    if deal.declarer is None:
+        return None
+    partners = [deal.partner] if deal.partner is not None else []
+    return side_tricks(deal.won, [deal.declarer, *partners])

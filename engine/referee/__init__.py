@@ -45,8 +45,9 @@ from engine.referee.settlement import (
     outcome_kind,
     outcome_kinds,
 )
-from engine.referee.state import PHASES, Phase, ResultMatch, Trick, View
+from engine.referee.state import PHASES, Phase, ResultMatch, Trick
 from engine.referee.tricks import TrickRules
+from engine.referee.view import View
 
 __all__ = [
     "PHASES",

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from engine.actions import LAW_VERBS, Action
+from engine.actions import LAW_VERBS, Action, parse_seated
 from engine.actions import PLAY as PLAY_ACTIONS
 from engine.cards import ALL_CARDS, PACK_SIZE, RANKS_PER_SUIT, Card, Suit
 from engine.enums import Help, OpenFrom, Visibility
@@ -29,7 +29,7 @@ from engine.referee import auction, deal_laws, declarations, exchange, laws, pla
 from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event
 from engine.referee.play import PLAY_SUITS, SUIT_BITS
-from engine.referee.remedies import view as irregular_view
+from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
 from engine.referee.state import (
@@ -49,9 +49,9 @@ from engine.referee.state import (
     VOLE,
     Phase,
     Trick,
-    View,
     refuse,
 )
+from engine.referee.view import View
 from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Setup
 
 __all__ = ["Deal"]
@@ -75,6 +75,7 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 # The play actions by suit, as plain names for the hot path of legal_actions (one look-up fewer).
 _P0, _P1, _P2, _P3 = PLAY_SUITS
+_SUITS = tuple(Suit)
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
 _SUIT_BITS = SUIT_BITS
 # The interned ``play CARD`` actions (:data:`engine.actions.PLAY`) by identity: the card each
@@ -510,33 +511,28 @@ class Deal(DealState):
         phase = self.phase
         named: list[Action] = []
         if phase in (AUCTION, MATCH):
-            named = [Action.parse(f"bid {c.id}") for c in rules.contracts.values() if c.biddable]
+            named = [Action("bid", contract=c.id) for c in rules.contracts.values() if c.biddable]
         elif phase is TRUMP:
-            named = [Action.parse(f"trump {suit.value}") for suit in Suit]
+            named = [Action("trump", suit=suit) for suit in Suit]
         elif phase is CALL:
             rule = rules.call if self.contract and self.contract.help is Help.CALL else rules.demand
             if rule is not None:
                 named = [
-                    Action.parse(f"call {c}")
+                    Action("call", cards=(c,))
                     for c in rules.deck(self.options)
                     if c.rank == rule.rank
                 ]
-        legal = {str(a) for a in self.legal_actions()}
-        return [a for a in named if str(a) not in legal]
+        legal = set(self.legal_actions())
+        return [a for a in named if a not in legal]
 
     def _parse(self, action: Action | str, seat: int | None) -> tuple[Action, int | None]:
         if isinstance(action, str):
-            words = action.split(maxsplit=1)
-            if len(words) == 2 and words[0].isdigit():
-                # A record line "SEAT VERB ...": the seat is a claim, checked below.
-                from engine.actions import parse_line
-
-                claimed, action = parse_line(action)
+            # A record line "SEAT VERB ...": the seat is a claim, checked below.
+            claimed, action = parse_seated(action)
+            if claimed is not None:
                 if seat is not None and seat != claimed:
                     raise NotationError(f"the line names seat {claimed}, not seat {seat}")
                 seat = claimed
-            else:
-                action = Action.parse(action)
         elif not isinstance(action, Action):
             raise NotationError(f"not an action: {action!r} (an Action or its notation)")
         if seat is not None:
@@ -670,43 +666,39 @@ class Deal(DealState):
         seat = self._seat(seat)
         partner_known = self.holder_known_to(seat)
         given_visible = self.given_visible_to(seat)
-        out: View = {
-            "seat": seat,
-            "dealer": self.dealer,
-            "eldest": self.eldest,
-            "phase": str(self.phase),
-            "to_move": None if self.is_over else self.to_move,
-            "hand": [str(c) for c in self.hand(seat)],
-            "auction": [f"{s} {a}" for s, a in self.auction],
-            "declarer": self.declarer,
-            "contract": self.contract.id if self.contract else None,
-            "trump": SUIT_NAMES[self.trump]
-            if self.trump is not None and self.trump != NO_TRUMPS
+        declarer = self.declarer
+        trump = self.trump
+        given = self.given
+        return View(
+            seat=seat,
+            dealer=self.dealer,
+            eldest=self.eldest,
+            phase=self.phase,
+            to_move=None if self.is_over else self.to_move,
+            hand=tuple(self.hand(seat)),
+            auction=tuple(self.auction),
+            declarer=declarer,
+            contract=self.contract,
+            trump=_SUITS[trump] if trump is not None and trump != NO_TRUMPS else None,
+            no_trumps=trump == NO_TRUMPS,
+            called=ALL_CARDS[self.called] if self.called is not None else None,
+            partner=self.partner if partner_known else None,
+            demanded_from=self.demanded_from,
+            given=ALL_CARDS[given] if given_visible and given is not None else None,
+            turned=ALL_CARDS[self.turned] if self.turned is not None else None,
+            talon=len(self.talon) - self.talon_pos,
+            exchanges=tuple((s, len(d)) for s, d, _ in self.exchanges),
+            trick=tuple(ALL_CARDS[c] for c in self.trick),
+            trick_leader=self.leader,
+            tricks=tuple(self.tricks),
+            tricks_won=tuple(self.won),
+            vole=self.vole_undertaken,
+            legal=tuple(self.legal_actions()) if seat == self.to_move else (),
+            declarer_hand=tuple(self.hand(declarer))
+            if declarer is not None and self.declarer_shown()
             else None,
-            "no_trumps": self.trump == NO_TRUMPS,
-            "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
-            "partner": self.partner if partner_known else None,
-            "demanded_from": self.demanded_from,
-            "given": str(ALL_CARDS[self.given])
-            if given_visible and self.given is not None
-            else None,
-            "turned": str(ALL_CARDS[self.turned]) if self.turned is not None else None,
-            "talon": len(self.talon) - self.talon_pos,
-            "exchanges": [(s, len(d)) for s, d, _ in self.exchanges],
-            "trick": [str(ALL_CARDS[c]) for c in self.trick],
-            "trick_leader": self.leader,
-            "tricks": [t.as_json() for t in self.tricks],
-            "tricks_won": list(self.won),
-            "vole": self.vole_undertaken,
-            "legal": [str(a) for a in self.legal_actions()] if seat == self.to_move else [],
-            "declarer_hand": [str(c) for c in self.hand(self.declarer)]
-            if self.declarer is not None and self.declarer_shown()
-            else None,
-        }
-        irregular = irregular_view(self)
-        if irregular is not None:
-            out["irregular"] = irregular
-        return out
+            irregular=public_irregularities(self),
+        )
 
     def report(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre replay --json`` (its ``deals`` entries)."""

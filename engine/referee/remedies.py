@@ -19,7 +19,7 @@ from engine.referee.irregular import Event, Irregular, IrregularView, makes_know
 from engine.referee.state import SUIT_NAMES, card
 from engine.referee.tricks import TRUMPS
 
-__all__ = ["PublicIrregularities", "after_lead", "after_play", "public", "restrict", "view"]
+__all__ = ["PublicIrregularities", "after_lead", "after_play", "public", "restrict"]
 
 
 def restrict(d: DealState, seat: int, mask: int) -> int:
@@ -165,10 +165,3 @@ def _public_bar(d: DealState, state: Irregular) -> str | None:
         return bar
     by = next((e.seat for e in state.events if e.law == "out_of_turn" and e.seat in d.side), None)
     return bar if by == d.declarer else None
-
-
-def view(d: DealState) -> IrregularView | None:
-    """Returns what every seat sees of the deal's irregularities, as JSON (None if there are
-    none): :meth:`PublicIrregularities.as_json` of :func:`public`."""
-    seen = public(d)
-    return None if seen is None else seen.as_json()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
+from typing import Any, TypedDict
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import IllegalActionError
@@ -21,7 +21,6 @@ __all__ = [
     "Phase",
     "ResultMatch",
     "Trick",
-    "View",
     "bits",
     "mask_of",
     "refuse",
@@ -169,45 +168,6 @@ class IrregularView(TypedDict):
     """The law that took the vole from the declaring side, if one did."""
     naming: int | None
     """The declarer who laid his hand down unnamed, until another names trumps."""
-
-
-class View(TypedDict):
-    """What one seat may see (:meth:`engine.referee.Deal.view`)."""
-
-    seat: int
-    dealer: int
-    eldest: int
-    phase: str
-    to_move: int | None
-    hand: list[str]
-    auction: list[str]
-    declarer: int | None
-    contract: str | None
-    trump: str | None
-    no_trumps: bool
-    """The contract is played without trumps (``trump`` is then None)."""
-    called: str | None
-    partner: int | None
-    """Known to the partner himself, to everybody once the called card is played."""
-    demanded_from: int | None
-    given: str | None
-    """The card given for a demanded one, if this seat may see it."""
-    turned: str | None
-    """The card turned from the talon to fix trumps (the *vuelta*), shown to all."""
-    talon: int
-    exchanges: list[tuple[int, int]]
-    trick: list[str]
-    trick_leader: int
-    tricks: list[dict[str, Any]]
-    tricks_won: list[int]
-    vole: bool
-    legal: list[str]
-    """The legal actions, for the seat to move only."""
-    declarer_hand: list[str] | None
-    """The declarer's cards, shown to every seat under an open contract (*ouvert*) from the
-    moment its rule says; None otherwise."""
-    irregular: NotRequired[IrregularView]
-    """The irregularities of the deal, where any was declared (the same for every seat)."""
 
 
 def card(index: int) -> Card:

@@ -45,7 +45,7 @@ from engine.referee.settlement import stakes_for
 from engine.referee.state import PHASES
 from engine.rules.model import RuleSet
 
-__all__ = ["Codec", "card_index", "parse_options", "suit_index"]
+__all__ = ["Codec", "parse_options"]
 
 PASS_ID, VOLE_ID, STOP_ID, DRAW_ID = range(4)
 _FIXED = 4
@@ -289,16 +289,3 @@ class Codec:
 
     def phase_index(self, phase: str) -> int:
         return PHASES.index(phase)
-
-
-def card_index(text: str) -> int:
-    """Returns the index of a card as the referee's views write it (``Kd``)."""
-    return _CARD_INDEX[text]
-
-
-def suit_index(name: str) -> int:
-    """Returns the index of a suit as the referee's views write it (``hearts``)."""
-    return Suit.parse(name).index
-
-
-_CARD_INDEX: dict[str, int] = {str(c): c.index for c in ALL_CARDS}

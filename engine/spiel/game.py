@@ -36,7 +36,7 @@ from engine.errors import IllegalActionError, NotationError
 from engine.referee import Deal
 from engine.referee.state import PHASES, PLAY
 from engine.rules.model import RuleSet
-from engine.spiel.codec import DRAW_ID, Codec, card_index, parse_options, suit_index
+from engine.spiel.codec import DRAW_ID, Codec, parse_options
 
 __all__ = ["GAME_TYPE", "SHORT_NAME", "GameSpec", "OmbreGame", "OmbreObserver", "OmbreState"]
 
@@ -549,7 +549,7 @@ class OmbreObserver:
         mine = deal.view(player)
         # Which fields are private is fixed, not found by comparing the seats' views: whether
         # another seat's view differs (a self-caller knows his own king) is itself hidden.
-        shown = dict(mine)
+        shown: dict[str, Any] = dict(mine.as_json())
         for key, default in _DEFAULT_FIELDS:
             if shown.get(key) == default:
                 shown.pop(key, None)
@@ -573,16 +573,15 @@ class OmbreObserver:
                     if seat == player:
                         d["dealt"][card] = 1
             return
-        public, private = self._views(state, player)
-        view = {**public, **private}
+        # The referee's typed view: which fields are private is fixed (_PRIVATE_FIELDS).
+        view = deal.view(player)
         if self.private:
-            for c in view["hand"]:
-                d["hand"][card_index(c)] = 1
-            partner = private.get("partner", public.get("partner"))
-            if "partner" in private:
-                d["partner"][n if partner is None else partner] = 1
-            if private.get("given") is not None:
-                d["given"][card_index(private["given"])] = 1
+            for seen in view.hand:
+                d["hand"][seen.index] = 1
+            partner = view.partner
+            d["partner"][n if partner is None else partner] = 1
+            if view.given is not None:
+                d["given"][view.given.index] = 1
             for c in _picks_seen(core, player):
                 d["picked"][c] = 1
             if self.perfect_recall:
@@ -595,42 +594,40 @@ class OmbreObserver:
                         for c in drawn:
                             d["drawn"][c] = 1
         if self.public:
-            d["phase"][PHASES.index(public["phase"])] = 1
-            to_move = public.get("to_move")
+            d["phase"][PHASES.index(view.phase)] = 1
+            to_move = view.to_move
             d["to_move"][n if to_move is None else to_move] = 1
-            d["dealer"][public["dealer"]] = 1
-            declarer = public.get("declarer")
+            d["dealer"][view.dealer] = 1
+            declarer = view.declarer
             d["declarer"][n if declarer is None else declarer] = 1
-            contract = public.get("contract")
-            d["contract"][len(self._bid) if contract is None else self._bid[contract]] = 1
-            trump = public.get("trump")
-            d["trump"][4 if trump is None else suit_index(trump)] = 1
-            for key in ("called", "turned"):
-                if public.get(key) is not None:
-                    d[key][card_index(public[key])] = 1
-            if "partner" in public:
-                p = public["partner"]
-                d["public_partner"][n if p is None else p] = 1
-            d["talon"][min(public["talon"], rules.talon)] = 1
-            for s, count in public["exchanges"]:
+            contract = view.contract
+            d["contract"][len(self._bid) if contract is None else self._bid[contract.id]] = 1
+            trump = view.trump
+            d["trump"][4 if trump is None else trump.index] = 1
+            if view.called is not None:
+                d["called"][view.called.index] = 1
+            if view.turned is not None:
+                d["turned"][view.turned.index] = 1
+            d["talon"][min(view.talon, rules.talon)] = 1
+            for s, count in view.exchanges:
                 d["exchanges"][s][count] = 1
-            leader = public["trick_leader"]
+            leader = view.trick_leader
             d["trick_leader"][leader] = 1
-            for k, c in enumerate(public["trick"]):
-                d["trick"][deal.seat_at(leader, k)][card_index(c)] = 1
-            for s, won in enumerate(public["tricks_won"]):
+            for k, seen in enumerate(view.trick):
+                d["trick"][deal.seat_at(leader, k)][seen.index] = 1
+            for s, won in enumerate(view.tricks_won):
                 d["tricks_won"][s][min(won, rules.hand_size)] = 1
-            d["vole"][0] = 1 if public["vole"] else 0
-            for t, trick in enumerate(public["tricks"]):
-                for k, c in enumerate(trick["cards"]):
-                    d["played"][card_index(c)] = 1
+            d["vole"][0] = 1 if view.vole else 0
+            for t, trick in enumerate(view.tricks):
+                for k, seen in enumerate(trick.cards):
+                    d["played"][seen.index] = 1
                     if self.perfect_recall and t < rules.hand_size:
-                        d["history"][t][deal.seat_at(trick["leader"], k)][card_index(c)] = 1
+                        d["history"][t][deal.seat_at(trick.leader, k)][seen.index] = 1
                 if self.perfect_recall and t < rules.hand_size:
-                    d["leaders"][t][trick["leader"]] = 1
+                    d["leaders"][t][trick.leader] = 1
             if self.perfect_recall:
-                # The auction is public: the referee's typed speech (the view's lines say it).
-                for i, (seat, action) in enumerate(deal.auction[: len(d["auction"])]):
+                # The auction is public: the view's typed speech.
+                for i, (seat, action) in enumerate(view.auction[: len(d["auction"])]):
                     d["auction"][i][seat] = 1
                     bid = action.contract if action.verb == "bid" else None
                     d["auction"][i][n + (self._bid[bid] + 1 if bid is not None else 0)] = 1
@@ -694,7 +691,8 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return "[" + ",".join(_text(v) for v in value) + "]"
+        # Most lists are of cards or actions, written already (the view's as_json).
+        return "[" + ",".join(v if type(v) is str else _text(v) for v in value) + "]"
     if isinstance(value, tuple):
         return ":".join(_text(v) for v in value)
     if isinstance(value, dict):

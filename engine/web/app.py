@@ -54,7 +54,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine.actions import Action
 from engine.bots import BOTS
-from engine.cards import Card
+from engine.cards import Card, Colour, Rank, Suit
 from engine.errors import IllegalActionError, NotationError, RecordError, RuleFileError
 from engine.referee import Deal, View
 from engine.referee.auction import Offer
@@ -90,9 +90,8 @@ __all__ = ["ROUTES", "AppState", "WebPolicy", "create_app"]
 MAX_BODY = 8192
 """The largest form accepted, in bytes (a whole écart is some forty characters)."""
 
-_SUIT_SYMBOL = {"s": "♠", "c": "♣", "h": "♥", "d": "♦"}
-_SUIT_NAME = {"s": "spades", "c": "clubs", "h": "hearts", "d": "diamonds"}
-_RANK_NAME = {"A": "ace", "K": "king", "Q": "queen", "J": "valet", "T": "ten"}
+_RANK_NAME = {Rank.ACE: "ace", Rank.KING: "king", Rank.QUEEN: "queen", Rank.VALET: "valet"}
+_RANK_NAME[Rank.TEN] = "ten"
 
 # Which part of the rule file an action's refusal code points to (the rules page's anchors).
 _SECTION = {
@@ -146,20 +145,19 @@ def _render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
 # Cards as the templates draw them.
 
 
-def card_face(text: str, names: Mapping[str, str], trump: str | None = None) -> dict[str, Any]:
+def card_face(card: Card, names: Mapping[str, str], trump: Suit | None = None) -> dict[str, Any]:
     """Returns what the templates need to draw a card: rank, suit, colour, matador name."""
-    card = Card.parse(text)
     code = str(card)
-    rank, suit = code[:-1], code[-1]
+    rank, suit = card.rank, card.suit
     return {
         "code": code,
-        "rank": "10" if rank == "T" else rank,
-        "suit": _SUIT_NAME[suit],
-        "symbol": _SUIT_SYMBOL[suit],
-        "red": suit in "hd",
-        "title": f"{_RANK_NAME.get(rank, rank)} of {_SUIT_NAME[suit]}",
+        "rank": "10" if rank is Rank.TEN else rank.value,
+        "suit": suit.value,
+        "symbol": suit.symbol,
+        "red": suit.colour is Colour.RED,
+        "title": f"{_RANK_NAME.get(rank, rank.value)} of {suit.value}",
         "matador": names.get(code),
-        "trump": trump is not None and _SUIT_NAME[suit] == trump,
+        "trump": suit is trump,
     }
 
 
@@ -1523,9 +1521,9 @@ def _table_context(table: WebTable, why: str | None) -> dict[str, Any]:
     view = deal.view(seat)
     trump_index = deal.trump
     names = matador_names(rules, trump_index)
-    legal = list(deal.legal_actions()) if seat == view["to_move"] else []
+    legal = list(deal.legal_actions()) if seat == view.to_move else []
     my_turn = not deal.is_over and deal.to_move in table.humans
-    phase = view["phase"]
+    phase = view.phase
     irregular = public_irregularities(deal)
     each = deal.each_for_himself  # every seat for himself: no side (the penetro)
     return {
@@ -1561,14 +1559,13 @@ def _cards_context(
     """Returns the cards the viewer may see: his hand (each card with the action that plays
     it and whether the referee lists that action now), the declarer's cards laid open, and
     the cards called and given."""
-    trump = view["trump"]
+    trump = view.trump
     card_verb = deal.card_verb  # the referee's: which verb puts a card from the hand
     # The cards of the hand the referee lists under that verb (its actions' cards, not text).
     playable = {c for a in legal if card_verb and a.verb == card_verb for c in a.cards}
     hand = []
-    for code in view["hand"]:
-        face = card_face(code, names, trump)
-        card = Card.parse(code)
+    for card in view.hand:
+        face = card_face(card, names, trump)
         face["action"] = str(Action(card_verb, cards=(card,))) if card_verb else None
         face["legal"] = card in playable
         hand.append(face)
@@ -1576,11 +1573,11 @@ def _cards_context(
         "hand": hand,
         # An open contract: the declarer's cards lie face up for every seat (the referee's
         # view says from when); the declarer sees them in his own hand.
-        "open_hand": [card_face(c, names, trump) for c in view["declarer_hand"]]
-        if view["declarer_hand"] is not None and view["declarer"] != seat
+        "open_hand": [card_face(c, names, trump) for c in view.declarer_hand]
+        if view.declarer_hand is not None and view.declarer != seat
         else None,
-        "called": card_face(view["called"], names, trump) if view["called"] else None,
-        "given": card_face(view["given"], names, trump) if view["given"] else None,
+        "called": card_face(view.called, names, trump) if view.called is not None else None,
+        "given": card_face(view.given, names, trump) if view.given is not None else None,
     }
 
 
@@ -1597,7 +1594,7 @@ def _choices_context(
     offer to the seat that sits out, the vole, the trumps named for another, the auction's
     contracts and the écart's limits); and those the page may ask "why not?" about."""
     deal = table.deal
-    phase = view["phase"]
+    phase = view.phase
     card_verb = deal.card_verb
     # The choices of this phase the referee does not list: each may be asked "why not?".
     others = table.askable()
@@ -1630,7 +1627,7 @@ def _choices_context(
     name_trumps = [a for a in choices if a.verb == "name-trump"] if naming is not None else []
     buttons = [a for a in choices if a not in name_trumps]
     ecart = deal.exchange_why()  # the écart's limits and why (the referee's)
-    trump = view["trump"]
+    trump = view.trump
     return {
         "buttons": buttons,
         "raise_view": raise_view,
@@ -1642,7 +1639,7 @@ def _choices_context(
         # The fewest cards the écart must discard (a duty to buy, the contrabola's one card).
         "exchange_least": ecart.least if my_turn and ecart is not None else 0,
         "others": others,
-        "calls": [card_face(str(a.cards[0]), names, trump) | {"action": str(a)} for a in calls],
+        "calls": [card_face(a.cards[0], names, trump) | {"action": str(a)} for a in calls],
         "exchange_limit": deal.exchange_limit() if my_turn else 0,
         "contracts": contract_choices(deal) if my_turn and phase == "auction" else [],
     }
@@ -1684,10 +1681,10 @@ def _seats(table: WebTable, view: View, seat: int) -> list[dict[str, Any]]:
                 if s == seat and not table.hotseat
                 else (f"seat {s}" + ("" if s in table.humans else " (bot)")),
                 "dealer": s == deal.dealer,
-                "to_move": s == view["to_move"],
-                "declarer": s == view["declarer"],
-                "partner": s == view["partner"],
-                "tricks": view["tricks_won"][s],
+                "to_move": s == view.to_move,
+                "declarer": s == view.declarer,
+                "partner": s == view.partner,
+                "tricks": view.tricks_won[s],
                 "cards": len(deal.hands[s].bit_count() * [0]),
             }
         )
@@ -1697,27 +1694,27 @@ def _seats(table: WebTable, view: View, seat: int) -> list[dict[str, Any]]:
 def _trick_context(deal: Deal, view: View, names: Mapping[str, str], each: bool) -> dict[str, Any]:
     """Returns the trick on the table and the last one turned, each card with the seat that
     played it, and the tricks each side won (none when every seat plays for himself)."""
-    trump = view["trump"]
+    trump = view.trump
     trick_cards = []
-    for k, code in enumerate(view["trick"]):
+    for k, card in enumerate(view.trick):
         trick_cards.append(
-            {"seat": deal.seating.seat_of(view["trick_leader"], k), **card_face(code, names, trump)}
+            {"seat": deal.seating.seat_of(view.trick_leader, k), **card_face(card, names, trump)}
         )
-    last = view["tricks"][-1] if view["tricks"] else None
+    last = view.tricks[-1] if view.tricks else None
     last_trick = None
     if last is not None:
         last_trick = {
-            "winner": last["winner"],
+            "winner": last.winner,
             "cards": [
-                {"seat": deal.seating.seat_of(last["leader"], k), **card_face(c, names, trump)}
-                for k, c in enumerate(last["cards"])
+                {"seat": deal.seating.seat_of(last.leader, k), **card_face(c, names, trump)}
+                for k, c in enumerate(last.cards)
             ],
         }
-    side = [s for s in (view["declarer"], view["partner"]) if s is not None] if not each else []
+    side = [s for s in (view.declarer, view.partner) if s is not None] if not each else []
     return {
         "trick": trick_cards,
         "last_trick": last_trick,
-        "side_tricks": side_tricks(view["tricks_won"], side) if side else None,
+        "side_tricks": side_tricks(view.tricks_won, side) if side else None,
     }
 
 

@@ -99,10 +99,9 @@ class Store:
         try:
             fd = hold_lock(path)  # O_NOFOLLOW: a symbolic link there is refused
         except FileInUse as exc:
-            holder = str(exc).rsplit(" ", 1)[-1]
             raise FolderInUse(
                 f"{self.folder} is used by another ombre serve or ombre score (process "
-                f"{holder}): stop it, or give this one another --folder"
+                f"{exc.holder}): stop it, or give this one another --folder"
             ) from None
         except NotARegularFile as exc:
             raise FolderInUse(str(exc)) from None

@@ -221,7 +221,7 @@ class WebTable:
         and another's renonce is a card played (the templates word them as the terminal does).
         """
         deal = self.deal
-        given_known = deal.view(seat)["given"] is not None
+        given_known = deal.view(seat).given is not None
         mine = [i for i, (s, _) in enumerate(deal.history) if s == seat]
         out = []
         for s, a in deal.history[(mine[-1] + 1 if mine else 0) :]:

@@ -94,9 +94,9 @@ def assert_nothing_hidden(table: WebTable, page: str) -> None:
             if card in public:
                 continue
             assert f'data-card="{card}"' not in page, f"seat {viewer} sees {card} of seat {seat}"
-    turned = deal.view(viewer)["turned"]
+    turned = deal.view(viewer).turned
     for c in deal.talon[deal.talon_pos :]:
-        card = str(ALL_CARDS[c])
+        card = ALL_CARDS[c]
         if card != turned:
             assert f'data-card="{card}"' not in page, f"seat {viewer} sees {card} of the talon"
 
@@ -382,7 +382,7 @@ def test_a_hand_laid_down_unnamed_and_trumps_named_for_it_on_the_web(
     )
     assert refused.status_code in (400, 409)
     page = act(client, path, page, "name-trump hearts")
-    assert table_of(client, path).deal.view(1)["trump"] == "hearts"
+    assert table_of(client, path).deal.view(1).trump is Suit.HEARTS
     assert 'trumps <b class="suitname hearts">hearts</b>' in page
     page = play_to_the_end(client, path, page)
     assert 'id="result"' in page
