@@ -14,31 +14,17 @@ closed, so that what a slow or vanished reader held is given back.
 A client (one address) may hold at most :data:`PER_CLIENT` connections at once; a connection
 past that is closed as it opens, before a byte is read, so that one machine cannot take the
 server's :data:`CONCURRENCY` connections from the others.
-
-The HTTP parser is httptools and the event loop uvloop where they are installed (the ``web``
-extra brings both), else uvicorn's pure Python h11 and asyncio's loop (``OMBRE_HTTP=h11`` asks
-for these); the deadlines are the same over either (:func:`protocol_class`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import os
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = [
-    "CONCURRENCY",
-    "PER_CLIENT",
-    "REQUEST_SECONDS",
-    "SEND_SECONDS",
-    "config",
-    "fast_parts",
-    "protocol_class",
-]
+__all__ = ["CONCURRENCY", "PER_CLIENT", "REQUEST_SECONDS", "SEND_SECONDS", "config"]
 
 REQUEST_SECONDS = 10.0
 """How long a client has to send a whole request (head and body)."""
@@ -52,20 +38,8 @@ CONCURRENCY = 512
 """The most connections and requests the server holds at once (uvicorn's limit: past it, 503)."""
 
 
-if TYPE_CHECKING:
-    _Protocol = H11Protocol  # what the checker reads the mixin against
-else:
-    _Protocol = object
-
-
-class _Deadlines(_Protocol):
-    """What the server adds to uvicorn's HTTP protocol (h11's or httptools', whose
-    connection and request cycle have the same members): a deadline for receiving each request,
-    one for an answer nobody reads, and the connections each address may hold.
-
-    Mixed in before the protocol class (:func:`protocol_class`); its methods call the
-    protocol's own through ``super()``.
-    """
+class _DeadlineProtocol(H11Protocol):
+    """uvicorn's h11 protocol, with a deadline for receiving each request."""
 
     request_seconds = REQUEST_SECONDS
     send_seconds = SEND_SECONDS
@@ -159,27 +133,6 @@ class _Deadlines(_Protocol):
         self.transport.close()
 
 
-class _DeadlineProtocol(_Deadlines, H11Protocol):
-    """uvicorn's h11 protocol, with the deadlines."""
-
-
-def fast_parts() -> bool:
-    """Checks if the server is to use httptools and uvloop: both installed, and
-    ``OMBRE_HTTP`` not ``h11`` (which keeps uvicorn's pure Python parts, for comparing them)."""
-    if os.environ.get("OMBRE_HTTP") == "h11":
-        return False
-    return all(importlib.util.find_spec(name) is not None for name in ("httptools", "uvloop"))
-
-
-def protocol_class(fast: bool) -> type[Any]:
-    """Returns the protocol with the deadlines over httptools' parser (``fast``) or h11's."""
-    if not fast:
-        return _DeadlineProtocol
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-    return type("FastDeadlineProtocol", (_Deadlines, HttpToolsProtocol), {})
-
-
 def config(
     app: Any,
     host: str,
@@ -189,15 +142,11 @@ def config(
     send_seconds: float = SEND_SECONDS,
     per_client: int = PER_CLIENT,
     log_level: str = "warning",
-    fast: bool | None = None,
 ) -> uvicorn.Config:
-    """Returns the uvicorn configuration ``ombre serve`` runs (the tests' live server too):
-    httptools and uvloop where ``fast`` (None: where they are installed), else h11 and
-    asyncio."""
-    fast = fast_parts() if fast is None else fast
+    """Returns the uvicorn configuration ``ombre serve`` runs (the tests' live server too)."""
     protocol = type(
         "DeadlineProtocol",
-        (protocol_class(fast),),
+        (_DeadlineProtocol,),
         {
             "request_seconds": request_seconds,
             "send_seconds": send_seconds,
@@ -210,7 +159,6 @@ def config(
         host=host,
         port=port,
         http=protocol,
-        loop="uvloop" if fast else "asyncio",
         log_level=log_level,
         timeout_keep_alive=5,
         limit_concurrency=CONCURRENCY,

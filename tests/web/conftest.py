@@ -54,9 +54,6 @@ class LiveServer:
     to megabytes): small, an unread answer fills it at once."""
     warm_books: bool = False
     """Start writing the rule books at once, as ``ombre serve`` does (the browser tests)."""
-    fast: bool | None = None
-    """httptools and uvloop (True), h11 and asyncio (False), or whichever ``ombre serve`` would
-    take (None: httptools and uvloop where installed)."""
 
     @property
     def url(self) -> str:
@@ -72,7 +69,6 @@ class LiveServer:
             request_seconds=self.request_seconds,
             send_seconds=self.send_seconds,
             per_client=self.per_client,
-            fast=self.fast,
         )
         self.server = uvicorn.Server(config)
         sockets = None

@@ -516,21 +516,9 @@ def test_tables_are_dropped_from_memory_and_read_back(tmp_path: Path) -> None:
 # The live server: bounded bodies, slow clients.
 
 
-def _parsers() -> list[Any]:
-    """Both HTTP parsers the server may run on: the deadlines hold over each."""
-    from engine.web.server import fast_parts
-
-    fast = pytest.param(
-        True,
-        id="httptools",
-        marks=pytest.mark.skipif(not fast_parts(), reason="httptools and uvloop not installed"),
-    )
-    return [pytest.param(False, id="h11"), fast]
-
-
-@pytest.fixture(params=_parsers())
-def quick_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path, request_seconds=1.0, fast=request.param).start()
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path, request_seconds=1.0).start()
     yield server
     server.stop()
 
@@ -595,11 +583,10 @@ def test_half_sent_requests_time_out(quick_server: LiveServer) -> None:
         assert s.recv(64).startswith(b"HTTP/1.1 200")
 
 
-@pytest.mark.parametrize("fast", _parsers())
-def test_one_client_holds_at_most_its_share_of_connections(tmp_path: Path, fast: bool) -> None:
+def test_one_client_holds_at_most_its_share_of_connections(tmp_path: Path) -> None:
     """Past its share of connections, a client's new connection is closed as it opens; another
     client (here 127.0.0.2) is answered all the while, and a connection given back is free."""
-    server = LiveServer(tmp_path, per_client=8, fast=fast).start()
+    server = LiveServer(tmp_path, per_client=8).start()
     try:
         port = server.port
         held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(8)]
@@ -774,15 +761,12 @@ def _read_all(s: socket.socket) -> bytes:
     return got
 
 
-@pytest.mark.parametrize("fast", _parsers())
-def test_an_answer_nobody_reads_is_dropped_and_a_read_one_arrives_whole(
-    tmp_path: Path, fast: bool
-) -> None:
+def test_an_answer_nobody_reads_is_dropped_and_a_read_one_arrives_whole(tmp_path: Path) -> None:
     """A long table's record is streamed: read, it arrives whole (the record the table gives);
     not read for longer than the server's SEND_SECONDS, it is dropped and the connection
     closed, so that what it held is given back."""
     ident, public = _saved_long_table(tmp_path, 150)
-    server = LiveServer(tmp_path, send_seconds=1.0, send_buffer=4096, fast=fast).start()
+    server = LiveServer(tmp_path, send_seconds=1.0, send_buffer=4096).start()
     try:
         ask = (
             f"GET /tables/{ident}/record.yaml HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
