@@ -170,8 +170,13 @@ class WebPolicy:
 
     hosts: frozenset[str] = frozenset({"127.0.0.1", "localhost", "::1", "testserver"})
     """The names (and addresses) a request may be addressed to (the Host header)."""
-    max_tables: int = 64
-    """Tables kept in memory at most; the least recently used beyond it are dropped."""
+    max_tables: int = 512
+    """Tables kept in memory at most; the least recently used beyond it are dropped (a table
+    is read back from its file, its deals replayed, when next asked for: 128 players at as
+    many tables must all fit, or every click reads one back)."""
+    max_deals: int = 20_000
+    """The deals the tables kept in memory may hold in all (a few KiB each); past it the least
+    recently used tables are dropped, so that a few very long tables do not fill the memory."""
     max_evenings: int = 32
     """Evenings kept in memory at most."""
     max_tournaments: int = 8
@@ -439,6 +444,11 @@ class AppState:
                     self._drop(scored, ident)
         while len(self.tables) > policy.max_tables:
             self._drop(self.tables, next(iter(self.tables)))
+        held = sum(len(t.party.deals) for t in self.tables.values())
+        while held > policy.max_deals and len(self.tables) > 1:
+            oldest = next(iter(self.tables))
+            held -= len(self.tables[oldest].party.deals)
+            self._drop(self.tables, oldest)
         for scored, bound in kept:
             while len(scored) > bound:
                 self._drop(scored, next(iter(scored)))

@@ -513,6 +513,32 @@ def test_tables_are_dropped_from_memory_and_read_back(tmp_path: Path) -> None:
     assert turn_of(client.get(path).text) == turn_of(end)
 
 
+def test_a_table_per_player_of_128_stays_in_memory() -> None:
+    """128 players, each at a table of his own, are all kept in memory: were fewer kept, every
+    click would read a table back from its file and replay it (the cost that made the server
+    slow at 128 players)."""
+    assert WebPolicy().max_tables >= 128
+
+
+def test_the_deals_held_in_memory_are_bounded_too(tmp_path: Path) -> None:
+    """Past ``max_deals`` deals held in all, the least recently used tables are dropped (and
+    read back when asked for), however few they are: a few very long tables cannot fill the
+    memory."""
+    policy = WebPolicy(max_deals=2, finished_seconds=600.0)
+    app = create_app(tmp_path, policy=policy)
+    client = TestClient(app, follow_redirects=True, headers=SAME_ORIGIN)
+    state = app.state.web
+    first = table(client, "quadrille", seed=1)
+    path = str(first.url.path)
+    ident = path.rsplit("/", 1)[1]
+    end = play_out(client, path, first.text, {"0"})
+    page = client.post(path + "/next", data={"turn": turn_of(end)}).text
+    assert len(state.tables[ident].party.deals) == 2
+    other = table(client, "quadrille", seed=2)  # a third deal in memory: one too many
+    assert ident not in state.tables and str(other.url.path).rsplit("/", 1)[1] in state.tables
+    assert turn_of(client.get(path).text) == turn_of(page)  # read back as it was
+
+
 # The live server: bounded bodies, slow clients.
 
 
