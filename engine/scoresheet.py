@@ -680,7 +680,7 @@ class Evening(Standing["ScoredDeal"]):
         )
 
     @property
-    def held_cards(self) -> list[str]:
+    def held_cards(self) -> list[Card]:
         """Returns the cards the rules pay for whoever held them, whatever the result
         (``settlement.held_cards``: the red aces), for the forms to ask who held each
         (``held``): the referee's :func:`~engine.referee.held.paid_cards`."""
@@ -1312,7 +1312,7 @@ class Evening(Standing["ScoredDeal"]):
                 (entry.declarer, entry.holder, rule.surrender_fee, "fee for the surrendered card")
             )
         held = dict(entry.held)
-        return out + transfers_for(self.rules, self.n, held.get)
+        return out + transfers_for(self.rules, self.n, lambda card: held.get(str(card)))
 
     def _demand_fee(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         contract = self.rules.contracts.get(entry.contract or "")

@@ -224,7 +224,7 @@ def _held(evening: Evening, read: ReadLine, write: Write) -> dict[str, int]:
         prompt = str(_macros().ask("held", card=card, evening=evening))
         seat = _ask_seat(evening, read, write, prompt, True)
         if seat is not None:
-            held[card] = seat
+            held[str(card)] = seat
     return held
 
 

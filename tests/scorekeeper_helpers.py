@@ -181,11 +181,10 @@ def written_down(d: Deal) -> dict[str, Any]:
             card = Card.parse(report["called"]).index
             out["holder"] = next((s for s in range(d.n) if d.start_hands[s] >> card & 1), won_by)
     held = {}
-    for text in paid_cards(rules):
-        card = Card.parse(text).index
-        holder = next((s for s in range(d.n) if d.start_hands[s] >> card & 1), None)
+    for paid in paid_cards(rules):
+        holder = next((s for s in range(d.n) if d.start_hands[s] >> paid.index & 1), None)
         if holder is not None:
-            held[text] = holder
+            held[str(paid)] = holder
     if held:
         out["held"] = held
     if d.table.remainder:

@@ -164,7 +164,7 @@ def answers(evening: Evening, data: dict[str, Any]) -> list[str]:
         out.append(str(data["holder"]))
         if evening.asks_surrendered(contract) and data["holder"] != data["declarer"]:
             out.append("y" if data.get("surrendered") else "n")
-    out += [str(data.get("held", {}).get(card, "")) for card in evening.held_cards]
+    out += [str(data.get("held", {}).get(card, "")) for card in map(str, evening.held_cards)]
     out.append(" ".join(str(t) for t in data["tricks"]))
     if evening.asks_matadors(contract):
         out.append(str(data["matadors"]))

@@ -14,7 +14,6 @@ import pytest
 
 from engine import IllegalActionError, NotationError, load_ruleset
 from engine.bots import make_bot
-from engine.cards import Card
 from engine.referee import Deal
 from engine.referee.held import paid_cards
 from engine.referee.party import Party
@@ -63,9 +62,9 @@ def entry_of(deal: Deal) -> Entry:
         # Roi rendu: the called card went to the declarer, who played alone.
         surrendered=deal.contract.help == "call" and deal.demanded_from is not None,
         held=tuple(
-            (text, next(s for s in range(deal.n) if deal.start_hands[s] >> card & 1))
-            for text in paid_cards(deal.rules)
-            for card in [Card.parse(text).index]
+            (str(paid), next(s for s in range(deal.n) if deal.start_hands[s] >> card & 1))
+            for paid in paid_cards(deal.rules)
+            for card in [paid.index]
             if any(h >> card & 1 for h in deal.start_hands)
         ),
     )

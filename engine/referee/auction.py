@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import PASS, Action
+from engine.cards import Card
 from engine.enums import AllPass, BiddableWhen, EqualRank, Speech
 from engine.errors import IllegalActionError
 from engine.referee import declarations, result
@@ -282,16 +283,11 @@ def raise_choices(d: DealState) -> list[Contract]:
     )
 
 
-def _lacks(d: DealState, contract_id: str | None) -> str | None:
+def _lacks(d: DealState, contract_id: str | None) -> Card | None:
     """Returns a card the player to move lacks for this contract (None: he may bid it)."""
-    from engine.cards import Card
-
     contract = d.rules.contracts[contract_id or ""]
     hand = d.hands[d.to_move]
-    for text in contract.requires_cards:
-        if not hand >> Card.parse(text).index & 1:
-            return text
-    return None
+    return next((c for c in contract.requires_cards if not hand >> c.index & 1), None)
 
 
 def refusal(d: DealState, action: Action) -> IllegalActionError | None:
@@ -402,7 +398,7 @@ def _eligibility_refusal(
     if lacking is not None:
         return refuse(
             "bid/requires-cards",
-            f"{contract.id} may be bid only by a player holding {', '.join(contract.requires_cards)}"
+            f"{contract.id} may be bid only by a player holding {', '.join(map(str, contract.requires_cards))}"
             f" (seat {seat} lacks {lacking})",
             seat,
             action,

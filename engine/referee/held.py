@@ -19,13 +19,13 @@ from engine.rules.model import RuleSet
 __all__ = ["held_card_transfers", "paid_cards", "transfers_for"]
 
 
-def paid_cards(rules: RuleSet) -> list[str]:
+def paid_cards(rules: RuleSet) -> list[Card]:
     """Returns the cards some ``held_cards`` rule pays for, in the rule file's order."""
-    return [text for rule in rules.held_cards for text in rule.cards]
+    return [card for rule in rules.held_cards for card in rule.cards]
 
 
 def transfers_for(
-    rules: RuleSet, n: int, holder_of: Callable[[str], int | None]
+    rules: RuleSet, n: int, holder_of: Callable[[Card], int | None]
 ) -> list[tuple[int, int, int, str]]:
     """Returns ``(payer, payee, amount, item)`` for every paid card, given who held it."""
     out: list[tuple[int, int, int, str]] = []
@@ -33,13 +33,13 @@ def transfers_for(
         amount = rule.amount
         if not amount:
             continue
-        for text in rule.cards:
-            holder = holder_of(text)
+        for card in rule.cards:
+            holder = holder_of(card)
             if holder is None:
                 continue
             for payer in range(n):
                 if payer != holder:
-                    out.append((payer, holder, amount, held_label(rule.name, text)))
+                    out.append((payer, holder, amount, held_label(rule.name, str(card))))
     return out
 
 
@@ -50,8 +50,7 @@ def held_card_transfers(d: DealState) -> list[tuple[int, int, int, str]]:
     if not d.rules.held_cards:
         return []
 
-    def holder_of(text: str) -> int | None:
-        card = Card.parse(text).index
-        return next((s for s in range(d.n) if d.start_hands[s] >> card & 1), None)
+    def holder_of(card: Card) -> int | None:
+        return next((s for s in range(d.n) if d.start_hands[s] >> card.index & 1), None)
 
     return transfers_for(d.rules, d.n, holder_of)

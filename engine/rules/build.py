@@ -216,7 +216,7 @@ def _contract(cid: str, c: Mapping[str, Any], basis: Bases) -> Contract:
         aliases=tuple(c.get("aliases", [])),
         announces_vole=bool(c.get("announces_vole", False)),
         trump_named_by=TrumpNamedBy(c.get("trump_named_by", "declarer")),
-        requires_cards=tuple(c.get("requires_cards", ())),
+        requires_cards=tuple(Card.parse(t) for t in c.get("requires_cards", ())),
         trump_from_talon=bool(c.get("trump_from_talon", False)),
         trump_with_bid=bool(c.get("trump_with_bid", False)),
         trumps=Trumps(c.get("trumps", "named")),
@@ -316,7 +316,7 @@ def _held_cards(s: Mapping[str, Any], basis: Bases) -> tuple[HeldCards, ...]:
     return tuple(
         HeldCards(
             name=h["name"],
-            cards=tuple(h["cards"]),
+            cards=tuple(Card.parse(t) for t in h["cards"]),
             amount=int(h["amount"]),
             basis=basis("settlement", "held_cards", i),
         )

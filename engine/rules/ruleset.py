@@ -930,8 +930,8 @@ def _payment_lines(rules: RuleSet) -> PaymentLines:
         basis = rules.basis_at(("declarations", "call", "surrender"))
         fees[FEE_SURRENDERED] = PaymentLine(FEE_SURRENDERED, PaymentKind.FEE, (), (basis,), None)
     for held in rules.held_cards:
-        for text in held.cards:
-            label = held_label(held.name, text)
+        for card in held.cards:
+            label = held_label(held.name, str(card))
             fees[label] = PaymentLine(label, PaymentKind.HELD, (), (held.basis,), None)
     odd = rules.codille_remainder_basis
     return PaymentLines(

@@ -146,7 +146,7 @@ class Contract:
     """The vole is announced with the bid (the *contre*): it is undertaken from the first trick."""
     trump_named_by: TrumpNamedBy = TrumpNamedBy.DECLARER
     """Who names trumps: the declarer, or (after the call) the holder of the called card."""
-    requires_cards: tuple[str, ...] = ()
+    requires_cards: tuple[Card, ...] = ()
     """Cards a player must hold to bid it (the seed summary's Casco: both black aces)."""
     trump_from_talon: bool = False
     """Trumps are the suit of the first card turned from the talon (the Spanish *vuelta*)."""
@@ -471,7 +471,7 @@ class HeldCards:
     player pays the holder of each of :attr:`cards` the :attr:`amount` (Hoyle's red aces)."""
 
     name: str
-    cards: tuple[str, ...]
+    cards: tuple[Card, ...]
     amount: int
     basis: Basis
 

@@ -1864,7 +1864,7 @@ def _played_entry(evening: Evening, fields: Mapping[str, list[str]]) -> dict[str
         data["highest_trump"] = highest
     if _one(fields, "surrendered", "") == "yes":
         data["surrendered"] = True  # roi rendu: the holder surrendered the called card
-    held = {card: _seat_field(fields, f"held_{card}") for card in evening.held_cards}
+    held = {str(card): _seat_field(fields, f"held_{card}") for card in evening.held_cards}
     if any(seat is not None for seat in held.values()):
         # Who held each card the rules pay for whatever the result (``held_cards``); a card
         # nobody held (in the talon, or out of the pack) is left out.
