@@ -25,6 +25,9 @@ def test_the_html_book_has_contents_and_no_raw_backticks(tmp_path: Path) -> None
     assert "`" not in page
     assert "<code>require CARD</code>" in page
     assert "&lt;code&gt;" not in page
+    # A card drawn in a rule's words shows as a card, never as its escaped HTML.
+    assert "&lt;span" not in page
+    assert 'the holder of <span class="card spades" title="As">A♠</span> must play' in page
     css = (tmp_path / "style.css").read_text("utf-8")
     assert "Noto Serif CJK SC" in css
 
@@ -75,6 +78,9 @@ def test_a_document_link_the_site_has_no_page_for_is_kept_as_its_words(tmp_path:
     )
     page = handbook_html(doc, "../", {"ombre"}, {"decisions"})
     assert page.title == "A note"
+    titled = tmp_path / "cli.md"
+    titled.write_text("# The command line: `ombre`\n", encoding="utf-8")
+    assert handbook_html(titled, "../", (), ()).title == "The command line: ombre"
     assert "See the CLI, " in page.html
     assert '<a href="../books/ombre.html#deal">the book</a>' in page.html
     assert '<a href="../books/ombre.html">the rules</a>' in page.html

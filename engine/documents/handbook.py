@@ -67,10 +67,12 @@ def handbook_html(path: Path, root: str, books: Collection[str], docs: Collectio
         if token.type == "heading_open" and i + 1 < len(tokens):
             text = tokens[i + 1].content
             slug = _slug(text)
+            # The title as words (a page's <title>, the index's link): code spans' text.
+            words = "".join(c.content for c in tokens[i + 1].children or ())
             seen[slug] = seen.get(slug, -1) + 1
             token.attrSet("id", slug if not seen[slug] else f"{slug}-{seen[slug]}")
             if token.tag == "h1" and title == path.stem:
-                title = text
+                title = words
         if token.children:
             token.children = _site_links(token.children, root, books, docs)
     return Handbook(path.stem, title, md.renderer.render(tokens, md.options, {}))

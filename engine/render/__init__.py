@@ -456,10 +456,14 @@ def _code_spans(value: Any) -> Any:
 
     >>> str(_code_spans("play `renonce CARD` <now>"))
     'play <code>renonce CARD</code> &lt;now&gt;'
+    >>> from markupsafe import Markup
+    >>> str(_code_spans(Markup('the holder of <span class="card">A♠</span>')))
+    'the holder of <span class="card">A♠</span>'
     """
     from markupsafe import Markup, escape
 
-    text = str(escape(str(value)))
+    # A macro's output (a card drawn as HTML) is already safe: kept, not escaped again.
+    text = str(escape(value))
     return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", text))
 
 
