@@ -1,0 +1,29 @@
+"""What the scorekeeper tells after each deal, in the players' words: each payment by the
+items it pays, and the counters that stay on the table and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from engine.cli import app
+
+runner = CliRunner()
+
+
+def test_a_codille_names_its_items_and_the_odd_counters_left_on_the_table(tmp_path: Path) -> None:
+    # Cy's sans-prendre loses codille: the pot of 14 goes to the three defenders, 4 each, and
+    # the 2 that cannot be shared equally stay on the table.
+    answers = "sans-prendre\nCy\nspades\n3 2 4 1\n\n\n"
+    result = runner.invoke(
+        app,
+        ["score", "quadrille", "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
+        input=answers,
+        env={"COLUMNS": "100"},
+    )
+    out = " ".join(result.output.split())
+    assert "Le jeu + La consolation + Le sans-prendre: Cy → Di 7" in out
+    assert "jeu+consolation" not in out
+    assert "On the table: 0 before, 16 after (of which 2 odd counters of the pot" in out
+    assert "kept for whoever holds the highest trump next deal); a bête of 14 made" in out
