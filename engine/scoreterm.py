@@ -130,20 +130,37 @@ def _contract_and_irregularities(
     the irregularities of the play said before it when the answer is ``laws``."""
     rules = evening.rules
     ask = _macros().ask
-    first = _ask(read, str(ask("contract", rules))).lower()
+    first = _contract_answer(evening, read, write)
     irregularities: list[dict[str, Any]] = []
     laws = evening.irregularity_laws
     while first == "laws" and laws:
         # The irregularities of the play that change the score (the laws of the play), asked
         # first when the scorekeeper says there were some; then the deal as usual.
-        text = _ask(read, str(ask("irregularities", rules, laws=laws)))
+        text = _ask(read, str(ask("irregularities", rules, laws=laws, evening=evening)))
         try:
             irregularities = parse_irregularities(text, evening.seat_of)
         except NotationError as exc:
             _say(write, "not-understood", error=exc)
             continue
-        first = _ask(read, str(ask("contract", rules))).lower()
+        first = _contract_answer(evening, read, write)
     return first, irregularities
+
+
+_FIRST_WORDS = ("undo", "passed", "misdeal", "extra-card", "unclaimed", "laws")
+"""The first answers of a deal that are not a contract (:func:`_said`, ``laws``)."""
+
+
+def _contract_answer(evening: Evening, read: ReadLine, write: Write) -> str:
+    """Asks the deal's first question until the answer is a contract of the rules (by id or
+    alias: :meth:`RuleSet.contract_id`) or one of :data:`_FIRST_WORDS`: a name that is no
+    contract is said at once, with the contracts, before the rest of the deal is asked."""
+    rules = evening.rules
+    while True:
+        first = _ask(read, str(_macros().ask("contract", rules))).lower()
+        words = first.split()
+        if words and (words[0] in _FIRST_WORDS or rules.contract_id(first) is not None):
+            return first
+        _say(write, "contract", evening=evening, answer="" if first in ("?", "help") else first)
 
 
 def _ask_seat(

@@ -104,7 +104,7 @@ def test_the_terminal_asks_the_revokes_and_takes_the_players_names() -> None:
     data = written_down(deal)
     evening = Evening(deal.rules, players=NAMES)
     text = terminal(evening, answers_for(data, NAMES))
-    assert "renonces pointed out" in text and "seat 0-3 or name" in text
+    assert "renonces pointed out" in text and "Anne, Bertrand, Claire or Denis, or seat 0-3" in text
     assert len(evening.deals) == 1, text
     entered = evening.deals[0]
     assert entered.entry.renonces == (0, 2) and entered.entry.declarer == data["declarer"]

@@ -27,3 +27,40 @@ def test_a_codille_names_its_items_and_the_odd_counters_left_on_the_table(tmp_pa
     assert "jeu+consolation" not in out
     assert "On the table: 0 before, 16 after (of which 2 odd counters of the pot" in out
     assert "kept for whoever holds the highest trump next deal); a bête of 14 made" in out
+
+
+def test_a_name_that_is_no_contract_is_said_at_once_and_asked_again(tmp_path: Path) -> None:
+    # 'asc' is refused before the declarer is asked; '?' lists the contracts; nothing typed
+    # after the contract is lost to a refusal at the end.
+    answers = "asc\n?\nask\nBob\nspades\nKc\nAnn\n4 2 2 2\n\n\n"
+    result = runner.invoke(
+        app,
+        ["score", "quadrille", "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
+        input=answers,
+    )
+    out = " ".join(result.output.split())
+    said = out.index("'asc' is not a contract of Quadrille. The contracts: ask — Demander à jouer")
+    assert said < out.index("declarer (")
+    assert "Which contract was played? The contracts:" in out
+    assert "Refused" not in out
+    assert "Deal 1 — Ann deals: win" in out
+
+
+def test_the_scorekeepers_questions_name_the_players(tmp_path: Path) -> None:
+    answers = "laws\n\nask\nBob\n"
+    result = runner.invoke(
+        app,
+        [
+            "score",
+            "quadrille-renonce",
+            "--evening",
+            str(tmp_path / "e.yaml"),
+            "--players",
+            "Ann,Bob,Cy,Di",
+        ],
+        input=answers,
+    )
+    out = " ".join(result.output.split())
+    assert "declarer (Ann, Bob, Cy or Di, or seat 0-3)" in out
+    assert "e.g. 'Ann turn-hand Bob'" in out
+    assert "(he " not in out
