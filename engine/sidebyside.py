@@ -36,7 +36,16 @@ __all__ = [
     "replay_against",
 ]
 
-_COMPARED = ("contract", "declarer", "partners", "trump", "called", "result", "tricks_won")
+_COMPARED = (
+    "contract",
+    "declarer",
+    "partners",
+    "trump",
+    "called",
+    "result",
+    "tricks_won",
+    "renonces",
+)
 _MONEY = ("balances", "pot_before", "pot_after", "bete")
 
 
@@ -60,6 +69,8 @@ class DealFacts:
     called: str | None
     result: str | None
     tricks_won: tuple[int, ...]
+    renonces: tuple[int, ...]
+    """The seats that revoked (each renonce a bête), in the order they were found."""
     balances: tuple[int, ...] | None
     """Each seat's balance; None while the deal is unsettled."""
     pot_before: int | None
@@ -85,6 +96,7 @@ class DealFacts:
             called=report["called"],
             result=report["result"],
             tricks_won=tuple(report["tricks_won"]),
+            renonces=tuple(report.get("renonces") or ()),
             balances=seats("balances"),
             pot_before=report.get("pot_before"),
             pot_after=report.get("pot_after"),

@@ -41,7 +41,8 @@ def test_an_action_refused_under_the_other() -> None:
     assert deal["illegal_b"]["code"] == "bid/unknown-contract"
     assert "illegal_a" not in deal
     text = render_text(compared)
-    assert "illegal under mediateur-solitaire: action 0" in text
+    assert "B (mediateur-solitaire) refuses the record's action 1 of this deal" in text
+    assert "(not played out)" in text
 
 
 def test_the_same_rules_agree() -> None:
@@ -84,6 +85,8 @@ def test_each_deal_is_compared_on_the_referees_typed_report() -> None:
                 assert isinstance(facts, DealFacts)
                 for key in COMPARED:
                     value = report.get(key)
+                    if key == "renonces" and value is None:
+                        value = []  # the report leaves out a deal's renonces when there are none
                     assert facts.value(key) == (tuple(value) if isinstance(value, list) else value)
     rec = read_record(RECORDS / "quadrille-ask-remise.yaml")
     refused = replay_against(rec, load_ruleset("quadrille"), load_ruleset("mediateur-solitaire"))
@@ -106,8 +109,9 @@ def test_only_the_deals_both_played_are_compared() -> None:
     assert [d.deal for d in compared.compared] == [0]
     assert compared.settled == 0 and compared.shared_totals("a") is None
     text = render_text(compared)
-    assert "Deal 1" not in text and "Deal 3" not in text
-    assert "B (mediateur-solitaire) stopped at deal 0 (refused above); A played 4 deals" in text
+    assert "Deal 1\n" in text  # the deals numbered from 1, as the table and the scorekeeper do
+    assert "Deal 2" not in text and "Deal 4" not in text
+    assert "B (mediateur-solitaire) stopped at deal 1 (refused above); A played 4 deals" in text
     assert "no deal was settled under both" in text and "\ntotals: A" not in text
     data = compared.as_json()
     assert data["shared_deals"] == 1 and data["settled_deals"] == 0
