@@ -64,3 +64,15 @@ def test_the_scorekeepers_questions_name_the_players(tmp_path: Path) -> None:
     assert "declarer (Ann, Bob, Cy or Di, or seat 0-3)" in out
     assert "e.g. 'Ann turn-hand Bob'" in out
     assert "(he " not in out
+
+
+def test_the_notes_read_at_the_terminal_carry_no_markdown(tmp_path: Path) -> None:
+    # The card too many's note is written for the books ("Written `SEAT extra-card` ..."):
+    # at the terminal its code spans are quoted, not shown as backticks.
+    result = runner.invoke(
+        app,
+        ["score", "quadrille", "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
+        input="extra-card Bob\n",
+    )
+    assert "'SEAT extra-card'" in " ".join(result.output.split())
+    assert "`" not in result.output

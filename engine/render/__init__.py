@@ -450,6 +450,17 @@ def _md_code(value: Any) -> Any:
     return Markup(str(value).replace("`", "'").replace("|", "\\|"))
 
 
+def _plain_prose(value: Any) -> str:
+    """Returns prose written with Markdown code spans and emphasis (a rule file's note) as
+    plain text for the terminal: each `` `x` `` quoted 'x', each ``*x*`` its words.
+
+    >>> _plain_prose("Written `SEAT extra-card`; only a higher matador *led* forces")
+    "Written 'SEAT extra-card'; only a higher matador led forces"
+    """
+    text = re.sub(r"`([^`]+)`", r"'\1'", str(value))
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"\1", text)
+
+
 def _code_spans(value: Any) -> Any:
     """Returns prose written with Markdown code spans as HTML: escaped, each `` `x` `` a
     ``<code>`` element (the rule files' notes are written for both formats).
@@ -548,6 +559,7 @@ def _common_filters() -> dict[str, Callable[..., Any]]:
         "json": _json,
         "md_code": _md_code,
         "code_spans": _code_spans,
+        "plain_prose": _plain_prose,
         "file_links": _file_links,
         "rstrip": lambda value: str(value).rstrip(),
         "card_unicode": _card_unicode,
