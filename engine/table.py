@@ -279,6 +279,10 @@ class Told:
     faults: tuple[str, ...] = ()
     """The faults the action committed, scored in penalty points (the referee's
     ``Deal.faults``: a contract named without need to overcall)."""
+    from_talon: bool = False
+    """The trumps were fixed by a card turned from the talon (a tourné, the vuelta)."""
+    turned: Card | None = None
+    """That card, where the player may see it (the referee's view of his seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1082,6 +1086,10 @@ class TableGame:
             else None,
             offer=offer,
             faults=tuple(f for _, f in deal.faults[faulted:]),
+            from_talon=phase == "trump"
+            and deal.contract is not None
+            and bool(deal.contract.trump_from_talon),
+            turned=deal.view(seat if human is None else human).turned if phase == "trump" else None,
         )
         text = _macros("table/act.txt.j2").act(told, self.rules)
         if text:

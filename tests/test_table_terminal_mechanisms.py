@@ -47,7 +47,8 @@ def leaks(deal: Deal, human: int, text: str) -> list[str]:
             continue
         hidden |= {str(c) for c in deal.hand(seat)} - {str(c) for c in deal.public_cards(seat)}
     turned = deal.view(human).turned
-    hidden |= {str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]} - {str(turned)}
+    hidden |= {str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]}
+    hidden -= {str(turned)}  # the card turned is shown to all, wherever it goes after
     return sorted(set(CARD.findall(_without_rules(deal, text))) & hidden)
 
 

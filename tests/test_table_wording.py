@@ -164,3 +164,13 @@ def test_help_gives_the_bots_hint_first_and_speaks_to_you() -> None:
     assert not re.search(r"\bhe (must|plays|keeps|holds)\b|\bhis\b", hint)
     assert not re.search(r"would (\w+): \1:", hint)
     assert "you must be worth" in hint
+
+
+def test_a_trump_turned_from_the_talon_is_told_as_turned_not_named() -> None:
+    # A tourné: the declarer does not choose the trumps, the card turned from the talon does.
+    game = TableGame(load_ruleset("dansk-lhombre"), human=None, seed=5, deals=1)
+    out: list[str] = []
+    game.run(lambda prompt: None, out.append)
+    text = "\n".join(out)
+    assert "Seat 1 turns 3s from the talon: spades are trumps." in text
+    assert "names spades trumps" not in text
