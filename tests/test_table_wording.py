@@ -168,7 +168,7 @@ def test_help_gives_the_bots_hint_first_and_speaks_to_you() -> None:
 
 def test_a_trump_turned_from_the_talon_is_told_as_turned_not_named() -> None:
     # A tourné: the declarer does not choose the trumps, the card turned from the talon does.
-    game = TableGame(load_ruleset("dansk-lhombre"), human=None, seed=5, deals=1)
+    game = TableGame(load_ruleset("dansk-lhombre"), human=None, seed=3, deals=1)
     out: list[str] = []
     game.run(lambda prompt: None, out.append)
     text = "\n".join(out)
