@@ -1343,7 +1343,7 @@ class TableGame:
                     )
                 )
             except NotationError as exc:
-                write(_message("not-understood", error=exc))
+                write(_message("not-understood", error=exc, exchange=deal.phase == "exchange"))
 
     def _declare(self, deal: Deal, seat: int, answer: str, write: Write) -> Action | bool | None:
         """Declares an irregularity of the laws of the play typed at the table (``expose Kh``,

@@ -174,3 +174,19 @@ def test_a_trump_turned_from_the_talon_is_told_as_turned_not_named() -> None:
     text = "\n".join(out)
     assert "Seat 1 turns 3s from the talon: spades are trumps." in text
     assert "names spades trumps" not in text
+
+
+def play(*args: str, stdin: str = "") -> object:
+    from engine.cli import app
+
+    return runner.invoke(app, ["play", *args], input=stdin)
+
+
+def test_a_wrong_answer_is_told_what_this_question_takes() -> None:
+    # At the écart a number is no answer: the table says what is (the cards to discard).
+    out = play("ombre", "--seed", "5", stdin="1\n1\n1\n").output  # type: ignore[attr-defined]
+    assert "Type the cards to discard (e.g. 'discard 5c 4d'), 'discard' alone to keep" in flat(out)
+    # With a single card to play, another number is told there is only one choice.
+    out = play("quadrille", "--seed", "2", "--deals", "1", stdin="2\n" * 60).output  # type: ignore[attr-defined]
+    assert "There is only one choice: type 1, or press Enter." in out
+    assert "Choose 1 to 1." not in out
