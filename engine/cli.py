@@ -687,8 +687,16 @@ def docs(
 @app.command(epilog=_examples("ombre diff quadrille quadrille-four-trick-bete"))
 @_boundary
 def diff(
-    a: Annotated[str, typer.Argument(metavar="A", help="A ruleset or variant.")],
-    b: Annotated[str, typer.Argument(metavar="B", help="Another, compared with A.")],
+    a: Annotated[
+        str,
+        typer.Argument(metavar="A", autocompletion=_complete_ruleset, help="A ruleset or variant."),
+    ],
+    b: Annotated[
+        str,
+        typer.Argument(
+            metavar="B", autocompletion=_complete_ruleset, help="Another, compared with A."
+        ),
+    ],
     json_out: JsonFlag = False,
 ) -> None:
     """Show the structural differences between two rulesets, with the file and line of each."""
@@ -1052,7 +1060,12 @@ def new(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The new variant's id.")],
     extends: Annotated[
         str,
-        typer.Option("--extends", metavar="PARENT", help="The ruleset or variant it extends."),
+        typer.Option(
+            "--extends",
+            metavar="PARENT",
+            autocompletion=_complete_ruleset,
+            help="The ruleset or variant it extends.",
+        ),
     ],
     out: Annotated[
         Path | None,

@@ -23,3 +23,8 @@ def test_ruleset_names_complete_for_play_show_and_replay() -> None:
 
 def test_an_unknown_prefix_completes_to_nothing() -> None:
     assert _complete("play", "ruleset", "zzz") == []
+
+
+def test_diff_and_new_complete_their_rulesets_too() -> None:
+    assert "ombre" in _complete("diff", "a", "omb") and "ombre" in _complete("diff", "b", "omb")
+    assert "ombre" in _complete("new", "extends", "omb")
