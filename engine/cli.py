@@ -819,7 +819,9 @@ def play(
     bots: Annotated[
         str | None,
         typer.Option(
-            "--bots", metavar="KIND", help="How the bots play: heuristic (the default), random …"
+            "--bots",
+            metavar="KIND",
+            help="How the bots play: heuristic (the default), random or search.",
         ),
     ] = None,
     record: Annotated[
