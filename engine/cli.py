@@ -891,6 +891,7 @@ def _sit_at_table(request: PlayRequest) -> int:
         # the table does not understand), not a UnicodeDecodeError.
         sys.stdin.reconfigure(errors="replace")
     if request.interactive:
+        _fit_terminal()
         _line_editing(game.completions)
     return game.run(_stdin_reader(request.interactive), typer.echo, colour=_colour(sys.stdout))
 
@@ -1316,7 +1317,24 @@ def _keep_score(
         typer.echo(report_text(sheet, evening), nl=False)
         return
 
+    _fit_terminal()
     run_score(sheet, evening, _score_reader(), typer.echo)
+
+
+def _fit_terminal() -> None:
+    """Folds the table's and the scorekeeper's lines at the terminal's width where it is
+    narrower than the usual 92 columns (a phone's terminal, a split window): for a person at a
+    terminal only, so that piped output stays the same."""
+    import shutil
+
+    from engine.render import environment
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+    columns = shutil.get_terminal_size((92, 24)).columns
+    if 40 <= columns < 93:
+        for fmt in ("text", "ansi"):
+            environment(fmt).globals["terminal_width"] = columns - 1
 
 
 def _score_reader() -> Callable[[str], str | None]:

@@ -76,3 +76,42 @@ def test_the_notes_read_at_the_terminal_carry_no_markdown(tmp_path: Path) -> Non
     )
     assert "'SEAT extra-card'" in " ".join(result.output.split())
     assert "`" not in result.output
+
+
+def test_at_a_narrow_terminal_the_questions_fold_at_its_width(tmp_path: Path) -> None:
+    """At a terminal of 60 columns the scorekeeper folds its questions at 59 (a real pseudo
+    terminal, its window size set); piped, it keeps the usual width (the tests above)."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+    command = [sys.executable, "-m", "engine.cli", "score", "quadrille"]
+    command += ["--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"]
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
+    env.pop("COLUMNS", None)
+    child = subprocess.Popen(command, stdin=side, stdout=side, stderr=side, env=env)
+    os.close(side)
+    seen = b""
+    deadline = time.monotonic() + 30
+    try:
+        while b"'quit'):" not in seen.replace(b"\r\n", b"\n").replace(b"\n  ", b" "):
+            ready, _, _ = select.select([main], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            seen += os.read(main, 4096)
+        os.write(main, b"quit\n")
+    finally:
+        child.wait(10)
+        os.close(main)
+    lines = seen.decode("utf-8", "replace").replace("\r", "").splitlines()
+    question = [line for line in lines if line.startswith(("contract (", "  "))]
+    assert question and max(len(line) for line in question) <= 59, lines
+    assert len(question) > 4  # folded at 59, the question takes more lines than at 92
