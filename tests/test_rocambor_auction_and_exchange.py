@@ -381,7 +381,7 @@ def test_the_terminal_table_refuses_an_opening_oros_and_offers_the_raise() -> No
     )
     flat = " ".join(out.split())
     opening = flat.split("Your speech: pass, or bid a contract:", 1)[1].split(">", 1)[0]
-    assert "bid entrada " in opening and "entrada-favor" not in opening
+    assert "bid entrada: " in opening and "entrada-favor" not in opening
     assert "solo-favor" not in opening and "contrabola" not in opening
     assert "Refused: entrada-favor may not open the auction" in flat
     assert "(roc-online-code, server/src/room.ts, applyBid) [bid/may-not-open]" in flat
