@@ -190,8 +190,11 @@ def _card_text(card: Any, playable: bool = False) -> str:
 def _card_ansi(card: Any, playable: bool = False) -> str:
     """A card in the notation for a colour terminal: hearts and diamonds red, bold when
     ``playable`` (a card the seat may play now)."""
-    text = str(card)
-    red = text[-1:] in ("h", "d")
+    from engine.cards import Card, Colour
+
+    typed = card if isinstance(card, Card) else Card.parse(str(card))
+    text = str(typed)
+    red = typed.suit.colour is Colour.RED
     if not red and not playable:
         return text
     return f"{_ANSI_BOLD if playable else ''}{_ANSI_RED if red else ''}{text}{_ANSI_RESET}"
