@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import TypeVar, Any
 
 from engine.actions import FAULTS, Action, small_number
 from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
@@ -67,6 +67,8 @@ from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 from engine.rules.reader import Document, json_path, parse_text
 from engine.rules.schema_pass import document_problems, schema, schema_problems, validator
 
+_T = TypeVar("_T")
+
 __all__ = [
     "Entry",
     "Evening",
@@ -101,10 +103,10 @@ class Entry:
     """Everyone passed (a redeal, or the forced contract where the rules impose one)."""
     contract: str | None = None
     declarer: int | None = None
-    trump: str | None = None
-    """The trump suit's name (``spades`` ... ``diamonds``)."""
-    called: str | None = None
-    """The card called (a partner's king) or demanded, e.g. ``Kd``."""
+    trump: Suit | None = None
+    """The trump suit (the notation's name, ``spades`` ... ``diamonds``, is read at once)."""
+    called: Card | None = None
+    """The card called (a partner's king) or demanded, e.g. ``Kd`` (read at once)."""
     holder: int | None = None
     """The seat that held the called or demanded card (the declarer himself: he plays alone)."""
     tricks: tuple[int, ...] = ()
@@ -129,7 +131,7 @@ class Entry:
     note: str | None = None
     surrendered: bool = False
     """*Roi rendu*: the holder surrendered the called card; the declarer played alone."""
-    held: tuple[tuple[str, int], ...] = ()
+    held: tuple[tuple[Card, int], ...] = ()
     """Who held each card the rules pay for whatever the result (``settlement.held_cards``)."""
     penalties: tuple[tuple[int, str], ...] = ()
     """The faults scored in penalty points (``settlement.penalties``): (offender, fault id)."""
@@ -146,6 +148,17 @@ class Entry:
     """The irregularities of the play that change the score (a hand turned up, the vole taken
     from the side), settled by the referee's :func:`~engine.referee.laws.declared_effects`."""
 
+    def __post_init__(self) -> None:
+        # What a person or a file wrote is read once, here, into the typed values: the cards
+        # and the suit in their notation (a Card or a Suit is kept as it is).
+        if self.trump is not None and not isinstance(self.trump, Suit):
+            object.__setattr__(self, "trump", Suit.parse(str(self.trump)))
+        if self.called is not None and not isinstance(self.called, Card):
+            object.__setattr__(self, "called", Card.parse(str(self.called)))
+        if any(not isinstance(card, Card) for card, _ in self.held):
+            held = tuple((Card.parse(str(card)), seat) for card, seat in self.held)
+            object.__setattr__(self, "held", held)
+
     def as_score(self) -> dict[str, Any]:
         """Returns the ``score:`` mapping of the record form (only what was entered)."""
         faults = [{"seat": seat, "fault": fault} for seat, fault in self.penalties]
@@ -156,10 +169,12 @@ class Entry:
         if self.misdeal is not None:
             return {"misdeal": self.misdeal}
         out: dict[str, Any] = {"contract": self.contract, "declarer": self.declarer}
-        for key in ("trump", "called", "holder"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
+        if self.trump is not None:
+            out["trump"] = self.trump.value
+        if self.called is not None:
+            out["called"] = str(self.called)
+        if self.holder is not None:
+            out["holder"] = self.holder
         out["tricks"] = list(self.tricks)
         out["matadors"] = self.matadors
         out["vole"] = self.vole
@@ -176,7 +191,7 @@ class Entry:
         if self.surrendered:
             out["surrendered"] = True
         if self.held:
-            out["held"] = dict(self.held)
+            out["held"] = {str(card): seat for card, seat in self.held}
         if faults:
             out["penalties"] = faults
         if self.unclaimed:
@@ -221,8 +236,8 @@ class ScoredDeal:
             "contract": e.contract,
             "declarer": e.declarer,
             "partners": [x for x in self.side if x != self.declarer],
-            "trump": e.trump,
-            "called": e.called,
+            "trump": e.trump.value if e.trump is not None else None,
+            "called": str(e.called) if e.called is not None else None,
             "tricks_won": list(e.tricks),
             "vole_undertaken": e.vole,
             **({"vole_by": e.vole_by} if e.vole_by is not None else {}),
@@ -260,13 +275,12 @@ def _seat(value: Any, n: int, what: str, at: tuple[str | int, ...] = ()) -> int:
     return value
 
 
-def _parsed(text: Any, parse: Callable[[str], Any], at: tuple[str | int, ...]) -> str:
-    """Returns ``parse(text)`` as text (a suit's name, a card), its refusal located at ``at``."""
+def _parsed(text: Any, parse: Callable[[str], _T], at: tuple[str | int, ...]) -> _T:
+    """Returns ``parse(text)`` (a suit, a card), its refusal located at ``at``."""
     try:
-        parsed = parse(str(text))
+        return parse(str(text))
     except NotationError as exc:
         raise ScoreError(str(exc), at) from None
-    return str(parsed.value if isinstance(parsed, Suit) else parsed)
 
 
 def score_fields() -> list[str]:
@@ -402,15 +416,13 @@ def _read_contract(data: Mapping[str, Any], n: int) -> tuple[str, int]:
     return contract, declarer
 
 
-def _read_call(data: Mapping[str, Any], n: int) -> tuple[str | None, str | None, int | None]:
-    """Returns the trump suit's name, the card called or demanded and the seat that held it
-    of a ``score:`` mapping (each None where it is left out)."""
-    trump = data.get("trump")
-    if trump is not None:
-        trump = _parsed(trump, Suit.parse, ("trump",))
-    called = data.get("called")
-    if called is not None:
-        called = _parsed(called, Card.parse, ("called",))
+def _read_call(data: Mapping[str, Any], n: int) -> tuple[Suit | None, Card | None, int | None]:
+    """Returns the trump suit, the card called or demanded and the seat that held it of a
+    ``score:`` mapping (each None where it is left out)."""
+    raw = data.get("trump")
+    trump = _parsed(raw, Suit.parse, ("trump",)) if raw is not None else None
+    raw = data.get("called")
+    called = _parsed(raw, Card.parse, ("called",)) if raw is not None else None
     holder = data.get("holder")
     if holder is not None:
         holder = _seat(holder, n, "holder", ("holder",))
@@ -467,7 +479,7 @@ def _read_tie_and_trumps(
     return latest, highest, trump_holders
 
 
-def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[str, int], ...]:
+def _read_held(data: Mapping[str, Any], n: int) -> tuple[tuple[Card, int], ...]:
     """Returns who held each card the rules pay for whatever the result (``held``), of a
     ``score:`` mapping."""
     raw_held = data.get("held", {})
@@ -731,8 +743,8 @@ class Evening(Standing["ScoredDeal"]):
         assert entry.declarer is not None
         declarer = entry.declarer
         mine = others = 0
-        for text, seat in (*entry.held, (str(card), entry.holder)):
-            bit = 1 << Card.parse(text).index
+        for held_card, seat in (*entry.held, (card, entry.holder)):
+            bit = 1 << held_card.index
             if seat == declarer:
                 mine |= bit
             else:
@@ -936,8 +948,7 @@ class Evening(Standing["ScoredDeal"]):
     def _check_held(self, entry: Entry) -> None:
         """Refuses a card paid for whoever held it (``held``) that is not in the pack."""
         rules = self.rules
-        for text, _ in entry.held:
-            held_card = Card.parse(text)
+        for held_card, _ in entry.held:
             if held_card not in rules.deck(self.options):
                 raise _refuse(
                     "score/not-in-pack",
@@ -963,7 +974,7 @@ class Evening(Standing["ScoredDeal"]):
         elif entry.trump is None:
             raise _refuse("score/no-trump", "name the trump suit", cite(("declarations", "trump")))
         else:
-            suit = Suit.parse(entry.trump)
+            suit = entry.trump
         allowed = trump_suits(rules, self.options, contract) if suit is not None else ()
         if suit is not None and suit not in allowed:
             names = ", ".join(s.value for s in allowed)
@@ -1001,7 +1012,7 @@ class Evening(Standing["ScoredDeal"]):
         if contract.help is not Help.NONE and entry.called is not None:
             assert entry.holder is not None
             rule, rule_path = self._call_rule(contract.help)
-            card = Card.parse(entry.called)
+            card = entry.called
             deck = rules.deck(self.options)
             if card not in deck:
                 raise _refuse(
@@ -1293,7 +1304,11 @@ class Evening(Standing["ScoredDeal"]):
                 factor=factor,
                 out=rules.compiled.dealers[entry.dealer].out,
                 penalties=entry.penalties,
-                favoured=favoured_for(rules, rules.setup(self.options).values, entry.trump),
+                favoured=favoured_for(
+                    rules,
+                    rules.setup(self.options).values,
+                    entry.trump.value if entry.trump is not None else None,
+                ),
                 unclaimed=entry.unclaimed,
                 turned_hands=effects.turned,
                 top_taker=top,
@@ -1312,7 +1327,7 @@ class Evening(Standing["ScoredDeal"]):
                 (entry.declarer, entry.holder, rule.surrender_fee, "fee for the surrendered card")
             )
         held = dict(entry.held)
-        return out + transfers_for(self.rules, self.n, lambda card: held.get(str(card)))
+        return out + transfers_for(self.rules, self.n, held.get)
 
     def _demand_fee(self, entry: Entry) -> list[tuple[int, int, int, str]]:
         contract = self.rules.contracts.get(entry.contract or "")
@@ -1324,7 +1339,7 @@ class Evening(Standing["ScoredDeal"]):
         assert entry.declarer is not None and entry.holder is not None
         chosen = self.rules.resolve_options(self.options)
         amount = rule.fee.amount_for(
-            Card.parse(entry.called).suit.value, {k: v.value for k, v in chosen.items()}
+            entry.called.suit.value, {k: v.value for k, v in chosen.items()}
         )
         if not amount:
             return []

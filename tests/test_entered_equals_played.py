@@ -412,7 +412,7 @@ def test_the_roi_rendu_and_the_cards_held_are_asked_where_the_rules_have_them(
     evening = Evening(aces)
     said = typed(evening, held)
     assert "Ah (paid for whatever the result) held by" in said
-    assert evening.deals[0].entry.held == (("Ah", 2), ("Ad", 2))
+    assert [(str(c), s) for c, s in evening.deals[0].entry.held] == [("Ah", 2), ("Ad", 2)]
     # Not asked where the rules have neither.
     plain = typed(Evening(load_ruleset("quadrille")), ASK_KH)
     assert "surrendered" not in plain and "paid for whatever" not in plain
