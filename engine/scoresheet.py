@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
 from pathlib import Path
-from typing import TypeVar, Any
+from typing import Any, TypeVar
 
 from engine.actions import FAULTS, Action, small_number
 from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
