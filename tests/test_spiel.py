@@ -197,6 +197,48 @@ def test_private_observation_shows_no_other_hand() -> None:
         )
 
 
+def test_the_partner_is_public_once_the_called_card_appears() -> None:
+    """Before the called king appears, a public observation names no partner (string and
+    tensor); from the trick it lies in, both name its holder, for every seat alike."""
+    rng = random.Random(3)
+    game = pyspiel.load_game(game_string("quadrille"))
+    public = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        )
+    )
+    for _ in range(40):
+        state = game.new_initial_state()
+        seen_before = seen_after = False
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                deal = state.core.deal
+                called = deal.called
+                shown = called is not None and deal.partner_public()
+                for p in range(4):
+                    public.set_from(state, p)
+                    piece = public.dict["public_partner"]
+                    text = public.string_from(state, p)
+                    if shown:
+                        holder = 4 if deal.partner is None else deal.partner
+                        assert piece[holder] == 1 and piece.sum() == 1
+                        assert (
+                            f"public_partner={'none' if deal.partner is None else holder}" in text
+                        )
+                        seen_after = True
+                    else:
+                        assert piece.sum() == 0 and "public_partner" not in text
+                        seen_before = seen_before or called is not None
+            actions = state.chance_outcomes() if state.is_chance_node() else None
+            if actions:
+                state.apply_action(rng.choice(actions)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if seen_before and seen_after:
+            return
+    raise AssertionError("no deal called a king and played it")
+
+
 # The golden playthroughs (make playthroughs writes them).
 
 CANONICAL = ("ombre", "quadrille", "quadrille-a-trois", "mediateur")

@@ -417,9 +417,13 @@ class DealState:
         trick being played, before that trick ends. What the table's status lines show
         (``Deal.view``'s ``partner``); the laws that turn on the partner being known keep the
         trick's end (:attr:`partner_seen`, counted when the trick is gathered)."""
-        if self.partner_known_to(seat):
-            return True
-        return self.called is not None and self.called in self.trick
+        return self.partner_public() or (self.partner is not None and seat == self.partner)
+
+    def partner_public(self) -> bool:
+        """Checks if every seat may see who holds the called card (or that the declarer is
+        alone): once the card has appeared in a trick (:meth:`holder_known_to` of any seat).
+        What a public observation shows of the partner."""
+        return self.partner_seen or (self.called is not None and self.called in self.trick)
 
     def resume_from(self, first: int) -> None:
         """Takes the cards back to the start of trick ``first`` (from its snapshot): the hands,

@@ -555,6 +555,9 @@ class OmbreObserver:
                 shown.pop(key, None)
         public = {k: v for k, v in shown.items() if k not in _PRIVATE_FIELDS}
         private = {k: v for k, v in shown.items() if k in _PRIVATE_FIELDS}
+        if deal.called is not None and deal.partner_public():
+            # The called card has appeared: who holds it is every seat's to see.
+            public["public_partner"] = "none" if deal.partner is None else deal.partner
         return public, private
 
     def set_from(self, state: OmbreState, player: int) -> None:
@@ -608,6 +611,8 @@ class OmbreObserver:
                 d["called"][view.called.index] = 1
             if view.turned is not None:
                 d["turned"][view.turned.index] = 1
+            if deal.called is not None and deal.partner_public():
+                d["public_partner"][n if deal.partner is None else deal.partner] = 1
             d["talon"][min(view.talon, rules.talon)] = 1
             for s, count in view.exchanges:
                 d["exchanges"][s][count] = 1
