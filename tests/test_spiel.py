@@ -239,6 +239,34 @@ def test_the_partner_is_public_once_the_called_card_appears() -> None:
     raise AssertionError("no deal called a king and played it")
 
 
+@pytest.mark.parametrize(
+    "ruleset", ["dansk-lhombre", "tresillo-rocambor", "mediateur", "quadrille"]
+)
+@pytest.mark.parametrize("recall", [False, True])
+def test_two_states_a_seat_tells_apart_by_string_never_share_a_tensor(
+    ruleset: str, recall: bool
+) -> None:
+    """Every fact the observation and information-state strings show is in the tensors: the
+    open declarer's hand (Danish nolo ouvert), the seat a card was demanded of (Médiateur),
+    the moves offered, the suit a bid names (Rocambor's solo), the public partner."""
+    rng = random.Random(11)
+    game = pyspiel.load_game(game_string(ruleset))
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=recall))
+    seen: dict[tuple[int, bytes], str] = {}
+    for _ in range(12):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            for p in range(game.num_players()):
+                observer.set_from(state, p)
+                text = observer.string_from(state, p)
+                assert seen.setdefault((p, observer.tensor.tobytes()), text) == text
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(seen) > 100
+
+
 # The golden playthroughs (make playthroughs writes them).
 
 CANONICAL = ("ombre", "quadrille", "quadrille-a-trois", "mediateur")

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
-from engine.actions import Action
+from engine.actions import LAW_VERBS, Action
 from engine.bots.base import bits, honest, knowledge
 from engine.bots.search import SearchBot
 from engine.cards import ALL_CARDS, PACK_SIZE, Card
@@ -87,6 +87,10 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PRIVATE_FIELDS = frozenset(("seat", "hand", "partner", "given", "legal"))
 # View fields that only some contracts fill (issue 16): left out while they hold their default,
 # so the strings of games without such contracts stay as they were.
+_NOT_DECISIONS = frozenset(("discard", "renonce", *LAW_VERBS))
+"""The verbs of the referee's moves that are no decision of the game (its ``legal`` string
+shows them; the tensor's ``legal`` piece holds the game's decisions)."""
+
 _DEFAULT_FIELDS = (("no_trumps", False), ("declarer_hand", None))
 """The fields of :meth:`Deal.view` that may differ from seat to seat (the rest every seat
 sees alike)."""
@@ -497,6 +501,8 @@ class OmbreObserver:
                 ("partner", n + 1, (n + 1,)),
                 ("given", PACK_SIZE, (PACK_SIZE,)),
                 ("picked", PACK_SIZE, (PACK_SIZE,)),
+                # The moves the view offers the seat (its string's ``legal``), by action id.
+                ("legal", spec.codec.num_actions, (spec.codec.num_actions,)),
             ]
             if self.perfect_recall:
                 pieces += [
@@ -515,6 +521,8 @@ class OmbreObserver:
                 ("called", PACK_SIZE, (PACK_SIZE,)),
                 ("turned", PACK_SIZE, (PACK_SIZE,)),
                 ("public_partner", n + 1, (n + 1,)),
+                ("demanded_from", n + 1, (n + 1,)),
+                ("declarer_hand", PACK_SIZE, (PACK_SIZE,)),
                 ("talon", rules.talon + 1, (rules.talon + 1,)),
                 ("exchanges", n * (rules.talon + 1), (n, rules.talon + 1)),
                 ("trick", n * PACK_SIZE, (n, PACK_SIZE)),
@@ -526,7 +534,9 @@ class OmbreObserver:
             if self.perfect_recall:
                 length = spec.codec.auction_length()
                 pieces += [
-                    ("auction", length * (n + c + 1), (length, n + c + 1)),
+                    # Each speech: its seat, its contract (or a pass) and the suit a bid
+                    # names with it (``trump_with_bid``; the last column: none).
+                    ("auction", length * (n + c + 1 + 5), (length, n + c + 1 + 5)),
                     ("history", hs * n * PACK_SIZE, (hs, n, PACK_SIZE)),
                     ("leaders", hs * n, (hs, n)),
                 ]
@@ -587,6 +597,12 @@ class OmbreObserver:
                 d["given"][view.given.index] = 1
             for c in _picks_seen(core, player):
                 d["picked"][c] = 1
+            encode = self.spec.codec.encode
+            for move in view.legal:
+                # The écart (one decision of the referee, its picks the game's) and the moves
+                # the game does not offer (a renonce: its card, the hand and the trick tell it).
+                if move.verb not in _NOT_DECISIONS:
+                    d["legal"][encode(move)] = 1
             if self.perfect_recall:
                 for c in deal.dealt[player]:
                     d["dealt"][c] = 1
@@ -613,6 +629,12 @@ class OmbreObserver:
                 d["turned"][view.turned.index] = 1
             if deal.called is not None and deal.partner_public():
                 d["public_partner"][n if deal.partner is None else deal.partner] = 1
+            # The seat a card was demanded of (all zeros: none), and the declarer's hand
+            # where an open contract lays it on the table: what every seat's view shows.
+            if view.demanded_from is not None:
+                d["demanded_from"][view.demanded_from] = 1
+            for seen in view.declarer_hand or ():
+                d["declarer_hand"][seen.index] = 1
             d["talon"][min(view.talon, rules.talon)] = 1
             for s, count in view.exchanges:
                 d["exchanges"][s][count] = 1
@@ -636,6 +658,8 @@ class OmbreObserver:
                     d["auction"][i][seat] = 1
                     bid = action.contract if action.verb == "bid" else None
                     d["auction"][i][n + (self._bid[bid] + 1 if bid is not None else 0)] = 1
+                    suit = action.suit.index if action.suit is not None else 4
+                    d["auction"][i][n + len(self._bid) + 1 + suit] = 1
 
     def string_from(self, state: OmbreState, player: int) -> str:
         """Returns what ``player`` observes, as text (its view's fields, ``key=value``)."""
