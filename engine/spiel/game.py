@@ -35,6 +35,7 @@ from engine.cards import ALL_CARDS, PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import Deal
 from engine.referee.state import PHASES, PLAY
+from engine.referee.view import View
 from engine.rules.model import RuleSet
 from engine.spiel.codec import DRAW_ID, Codec, parse_options
 
@@ -576,8 +577,6 @@ class OmbreObserver:
         d = self.dict
         core = state.core
         deal = core.deal
-        rules = self.spec.rules
-        n = rules.players
         if self.private:
             d["player"][player] = 1
         if deal is None:
@@ -589,77 +588,91 @@ class OmbreObserver:
         # The referee's typed view: which fields are private is fixed (_PRIVATE_FIELDS).
         view = deal.view(player)
         if self.private:
-            for seen in view.hand:
-                d["hand"][seen.index] = 1
-            partner = view.partner
-            d["partner"][n if partner is None else partner] = 1
-            if view.given is not None:
-                d["given"][view.given.index] = 1
-            for c in _picks_seen(core, player):
-                d["picked"][c] = 1
-            encode = self.spec.codec.encode
-            for move in view.legal:
-                # The écart (one decision of the referee, its picks the game's) and the moves
-                # the game does not offer (a renonce: its card, the hand and the trick tell it).
-                if move.verb not in _NOT_DECISIONS:
-                    d["legal"][encode(move)] = 1
-            if self.perfect_recall:
-                for c in deal.dealt[player]:
-                    d["dealt"][c] = 1
-                for s, discarded, drawn in deal.exchanges:
-                    if s == player:
-                        for c in discarded:
-                            d["discarded"][c] = 1
-                        for c in drawn:
-                            d["drawn"][c] = 1
+            self._set_private(core, view, player)
         if self.public:
-            d["phase"][PHASES.index(view.phase)] = 1
-            to_move = view.to_move
-            d["to_move"][n if to_move is None else to_move] = 1
-            d["dealer"][view.dealer] = 1
-            declarer = view.declarer
-            d["declarer"][n if declarer is None else declarer] = 1
-            contract = view.contract
-            d["contract"][len(self._bid) if contract is None else self._bid[contract.id]] = 1
-            trump = view.trump
-            d["trump"][4 if trump is None else trump.index] = 1
-            if view.called is not None:
-                d["called"][view.called.index] = 1
-            if view.turned is not None:
-                d["turned"][view.turned.index] = 1
-            if deal.called is not None and deal.partner_public():
-                d["public_partner"][n if deal.partner is None else deal.partner] = 1
-            # The seat a card was demanded of (all zeros: none), and the declarer's hand
-            # where an open contract lays it on the table: what every seat's view shows.
-            if view.demanded_from is not None:
-                d["demanded_from"][view.demanded_from] = 1
-            for seen in view.declarer_hand or ():
-                d["declarer_hand"][seen.index] = 1
-            d["talon"][min(view.talon, rules.talon)] = 1
-            for s, count in view.exchanges:
-                d["exchanges"][s][count] = 1
-            leader = view.trick_leader
-            d["trick_leader"][leader] = 1
-            for k, seen in enumerate(view.trick):
-                d["trick"][deal.seat_at(leader, k)][seen.index] = 1
-            for s, won in enumerate(view.tricks_won):
-                d["tricks_won"][s][min(won, rules.hand_size)] = 1
-            d["vole"][0] = 1 if view.vole else 0
-            for t, trick in enumerate(view.tricks):
-                for k, seen in enumerate(trick.cards):
-                    d["played"][seen.index] = 1
-                    if self.perfect_recall and t < rules.hand_size:
-                        d["history"][t][deal.seat_at(trick.leader, k)][seen.index] = 1
+            self._set_public(deal, view)
+
+    def _set_private(self, core: Any, view: View, player: int) -> None:
+        """Fills the private pieces: what only ``player``'s view shows."""
+        d = self.dict
+        deal = core.deal
+        n = self.spec.rules.players
+        for seen in view.hand:
+            d["hand"][seen.index] = 1
+        partner = view.partner
+        d["partner"][n if partner is None else partner] = 1
+        if view.given is not None:
+            d["given"][view.given.index] = 1
+        for c in _picks_seen(core, player):
+            d["picked"][c] = 1
+        encode = self.spec.codec.encode
+        for move in view.legal:
+            # The écart (one decision of the referee, its picks the game's) and the moves
+            # the game does not offer (a renonce: its card, the hand and the trick tell it).
+            if move.verb not in _NOT_DECISIONS:
+                d["legal"][encode(move)] = 1
+        if self.perfect_recall:
+            for c in deal.dealt[player]:
+                d["dealt"][c] = 1
+            for s, discarded, drawn in deal.exchanges:
+                if s == player:
+                    for c in discarded:
+                        d["discarded"][c] = 1
+                    for c in drawn:
+                        d["drawn"][c] = 1
+
+    def _set_public(self, deal: Deal, view: View) -> None:
+        """Fills the public pieces: what every seat's view shows alike."""
+        d = self.dict
+        rules = self.spec.rules
+        n = rules.players
+        d["phase"][PHASES.index(view.phase)] = 1
+        to_move = view.to_move
+        d["to_move"][n if to_move is None else to_move] = 1
+        d["dealer"][view.dealer] = 1
+        declarer = view.declarer
+        d["declarer"][n if declarer is None else declarer] = 1
+        contract = view.contract
+        d["contract"][len(self._bid) if contract is None else self._bid[contract.id]] = 1
+        trump = view.trump
+        d["trump"][4 if trump is None else trump.index] = 1
+        if view.called is not None:
+            d["called"][view.called.index] = 1
+        if view.turned is not None:
+            d["turned"][view.turned.index] = 1
+        if deal.called is not None and deal.partner_public():
+            d["public_partner"][n if deal.partner is None else deal.partner] = 1
+        # The seat a card was demanded of (all zeros: none), and the declarer's hand
+        # where an open contract lays it on the table: what every seat's view shows.
+        if view.demanded_from is not None:
+            d["demanded_from"][view.demanded_from] = 1
+        for seen in view.declarer_hand or ():
+            d["declarer_hand"][seen.index] = 1
+        d["talon"][min(view.talon, rules.talon)] = 1
+        for s, count in view.exchanges:
+            d["exchanges"][s][count] = 1
+        leader = view.trick_leader
+        d["trick_leader"][leader] = 1
+        for k, seen in enumerate(view.trick):
+            d["trick"][deal.seat_at(leader, k)][seen.index] = 1
+        for s, won in enumerate(view.tricks_won):
+            d["tricks_won"][s][min(won, rules.hand_size)] = 1
+        d["vole"][0] = 1 if view.vole else 0
+        for t, trick in enumerate(view.tricks):
+            for k, seen in enumerate(trick.cards):
+                d["played"][seen.index] = 1
                 if self.perfect_recall and t < rules.hand_size:
-                    d["leaders"][t][trick.leader] = 1
-            if self.perfect_recall:
-                # The auction is public: the view's typed speech.
-                for i, (seat, action) in enumerate(view.auction[: len(d["auction"])]):
-                    d["auction"][i][seat] = 1
-                    bid = action.contract if action.verb == "bid" else None
-                    d["auction"][i][n + (self._bid[bid] + 1 if bid is not None else 0)] = 1
-                    suit = action.suit.index if action.suit is not None else 4
-                    d["auction"][i][n + len(self._bid) + 1 + suit] = 1
+                    d["history"][t][deal.seat_at(trick.leader, k)][seen.index] = 1
+            if self.perfect_recall and t < rules.hand_size:
+                d["leaders"][t][trick.leader] = 1
+        if self.perfect_recall:
+            # The auction is public: the view's typed speech.
+            for i, (seat, action) in enumerate(view.auction[: len(d["auction"])]):
+                d["auction"][i][seat] = 1
+                bid = action.contract if action.verb == "bid" else None
+                d["auction"][i][n + (self._bid[bid] + 1 if bid is not None else 0)] = 1
+                suit = action.suit.index if action.suit is not None else 4
+                d["auction"][i][n + len(self._bid) + 1 + suit] = 1
 
     def string_from(self, state: OmbreState, player: int) -> str:
         """Returns what ``player`` observes, as text (its view's fields, ``key=value``)."""
