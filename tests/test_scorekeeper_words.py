@@ -12,17 +12,22 @@ from engine.cli import app
 runner = CliRunner()
 
 
+def scored(tmp_path: Path, answers: str, ruleset: str = "quadrille") -> str:
+    """What ``ombre score`` prints for ``answers`` (an evening of Ann, Bob, Cy and Di), its
+    lines joined."""
+    result = runner.invoke(
+        app,
+        ["score", ruleset, "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
+        input=answers,
+    )
+    return " ".join(result.output.split())
+
+
 def test_a_codille_names_its_items_and_the_odd_counters_left_on_the_table(tmp_path: Path) -> None:
     # Cy's sans-prendre loses codille: the pot of 14 goes to the three defenders, 4 each, and
     # the 2 that cannot be shared equally stay on the table.
     answers = "sans-prendre\nCy\nspades\n3 2 4 1\n\n\n"
-    result = runner.invoke(
-        app,
-        ["score", "quadrille", "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
-        input=answers,
-        env={"COLUMNS": "100"},
-    )
-    out = " ".join(result.output.split())
+    out = scored(tmp_path, answers)
     assert "Le jeu + La consolation + Le sans-prendre: Cy → Di 7" in out
     assert "jeu+consolation" not in out
     assert "On the table: 0 before, 16 after (of which 2 odd counters of the pot" in out
@@ -33,12 +38,7 @@ def test_a_name_that_is_no_contract_is_said_at_once_and_asked_again(tmp_path: Pa
     # 'asc' is refused before the declarer is asked; '?' lists the contracts; nothing typed
     # after the contract is lost to a refusal at the end.
     answers = "asc\n?\nask\nBob\nspades\nKc\nAnn\n4 2 2 2\n\n\n"
-    result = runner.invoke(
-        app,
-        ["score", "quadrille", "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
-        input=answers,
-    )
-    out = " ".join(result.output.split())
+    out = scored(tmp_path, answers)
     said = out.index("'asc' is not a contract of Quadrille. The contracts: ask — Demander à jouer")
     assert said < out.index("declarer (")
     assert "Which contract was played? The contracts:" in out
@@ -47,20 +47,7 @@ def test_a_name_that_is_no_contract_is_said_at_once_and_asked_again(tmp_path: Pa
 
 
 def test_the_scorekeepers_questions_name_the_players(tmp_path: Path) -> None:
-    answers = "laws\n\nask\nBob\n"
-    result = runner.invoke(
-        app,
-        [
-            "score",
-            "quadrille-renonce",
-            "--evening",
-            str(tmp_path / "e.yaml"),
-            "--players",
-            "Ann,Bob,Cy,Di",
-        ],
-        input=answers,
-    )
-    out = " ".join(result.output.split())
+    out = scored(tmp_path, "laws\n\nask\nBob\n", "quadrille-renonce")
     assert "declarer (Ann, Bob, Cy or Di, or seat 0-3)" in out
     assert "e.g. 'Ann turn-hand Bob'" in out
     assert "(he " not in out
@@ -69,13 +56,9 @@ def test_the_scorekeepers_questions_name_the_players(tmp_path: Path) -> None:
 def test_the_notes_read_at_the_terminal_carry_no_markdown(tmp_path: Path) -> None:
     # The card too many's note is written for the books ("Written `SEAT extra-card` ..."):
     # at the terminal its code spans are quoted, not shown as backticks.
-    result = runner.invoke(
-        app,
-        ["score", "quadrille", "--evening", str(tmp_path / "e.yaml"), "--players", "Ann,Bob,Cy,Di"],
-        input="extra-card Bob\n",
-    )
-    assert "'SEAT extra-card'" in " ".join(result.output.split())
-    assert "`" not in result.output
+    out = scored(tmp_path, "extra-card Bob\n")
+    assert "'SEAT extra-card'" in out
+    assert "`" not in out
 
 
 def test_at_a_narrow_terminal_the_questions_fold_at_its_width(tmp_path: Path) -> None:
