@@ -28,7 +28,7 @@ from engine.errors import IllegalActionError, NotationError
 from engine.referee import auction, deal_laws, declarations, exchange, laws, play, result
 from engine.referee.dealstate import DealState
 from engine.referee.irregular import Event
-from engine.referee.play import PLAY_SUITS, SUIT_BITS
+from engine.referee.play import PLAY_SUITS, SUIT_BITS, SUITS
 from engine.referee.remedies import public as public_irregularities
 from engine.referee.seating import seating as public_seating
 from engine.referee.settlement import SettlementResult, TableState, deal_stakes
@@ -75,7 +75,6 @@ _APPLY = {phase: module.apply for phase, module in _MODULES.items()}
 _play_card = play.play_card
 # The play actions by suit, as plain names for the hot path of legal_actions (one look-up fewer).
 _P0, _P1, _P2, _P3 = PLAY_SUITS
-_SUITS = tuple(Suit)
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
 _SUIT_BITS = SUIT_BITS
 # The interned ``play CARD`` actions (:data:`engine.actions.PLAY`) by identity: the card each
@@ -679,7 +678,7 @@ class Deal(DealState):
             auction=tuple(self.auction),
             declarer=declarer,
             contract=self.contract,
-            trump=_SUITS[trump] if trump is not None and trump != NO_TRUMPS else None,
+            trump=SUITS[trump] if trump is not None and trump != NO_TRUMPS else None,
             no_trumps=trump == NO_TRUMPS,
             called=ALL_CARDS[self.called] if self.called is not None else None,
             partner=self.partner if partner_known else None,
