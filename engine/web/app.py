@@ -30,7 +30,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -187,9 +187,44 @@ class WebPolicy:
     """A table whose deal is over, not asked for in this long, is dropped from memory."""
 
 
-_STRIPES = 64
-"""Locks for tables and evenings: one of these per id (by its hash), so that requests for
-different tables go on at once (each one's save, flushed to the disk, included)."""
+class _NameLocks:
+    """A lock for each table, evening or tournament in use, made when a request first asks for
+    it and forgotten when the last one lets it go: requests for one name wait their turn, and
+    never behind a request for another (a lock shared by several names made a slow table hold
+    up the others that shared it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: dict[str, list[Any]] = {}
+        self._queues: dict[str, list[Any]] = {}
+
+    @contextlib.contextmanager
+    def hold(self, name: str) -> Iterator[None]:
+        """Holds ``name``'s lock in a worker thread (re-entrant)."""
+        with self._lock:
+            entry = self._held.setdefault(name, [threading.RLock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._lock:
+                entry[1] -= 1
+                if not entry[1]:
+                    self._held.pop(name, None)
+
+    @contextlib.asynccontextmanager
+    async def queue(self, name: str) -> AsyncIterator[None]:
+        """Waits on the event loop for ``name``'s turn (before a worker thread is taken)."""
+        entry = self._queues.setdefault(name, [anyio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                self._queues.pop(name, None)
 
 
 _BOOKS: dict[str, Any] = {}
@@ -281,8 +316,7 @@ class AppState:
         self.store = store
         self.policy = policy or WebPolicy()
         self.lock = threading.RLock()
-        self._stripes = [threading.RLock() for _ in range(_STRIPES)]
-        self._queues = [anyio.Lock() for _ in range(_STRIPES)]
+        self._names = _NameLocks()
         self.tables: OrderedDict[str, WebTable] = OrderedDict()
         self.evenings: OrderedDict[str, Evening] = OrderedDict()
         self.tournaments: OrderedDict[str, Tournament] = OrderedDict()
@@ -303,15 +337,16 @@ class AppState:
         with contextlib.suppress(Exception):  # reported by the request that asks for them
             site_books()
 
-    def hold(self, ident: str) -> threading.RLock:
-        """Returns the lock to hold while a request reads, changes and saves ``ident``."""
-        return self._stripes[hash(ident) % _STRIPES]
+    def hold(self, ident: str) -> contextlib.AbstractContextManager[None]:
+        """Returns the lock to hold while a request reads, changes and saves ``ident`` (its
+        own: a request for another name never waits on it)."""
+        return self._names.hold(ident)
 
-    def queue(self, ident: str) -> anyio.Lock:
+    def queue(self, ident: str) -> contextlib.AbstractAsyncContextManager[None]:
         """Returns the lock a request for ``ident`` waits on in the event loop before it is
         given a worker thread: requests for one table or evening wait their turn there, so that
         no worker thread waits on :meth:`hold` while others, for other tables, need one."""
-        return self._queues[hash(ident) % _STRIPES]
+        return self._names.queue(ident)
 
     def table(self, ident: str) -> WebTable:
         """Returns the table ``ident``, read back from its files if it is not in memory (the

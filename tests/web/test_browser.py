@@ -234,11 +234,11 @@ def test_a_scorekeeper_evening_matches_the_referee(browser: Any, live_server: Li
                     str(entry.declarer)
                 )
                 Select(form.find_element(_by("NAME"), "trump")).select_by_visible_text(
-                    str(entry.trump)
+                    entry.trump.value
                 )
                 if entry.called is not None:
                     Select(form.find_element(_by("NAME"), "called")).select_by_visible_text(
-                        entry.called
+                        str(entry.called)
                     )
                     Select(form.find_element(_by("NAME"), "holder")).select_by_value(
                         str(entry.holder)

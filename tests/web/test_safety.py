@@ -826,3 +826,50 @@ def _chunks(body: bytes) -> Iterator[bytes]:
             return
         yield rest[:n]
         body = rest[n + 2 :]
+
+
+def test_a_table_held_up_never_holds_up_another(tmp_path: Path) -> None:
+    """Each name has its lock of its own: while one table's lock is held (its request slow),
+    a request for any other table takes its own at once, whatever the two names; the same
+    name waits its turn; a lock no request holds is forgotten."""
+    import threading
+
+    from engine.web.app import AppState
+    from engine.web.store import Store
+
+    state = AppState(Store(tmp_path))
+    held = threading.Event()
+    release = threading.Event()
+
+    def slow() -> None:
+        with state.hold("quadrille-slow00"):
+            held.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=slow)
+    worker.start()
+    assert held.wait(5)
+    try:
+
+        def other(name: str, done: threading.Event) -> None:
+            with state.hold(name):
+                done.set()
+
+        for k in range(200):  # names of every hash: none waits on the slow one
+            done = threading.Event()
+            threading.Thread(target=other, args=(f"quadrille-{k:06x}", done)).start()
+            assert done.wait(2), k
+        same = threading.Event()
+
+        def again() -> None:
+            with state.hold("quadrille-slow00"):
+                same.set()
+
+        threading.Thread(target=again).start()
+        assert not same.wait(0.3)  # the same table waits its turn
+    finally:
+        release.set()
+        worker.join(5)
+    assert same.wait(5)
+    time.sleep(0.1)
+    assert not state._names._held  # nothing held, nothing kept
