@@ -3,6 +3,7 @@ font stack that reaches for a CJK face for the Chinese quotes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -63,6 +64,11 @@ def test_the_html_books_link_the_files_their_notes_name(tmp_path: Path) -> None:
     # The documents linked to are pages of the site, their headings anchored as on GitHub.
     decisions = (tmp_path / "docs" / "decisions.html").read_text("utf-8")
     assert "<h1 id=" in decisions and "<table>" in decisions
+    # A long document has its contents: each second-level heading, linked to its anchor.
+    start = decisions.index('<nav class="toc"')
+    toc = decisions[start : decisions.index("</nav>", start)]
+    anchors = re.findall(r'<a href="#([\w-]+)">', toc)
+    assert len(anchors) > 3 and all(f'<h2 id="{a}">' in decisions for a in anchors)
     assert "docs/decisions.md" in (tmp_path / "index.html").read_text("utf-8")
 
 

@@ -29,6 +29,8 @@ class Handbook:
     name: str
     title: str
     html: str
+    contents: tuple[tuple[str, str], ...] = ()
+    """Its sections (the second-level headings) as (anchor, words), for a table of contents."""
 
 
 def project_documents() -> list[Path]:
@@ -62,6 +64,7 @@ def handbook_html(path: Path, root: str, books: Collection[str], docs: Collectio
     md.add_render_rule("table_close", lambda *_: "</table></div>\n")
     tokens = md.parse(path.read_text(encoding="utf-8"))
     title = path.stem
+    contents: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
@@ -70,12 +73,15 @@ def handbook_html(path: Path, root: str, books: Collection[str], docs: Collectio
             # The title as words (a page's <title>, the index's link): code spans' text.
             words = "".join(c.content for c in tokens[i + 1].children or ())
             seen[slug] = seen.get(slug, -1) + 1
-            token.attrSet("id", slug if not seen[slug] else f"{slug}-{seen[slug]}")
+            anchor = slug if not seen[slug] else f"{slug}-{seen[slug]}"
+            token.attrSet("id", anchor)
+            if token.tag == "h2":
+                contents.append((anchor, words))
             if token.tag == "h1" and title == path.stem:
                 title = words
         if token.children:
             token.children = _site_links(token.children, root, books, docs)
-    return Handbook(path.stem, title, md.renderer.render(tokens, md.options, {}))
+    return Handbook(path.stem, title, md.renderer.render(tokens, md.options, {}), tuple(contents))
 
 
 def _site_links(
