@@ -42,9 +42,7 @@ from engine.referee.deal_laws import fault_refusal
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import paid_cards, transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
-from engine.referee.party import (
-    Standing,
-)
+from engine.referee.party import Standing
 from engine.referee.play import (
     RENONCE_REFUSED,
     could_undertake_vole,

@@ -146,19 +146,15 @@ def _contract_and_irregularities(
     return first, irregularities
 
 
-_FIRST_WORDS = ("undo", "passed", "misdeal", "extra-card", "unclaimed", "laws")
-"""The first answers of a deal that are not a contract (:func:`_said`, ``laws``)."""
-
-
 def _contract_answer(evening: Evening, read: ReadLine, write: Write) -> str:
     """Asks the deal's first question until the answer is a contract of the rules (by id or
-    alias: :meth:`RuleSet.contract_id`) or one of :data:`_FIRST_WORDS`: a name that is no
-    contract is said at once, with the contracts, before the rest of the deal is asked."""
+    alias: :meth:`RuleSet.contract_id`), ``laws``, or another first answer :func:`_said`
+    reads: a name that is no contract is said at once, with the contracts, before the rest of
+    the deal is asked."""
     rules = evening.rules
     while True:
         first = _ask(read, str(_macros().ask("contract", rules))).lower()
-        words = first.split()
-        if words and (words[0] in _FIRST_WORDS or rules.contract_id(first) is not None):
+        if first == "laws" or rules.contract_id(first) is not None or _said(evening, first):
             return first
         _say(write, "contract", evening=evening, answer="" if first in ("?", "help") else first)
 
