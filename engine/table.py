@@ -123,6 +123,11 @@ def _second_person(text: str, seat: int | None) -> str:
     return str(environment("text").filters["second_person"](text, seat))
 
 
+def _playable(legal: Iterable[Action]) -> list[Card]:
+    """The cards among the referee's legal actions that may be played now."""
+    return [a.card for a in legal if a.verb == "play" and a.card is not None]
+
+
 def seat_diagram(n: int, bottom: int, labels: dict[int, str]) -> list[str]:
     """Returns the seats around the table seen from ``bottom``'s chair, play going to the right
     (counter-clockwise seen from above): the next seat sits on the right, the last on the left.
@@ -1256,7 +1261,7 @@ class TableGame:
             declarer_hand=view.declarer_hand if view.declarer != seat else None,
             each=deal.each_for_himself,
             public=irregular.public if (irregular := public_irregularities(deal)) else (),
-            playable=[a.card for a in legal if a.verb == "play" and a.card is not None],
+            playable=_playable(legal),
         )
 
     def _show(self, deal: Deal, seat: int, write: Write) -> None:
@@ -1430,7 +1435,7 @@ class TableGame:
             prompt=self._prompt_view(deal, seat),
             choices=legal,
             held=len(deal.hand(seat)) if phase == "play" else 0,
-            playable=[a.card for a in legal if a.verb == "play"],
+            playable=_playable(legal),
             contracts=contracts,
             rules=[p for p in paths if rules.states(p)],
             results=phase in ("play", "vole") and deal.contract is not None,

@@ -90,8 +90,13 @@ __all__ = ["ROUTES", "AppState", "WebPolicy", "create_app"]
 MAX_BODY = 8192
 """The largest form accepted, in bytes (a whole écart is some forty characters)."""
 
-_RANK_NAME = {Rank.ACE: "ace", Rank.KING: "king", Rank.QUEEN: "queen", Rank.VALET: "valet"}
-_RANK_NAME[Rank.TEN] = "ten"
+_RANK_NAME = {
+    Rank.ACE: "ace",
+    Rank.KING: "king",
+    Rank.QUEEN: "queen",
+    Rank.VALET: "valet",
+    Rank.TEN: "ten",
+}
 
 # Which part of the rule file an action's refusal code points to (the rules page's anchors).
 _SECTION = {
