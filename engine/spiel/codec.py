@@ -166,6 +166,14 @@ class Codec:
 
     def encode(self, action: Action) -> int:
         """Returns the id of a (single-decision) action of the referee."""
+        action_id = self.decision_id(action)
+        if action_id is None:
+            raise ValueError(f"{action} is not a decision of the game (an écart is decomposed)")
+        return action_id
+
+    def decision_id(self, action: Action) -> int | None:
+        """Returns the id of a (single-decision) action of the referee, None for a move that is
+        no decision of the game (the écart whole, a renonce, a law of the table)."""
         verb = action.verb
         if verb == "play":
             return self.play_base + action.cards[0].index
@@ -189,7 +197,7 @@ class Codec:
             return STOP_ID
         if verb == "defer" and self.defers:
             return self.defer_id
-        raise ValueError(f"{action} is not a decision of the game (an écart is decomposed)")
+        return None
 
     def plays(self, mask: int) -> list[int]:
         """Returns the ids of ``play CARD`` for the cards of a mask, in card order (the

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
-from engine.actions import LAW_VERBS, Action
+from engine.actions import Action
 from engine.bots.base import bits, honest, knowledge
 from engine.bots.search import SearchBot
 from engine.cards import ALL_CARDS, PACK_SIZE, Card
@@ -88,10 +88,6 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PRIVATE_FIELDS = frozenset(("seat", "hand", "partner", "given", "legal"))
 # View fields that only some contracts fill (issue 16): left out while they hold their default,
 # so the strings of games without such contracts stay as they were.
-_NOT_DECISIONS = frozenset(("discard", "renonce", *LAW_VERBS))
-"""The verbs of the referee's moves that are no decision of the game (its ``legal`` string
-shows them; the tensor's ``legal`` piece holds the game's decisions)."""
-
 _DEFAULT_FIELDS = (("no_trumps", False), ("declarer_hand", None))
 """The fields of :meth:`Deal.view` that may differ from seat to seat (the rest every seat
 sees alike)."""
@@ -588,14 +584,14 @@ class OmbreObserver:
         # The referee's typed view: which fields are private is fixed (_PRIVATE_FIELDS).
         view = deal.view(player)
         if self.private:
-            self._set_private(core, view, player)
+            self._set_private(core, deal, view, player)
         if self.public:
             self._set_public(deal, view)
 
-    def _set_private(self, core: Any, view: View, player: int) -> None:
-        """Fills the private pieces: what only ``player``'s view shows."""
+    def _set_private(self, core: Any, deal: Deal, view: View, player: int) -> None:
+        """Fills the private pieces: what only ``player``'s view shows (``core``: the state's,
+        for the picks of an écart in progress)."""
         d = self.dict
-        deal = core.deal
         n = self.spec.rules.players
         for seen in view.hand:
             d["hand"][seen.index] = 1
@@ -605,12 +601,14 @@ class OmbreObserver:
             d["given"][view.given.index] = 1
         for c in _picks_seen(core, player):
             d["picked"][c] = 1
-        encode = self.spec.codec.encode
+        decision_id = self.spec.codec.decision_id
         for move in view.legal:
             # The écart (one decision of the referee, its picks the game's) and the moves
-            # the game does not offer (a renonce: its card, the hand and the trick tell it).
-            if move.verb not in _NOT_DECISIONS:
-                d["legal"][encode(move)] = 1
+            # the game does not offer (a renonce: its card, the hand and the trick tell it)
+            # have no id: left out.
+            action_id = decision_id(move)
+            if action_id is not None:
+                d["legal"][action_id] = 1
         if self.perfect_recall:
             for c in deal.dealt[player]:
                 d["dealt"][c] = 1
