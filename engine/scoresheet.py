@@ -34,34 +34,23 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from engine.actions import FAULTS, Action, small_number
-from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
-from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
+from engine.cards import ALL_CARDS, Card, Suit
+from engine.enums import CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
-from engine.referee.auction import may_pass_out, reserved_to
-from engine.referee.deal_laws import fault_refusal
-from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
-from engine.referee.held import paid_cards, transfers_for
-from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
+from engine.referee.held import paid_cards
+from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects
 from engine.referee.party import Standing
-from engine.referee.play import (
-    RENONCE_REFUSED,
-    could_undertake_vole,
-    defender_may_go_on,
-    may_lay_down,
-)
-from engine.referee.result import evaluate_result, favoured_for, tied_for_most, top_taker_by
-from engine.referee.seating import seating, seating_for
-from engine.referee.seating import side_tricks as count_side_tricks
+from engine.referee.seating import seating
 from engine.referee.settlement import (
-    MISDEAL,
     SettlementResult,
     TableState,
-    deal_stakes,
     pays_alone,
-    settle,
+    settle_outcome,
 )
+from engine.referee.summary import Checked, SummaryCheck, seat_name
+from engine.referee.summary import DealSummary as Entry
 from engine.rules.emitter import Comment, Flow, document
-from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
+from engine.rules.model import Contract, RuleSet
 from engine.rules.reader import Document, json_path, parse_text
 from engine.rules.schema_pass import document_problems, schema, schema_problems, validator
 
@@ -90,113 +79,6 @@ SCORE_SCHEMA = "score"
 """The one schema of a deal's ``score:`` mapping (``engine/schema/score.schema.json``): its
 fields and their types, for an evening's file, the terminal's answers and the web's form
 (each field's ``x-form``: :func:`score_form_fields`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """What the scorekeeper writes down for one deal (no cards)."""
-
-    dealer: int
-    passed: bool = False
-    """Everyone passed (a redeal, or the forced contract where the rules impose one)."""
-    contract: str | None = None
-    declarer: int | None = None
-    trump: Suit | None = None
-    """The trump suit (the notation's name, ``spades`` ... ``diamonds``, is read at once)."""
-    called: Card | None = None
-    """The card called (a partner's king) or demanded, e.g. ``Kd`` (read at once)."""
-    holder: int | None = None
-    """The seat that held the called or demanded card (the declarer himself: he plays alone)."""
-    tricks: tuple[int, ...] = ()
-    matadors: int = 0
-    """The matadors the declaring side is paid for (0 if fewer than the rules' minimum)."""
-    vole: bool = False
-    """The side undertook the vole."""
-    vole_by: int | None = None
-    """The defender who took the first tricks and went on for the vole as its declarer, where
-    the rules let a defender (``vole.by: any-seat``); None: the declaring side's vole."""
-    latest_of_tied: int | None = None
-    """Under a contract every seat plays (``all_play``), of the seats tied for the most tricks,
-    the one that won the latest trick (``ties: latest-trick``); None when nobody tied."""
-    highest_trump: int | None = None
-    """Who held the highest trump, asked only while odd counters from a codille wait."""
-    trump_holders: tuple[int, ...] = ()
-    """The seats that held a trump, the holder of the highest first, where the rules give a
-    codille's odd counters to the highest trumps (``codille_remainder: highest-trumps``);
-    left out, the odd counters stay on the table."""
-    renonces: tuple[int, ...] = ()
-    """The offender of each renonce pointed out (each makes a bête)."""
-    note: str | None = None
-    surrendered: bool = False
-    """*Roi rendu*: the holder surrendered the called card; the declarer played alone."""
-    held: tuple[tuple[Card, int], ...] = ()
-    """Who held each card the rules pay for whatever the result (``settlement.held_cards``)."""
-    penalties: tuple[tuple[int, str], ...] = ()
-    """The faults scored in penalty points (``settlement.penalties``): (offender, fault id)."""
-    misdeal: str | None = None
-    """The deal was void (``laws.misdeal``): the fault found (``too-many``, ``too-few``,
-    ``duplicate``, ``faced``), or ``extra-card`` with :attr:`extra_card`."""
-    extra_card: int | None = None
-    """The seat found playing with a card too many (``laws.eleven_cards``): a bête, the deal
-    void."""
-    unclaimed: tuple[str, ...] = ()
-    """Payment items not claimed before the next dealer had finished dealing: not paid
-    (``laws.claims_before_next_deal``)."""
-    irregularities: tuple[Declared, ...] = ()
-    """The irregularities of the play that change the score (a hand turned up, the vole taken
-    from the side), settled by the referee's :func:`~engine.referee.laws.declared_effects`."""
-
-    def __post_init__(self) -> None:
-        # What a person or a file wrote is read once, here, into the typed values: the cards
-        # and the suit in their notation (a Card or a Suit is kept as it is).
-        if self.trump is not None and not isinstance(self.trump, Suit):
-            object.__setattr__(self, "trump", Suit.parse(str(self.trump)))
-        if self.called is not None and not isinstance(self.called, Card):
-            object.__setattr__(self, "called", Card.parse(str(self.called)))
-        if any(not isinstance(card, Card) for card, _ in self.held):
-            held = tuple((Card.parse(str(card)), seat) for card, seat in self.held)
-            object.__setattr__(self, "held", held)
-
-    def as_score(self) -> dict[str, Any]:
-        """Returns the ``score:`` mapping of the record form (only what was entered)."""
-        faults = [{"seat": seat, "fault": fault} for seat, fault in self.penalties]
-        if self.passed:
-            return {"passed": True, "penalties": faults} if faults else {"passed": True}
-        if self.extra_card is not None:
-            return {"extra_card": self.extra_card}
-        if self.misdeal is not None:
-            return {"misdeal": self.misdeal}
-        out: dict[str, Any] = {"contract": self.contract, "declarer": self.declarer}
-        if self.trump is not None:
-            out["trump"] = self.trump.value
-        if self.called is not None:
-            out["called"] = str(self.called)
-        if self.holder is not None:
-            out["holder"] = self.holder
-        out["tricks"] = list(self.tricks)
-        out["matadors"] = self.matadors
-        out["vole"] = self.vole
-        if self.vole_by is not None:
-            out["vole_by"] = self.vole_by
-        if self.latest_of_tied is not None:
-            out["latest_of_tied"] = self.latest_of_tied
-        if self.highest_trump is not None:
-            out["highest_trump"] = self.highest_trump
-        if self.trump_holders:
-            out["trump_holders"] = list(self.trump_holders)
-        if self.renonces:
-            out["renonces"] = list(self.renonces)
-        if self.surrendered:
-            out["surrendered"] = True
-        if self.held:
-            out["held"] = {str(card): seat for card, seat in self.held}
-        if faults:
-            out["penalties"] = faults
-        if self.unclaimed:
-            out["unclaimed"] = list(self.unclaimed)
-        if self.irregularities:
-            out["irregularities"] = [Flow(i.as_json()) for i in self.irregularities]
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,14 +453,6 @@ def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
     )
 
 
-def _partner_named(contract: Any) -> bool:
-    return bool(contract.trump_named_by == "partner")
-
-
-def _refuse(code: str, message: str, rule: str = "") -> IllegalActionError:
-    return IllegalActionError(code, message, action="score", rule=rule)
-
-
 @dataclass
 class Evening(Standing["ScoredDeal"]):
     """An evening of deals scored under one ruleset and setup, the pot carried over: a party
@@ -626,9 +500,7 @@ class Evening(Standing["ScoredDeal"]):
 
     def name(self, seat: int) -> str:
         """Returns ``seat 2`` or ``seat 2 (Anne)``."""
-        if self.players and self.players[seat]:
-            return f"seat {seat} ({self.players[seat]})"
-        return f"seat {seat}"
+        return seat_name(self.players, seat)
 
     @property
     def n(self) -> int:
@@ -726,622 +598,42 @@ class Evening(Standing["ScoredDeal"]):
             lost=bool(outcome is not None and outcome.bete),
         )
 
-    def _call_rule(self, help_: Help) -> tuple[Call, tuple[str, ...]]:
-        rule = self.rules.call if help_ is Help.CALL else self.rules.demand
-        if rule is None:  # pragma: no cover - the rule-file checks require one
-            raise _refuse("score/no-call-rule", "this ruleset has no rule for calling a card")
-        return rule, ("declarations", "call" if help_ is Help.CALL else "demand")
-
-    def _call_refusal(
-        self, entry: Entry, rule: Call, card: Card, suit: Suit | None, contract: Contract
-    ) -> tuple[str, str] | None:
-        """The first calling rule the entry's call breaks (:func:`stages_for`, the referee's),
-        as a scorekeeper's code wrapping the referee's (``call/trump`` is ``score/call-trump``,
-        ``call/X`` is ``score/X``) and the referee's reason; None if it could have happened."""
-        assert entry.declarer is not None
-        declarer = entry.declarer
-        mine = others = 0
-        for held_card, seat in (*entry.held, (card, entry.holder)):
-            bit = 1 << held_card.index
-            if seat == declarer:
-                mine |= bit
-            else:
-                others |= bit
-        tables = self.rules.setup(self.options).tables
-        trump = None if _partner_named(contract) else NO_TRUMPS if suit is None else suit.index
-        stages = stages_for(
-            rule,
-            tables,
-            trump,
-            held=mine,
-            may_hold=FULL_MASK & ~others,
-            others_may_hold=FULL_MASK & ~mine,
+    def checker(self) -> SummaryCheck:
+        """Returns the referee's check of the next deal's summary: these rules and setup, who
+        deals next, whether the party is over, the deal's multiplier, the players' names."""
+        return SummaryCheck(
+            self.rules,
+            self.options,
+            next_dealer=self.next_dealer,
+            over=self.over,
+            factor=self.factor_for(len(self.deals)),
+            players=self.players,
         )
-        broken = call_stage_refusal(rule, stages, card, declarer)
-        if broken is None:
-            return None
-        code, reason = broken
-        if code.startswith("call/trump"):
-            return "score/call-trump", reason
-        return "score/" + code.split("/", 1)[1], reason
 
-    def check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None]:
-        """Checks that ``entry`` could have happened; returns (result, side, partner).
+    def check(self, entry: Entry) -> Checked:
+        """Checks that ``entry`` could have happened (the referee's :class:`SummaryCheck`);
+        returns the result, the side, the partner and the irregularities' effects.
 
         :raises IllegalActionError: for an impossible entry, with the rule and its source.
         """
-        result, side, partner, _ = self._check(entry)
-        return result, side, partner
-
-    def _effects(self, entry: Entry, partner: int | None) -> DeclaredEffects:
-        """What the entry's irregularities of the play do to its score, asked of the referee
-        (:func:`declared_effects`); its refusal ``VERB/X`` is the scorekeeper's
-        ``score/VERB-X``."""
-        if not entry.irregularities or len(entry.tricks) != self.n:
-            return DeclaredEffects()  # (tricks that do not fit are refused by the caller)
-        assert entry.declarer is not None
-        try:
-            return declared_effects(
-                self.rules,
-                entry.irregularities,
-                dealer=entry.dealer,
-                declarer=entry.declarer,
-                partner=partner,
-                tricks=entry.tricks,
-            )
-        except IllegalActionError as exc:
-            raise _refuse("score/" + exc.code.replace("/", "-"), exc.detail, exc.rule) from None
-
-    def _check(self, entry: Entry) -> tuple[str, tuple[int, ...], int | None, DeclaredEffects]:
-        """Checks ``entry`` stage by stage, as the referee would have refused it at the table;
-        returns (result, side, partner, what its irregularities of the play did to the score).
-
-        :raises IllegalActionError: at the first stage the entry breaks, naming its rule.
-        """
-        self._check_order(entry)
-        if entry.passed:
-            self._check_passed_out()
-            return "redeal", (), None, DeclaredEffects()
-        if entry.misdeal is not None:
-            self._check_void_deal(entry)
-            return MISDEAL, (), None, DeclaredEffects()
-        self._check_unclaimed(entry)
-        contract = self._contract_of(entry)
-        assert entry.declarer is not None
-        self._check_held(entry)
-        declarer = entry.declarer
-        self._check_seats(entry, contract)
-        suit = self._trump_of(entry, contract)
-        partner = self._partner_of(entry, contract, suit)
-        side = (declarer,) if partner is None else (declarer, partner)
-        played = sum(entry.tricks)
-        side_tricks = count_side_tricks(entry.tricks, side)
-        # The irregularities of the play that change the score, as the referee settles them.
-        effects = self._effects(entry, partner)
-        barred = effects.vole_barred is not None and not contract.announces_vole
-        laid_down = self._laid_down(entry, contract, side, played, side_tricks, barred)
-        vole_tricks = side_tricks
-        if entry.vole_by is not None:
-            # A defender went on for the vole: he plays it as its declarer, alone, and the
-            # results and the settlement read his tricks as the side's (the referee's
-            # ``_undertake_vole``).
-            self._check_vole_by(entry, contract, side)
-            side, partner = (entry.vole_by,), None
-            vole_tricks = entry.tricks[entry.vole_by] if len(entry.tricks) == self.n else 0
-        # The contre: the vole announced with the bid is undertaken from the first trick.
-        vole = entry.vole or contract.announces_vole
-        self._check_tricks(entry, contract, effects, played, side_tricks, barred, laid_down)
-        if entry.vole and not contract.announces_vole:
-            self._check_vole(entry, contract, effects, vole_tricks)
-        self._check_matadors(entry, contract, suit)
-        self._check_tie(entry, contract)
-        result = evaluate_result(
-            self.rules,
-            entry.tricks,
-            side,
-            vole_undertaken=vole,
-            played=played,
-            contract=contract.id,
-        )
-        return result, side, partner, effects
-
-    def _check_order(self, entry: Entry) -> None:
-        """Refuses any deal once the party is over, a penalty for a fault the rules do not score
-        in penalty points, renonces where the rules do not penalise them, and a deal dealt out
-        of turn (the deal passes to the right)."""
-        rules, cite = self.rules, self.rules.cite
-        if self.over:
-            raise _refuse(
-                "score/party-over",
-                "the party is over: "
-                + (
-                    f"a player has reached {rules.party.target}"
-                    if rules.party is not None and rules.party.target is not None
-                    else "its deals are played"
-                ),
-                cite(("party",)),
-            )
-        for _, fault in entry.penalties:
-            if fault not in rules.penalties:
-                known = ", ".join(rules.penalties) or "none: the rules score no penalty points"
-                raise _refuse(
-                    "score/unknown-fault",
-                    f"no fault {fault!r} is scored in penalty points (known: {known})",
-                    cite(("settlement", "penalties")) if rules.penalties else "",
-                )
-        if entry.renonces and not self.asks_renonces:
-            raise _refuse(*RENONCE_REFUSED, cite(("play",)))
-        if entry.dealer != self.next_dealer:
-            raise _refuse(
-                "score/dealer-order",
-                f"the deal passes to the right: seat {self.next_dealer} deals now, "
-                f"not seat {entry.dealer}",
-                cite(("players",)),
-            )
-
-    def _check_passed_out(self) -> None:
-        """Refuses a deal everyone passed where the rules force a contract instead.
-
-        Under a forced all-pass (``all_pass: forced``) a deal is passed out only when the card
-        that forces lay in the talon (the referee's :func:`may_pass_out`).
-        """
-        rules = self.rules
-        if not may_pass_out(rules):
-            raise _refuse(
-                "score/all-pass-forced",
-                f"when all pass, {rules.all_pass_card} must play "
-                f"{rules.all_pass_contract}: enter that contract and its declarer",
-                rules.cite(("auction", "all_pass")),
-            )
-
-    def _check_void_deal(self, entry: Entry) -> None:
-        """Refuses a void deal the rules state no law for, or a fault that does not void it
-        (the referee's :func:`fault_refusal`)."""
-        rules, cite = self.rules, self.rules.cite
-        assert entry.misdeal is not None
-        law = rules.laws.misdeal
-        if law is None or (entry.extra_card is not None and rules.laws.eleven_cards is None):
-            raise _refuse(
-                "score/no-law",
-                f"{rules.id} states no law for a void deal "
-                f"({'laws.eleven_cards' if entry.extra_card is not None else 'laws.misdeal'})",
-                cite(("laws",)),
-            )
-        not_a_fault = None if entry.extra_card is not None else fault_refusal(rules, entry.misdeal)
-        if not_a_fault is not None:
-            # The referee's answer, wrapped: misdeal/fault is score/misdeal-fault, and a
-            # faced last card Hoyle's law spares is score/misdeal-last-card (the deal stands).
-            code, reason = not_a_fault
-            raise _refuse(
-                "score/misdeal-" + code.split("/", 1)[1], reason, cite(("laws", "misdeal"))
-            )
-
-    def _check_unclaimed(self, entry: Entry) -> None:
-        """Refuses an unclaimed payment item that is not one the rules want claimed before the
-        next deal (``laws.claims_before_next_deal``)."""
-        rules, cite = self.rules, self.rules.cite
-        claims = rules.laws.claims
-        for item in entry.unclaimed:
-            if claims is None or item not in claims.items:
-                raise _refuse(
-                    "score/unclaimed",
-                    f"{item!r} is not an item claimed before the next deal under these rules"
-                    + (f" (to be claimed: {', '.join(claims.items)})" if claims else ""),
-                    cite(("laws", "claims_before_next_deal")) if claims else cite(("settlement",)),
-                )
-
-    def _contract_of(self, entry: Entry) -> Contract:
-        """Returns the rules' contract the entry names, refusing one the rules do not have."""
-        rules = self.rules
-        contract = rules.contracts.get(entry.contract or "")
-        if contract is None:
-            raise _refuse(
-                "score/unknown-contract",
-                f"{rules.id} has no contract {entry.contract!r} "
-                f"(contracts: {', '.join(rules.contracts)})",
-                rules.cite(("auction", "contracts")),
-            )
-        return contract
-
-    def _check_held(self, entry: Entry) -> None:
-        """Refuses a card paid for whoever held it (``held``) that is not in the pack."""
-        rules = self.rules
-        for held_card, _ in entry.held:
-            if held_card not in rules.deck(self.options):
-                raise _refuse(
-                    "score/not-in-pack",
-                    rules.not_in_pack(held_card, self.options),
-                    rules.cite(("deck",)),
-                )
-
-    def _trump_of(self, entry: Entry, contract: Contract) -> Suit | None:
-        """Returns the trump suit the entry names (None for a contract played without trumps),
-        refusing a suit missing, named where none may be, or one the contract does not allow
-        (the referee's :func:`trump_suits`)."""
-        rules, cite = self.rules, self.rules.cite
-        path = ("auction", "contracts", contract.id)
-        suit: Suit | None = None
-        if contract.no_trumps:
-            # Played without trumps (``trumps: none``): no suit is named.
-            if entry.trump is not None:
-                raise _refuse(
-                    "score/trump-not-allowed",
-                    f"{contract.name} is played without trumps: name no trump suit",
-                    cite(path),
-                )
-        elif entry.trump is None:
-            raise _refuse("score/no-trump", "name the trump suit", cite(("declarations", "trump")))
-        else:
-            suit = entry.trump
-        allowed = trump_suits(rules, self.options, contract) if suit is not None else ()
-        if suit is not None and suit not in allowed:
-            names = ", ".join(s.value for s in allowed)
-            raise _refuse(
-                "score/trump-not-allowed",
-                f"{suit.value} cannot be trumps under {contract.name} (allowed: {names})",
-                cite(path),
-            )
-        return suit
-
-    def _partner_of(self, entry: Entry, contract: Contract, suit: Suit | None) -> int | None:
-        """Returns the declarer's partner, the holder of the card called (None when he plays
-        alone), refusing a call the contract does not make, a card or holder missing, a call
-        the referee's calling rules forbid, and a surrender where none may be made."""
-        rules, cite = self.rules, self.rules.cite
-        path = ("auction", "contracts", contract.id)
-        partner: int | None = None
-        if contract.help is Help.NONE:
-            if entry.called is not None or entry.holder is not None:
-                raise _refuse(
-                    "score/no-call",
-                    f"{contract.name} is played alone: no card is called or demanded",
-                    cite(path),
-                )
-        elif (entry.called is None) != (entry.holder is None):
-            # Both, or neither: when nothing could be called or demanded (the declarer held
-            # every such card) he plays alone, as the referee lets him.
-            rule, rule_path = self._call_rule(contract.help)
-            raise _refuse(
-                "score/call-missing",
-                f"{contract.name}: enter the card "
-                f"{'called' if contract.help is Help.CALL else 'demanded'} and who held it",
-                cite(rule_path),
-            )
-        if contract.help is not Help.NONE and entry.called is not None:
-            assert entry.holder is not None
-            rule, rule_path = self._call_rule(contract.help)
-            card = entry.called
-            deck = rules.deck(self.options)
-            if card not in deck:
-                raise _refuse(
-                    "score/not-in-pack", rules.not_in_pack(card, self.options), cite(("deck",))
-                )
-            # The referee's own calling rules, asked with what the entry says of the hands:
-            # the called card's holder and the cards held (``held``); every other card may
-            # lie anywhere. Under a partner who names trumps, the call came before trumps.
-            refused = self._call_refusal(entry, rule, card, suit, contract)
-            if refused is not None:
-                code, reason = refused
-                raise _refuse(code, reason, cite(rule_path))
-            if contract.help is Help.CALL and entry.holder != entry.declarer:
-                partner = entry.holder
-            if entry.surrendered:
-                if contract.help is not Help.CALL or rule.surrender_fee is None or partner is None:
-                    raise _refuse(
-                        "score/no-surrender",
-                        "only the holder of a called card may surrender it, under a roi rendu",
-                        cite(rule_path),
-                    )
-                partner = None  # he surrendered the card: the declarer plays alone
-        return partner
-
-    def _laid_down(
-        self,
-        entry: Entry,
-        contract: Contract,
-        side: tuple[int, ...],
-        played: int,
-        side_tricks: int,
-        barred: bool,
-    ) -> bool:
-        """Checks if the entry's side laid down its cards before the hand was played out.
-
-        Fewer tricks than a full hand only when the side laid down its cards where the
-        referee offers it (the rest are not played): the referee's own rule. A side whose
-        vole was barred is not offered it, and plays on. Where a defender may go on for the
-        vole (``vole.by: any-seat``), a defender who took every trick so far may lay down too.
-        """
-        rules = self.rules
-        return (
-            not entry.vole
-            and not barred
-            and (
-                may_lay_down(rules, contract, played, side_tricks)
-                or (
-                    defender_may_go_on(rules, contract)
-                    and any(
-                        s not in side and may_lay_down(rules, contract, played, entry.tricks[s])
-                        for s in range(min(self.n, len(entry.tricks)))
-                    )
-                )
-            )
-        )
-
-    def _check_vole_by(self, entry: Entry, contract: Contract, side: tuple[int, ...]) -> None:
-        """Refuses a defender going on for the vole where the rules let only the declaring side
-        (the referee's :func:`defender_may_go_on`), or one of the declaring side named as such
-        a defender."""
-        cite = self.rules.cite
-        if not defender_may_go_on(self.rules, contract):
-            raise _refuse(
-                "score/vole-by-defender",
-                "only the declaring side goes on for the vole under these rules"
-                + (
-                    f" ({contract.name} is played by every seat for himself)"
-                    if contract.all_play is not None
-                    else " (vole.by: side)"
-                )
-                + ": leave out who went on",
-                cite(("vole",)),
-            )
-        if entry.vole_by in side:
-            raise _refuse(
-                "score/vole-by-defender",
-                f"seat {entry.vole_by} is of the declaring side: its vole is the side's "
-                "(enter the vole without naming a defender)",
-                cite(("vole",)),
-            )
-
-    def _check_tricks(
-        self,
-        entry: Entry,
-        contract: Contract,
-        effects: DeclaredEffects,
-        played: int,
-        side_tricks: int,
-        barred: bool,
-        laid_down: bool,
-    ) -> None:
-        """Refuses tricks that do not add up to a full hand over the seats, unless the side
-        laid down its cards (``laid_down``, :meth:`_laid_down`), and fewer where an irregularity
-        took the vole from the side (``barred``), so that it was not offered to lay down."""
-        rules, cite, n = self.rules, self.rules.cite, self.n
-        if (
-            barred
-            and played < rules.hand_size
-            and may_lay_down(rules, contract, played, side_tricks)
-        ):
-            raise _refuse(
-                "score/tricks",
-                f"seat {effects.barred_by}'s irregularity took the vole from the side, so it "
-                f"was not offered to lay down its cards: the tricks must add up to "
-                f"{rules.hand_size}, not {played}",
-                cite(("laws", effects.vole_barred or "")),
-            )
-        if len(entry.tricks) != n or not (played == rules.hand_size or laid_down):
-            raise _refuse(
-                "score/tricks",
-                f"the tricks must add up to {rules.hand_size} over the {n} seats "
-                f"(or fewer only when the side laid down after taking the first "
-                f"{rules.vole_after}), not {played}",
-                cite(("vole",)) if played < rules.hand_size else cite(("deal",)),
-            )
-
-    def _check_vole(
-        self, entry: Entry, contract: Contract, effects: DeclaredEffects, vole_tricks: int
-    ) -> None:
-        """Refuses a vole undertaken (not announced with the bid) that the contract does not
-        allow, that an irregularity took from the side, or before the side (or the defender
-        who went on) had won the first tricks (the referee's :func:`could_undertake_vole`)."""
-        rules, cite = self.rules, self.rules.cite
-        if not contract.vole_allowed:
-            raise _refuse(
-                "score/vole-not-allowed",
-                f"the vole cannot be undertaken under {contract.name}",
-                cite(("auction", "contracts", contract.id)),
-            )
-        if effects.vole_barred is not None:
-            raise _refuse(
-                "score/vole-barred",
-                f"seat {effects.barred_by}'s irregularity "
-                f"({SCORED_LAWS[effects.vole_barred]}) took the vole from the side: it "
-                "cannot have been undertaken",
-                cite(("laws", effects.vole_barred)),
-            )
-        if not could_undertake_vole(rules, contract, vole_tricks):
-            raise _refuse(
-                "score/vole-too-early",
-                f"the vole is undertaken only after winning the first {rules.vole_after} "
-                f"tricks, and "
-                + (
-                    "the side"
-                    if entry.vole_by is None
-                    else f"seat {entry.vole_by}, the defender who went on,"
-                )
-                + f" took {vole_tricks}",
-                cite(("vole",)),
-            )
-
-    def _check_matadors(self, entry: Entry, contract: Contract, suit: Suit | None) -> None:
-        """Refuses matadors under a contract played without trumps, and a number of matadors
-        outside the paid range (from the rules' minimum to the longest paid run)."""
-        rules, cite = self.rules, self.rules.cite
-        if suit is None:
-            if entry.matadors:
-                raise _refuse(
-                    "score/matadors",
-                    f"{contract.name} is played without trumps: no matadors are paid; enter 0",
-                    cite(("auction", "contracts", contract.id)),
-                )
-            return
-        paid_run = rules.setup(self.options).tables.paid_run[suit.index]
-        if entry.matadors and not rules.paid_minimum <= entry.matadors <= len(paid_run):
-            raise _refuse(
-                "score/matadors",
-                f"matadors are paid from {rules.paid_minimum} in an unbroken run up to "
-                f"{len(paid_run)} with {suit.value} trumps; enter 0 or a number in that "
-                f"range, not {entry.matadors}",
-                cite(("matadors", "payment")),
-            )
-
-    def _check_seats(self, entry: Entry, contract: Contract) -> None:
-        """Refuses an entry that gives the seat sitting the deal out a part in it (it is dealt
-        nothing: it declares, holds and wins nothing), or a contract reserved to one seat
-        (``biddable_when``) to another: the referee's :func:`seating_for` and
-        :func:`reserved_to`."""
-        rules, cite = self.rules, self.rules.cite
-        reserved = reserved_to(rules, entry.dealer, contract)
-        if reserved is not None and entry.declarer != reserved:
-            who = (
-                "the seat that sits the deal out"
-                if contract.biddable_when is BiddableWhen.OUT_AFTER_ALL_PASS
-                else "the last to speak, when every other has passed"
-            )
-            raise _refuse(
-                "score/reserved",
-                f"{contract.name} is played only by {who}: {self.name(reserved)} in a deal "
-                f"dealt by {self.name(entry.dealer)}, not {self.name(entry.declarer or 0)}",
-                cite(("auction", "contracts", contract.id)),
-            )
-        out = seating_for(rules, entry.dealer, contract).out
-        if out is None:
-            return
-        parts: list[tuple[bool, str]] = [
-            (entry.declarer == out, "cannot be the declarer"),
-            (entry.holder == out, "cannot have held the card called or demanded"),
-            (len(entry.tricks) == self.n and entry.tricks[out] > 0, "took no trick: enter 0"),
-            (entry.vole_by == out, "cannot have gone on for the vole"),
-            (entry.highest_trump == out, "held no trump"),
-            (out in entry.trump_holders, "held no trump"),
-            (any(seat == out for _, seat in entry.held), "held no card"),
-            (entry.latest_of_tied == out, "won no trick"),
-        ]
-        for broken, what in parts:
-            if broken:
-                raise _refuse(
-                    "score/sits-out",
-                    f"{self.name(out)} sits out a deal dealt by {self.name(entry.dealer)} "
-                    f"(dealt nothing) and {what}",
-                    cite(("players",)),
-                )
-
-    def _check_tie(self, entry: Entry, contract: Contract) -> None:
-        """Refuses a tie for the most tricks under a contract every seat plays (``all_play``)
-        that the entry does not settle, and ``latest_of_tied`` where nobody tied: the referee's
-        :func:`tied_for_most`."""
-        cite = self.rules.cite
-        tied = tied_for_most(contract, entry.tricks)
-        latest = entry.latest_of_tied
-        if len(tied) > 1 and latest not in tied:
-            names = ", ".join(self.name(s) for s in tied)
-            raise _refuse(
-                "score/tie",
-                f"{names} tied for the most tricks ({entry.tricks[tied[0]]}): enter which of "
-                f"them won the latest trick (the tie goes to him)"
-                + ("" if latest is None else f", not {self.name(latest)}"),
-                cite(("auction", "contracts", contract.id, "all_play")),
-            )
-        if len(tied) <= 1 and latest is not None:
-            raise _refuse(
-                "score/no-tie",
-                (
-                    f"nobody tied for the most tricks under {contract.name}: leave out who won "
-                    "the latest trick"
-                    if contract.all_play is not None
-                    else f"{contract.name} is played by a side, not by every seat for himself: "
-                    "no tie for the most tricks is settled"
-                ),
-                cite(("auction", "contracts", contract.id)),
-            )
+        return self.checker().check(entry)
 
     def score(self, entry: Entry) -> ScoredDeal:
-        """Checks and settles one deal, and adds it to the evening.
+        """Checks and settles one deal, and adds it to the evening: the referee's check of the
+        summary, its outcome, and the settlement of that outcome on the table, as at the end of
+        a played deal.
 
         :raises IllegalActionError: for an impossible entry, with the rule and its source.
         """
-        result, side, partner, effects = self._check(entry)
-        rules, n, table = self.rules, self.n, self.table
-        top = None
-        # A deal dealt again by the same dealer is not a deal of the tour.
-        factor = self.factor_for(len(self.deals))
-        stakes = deal_stakes(rules, entry.dealer, table, factor)
-        if result == "redeal":
-            settlement = settle(
-                rules,
-                n=n,
-                table=table,
-                stakes=stakes,
-                result="redeal",
-                penalties=entry.penalties,
-            )
-        elif result == MISDEAL:
-            settlement = settle(
-                rules, n=n, table=table, stakes=stakes, result=MISDEAL, extra_card=entry.extra_card
-            )
-        else:
-            assert entry.declarer is not None
-            transfers = self._demand_fee(entry) + self._entry_transfers(entry)
-            contract = rules.contracts.get(entry.contract or "")
-            latest = () if entry.latest_of_tied is None else (entry.latest_of_tied,)
-            top = top_taker_by(contract, entry.tricks, latest)
-            settlement = settle(
-                rules,
-                n=n,
-                table=table,
-                stakes=stakes,
-                result=result,
-                contract=contract.id if contract else entry.contract,
-                declarer=side[0],
-                partner=partner,
-                tricks=entry.tricks,
-                matadors=entry.matadors,
-                spadille_holder=entry.highest_trump,
-                trump_holders=entry.trump_holders,
-                transfers=transfers,
-                renonces=entry.renonces,
-                factor=factor,
-                out=rules.compiled.dealers[entry.dealer].out,
-                penalties=entry.penalties,
-                favoured=favoured_for(
-                    rules,
-                    rules.setup(self.options).values,
-                    entry.trump.value if entry.trump is not None else None,
-                ),
-                unclaimed=entry.unclaimed,
-                turned_hands=effects.turned,
-                top_taker=top,
-            )
-        scored = ScoredDeal(entry, result, side, settlement, effects, top)
+        checker = self.checker()
+        checked = checker.check(entry)
+        outcome = checker.outcome(entry, checked)
+        settlement = settle_outcome(self.rules, outcome, self.table)
+        scored = ScoredDeal(
+            entry, checked.result, checked.side, settlement, checked.effects, outcome.top_taker
+        )
         self.deals.append(scored)
         return scored
-
-    def _entry_transfers(self, entry: Entry) -> list[tuple[int, int, int, str]]:
-        """The surrendered card's fee (roi rendu) and the payments for cards held."""
-        out: list[tuple[int, int, int, str]] = []
-        rule = self.rules.call
-        if entry.surrendered and rule is not None and rule.surrender_fee:
-            assert entry.declarer is not None and entry.holder is not None
-            out.append(
-                (entry.declarer, entry.holder, rule.surrender_fee, "fee for the surrendered card")
-            )
-        held = dict(entry.held)
-        return out + transfers_for(self.rules, self.n, held.get)
-
-    def _demand_fee(self, entry: Entry) -> list[tuple[int, int, int, str]]:
-        contract = self.rules.contracts.get(entry.contract or "")
-        if contract is None or contract.help is not Help.DEMAND or entry.called is None:
-            return []
-        rule = self.rules.demand
-        if rule is None or rule.fee is None or entry.holder in (None, entry.declarer):
-            return []
-        assert entry.declarer is not None and entry.holder is not None
-        chosen = self.rules.resolve_options(self.options)
-        amount = rule.fee.amount_for(
-            entry.called.suit.value, {k: v.value for k, v in chosen.items()}
-        )
-        if not amount:
-            return []
-        return [(entry.declarer, entry.holder, amount, "fee for the demanded card")]
 
     def forgo(self, items: Sequence[str]) -> ScoredDeal:
         """The last deal's ``items`` were not claimed before this deal was dealt: it is

@@ -50,6 +50,7 @@ _LAYERS: list[set[str]] = [
     {"engine.referee.declarations"},
     {"engine.referee.auction"},
     {"engine.referee.laws"},
+    {"engine.referee.summary"},  # a deal written down: its check and outcome
     {"engine.referee.deal"},
     {"engine.referee.party"},
     {"engine.referee"},

@@ -368,8 +368,8 @@ def test_a_laid_down_entry_is_checked_by_the_referees_own_rule() -> None:
         return Entry(dealer=0, contract="entrada", declarer=1, trump="spades", tricks=tricks)
 
     evening = Evening(rules)
-    result, _, _ = evening.check(entry((0, after, 0)))  # laid down after the first five
-    assert result == evening.check(entry((2, after, 2)))[0]  # as won as a hand played out
+    result = evening.check(entry((0, after, 0))).result  # laid down after the first five
+    assert result == evening.check(entry((2, after, 2))).result  # as won as a hand played out
     with pytest.raises(IllegalActionError) as refused:
         evening.check(entry((0, after + 1, 0)))  # no stopping after the sixth
     assert refused.value.code == "score/tricks"
