@@ -321,11 +321,14 @@ def party(rid: str, rounds: int = 1) -> tuple[Played, ...]:
         data = written_down(d)
         problem = ""
         try:
-            scored = evening.score(parse_entry(data, dealer=d.dealer, n=rules.players))
+            entry = parse_entry(data, dealer=d.dealer, n=rules.players)
+            scored = evening.score(entry)
         except (IllegalActionError, NotationError) as exc:
             problem = f"parse_entry refused {data}: {exc}"
         else:
-            if not same(scored, d):
+            if entry != d.summary():
+                problem = f"parse_entry {data} read {entry}, the referee wrote {d.summary()}"
+            elif not same(scored, d):
                 problem = f"parse_entry {data} " + told(d, scored)
         if not problem:
             before = len(terminal.deals)

@@ -51,6 +51,7 @@ from engine.referee.state import (
     Trick,
     refuse,
 )
+from engine.referee.summary import DealSummary, summary_of
 from engine.referee.view import View
 from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Setup
 
@@ -754,6 +755,14 @@ class Deal(DealState):
         else:
             out.update(pot_before=self.table.pot, pot_after=None, balances=None)
         return out
+
+    def summary(self) -> DealSummary:
+        """Returns the finished deal as a scorekeeper writes it down (no cards): the same value
+        an entry of it at a scorekeeper reads into, checked and settled the same way
+        (:mod:`engine.referee.summary`)."""
+        if self.result is None:
+            raise NotationError("the deal is not finished: it has no summary yet")
+        return summary_of(self)
 
     def record_actions(self) -> list[str]:
         """Returns the actions so far as record lines ``"SEAT VERB ..."``."""

@@ -16,13 +16,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.cards import FULL_MASK, Card, Suit
-from engine.enums import BiddableWhen, Help, Renonce
+from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
+from engine.enums import BiddableWhen, CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError
 from engine.referee.auction import may_pass_out, reserved_to
 from engine.referee.deal_laws import fault_refusal
+from engine.referee.dealstate import DealState
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
-from engine.referee.held import transfers_for
+from engine.referee.held import paid_cards, transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
 from engine.referee.outcome import Outcome
 from engine.referee.play import (
@@ -31,14 +32,21 @@ from engine.referee.play import (
     defender_may_go_on,
     may_lay_down,
 )
-from engine.referee.result import evaluate_result, favoured_for, tied_for_most, top_taker_by
+from engine.referee.result import (
+    evaluate_result,
+    favoured_for,
+    paid_matadors,
+    tied_for_most,
+    top_taker_by,
+    trump_holders,
+)
 from engine.referee.seating import seating_for
 from engine.referee.seating import side_tricks as count_side_tricks
 from engine.referee.settlement import MISDEAL
 from engine.rules.emitter import Flow
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 
-__all__ = ["Checked", "DealSummary", "SummaryCheck", "seat_name"]
+__all__ = ["Checked", "DealSummary", "SummaryCheck", "seat_name", "summary_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -797,3 +805,91 @@ class SummaryCheck:
         if not amount:
             return []
         return [(entry.declarer, entry.holder, amount, "fee for the demanded card")]
+
+
+def _declared(d: DealState) -> tuple[Declared, ...]:
+    """The irregularities of ``d``'s play that change the score, as a scorekeeper writes them:
+    who, under which law, whose hand he turned up, and his side's tricks when he showed his
+    cards (counted over the tricks played before)."""
+    if d.irregular is None:
+        return ()
+    side = set(d.side)
+    out: list[Declared] = []
+    for event in d.irregular.events:
+        if event.law not in SCORED_LAWS:
+            continue
+        hand = side_tricks = None
+        if event.law == "turned_hand":
+            hand = event.action.seat
+        elif event.law == "shown_cards":
+            mine = side if event.seat in side else {s for s in range(d.n) if s not in side}
+            before = d.played_tricks[: max(event.trick, 0)]
+            side_tricks = sum(1 for *_, winner in before if winner in mine)
+        out.append(Declared(event.seat, event.law, hand, side_tricks))
+    return tuple(out)
+
+
+def _holder_of(d: DealState, card: int) -> int | None:
+    return next((s for s in range(d.n) if d.start_hands[s] >> card & 1), None)
+
+
+def summary_of(d: DealState) -> DealSummary:
+    """Returns the summary of the finished deal ``d``: what a scorekeeper at the table writes
+    down when the cards are thrown in (the facts every player knows; never the cards), the
+    same value an entry of the deal at a scorekeeper reads into."""
+    assert d.result is not None
+    if d.result == "redeal":
+        return DealSummary(dealer=d.dealer, passed=True, penalties=tuple(d.faults))
+    if d.result == MISDEAL:
+        void = d.deal_irregular
+        if void.fault is None:
+            return DealSummary(dealer=d.dealer, misdeal="extra-card", extra_card=void.extra_card)
+        return DealSummary(dealer=d.dealer, misdeal=void.fault)
+    rules, contract = d.rules, d.contract
+    assert contract is not None
+    won_by = d.holder if d.holder is not None else d.declarer  # the auction's winner
+    trump = list(Suit)[d.trump] if d.trump is not None and d.trump != NO_TRUMPS else None
+    called = holder = None
+    surrendered = False
+    if d.called is not None:
+        called = ALL_CARDS[d.called]
+        if d.demanded_from is not None:
+            holder, surrendered = d.demanded_from, contract.help is Help.CALL
+        else:
+            found = _holder_of(d, d.called)
+            holder = found if found is not None else won_by
+    held = tuple(
+        (card, seat)
+        for card in paid_cards(rules)
+        if (seat := _holder_of(d, card.index)) is not None
+    )
+    holders = trump_holders(d) if d.table.remainder else ()
+    latest = None
+    if contract.all_play is not None:
+        most = max(d.won)
+        tied = {s for s in range(d.n) if d.won[s] == most}
+        if len(tied) > 1:
+            latest = next(w for *_, w in reversed(d.played_tricks) if w in tied)
+    return DealSummary(
+        dealer=d.dealer,
+        contract=contract.id,
+        declarer=won_by,
+        trump=trump,
+        called=called,
+        holder=holder,
+        tricks=tuple(d.won),
+        matadors=paid_matadors(d),
+        vole=d.vole_undertaken,
+        vole_by=d.declarer if d.vole_undertaken and d.declarer != won_by else None,
+        latest_of_tied=latest,
+        highest_trump=holders[0] if holders else None,
+        trump_holders=(
+            trump_holders(d) if rules.codille_remainder is CodilleRemainder.HIGHEST_TRUMPS else ()
+        ),
+        renonces=(*d.penalties, *(s for s, _, _ in d.renonces)),
+        surrendered=surrendered,
+        held=held,
+        penalties=tuple(d.faults),
+        unclaimed=tuple(d.deal_irregular.unclaimed),
+        irregularities=_declared(d),
+    )
