@@ -10,8 +10,8 @@ from the same hands and the same actions. For every deal the report says where t
 * a different result, different tricks, different payments (each seat's balance, and the pot).
 
 The text is rendered by ``templates/compare/replay.txt.j2`` from the typed :class:`SideBySide`:
-each deal's :class:`DealComparison` holds both sides' :class:`DealFacts` (the referee's report of
-the deal, read once into a typed value) and the :class:`Refusal` of an action refused.
+each deal's :class:`DealComparison` holds both sides' :class:`DealFacts` (the referee's typed
+deal, read once) and the :class:`Refusal` of an action refused.
 :meth:`SideBySide.as_json` is the ``--json`` document.
 """
 
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.records import Record, ReplayReport
+    from engine.referee.deal import Deal
     from engine.rules.model import RuleSet
 
 __all__ = [
@@ -59,8 +60,9 @@ def _json_value(value: Value) -> str | int | list[int] | None:
 
 @dataclass(frozen=True, slots=True)
 class DealFacts:
-    """One deal as the referee reported it under one rule set (:meth:`engine.referee.Deal.report`,
-    the ``deals`` entries of ``ombre replay --json``), the fields the side-by-side compares."""
+    """One deal as the referee left it under one rule set (the typed deal, read once; its
+    report, the ``deals`` entries of ``ombre replay --json``, shows the same values), the fields
+    the side-by-side compares."""
 
     contract: str | None
     declarer: int | None
@@ -81,27 +83,25 @@ class DealFacts:
     """The cards of each finished trick, in play order."""
 
     @staticmethod
-    def from_report(report: Mapping[str, Any]) -> DealFacts:
-        """Returns the facts of one deal's report (a ``deals`` entry of the replay)."""
-
-        def seats(key: str) -> tuple[int, ...] | None:
-            value = report.get(key)
-            return None if value is None else tuple(value)
-
+    def from_deal(d: Deal) -> DealFacts:
+        """Returns the facts of one deal as the referee left it (the typed deal, never its
+        report's text): the same values its report (:meth:`engine.referee.Deal.report`) shows."""
+        s = d.settlement
+        suit = d.trump_suit
         return DealFacts(
-            contract=report["contract"],
-            declarer=report["declarer"],
-            partners=tuple(report["partners"]),
-            trump=report["trump"],
-            called=report["called"],
-            result=report["result"],
-            tricks_won=tuple(report["tricks_won"]),
-            renonces=tuple(report.get("renonces") or ()),
-            balances=seats("balances"),
-            pot_before=report.get("pot_before"),
-            pot_after=report.get("pot_after"),
-            bete=report.get("bete"),
-            tricks=tuple(tuple(t["cards"]) for t in report["tricks"]),
+            contract=d.contract.id if d.contract is not None else None,
+            declarer=d.declarer,
+            partners=(d.partner,) if d.partner is not None else (),
+            trump=suit.value if suit is not None else None,
+            called=str(d.called_card) if d.called_card is not None else None,
+            result=d.result,
+            tricks_won=tuple(d.won),
+            renonces=d.renonce_seats,
+            balances=tuple(s.balances) if s is not None else None,
+            pot_before=s.pot_before if s is not None else d.table.pot,
+            pot_after=s.pot_after if s is not None else None,
+            bete=s.bete if s is not None else None,
+            tricks=tuple(tuple(str(c) for c in t.cards) for t in d.tricks),
         )
 
     def value(self, field: str) -> Value:
@@ -220,8 +220,8 @@ class SideBySide:
         return self.units[0] != self.units[1]
 
     def _deal(self, k: int) -> DealComparison:
-        da = DealFacts.from_report(self.a.deals[k]) if k < len(self.a.deals) else None
-        db = DealFacts.from_report(self.b.deals[k]) if k < len(self.b.deals) else None
+        da = DealFacts.from_deal(self.a.played[k]) if k < len(self.a.played) else None
+        db = DealFacts.from_deal(self.b.played[k]) if k < len(self.b.played) else None
         illegal = [
             Refusal.from_json(error) if error is not None and error.get("deal", 0) == k else None
             for error in (self.a.error, self.b.error)
@@ -256,12 +256,12 @@ class SideBySide:
     @cached_property
     def deals(self) -> tuple[DealComparison, ...]:
         """Each deal under both rule sets."""
-        return tuple(self._deal(k) for k in range(max(len(self.a.deals), len(self.b.deals))))
+        return tuple(self._deal(k) for k in range(max(len(self.a.played), len(self.b.played))))
 
     @property
     def shared(self) -> int:
         """How many deals both rule sets played (the like-with-like comparison's length)."""
-        return min(len(self.a.deals), len(self.b.deals))
+        return min(len(self.a.played), len(self.b.played))
 
     @property
     def compared(self) -> tuple[DealComparison, ...]:
@@ -273,7 +273,7 @@ class SideBySide:
     def stopped(self) -> tuple[str, int, int] | None:
         """Where one rule set's replay stopped short of the other's: ``("a" or "b", the deals it
         played, the deals the other played)``; None when both played as many."""
-        la, lb = len(self.a.deals), len(self.b.deals)
+        la, lb = len(self.a.played), len(self.b.played)
         if la == lb:
             return None
         return ("a", la, lb) if la < lb else ("b", lb, la)
@@ -292,7 +292,7 @@ class SideBySide:
         report = self.a if side == "a" else self.b
         total: list[int] | None = None
         for k in range(self.settled):
-            balances = DealFacts.from_report(report.deals[k]).balances
+            balances = DealFacts.from_deal(report.played[k]).balances
             assert balances is not None
             if total is None:
                 total = list(balances)

@@ -125,3 +125,25 @@ def test_shared_totals_sum_the_deals_both_settled() -> None:
     assert compared.stopped is None and compared.settled == 1
     assert compared.shared_totals("b") == tuple(compared.b.totals)
     assert "\ntotals: A " in render_text(compared)
+
+
+def test_the_facts_compared_are_the_typed_deals_and_read_as_their_reports() -> None:
+    """The side-by-side reads each deal from the referee's typed deal, never its report's text;
+    the facts it reads are the very values every record's report shows."""
+    from engine.records import replay
+    from engine.sidebyside import COMPARED, DealFacts
+
+    seen = 0
+    for path in sorted(RECORDS.glob("*.yaml")):
+        rec = read_record(path)
+        report = replay(rec, load_ruleset(rec.ruleset))
+        assert len(report.played) == len(report.deals)
+        for d, shown in zip(report.played, report.deals, strict=True):
+            facts = DealFacts.from_deal(d)
+            for key in COMPARED:
+                value = facts.value(key)
+                want = shown.get(key, [] if key == "renonces" else None)
+                assert (list(value) if isinstance(value, tuple) else value) == want, (path, key)
+            assert [list(t) for t in facts.tricks] == [t["cards"] for t in shown["tricks"]]
+            seen += 1
+    assert seen > 20

@@ -42,7 +42,6 @@ from engine.referee.state import (
     OVER,
     PLAY,
     RAISE,
-    SUIT_NAMES,
     SURRENDER,
     TRUMP,
     VERB_PHASES,
@@ -54,6 +53,8 @@ from engine.referee.state import (
 from engine.referee.summary import DealSummary, summary_of
 from engine.referee.view import View
 from engine.rules.model import NO_TRUMPS, Contract, RuleSet, Setup
+
+_SUITS = tuple(Suit)
 
 __all__ = ["Deal"]
 
@@ -700,6 +701,24 @@ class Deal(DealState):
             irregular=public_irregularities(self),
         )
 
+    @property
+    def trump_suit(self) -> Suit | None:
+        """Returns the trump suit: None before trumps are named, or under a contract played
+        without trumps."""
+        t = self.trump
+        return _SUITS[t] if t is not None and t != NO_TRUMPS else None
+
+    @property
+    def called_card(self) -> Card | None:
+        """Returns the card called or demanded (None if none was)."""
+        return ALL_CARDS[self.called] if self.called is not None else None
+
+    @property
+    def renonce_seats(self) -> tuple[int, ...]:
+        """Returns the seat of each renonce that makes a bête: those pointed out, then those
+        found at the end of the play."""
+        return (*self.penalties, *(s for s, _, _ in self.renonces))
+
     def report(self) -> dict[str, Any]:
         """Returns the deal as in ``ombre replay --json`` (its ``deals`` entries)."""
         out: dict[str, Any] = {
@@ -707,10 +726,8 @@ class Deal(DealState):
             "contract": self.contract.id if self.contract else None,
             "declarer": self.declarer,
             "partners": [self.partner] if self.partner is not None else [],
-            "trump": SUIT_NAMES[self.trump]
-            if self.trump is not None and self.trump != NO_TRUMPS
-            else None,
-            "called": str(ALL_CARDS[self.called]) if self.called is not None else None,
+            "trump": self.trump_suit.value if self.trump_suit is not None else None,
+            "called": str(self.called_card) if self.called_card is not None else None,
             "forced": self.forced,
             "vole_undertaken": self.vole_undertaken,
             "tricks": [t.as_json() for t in self.tricks],
@@ -736,7 +753,7 @@ class Deal(DealState):
                 for s, d, t in self.exchanges
             ]
         if self.penalties or self.renonces:
-            out["renonces"] = [*self.penalties, *(s for s, _, _ in self.renonces)]
+            out["renonces"] = list(self.renonce_seats)
         out.update(deal_laws.report(self))
         if self.irregular is not None:
             out["irregularities"] = [e.as_json() for e in self.irregular.events]
