@@ -3,11 +3,11 @@
 At a real table nobody writes down the cards. After each deal the scorekeeper enters what
 decides the payments: who dealt, the contract and its declarer, trumps, the card called or
 demanded and who held it, the tricks each seat took, the matadors the side was paid for and
-whether the vole was undertaken. From these :class:`Evening` asks the referee's own routines
-for the result (:func:`engine.referee.result.evaluate_result`, the rule file's results table)
-and the payments (:func:`engine.referee.settlement.settle`, with the stakes of
-:func:`engine.referee.settlement.deal_stakes`), carries the pot and the bêtes to the next deal, and
-keeps the running totals. An entry that cannot have happened under the rules (a queen called
+whether the vole was undertaken: the referee's :class:`~engine.referee.summary.DealSummary`,
+the very value a played deal writes (:meth:`engine.referee.Deal.summary`). :class:`Evening`
+has the referee check it (:class:`~engine.referee.summary.SummaryCheck`) and settle its
+outcome as a played deal's (:func:`engine.referee.settlement.settle_outcome`), carries the pot
+and the bêtes to the next deal, and keeps the running totals. An entry that cannot have happened under the rules (a queen called
 while kings may be, trumps the contract forbids, tricks that do not add up) is refused with
 an :class:`~engine.errors.IllegalActionError` naming the rule and its source.
 
