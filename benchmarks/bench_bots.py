@@ -7,8 +7,8 @@ deal passes to the right, so over a run every seat, the odd one included, holds 
 nothing. The search bot is slow: it plays ``--search-deals`` deals (``--all-search-deals`` with
 search bots in every seat; 0 skips): say so when quoting.
 
-    python benchmarks/bench_bots.py [-n 2000] [--search-deals 300] [--jobs K] [RULESET …]
-    python benchmarks/bench_bots.py --paired [--ismcts-deals 40] [--ismcts ismcts:simulations=50]
+    python benchmarks/bench_bots.py [-n 2000] [--search-deals 400] [--jobs K] [RULESET …]
+    python benchmarks/bench_bots.py --paired [--ismcts-deals 400] [--ismcts ismcts:simulations=50]
     python benchmarks/bench_bots.py --paired --rows 'search v heuristic' --search-deals 400 \
         --root ../old-checkout --root-deals 400 --jobs 1
 
@@ -24,7 +24,10 @@ heuristic players, on the same deals (``--old-deals``); and, with ``--root DIR``
 search bot of another checkout (e.g. the commit before the change), played by that checkout's
 engine in a subprocess on the first ``--root-deals`` deals, so that the old code's cost is
 measured in the same run. The IS-MCTS
-player is OpenSpiel's (the extra ``[openspiel]``), with its settings as ``--ismcts`` gives them.
+player is OpenSpiel's (the extra ``[openspiel]``), with its settings as ``--ismcts`` gives them;
+the guided rows add ``bidding=heuristic:rollout=heuristic`` to them (the heuristic bids, the
+search plays the cards, and its leaves are played out by the heuristic). The defaults, 400
+paired deals a row, separate the bots (the interval printed says by how much).
 """
 
 from __future__ import annotations
@@ -53,18 +56,19 @@ PAIRS = [
 
 def _seat0(
     rules_name: str, kinds: tuple[str, ...], deals: int, seed: int, jobs: int
-) -> tuple[list[int], float]:
+) -> tuple[list[int], float, float]:
+    """Seat 0's counters deal by deal, the seconds per deal, and how often seat 0 declared."""
     rules = load_ruleset(rules_name)
     # With one process, the CPU time it takes (a loaded machine's waits left out); else the
     # wall time.
     clock = time.process_time if jobs == 1 else time.perf_counter
     start = clock()
     # Each deal settled on an empty table: its own counters, not the pot the run carried.
-    balances = [
-        settle_outcome(rules, played.outcome, TableState()).balances[0]
-        for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=jobs)
-    ]
-    return balances, clock() - start
+    balances, declared = [], 0
+    for _, played, _ in settled_deals(Setup(rules, kinds, seed), deals, jobs=jobs):
+        balances.append(settle_outcome(rules, played.outcome, TableState()).balances[0])
+        declared += played.outcome.declarer == 0
+    return balances, clock() - start, declared / max(1, deals)
 
 
 _OTHER = """
@@ -110,6 +114,8 @@ def paired(args: argparse.Namespace) -> None:
     players, on the same deals.
     """
     ismcts = args.ismcts
+    # IS-MCTS with the heuristic's bidding and its leaves played out by the heuristic.
+    guided = f"{ismcts}:bidding=heuristic:rollout=heuristic"
     old = args.old_search
     # (X, Y, others, deals): with others None, X in seat 0 and Y elsewhere against Y
     # everywhere; else X in seat 0 against Y in seat 0, the others' kind elsewhere.
@@ -122,17 +128,20 @@ def paired(args: argparse.Namespace) -> None:
         (ismcts, "random", None, args.ismcts_deals),
         (ismcts, "heuristic", None, args.ismcts_deals),
         (ismcts, "search", None, args.ismcts_deals),
+        (guided, "random", None, args.ismcts_deals),
+        (guided, "heuristic", None, args.ismcts_deals),
+        (guided, ismcts, "heuristic", args.ismcts_deals),
     ]
     print(
         "| ruleset | X v Y | others | deals | X's gain over Y, counters per deal [95 %] "
-        "| s per deal: X's seating | s per deal: Y's seating |"
+        "| s per deal: X's seating | s per deal: Y's seating | seat 0 declares: X / Y |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     only = set(args.rows.split(",")) if args.rows else None
     for name in args.rulesets:
         n = load_ruleset(name).players
         # Each seating is played once (per number of deals), shared by the rows.
-        played: dict[tuple[tuple[str, ...], int], tuple[list[int], float]] = {}
+        played: dict[tuple[tuple[str, ...], int], tuple[list[int], float, float]] = {}
         for x, y, others, deals in rows:
             if deals <= 0 or (only is not None and f"{x} v {y}" not in only):
                 continue
@@ -140,13 +149,13 @@ def paired(args: argparse.Namespace) -> None:
             for kinds in ((x, *rest), (y, *rest)):
                 if (kinds, deals) not in played:
                     played[kinds, deals] = _seat0(name, kinds, deals, args.seed, args.jobs)
-            with_x, tx = played[(x, *rest), deals]
-            with_y, ty = played[(y, *rest), deals]
+            with_x, tx, dx = played[(x, *rest), deals]
+            with_y, ty, dy = played[(y, *rest), deals]
             e = paired_ci(zip(map(float, with_y), map(float, with_x), strict=True))
             print(
                 f"| {name} | {x} v {y} | {others or y} | {deals} "
                 f"| {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
-                f"| {tx / deals:.4f} | {ty / deals:.4f} |",
+                f"| {tx / deals:.4f} | {ty / deals:.4f} | {100 * dx:.0f} % / {100 * dy:.0f} % |",
                 flush=True,
             )
         for root in args.root or []:
@@ -156,13 +165,13 @@ def paired(args: argparse.Namespace) -> None:
             kinds = ("search", *("heuristic",) * (n - 1))
             if (kinds, deals) not in played:
                 played[kinds, deals] = _seat0(name, kinds, deals, args.seed, args.jobs)
-            with_x, tx = played[kinds, deals]
+            with_x, tx, _ = played[kinds, deals]
             with_y, ty = _seat0_in(root, name, "search", deals, args.seed)
             e = paired_ci(zip(map(float, with_y), map(float, with_x), strict=True))
             print(
                 f"| {name} | search v search of {root} | heuristic | {deals} "
                 f"| {e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}] "
-                f"| {tx / deals:.4f} | {ty / deals:.4f} |",
+                f"| {tx / deals:.4f} | {ty / deals:.4f} | |",
                 flush=True,
             )
 
@@ -171,14 +180,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rulesets", nargs="*", default=["quadrille", "ombre", "mediateur"])
     parser.add_argument("-n", "--deals", type=int, default=2000)
-    parser.add_argument("--search-deals", type=int, default=300)
+    parser.add_argument("--search-deals", type=int, default=400)
     parser.add_argument(
         "--all-search-deals", type=int, default=None, help="deals with search bots in every seat"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--paired", action="store_true", help="paired strength and cost")
-    parser.add_argument("--ismcts-deals", type=int, default=40)
+    parser.add_argument("--ismcts-deals", type=int, default=400)
     parser.add_argument("--ismcts", default="ismcts:simulations=50")
     parser.add_argument(
         "--old-search", default="search:plan=fixed", help="the search bot to set the new against"

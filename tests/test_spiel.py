@@ -318,11 +318,64 @@ def test_spiel_bot_plays_the_ecart_and_the_registered_bots() -> None:
         assert deal.settlement is not None
 
 
+def test_ismcts_with_the_heuristics_bidding_bids_as_the_heuristic_and_plays_its_own_cards() -> None:
+    """``bidding=heuristic``: every decision before the first card is the heuristic bot's own
+    (the same action, asked of a heuristic bot seeded alike); the cards are the search's, and
+    with ``rollout=heuristic`` its leaves are played out by the heuristic (a finished deal)."""
+    from engine.bots.heuristic import HeuristicBot
+    from engine.referee import Deal, Phase
+    from engine.spiel.bots import SpielBot
+
+    for ruleset in ("quadrille", "ombre"):
+        rules = load_ruleset(ruleset)
+        for seed in range(3):
+            deal = Deal(rules, seed=seed)
+            kind = "ismcts:simulations=3:bidding=heuristic:rollout=heuristic"
+            bots = [SpielBot(kind, k) for k in range(rules.players)]
+            twins = [
+                HeuristicBot(SpielBot(kind, k).rng.getrandbits(32)) for k in range(rules.players)
+            ]
+            asked_in_play = 0
+            while not deal.is_over:
+                seat = deal.to_move
+                before_play = deal.phase not in (Phase.PLAY, Phase.VOLE)
+                action = bots[seat].choose(deal, seat)
+                if before_play:
+                    assert action == twins[seat].choose(deal, seat)
+                else:
+                    asked_in_play += 1
+                deal.apply(action)
+            assert deal.settlement is not None
+            assert asked_in_play or deal.result == "redeal"
+
+
+def test_the_heuristic_rollout_values_a_leaf_by_the_deal_played_out() -> None:
+    from engine.bots.heuristic import HeuristicBot
+    from engine.spiel import OmbreGame
+    from engine.spiel.bots import HeuristicRollout
+
+    game = OmbreGame({"ruleset": "quadrille"})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    value = HeuristicRollout(1, 5).evaluate(state)
+    bot, deal = HeuristicBot(5), state.core.deal.copy()
+    while not deal.is_over:
+        deal.apply(bot.choose(deal, deal.to_move))
+    assert list(value) == list(deal.settlement.balances)
+    assert state.core.deal.phase == "auction"  # the leaf itself is left as it was
+    legal = state.legal_actions()
+    prior = HeuristicRollout(1, 5).prior(state)
+    assert [a for a, _ in prior] == legal and abs(sum(p for _, p in prior) - 1) < 1e-9
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("ismcts:sims=4", "no setting 'sims=4'"),
         ("ismcts:simulations=many", "simulations must be a int"),
+        ("ismcts:rollout=greedy", "rollout must be random or heuristic, not 'greedy'"),
+        ("ismcts:bidding=yes", "bidding must be search or heuristic, not 'yes'"),
         ("alphazero", "--bots must be one of"),
     ],
 )

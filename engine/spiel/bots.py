@@ -8,9 +8,13 @@ action id and returns the referee's action for it (an écart is asked for card b
 Kinds, with their settings after colons (``ismcts:simulations=200:uct_c=1.5``):
 
 * ``ismcts``: OpenSpiel's information-set Monte-Carlo tree search
-  (:class:`open_spiel.python.algorithms.ismcts.ISMCTSBot`) with random rollouts. Settings:
-  ``simulations`` (100), ``uct_c`` (2.0), ``rollouts`` (1), ``worlds`` (0: unlimited world
-  samples), ``policy`` (``max_visit_count`` or ``max_value``).
+  (:class:`open_spiel.python.algorithms.ismcts.ISMCTSBot`). Settings: ``simulations`` (100),
+  ``uct_c`` (2.0), ``rollouts`` (1), ``worlds`` (0: unlimited world samples), ``policy``
+  (``max_visit_count`` or ``max_value``), ``rollout`` (``random``: OpenSpiel's random
+  rollouts; ``heuristic``: each leaf played out by the workbench's heuristic bot in every
+  seat), ``bidding`` (``search``: the search decides everything; ``heuristic``: the heuristic
+  bot decides every decision before the first card is played -- the auction, trumps, the
+  call, the écart -- and the search plays the cards).
 * any bot OpenSpiel registers that can play the game (``pyspiel.bots_that_can_play_game``:
   ``uniform_random``, ``fixed_action_preference``), by name, without settings.
 
@@ -29,8 +33,9 @@ import pyspiel
 
 from engine.actions import Action
 from engine.bots.base import Bot
+from engine.bots.heuristic import HeuristicBot
 from engine.cards import ALL_CARDS
-from engine.referee import Deal
+from engine.referee import Deal, Phase
 from engine.spiel.codec import DRAW_ID
 from engine.spiel.game import GameSpec, OmbreGame, OmbreState
 
@@ -42,7 +47,20 @@ ISMCTS_SETTINGS: dict[str, Any] = {
     "rollouts": 1,
     "worlds": 0,
     "policy": "max_visit_count",
+    "rollout": "random",
+    "bidding": "search",
 }
+_CHOICES = {
+    "policy": ("max_visit_count", "max_value"),
+    "rollout": ("random", "heuristic"),
+    "bidding": ("search", "heuristic"),
+}
+"""The settings whose value is one of a few words."""
+_BEFORE_PLAY = frozenset(
+    (Phase.AUCTION, Phase.MATCH, Phase.RAISE, Phase.TRUMP, Phase.CALL, Phase.GIVE)
+    + (Phase.SURRENDER, Phase.EXCHANGE)
+)
+"""The phases of the decisions before the first card is played (``bidding=heuristic``)."""
 SPIEL_BOTS = ("ismcts",)
 """The OpenSpiel players built here (with settings); OpenSpiel's registered bots come beside."""
 
@@ -80,8 +98,9 @@ def parse_kind(kind: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(
                 f"{name}: {key} must be a {type(default).__name__}, not {value!r}"
             ) from None
-        if key == "policy" and value not in ("max_visit_count", "max_value"):
-            raise ValueError(f"{name}: policy must be max_visit_count or max_value")
+        words = _CHOICES.get(key)
+        if words is not None and value not in words:
+            raise ValueError(f"{name}: {key} must be {' or '.join(words)}, not {value!r}")
     return name, settings
 
 
@@ -101,6 +120,8 @@ class SpielBot(Bot):
         if not is_spiel_bot(self.name):
             raise ValueError(f"unknown OpenSpiel bot {self.name!r}")
         self._made: dict[tuple[Any, int], Any] = {}
+        bidding = {**ISMCTS_SETTINGS, **self.settings}["bidding"] if self.name == "ismcts" else ""
+        self._heuristic = HeuristicBot(self.rng.getrandbits(32)) if bidding == "heuristic" else None
 
     def _game(self, deal: Deal) -> OmbreGame:
         # The deal's setup names every option (defaults included).
@@ -130,9 +151,14 @@ class SpielBot(Bot):
             if s["policy"] == "max_value"
             else ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
         )
+        evaluator = (
+            HeuristicRollout(s["rollouts"], self.rng.getrandbits(32))
+            if s["rollout"] == "heuristic"
+            else mcts.RandomRolloutEvaluator(s["rollouts"], rng)
+        )
         bot = ismcts.ISMCTSBot(
             game,
-            mcts.RandomRolloutEvaluator(s["rollouts"], rng),
+            evaluator,
             s["uct_c"],
             s["simulations"],
             max_world_samples=s["worlds"] or ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
@@ -143,6 +169,8 @@ class SpielBot(Bot):
         return bot
 
     def choose(self, deal: Deal, seat: int) -> Action:
+        if self._heuristic is not None and deal.phase in _BEFORE_PLAY:
+            return self._heuristic.choose(deal, seat)
         game = self._game(deal)
         state = state_of(game, deal)
         player = self._player(game, seat)
@@ -162,6 +190,45 @@ class SpielBot(Bot):
                 return Action("discard", cards=tuple(ALL_CARDS[c] for c in picks))
             picks.append(decoded)
             state.apply_action(action_id)
+
+
+class HeuristicRollout:
+    """An OpenSpiel evaluator for the search: a leaf's value is the counters of the deal played
+    out from it by the workbench's heuristic bot in every seat (the mean of ``rollouts`` such
+    plays), its prior uniform over the legal actions, as OpenSpiel's random rollouts have.
+
+    A leaf in the middle of an écart entered card by card is played out from before the écart:
+    the heuristic chooses the whole discard anew (the picks so far are the search's, not a
+    decision of the deal yet).
+    """
+
+    def __init__(self, rollouts: int, seed: int) -> None:
+        self.rollouts = max(1, rollouts)
+        self.bot = HeuristicBot(seed)
+
+    def evaluate(self, state: OmbreState) -> np.ndarray[Any, Any]:
+        """Returns each seat's counters, the mean over the rollouts from ``state``."""
+        deal = state.core.deal
+        if deal is None:
+            return np.zeros(state.get_game().num_players())
+        total = np.zeros(deal.n)
+        bot = self.bot
+        for _ in range(self.rollouts):
+            d = deal.copy()
+            while not d.is_over:
+                d.apply(bot.choose(d, d.to_move))
+            settled = d.settlement
+            assert settled is not None
+            total += settled.balances
+        return total / self.rollouts
+
+    def prior(self, state: OmbreState) -> list[tuple[int, float]]:
+        """Returns the uniform prior over the legal actions (the chance outcomes at a chance
+        node)."""
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 def _resampler(bot: SpielBot) -> Callable[[OmbreState, int], OmbreState]:
