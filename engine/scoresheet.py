@@ -33,7 +33,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.actions import FAULTS, Action, small_number
+from engine.actions import FAULTS, small_number
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.enums import CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
@@ -288,8 +288,9 @@ def _read_contract(data: Mapping[str, Any], n: int) -> tuple[str, int]:
             "contract is missing (or write passed: true when all passed)",
             ("contract",) if "contract" in data else (),
         )
-    # The contract aliases of the record notation (jouer, solo ...), read as the referee reads them.
-    contract = Action.parse(f"bid {contract.strip()}").contract or contract
+    # An alias of the rules' (jouer, solo ...) is read by the referee's check
+    # (RuleSet.contract_id), which knows the rules.
+    contract = contract.strip()
     declarer = _seat(
         data.get("declarer"), n, "declarer", ("declarer",) if "declarer" in data else ()
     )
@@ -626,6 +627,7 @@ class Evening(Standing["ScoredDeal"]):
         :raises IllegalActionError: for an impossible entry, with the rule and its source.
         """
         checker = self.checker()
+        entry = checker.canonical(entry)
         checked = checker.check(entry)
         outcome = checker.outcome(entry, checked)
         settlement = settle_outcome(self.rules, outcome, self.table)

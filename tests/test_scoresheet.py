@@ -438,3 +438,32 @@ def test_a_game_without_penalty_points_is_not_asked_for_them() -> None:
     run_score(evening, None, read, lambda _: None)
     assert len(evening.deals) == 1
     assert not any("penalty" in p for p in prompts)
+
+
+def test_a_contract_entered_by_an_alias_of_the_rules_is_the_contract_its_id_names() -> None:
+    """``jouer`` is Ombre's entrada (the rule file's alias, RuleSet.contract_id): the evening
+    keeps the id, as a played deal's summary names it; a name that is no alias is refused."""
+    rules = load_ruleset("ombre")
+    evening = Evening(rules)
+    data = {"contract": "jouer", "declarer": 1, "trump": "spades", "tricks": [2, 5, 2]}
+    scored = evening.score(parse_entry(data, dealer=0, n=3))
+    assert scored.entry.contract == "entrada" and scored.result == "win"
+    quadrille = Evening(load_ruleset("quadrille"))
+    bad = {"contract": "ask clubs", "declarer": 1, "trump": "clubs", "tricks": [1, 6, 2, 1]}
+    with pytest.raises(IllegalActionError) as caught:
+        quadrille.score(parse_entry(bad, dealer=0, n=4))
+    assert caught.value.code == "score/unknown-contract"
+
+
+def test_a_surrender_with_no_card_called_is_refused_not_a_crash() -> None:
+    evening = Evening(load_ruleset("quadrille-roi-rendu"))
+    data = {
+        "contract": "sans-prendre",
+        "declarer": 1,
+        "trump": "clubs",
+        "tricks": [1, 6, 2, 1],
+        "surrendered": True,
+    }
+    with pytest.raises(IllegalActionError) as caught:
+        evening.score(parse_entry(data, dealer=0, n=4))
+    assert caught.value.code == "score/no-surrender" and not evening.deals

@@ -13,7 +13,7 @@ with its rule and code), and turns it into the :class:`~engine.referee.outcome.O
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from engine.cards import ALL_CARDS, FULL_MASK, Card, Suit
@@ -42,7 +42,7 @@ from engine.referee.result import (
 )
 from engine.referee.seating import seating_for
 from engine.referee.seating import side_tricks as count_side_tricks
-from engine.referee.settlement import MISDEAL
+from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED, MISDEAL
 from engine.rules.emitter import Flow
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 
@@ -211,6 +211,13 @@ class SummaryCheck:
         """Returns ``seat 2`` or ``seat 2 (Anne)``."""
         return seat_name(self.players, seat)
 
+    def canonical(self, entry: DealSummary) -> DealSummary:
+        """Returns ``entry`` with its contract named by its id where it was named by an alias
+        of the rules (:meth:`RuleSet.contract_id`: ``jouer``, ``solo``), as a played deal's
+        summary names it."""
+        cid = self.rules.contract_id(entry.contract) if entry.contract is not None else None
+        return entry if cid is None or cid == entry.contract else replace(entry, contract=cid)
+
     def outcome(self, entry: DealSummary, checked: Checked) -> Outcome:
         """Returns what the checked ``entry`` leaves to settle: the outcome the referee writes
         at the end of a played deal, settled by the same
@@ -237,7 +244,7 @@ class SummaryCheck:
         contract = rules.contracts.get(entry.contract or "")
         latest = () if entry.latest_of_tied is None else (entry.latest_of_tied,)
         return base._replace(
-            contract=contract.id if contract else entry.contract,
+            contract=contract.id if contract is not None else None,
             declarer=checked.side[0],
             partner=checked.partner,
             tricks=entry.tricks,
@@ -457,7 +464,7 @@ class SummaryCheck:
     def _contract_of(self, entry: DealSummary) -> Contract:
         """Returns the rules' contract the entry names, refusing one the rules do not have."""
         rules = self.rules
-        contract = rules.contracts.get(entry.contract or "")
+        contract = rules.contracts.get(rules.contract_id(entry.contract or "") or "")
         if contract is None:
             raise _refuse(
                 "score/unknown-contract",
@@ -557,6 +564,13 @@ class SummaryCheck:
                         cite(rule_path),
                     )
                 partner = None  # he surrendered the card: the declarer plays alone
+        if entry.surrendered and entry.called is None:
+            raise _refuse(
+                "score/no-surrender",
+                "only the holder of a called card may surrender it, under a roi rendu: "
+                "no card was called",
+                cite(path),
+            )
         return partner
 
     def _laid_down(
@@ -784,9 +798,7 @@ class SummaryCheck:
         rule = self.rules.call
         if entry.surrendered and rule is not None and rule.surrender_fee:
             assert entry.declarer is not None and entry.holder is not None
-            out.append(
-                (entry.declarer, entry.holder, rule.surrender_fee, "fee for the surrendered card")
-            )
+            out.append((entry.declarer, entry.holder, rule.surrender_fee, FEE_SURRENDERED))
         held = dict(entry.held)
         return out + transfers_for(self.rules, self.n, held.get)
 
@@ -804,7 +816,7 @@ class SummaryCheck:
         )
         if not amount:
             return []
-        return [(entry.declarer, entry.holder, amount, "fee for the demanded card")]
+        return [(entry.declarer, entry.holder, amount, FEE_DEMANDED)]
 
 
 def _declared(d: DealState) -> tuple[Declared, ...]:

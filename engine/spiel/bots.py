@@ -57,8 +57,10 @@ _CHOICES = {
 }
 """The settings whose value is one of a few words."""
 _BEFORE_PLAY = frozenset(
-    (Phase.AUCTION, Phase.MATCH, Phase.RAISE, Phase.TRUMP, Phase.CALL, Phase.GIVE)
-    + (Phase.SURRENDER, Phase.EXCHANGE)
+    (
+        *(Phase.AUCTION, Phase.MATCH, Phase.RAISE, Phase.TRUMP),
+        *(Phase.CALL, Phase.GIVE, Phase.SURRENDER, Phase.EXCHANGE),
+    )
 )
 """The phases of the decisions before the first card is played (``bidding=heuristic``)."""
 SPIEL_BOTS = ("ismcts",)
