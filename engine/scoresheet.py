@@ -7,9 +7,10 @@ whether the vole was undertaken: the referee's :class:`~engine.referee.summary.D
 the very value a played deal writes (:meth:`engine.referee.Deal.summary`). :class:`Evening`
 has the referee check it (:class:`~engine.referee.summary.SummaryCheck`) and settle its
 outcome as a played deal's (:func:`engine.referee.settlement.settle_outcome`), carries the pot
-and the bêtes to the next deal, and keeps the running totals. An entry that cannot have happened under the rules (a queen called
-while kings may be, trumps the contract forbids, tricks that do not add up) is refused with
-an :class:`~engine.errors.IllegalActionError` naming the rule and its source.
+and the bêtes to the next deal, and keeps the running totals. An entry that cannot have
+happened under the rules (a queen called while kings may be, trumps the contract forbids,
+tricks that do not add up) is refused with an :class:`~engine.errors.IllegalActionError`
+naming the rule and its source.
 
 An evening is saved as a party record whose deals carry ``score:`` instead of cards and
 actions (``docs/records.md``, "Deals without card play")::
@@ -39,6 +40,7 @@ from engine.enums import CodilleRemainder, Help, Renonce
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.referee.held import paid_cards
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects
+from engine.referee.outcome import Fault
 from engine.referee.party import Standing
 from engine.referee.seating import seating
 from engine.referee.settlement import (
@@ -209,7 +211,8 @@ def parse_entry(data: Mapping[str, Any], *, dealer: int, n: int) -> Entry:
 
     Only the shape is checked here: the fields and their types against the one schema of a
     ``score:`` (:data:`SCORE_SCHEMA`), then the seats, the cards and the fields that go
-    together; whether the deal could have happened is :meth:`Evening.check`'s business.
+    together; whether the deal could have happened is for the referee's :class:`SummaryCheck`
+    to say.
 
     :raises NotationError: naming the field that is malformed.
     """
@@ -445,11 +448,13 @@ def parse_irregularities(
     return out
 
 
-def _penalties(raw: Any, n: int) -> tuple[tuple[int, str], ...]:
+def _penalties(raw: Any, n: int) -> tuple[Fault, ...]:
     """Reads ``penalties: [{seat, fault}, ...]`` (only the shape: the fault is checked against
-    the rules by :meth:`Evening.check`; its fields and types, the schema's)."""
+    the rules by the referee's :class:`SummaryCheck`; its fields and types, the schema's)."""
     return tuple(
-        (_seat(item["seat"], n, "a penalty's offender", ("penalties", k, "seat")), item["fault"])
+        Fault(
+            _seat(item["seat"], n, "a penalty's offender", ("penalties", k, "seat")), item["fault"]
+        )
         for k, item in enumerate(raw)
     )
 

@@ -35,6 +35,7 @@ from engine.errors import IllegalActionError
 from engine.referee import declarations, result
 from engine.referee.deal_laws import dealer_after
 from engine.referee.dealstate import DealState
+from engine.referee.outcome import Fault
 from engine.referee.settlement import Kind, outcome_kind
 from engine.referee.state import AUCTION, MATCH, RAISE, refuse
 from engine.rules.model import Contract, RuleSet
@@ -574,7 +575,7 @@ def _penalise(d: DealState, seat: int, contract: Contract) -> None:
     rule = contract.only_to_overcall
     if rule is None or rule.penalty is None or needed(d, contract):
         return
-    d.faults.append((seat, rule.penalty))
+    d.faults.append(Fault(seat, rule.penalty))
 
 
 def _round(d: DealState, seat: int, action: Action) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.cards import PACK_SIZE, suit_of
 from engine.referee.irregular import Irregular
+from engine.referee.outcome import Fault, Transfer
 from engine.referee.seating import Seating
 from engine.referee.settlement import TableState
 from engine.referee.state import AUCTION, Phase, ResultMatch, mask_of
@@ -217,7 +218,7 @@ class DealState:
     """The card given back for a demanded one."""
     turned: int | None
     """The card turned from the talon to fix trumps (``trump_from_talon``), once turned."""
-    transfers: list[tuple[int, int, int, str]]
+    transfers: list[Transfer]
     """Payments made during the deal: (payer, payee, amount, item)."""
     exchangers: list[int]
     """The seats that exchange, in turn."""
@@ -250,7 +251,7 @@ class DealState:
     """Renonces not yet pointed out: (offender, trick number, card)."""
     penalties: list[int]
     """The offender of each renonce noticed: each makes a bête."""
-    faults: list[tuple[int, str]]
+    faults: list[Fault]
     """The faults scored in penalty points (``settlement.penalties``) committed in the deal:
     (offender, fault id)."""
     snapshots: list[Snapshot] | None

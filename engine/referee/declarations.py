@@ -24,6 +24,7 @@ from engine.enums import Help, OwnCard, TrumpNamedBy
 from engine.errors import IllegalActionError
 from engine.referee import exchange
 from engine.referee.dealstate import DealState
+from engine.referee.outcome import Transfer
 from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED
 from engine.referee.state import CALL as CALL_PHASE
 from engine.referee.state import GIVE as GIVE_PHASE
@@ -430,7 +431,7 @@ def _call(d: DealState, card: int) -> None:
     if fee is not None:
         amount = fee.amount_for(ALL_CARDS[card].suit.value, d.options)
         if amount:
-            d.transfers.append((d.declarer, holder, amount, FEE_DEMANDED))
+            d.transfers.append(Transfer(d.declarer, holder, amount, FEE_DEMANDED))
     d.phase = GIVE_PHASE
 
 
@@ -457,7 +458,7 @@ def _surrender(d: DealState, given: bool) -> None:
     d.partner_seen = True
     fee = d.rules.call.surrender_fee if d.rules.call is not None else None
     if fee:
-        d.transfers.append((d.declarer, holder, fee, FEE_SURRENDERED))
+        d.transfers.append(Transfer(d.declarer, holder, fee, FEE_SURRENDERED))
     d.phase = GIVE_PHASE
     d.to_move = d.declarer
 

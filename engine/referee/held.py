@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from engine.cards import Card
 from engine.referee.dealstate import DealState
+from engine.referee.outcome import Transfer
 from engine.referee.settlement import held_label
 from engine.rules.model import RuleSet
 
@@ -26,9 +27,10 @@ def paid_cards(rules: RuleSet) -> list[Card]:
 
 def transfers_for(
     rules: RuleSet, n: int, holder_of: Callable[[Card], int | None]
-) -> list[tuple[int, int, int, str]]:
-    """Returns ``(payer, payee, amount, item)`` for every paid card, given who held it."""
-    out: list[tuple[int, int, int, str]] = []
+) -> list[Transfer]:
+    """Returns the payment (payer, payee, amount, item) for every paid card, given who held
+    it."""
+    out: list[Transfer] = []
     for rule in rules.held_cards:
         amount = rule.amount
         if not amount:
@@ -39,11 +41,11 @@ def transfers_for(
                 continue
             for payer in range(n):
                 if payer != holder:
-                    out.append((payer, holder, amount, held_label(rule.name, str(card))))
+                    out.append(Transfer(payer, holder, amount, held_label(rule.name, str(card))))
     return out
 
 
-def held_card_transfers(d: DealState) -> list[tuple[int, int, int, str]]:
+def held_card_transfers(d: DealState) -> list[Transfer]:
     """Returns the payments for the cards held at the start of play of a deal."""
     if not d.start_hands:
         return []

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.actions import Action
+from engine.referee.outcome import TurnedHand
 from engine.referee.state import IrregularView
 from engine.rules.model import PlayLaw
 
@@ -75,7 +76,7 @@ class Irregular:
     """Seats whose every card the adversaries may call (cards shown before the game is won)."""
     vole_barred: str | None = None
     """The law (``laws:`` key) that took the vole from the declaring side, if one did."""
-    turned: tuple[tuple[int, int], ...] = ()
+    turned: tuple[TurnedHand, ...] = ()
     """Hands turned up instead of the tricks: (offender, owner); each makes a bête by halves."""
     naming: int | None = None
     """The declarer who laid his hand down without naming trumps, until another names them."""

@@ -54,6 +54,7 @@ from engine.referee.irregular import (
     shown_dictated,
     turnable,
 )
+from engine.referee.outcome import TurnedHand
 from engine.referee.seating import side_tricks
 from engine.referee.state import PLAY as PLAY_PHASE
 from engine.referee.state import SUIT_NAMES, refuse
@@ -388,7 +389,7 @@ def apply(d: DealState, seat: int, action: Action) -> None:
         assert action.seat is not None
         d.irregular = state.add(
             event,
-            turned=(*state.turned, (seat, action.seat)),
+            turned=(*state.turned, TurnedHand(seat, action.seat)),
             shown=state.shown | {action.seat},
         )
     elif verb == "lay-down":
@@ -621,7 +622,7 @@ class DeclaredEffects:
     up, (offender, owner), each a bête by halves; the law that took the vole from the declaring
     side (None if none did) and the seat whose irregularity it was."""
 
-    turned: tuple[tuple[int, int], ...] = ()
+    turned: tuple[TurnedHand, ...] = ()
     vole_barred: str | None = None
     barred_by: int | None = None
 
@@ -649,7 +650,7 @@ def declared_effects(
     seats = rules.compiled.seatings[dealer]
     n, out = rules.players, seats.out
     side = (declarer,) if partner is None else (declarer, partner)
-    turned: list[tuple[int, int]] = []
+    turned: list[TurnedHand] = []
     shown: set[int] = set()
     barred: tuple[str, int] | None = None
     for item in declared:
@@ -696,7 +697,7 @@ def _declared_law(rules: RuleSet, item: Declared, out: int | None) -> PlayLaw:
     return law
 
 
-def _declared_turned(item: Declared, n: int, out: int | None, rule: str) -> tuple[int, int]:
+def _declared_turned(item: Declared, n: int, out: int | None, rule: str) -> TurnedHand:
     """Returns the hand turned up by an entered ``turn-hand``: (offender, owner).
 
     :raises IllegalActionError: ``turn-hand/not-a-hand`` if the hand named is not another
@@ -712,7 +713,7 @@ def _declared_turned(item: Declared, n: int, out: int | None, rule: str) -> tupl
             item,
             rule,
         )
-    return (seat, item.hand)
+    return TurnedHand(seat, item.hand)
 
 
 def _declared_shown_bars(

@@ -27,7 +27,7 @@ from functools import partial
 from typing import NamedTuple
 
 from engine.enums import BeteCap, BeteGoing, CodilleRemainder, Pot
-from engine.referee.outcome import Outcome
+from engine.referee.outcome import Fault, Outcome, Transfer, TurnedHand
 from engine.rules.model import (
     ELEVEN_BETE,
     FEE_DEMANDED,
@@ -414,13 +414,13 @@ class SettlementInputs(NamedTuple):
     matadors: int = 0
     spadille_holder: int | None = None
     """The seat the odd counters kept on the table go to (the holder of the highest trump)."""
-    transfers: tuple[tuple[int, int, int, str], ...] = ()
+    transfers: tuple[Transfer, ...] = ()
     renonces: tuple[int, ...] = ()
     factor: int = 1
     trump_holders: tuple[int, ...] = ()
-    penalties: tuple[tuple[int, str], ...] = ()
+    penalties: tuple[Fault, ...] = ()
     favoured: frozenset[str] = frozenset()
-    turned_hands: tuple[tuple[int, int], ...] = ()
+    turned_hands: tuple[TurnedHand, ...] = ()
     unclaimed: tuple[str, ...] = ()
     extra_card: int | None = None
     out: int | None = None
@@ -470,13 +470,13 @@ def settle(
     tricks: Sequence[int] = (),
     matadors: int = 0,
     spadille_holder: int | None = None,
-    transfers: Sequence[tuple[int, int, int, str]] = (),
+    transfers: Sequence[Transfer | tuple[int, int, int, str]] = (),
     renonces: Sequence[int] = (),
     factor: int = 1,
     trump_holders: Sequence[int] = (),
-    penalties: Sequence[tuple[int, str]] = (),
+    penalties: Sequence[Fault | tuple[int, str]] = (),
     favoured: frozenset[str] = frozenset(),
-    turned_hands: Sequence[tuple[int, int]] = (),
+    turned_hands: Sequence[TurnedHand | tuple[int, int]] = (),
     unclaimed: Sequence[str] = (),
     extra_card: int | None = None,
     out: int | None = None,
@@ -516,13 +516,13 @@ def settle(
         tricks=tuple(tricks),
         matadors=matadors,
         spadille_holder=spadille_holder,
-        transfers=tuple(transfers),
+        transfers=tuple(Transfer(*t) for t in transfers),
         renonces=tuple(renonces),
         factor=factor,
         trump_holders=tuple(trump_holders),
-        penalties=tuple(penalties),
+        penalties=tuple(Fault(*f) for f in penalties),
         favoured=frozenset(favoured),
-        turned_hands=tuple(turned_hands),
+        turned_hands=tuple(TurnedHand(*t) for t in turned_hands),
         unclaimed=tuple(unclaimed),
         extra_card=extra_card,
         out=out,
@@ -591,11 +591,11 @@ def _settle_played(
     items, the bêtes, and the table for the next deal."""
     table, partner = inputs.table, inputs.partner
     pot_before = table.pot
-    for payer, payee, amount, why in inputs.transfers:
+    for t in inputs.transfers:
         line = _NO_LINE
         if kinds is not None:
-            line = kinds.fees.get(why) or _Line(why, PaymentKind.FEE, (), (), None)
-        ledger.transfer(payer, payee, amount, line)
+            line = kinds.fees.get(t.item) or _Line(t.item, PaymentKind.FEE, (), (), None)
+        ledger.transfer(t.payer, t.payee, t.amount, line)
 
     # Odd counters kept from an earlier codille go to the holder of the highest trump.
     remainder = table.remainder
@@ -853,10 +853,10 @@ def _make_betes(
         # "Qui renonce fait la bête autant de fois qu'on l'en fait appercevoir" (ENC-Q).
         ledger.to_pot(offender, size, _NO_LINE if kinds is None else kinds.renonce)
         made += size
-    for offender, owner in inputs.turned_hands:
+    for hand in inputs.turned_hands:
         # "fait la bête de moitié avec celui à qui appartiennent les cartes retournées" (ENC-Q).
         line = _NO_LINE if kinds is None else kinds.turned
-        for seat, share in _split(size, offender, owner):
+        for seat, share in _split(size, hand.offender, hand.owner):
             ledger.to_pot(seat, share, line)
         made += size
     return made
@@ -916,12 +916,12 @@ def _settle_points(
             if tariff.most_tricks and top_taker is not None:
                 # Every seat played for himself (``all_play``): the most tricks scores.
                 score(top_taker, tariff.most_tricks, line)
-    for offender, fault in inputs.penalties:
-        penalty = rules.penalties[fault]
+    for committed in inputs.penalties:
+        penalty = rules.penalties[committed.fault]
         score(
-            offender,
+            committed.seat,
             -penalty.points,
-            _Line(penalty.name, PaymentKind.PENALTY, (fault,), (penalty.basis,), None),
+            _Line(penalty.name, PaymentKind.PENALTY, (committed.fault,), (penalty.basis,), None),
         )
     return SettlementResult(
         tuple(balances),

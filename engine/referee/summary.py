@@ -25,7 +25,7 @@ from engine.referee.dealstate import DealState
 from engine.referee.declarations import call_stage_refusal, stages_for, trump_suits
 from engine.referee.held import paid_cards, transfers_for
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects, declared_effects
-from engine.referee.outcome import Outcome
+from engine.referee.outcome import Fault, Outcome, Transfer
 from engine.referee.play import (
     RENONCE_REFUSED,
     could_undertake_vole,
@@ -90,7 +90,7 @@ class DealSummary:
     """*Roi rendu*: the holder surrendered the called card; the declarer played alone."""
     held: tuple[tuple[Card, int], ...] = ()
     """Who held each card the rules pay for whatever the result (``settlement.held_cards``)."""
-    penalties: tuple[tuple[int, str], ...] = ()
+    penalties: tuple[Fault, ...] = ()
     """The faults scored in penalty points (``settlement.penalties``): (offender, fault id)."""
     misdeal: str | None = None
     """The deal was void (``laws.misdeal``): the fault found (``too-many``, ``too-few``,
@@ -112,6 +112,8 @@ class DealSummary:
             object.__setattr__(self, "trump", Suit.parse(str(self.trump)))
         if self.called is not None and not isinstance(self.called, Card):
             object.__setattr__(self, "called", Card.parse(str(self.called)))
+        if any(not isinstance(f, Fault) for f in self.penalties):
+            object.__setattr__(self, "penalties", tuple(Fault(*f) for f in self.penalties))
         if any(not isinstance(card, Card) for card, _ in self.held):
             held = tuple((Card.parse(str(card)), seat) for card, seat in self.held)
             object.__setattr__(self, "held", held)
@@ -792,17 +794,17 @@ class SummaryCheck:
                 cite(("auction", "contracts", contract.id)),
             )
 
-    def _entry_transfers(self, entry: DealSummary) -> list[tuple[int, int, int, str]]:
+    def _entry_transfers(self, entry: DealSummary) -> list[Transfer]:
         """The surrendered card's fee (roi rendu) and the payments for cards held."""
-        out: list[tuple[int, int, int, str]] = []
+        out: list[Transfer] = []
         rule = self.rules.call
         if entry.surrendered and rule is not None and rule.surrender_fee:
             assert entry.declarer is not None and entry.holder is not None
-            out.append((entry.declarer, entry.holder, rule.surrender_fee, FEE_SURRENDERED))
+            out.append(Transfer(entry.declarer, entry.holder, rule.surrender_fee, FEE_SURRENDERED))
         held = dict(entry.held)
         return out + transfers_for(self.rules, self.n, held.get)
 
-    def _demand_fee(self, entry: DealSummary) -> list[tuple[int, int, int, str]]:
+    def _demand_fee(self, entry: DealSummary) -> list[Transfer]:
         contract = self.rules.contracts.get(entry.contract or "")
         if contract is None or contract.help is not Help.DEMAND or entry.called is None:
             return []
@@ -816,7 +818,7 @@ class SummaryCheck:
         )
         if not amount:
             return []
-        return [(entry.declarer, entry.holder, amount, FEE_DEMANDED)]
+        return [Transfer(entry.declarer, entry.holder, amount, FEE_DEMANDED)]
 
 
 def _declared(d: DealState) -> tuple[Declared, ...]:
