@@ -410,13 +410,16 @@ def _irregularities(raw: Any, n: int) -> tuple[Declared, ...]:
     return tuple(out)
 
 
+_SEAT_WORD = re.compile(r"\bseat\s+(\d+)", re.IGNORECASE)
+
+
 def parse_irregularities(
     text: str, seat_of: Callable[[str], int | None] = small_number
 ) -> list[dict[str, Any]]:
     """Reads the terminal's notation of the irregularities of the play, items separated by
     commas, each ``SEAT WORD [NUMBER]`` with the words of :data:`SCORED_LAWS`: ``0 turn-hand 2``
     (seat 0 turned up seat 2's hand), ``1 show 3`` (seat 1 showed his cards when his side had 3
-    tricks), ``1 out-of-turn``, ``3 made-known``. Returns the ``irregularities`` of a ``score:``
+    tricks), ``1 out-of-turn``, ``3 made-known``; a seat also as ``seat 2``. Returns the ``irregularities`` of a ``score:``
     mapping (checked by :func:`parse_entry`). ``seat_of`` reads a seat (the terminal's
     :meth:`Evening.seat_of` reads a player's name too).
 
@@ -425,7 +428,8 @@ def parse_irregularities(
     laws = {verb: law for law, verb in SCORED_LAWS.items()}
     out: list[dict[str, Any]] = []
     for k, part in enumerate(p for p in text.split(",") if p.strip()):
-        words = part.split()
+        # A seat may be written as the questions write it, ``seat 2``.
+        words = _SEAT_WORD.sub(r"\1", part).split()
         seat = seat_of(words[0])
         law = laws.get(words[1]) if len(words) > 1 else None
         takes = {"turned_hand": "hand", "shown_cards": "side_tricks"}.get(law or "")

@@ -467,3 +467,13 @@ def test_a_surrender_with_no_card_called_is_refused_not_a_crash() -> None:
     with pytest.raises(IllegalActionError) as caught:
         evening.score(parse_entry(data, dealer=0, n=4))
     assert caught.value.code == "score/no-surrender" and not evening.deals
+
+
+def test_the_irregularities_read_a_seat_as_the_question_writes_it() -> None:
+    from engine.scoresheet import parse_irregularities
+
+    assert parse_irregularities("seat 0 turn-hand seat 1, Seat 2 show 3") == [
+        {"seat": 0, "law": "turned_hand", "hand": 1},
+        {"seat": 2, "law": "shown_cards", "side_tricks": 3},
+    ]
+    assert parse_irregularities("0 turn-hand 1") == parse_irregularities("seat 0 turn-hand seat 1")
