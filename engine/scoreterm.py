@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import small_number
+from engine.cards import Card, Suit
 from engine.errors import IllegalActionError, NotationError
 from engine.files import write_durably
 from engine.referee.play import defender_may_go_on
@@ -159,6 +160,40 @@ def _contract_answer(evening: Evening, read: ReadLine, write: Write) -> str:
         _say(write, "contract", evening=evening, answer="" if first in ("?", "help") else first)
 
 
+def _ask_parsed(
+    read: ReadLine,
+    write: Write,
+    prompt: str,
+    parse: Callable[[str], object],
+    what: str,
+    evening: Evening,
+) -> str:
+    """Asks until the answer reads (``parse``: a suit, a card) or is empty; ``?`` or a
+    wrong answer is told at once what is wanted (the ``what`` help), before the next question."""
+    while True:
+        text = _ask(read, prompt)
+        if not text:
+            return text
+        if text in ("?", "help"):
+            _say(write, what, evening=evening)
+            continue
+        try:
+            parse(text)
+        except NotationError as exc:
+            _say(write, "not-understood", error=exc)
+        else:
+            return text
+
+
+def _ask_yes(read: ReadLine, write: Write, prompt: str) -> bool:
+    """Asks a yes-or-no question until the answer is one (Enter: no)."""
+    while True:
+        text = _ask(read, prompt).lower()
+        if text in ("y", "yes", "n", "no", ""):
+            return text in ("y", "yes")
+        _say(write, "yes-no")
+
+
 def _ask_seat(
     evening: Evening, read: ReadLine, write: Write, prompt: str, optional: bool = False
 ) -> int | None:
@@ -187,17 +222,21 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
     contract = rules.contracts.get(rules.contract_id(first) or "")
     data["declarer"] = _ask_seat(evening, read, write, str(ask("declarer", evening=evening)))
     if contract is None or not contract.no_trumps:
-        trump = _ask(read, str(ask("trump")))
+        trump = _ask_parsed(read, write, str(ask("trump")), Suit.parse, "trump", evening)
         if trump:
             data["trump"] = trump
-    called = _ask(read, str(ask("called"))) if evening.asks_called(contract) else ""
+    called = (
+        _ask_parsed(read, write, str(ask("called")), Card.parse, "called", evening)
+        if evening.asks_called(contract)
+        else ""
+    )
     if called:
         data["called"] = called
         data["holder"] = _ask_seat(evening, read, write, str(ask("holder", n=n, evening=evening)))
         # The roi rendu: the holder may have surrendered the called card (he then plays no
         # part, and the declarer pays him the fee).
         asked = evening.asks_surrendered(contract) and data["holder"] != data["declarer"]
-        if asked and _ask(read, str(ask("surrendered"))).lower() in ("y", "yes"):
+        if asked and _ask_yes(read, write, str(ask("surrendered"))):
             data["surrendered"] = True
     held = _held(evening, read, write)
     if held:
@@ -218,7 +257,7 @@ def _played_deal(evening: Evening, first: str, read: ReadLine, write: Write) -> 
         data["latest_of_tied"] = _ask_seat(evening, read, write, prompt)
     if evening.asks_vole(contract):
         # (A contract announcing the vole undertook it with the bid: not asked.)
-        data["vole"] = _ask(read, str(ask("vole"))).lower() in ("y", "yes")
+        data["vole"] = _ask_yes(read, write, str(ask("vole")))
     if data.get("vole") and contract is not None and defender_may_go_on(rules, contract):
         # A defender who took the first tricks may go on for the vole (``vole.by: any-seat``).
         prompt = str(ask("vole_by", n=n, evening=evening))

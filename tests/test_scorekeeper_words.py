@@ -98,3 +98,20 @@ def test_at_a_narrow_terminal_the_questions_fold_at_its_width(tmp_path: Path) ->
     question = [line for line in lines if line.startswith(("contract (", "  "))]
     assert question and max(len(line) for line in question) <= 59, lines
     assert len(question) > 4  # folded at 59, the question takes more lines than at 92
+
+
+def test_a_suit_a_card_or_a_yes_no_answer_that_does_not_read_is_asked_again_at_once(
+    tmp_path: Path,
+) -> None:
+    # '?' at the trumps tells the suits, 'spadez' is said not to be one, and the question comes
+    # again; the same for the card called and the vole's y/N: the deal is then settled, nothing
+    # typed lost to a refusal at the end.
+    answers = "ask\nBob\n?\nspadez\nspades\n?\nK?\nKc\nAnn\n4 2 2 2\n\nmaybe\nn\n\n"
+    out = scored(tmp_path, answers)
+    assert "the trump suit: spades, clubs, hearts or diamonds" in out
+    assert "Not understood: not a suit: 'spadez'" in out
+    assert "the cards that may be: Ks, Qs, Kc" in out
+    assert "Not understood: not a card: 'K?'" in out
+    assert "y or n, please" in out
+    assert "Refused" not in out
+    assert "Deal 1 — Ann deals: win" in out
