@@ -121,11 +121,11 @@ def _irregular(
 ) -> tuple[IrregularLine, ...]:
     """The irregularities of one deal, each where it happened (the referee's events matched to
     the actions they answer; a law applied to a plain play is shown at that play)."""
-    events = {(e.seat, str(e.action)): e for e in deal.irregularities}
+    events = {(e.seat, e.action): e for e in deal.irregularities}
     out = []
     for index, (seat, action) in enumerate(deal.history[: min(stop, len(steps))]):
         step = steps[index]
-        event = events.get((seat, str(action)))
+        event = events.get((seat, action))
         verb = action.verb
         if verb not in (*LAW_VERBS, *_DEAL_VERBS) and event is None:
             if not step.beasted:

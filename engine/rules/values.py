@@ -325,6 +325,21 @@ class Condition:
                 return False
         return True
 
+    @property
+    def catch_all(self) -> bool:
+        """Checks if the line holds whenever the lines above it did not (``otherwise``, and
+        no other condition)."""
+        return self.otherwise and not (
+            self.contracts
+            or self.laid_down
+            or self.vole
+            or self.side_exactly is not None
+            or self.side_at_least is not None
+            or self.side_at_most is not None
+            or self.more_than_each_opponent
+            or self.single_opponent_most
+        )
+
     def describe(self) -> str:
         """Returns the condition in words."""
         parts = []
