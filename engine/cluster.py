@@ -196,6 +196,29 @@ class RayBlocks:
         return part
 
 
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Checks that a cluster's ``host:port`` (or ``ray://host:port``) answers, before Ray tries
+    it (Ray waits minutes for an address where nothing listens).
+
+    :raises RequestError: naming the address, if it is malformed or nothing answers there.
+    """
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise RequestError(
+            f"--ray takes host:port (the head's, e.g. head:6379), auto or local, not {address!r}"
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise RequestError(
+            f"--ray {address}: no Ray cluster answers there ({exc.strerror or exc}); "
+            "is its head started (ray start --head)?"
+        ) from None
+
+
 @contextmanager
 def connect(address: str, *, cpus: int | None = None) -> Iterator[RayBlocks]:
     """Joins a Ray cluster for a run, and leaves it after: ``address`` is ``host:port`` (or
@@ -220,6 +243,7 @@ def connect(address: str, *, cpus: int | None = None) -> Iterator[RayBlocks]:
         if address == LOCAL:
             kwargs.update(address="local", num_cpus=cpus)
         elif address != AUTO:
+            _reachable(address)
             kwargs["address"] = address
         try:
             ray.init(**kwargs)

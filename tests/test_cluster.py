@@ -11,6 +11,7 @@ import functools
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -71,6 +72,24 @@ def test_jobs_goes_with_a_local_instance_only() -> None:
     result = invoke("simulate", "quadrille", "-n", "10", "--ray", "head:6379", "--jobs", "2")
     assert result.exit_code == 2
     assert "--jobs" in result.stderr and "--ray local" in result.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_an_address_where_no_cluster_answers_is_said_at_once() -> None:
+    if not cluster.available():
+        pytest.skip("Ray (the extra [ray]) is not installed")
+    address = f"127.0.0.1:{_free_port()}"
+    result = invoke("simulate", "quadrille", "-n", "10", "--ray", address)
+    assert result.exit_code == 2
+    assert f"--ray {address}: no Ray cluster answers there" in result.stderr
+    result = invoke("simulate", "quadrille", "-n", "10", "--ray", "head-without-port")
+    assert result.exit_code == 2
+    assert "--ray takes host:port" in result.stderr
 
 
 def test_a_setup_travels_pickled_and_plays_the_same_block() -> None:
