@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test check play lint typecheck pytest pytest-all bench docs playthroughs clean serve browser fuzz sweep test-network
+.PHONY: test check play lint typecheck pytest pytest-all bench docs playthroughs clean serve browser fuzz sweep test-network ray
 
 SEED  ?= 1
 JOBS  ?= 0
@@ -57,6 +57,11 @@ fuzz: $(STAMP)
 # N random and heuristic deals over every ruleset, variant and option value, on every core.
 sweep: $(STAMP)
 	$(BIN)/python tools/sweep.py -n $(or $(N),1000000) --seed $(SEED) --jobs $(JOBS)
+
+# Ray, the optional extra [ray]: `ombre simulate --ray ADDRESS` plays on a cluster (docs/playing.md).
+# Each node of the cluster needs the same install.
+ray: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[ray]'
 
 serve: $(STAMP)
 	$(BIN)/ombre serve $(if $(PORT),--port $(PORT))

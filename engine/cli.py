@@ -18,10 +18,11 @@ decorated with ``@app.command()`` and ``@_boundary``, using the helpers below (:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
@@ -39,6 +40,7 @@ from engine.errors import (
 
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
+    from engine.simulate import Blocks
     from engine.table import PlayRequest
     from engine.tournament import Tournament
 
@@ -937,6 +939,19 @@ def _line_editing(words: Callable[[], list[str]]) -> None:
 
 # ombre simulate
 
+RayAddress = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="ADDRESS",
+        help=(
+            "Play on a Ray cluster (the \\[ray] extra): its head's host:port, auto (the "
+            "cluster this machine belongs to, else a Ray instance started here for the run) "
+            "or local (one started here, with --jobs cores). The same results as --jobs."
+        ),
+    ),
+]
+
 
 @app.command(
     epilog=_examples(
@@ -969,6 +984,7 @@ def simulate(
             "--jobs", "-j", min=1, metavar="K", help="Processes that play (default: every core)."
         ),
     ] = None,
+    ray: RayAddress = None,
     option: OptionList = None,
     against: Annotated[
         str | None,
@@ -997,10 +1013,14 @@ def simulate(
     from engine.bots import BOTS
     from engine.simulate import Setup, default_jobs, parse_bots, progress_bar, run, summary_text
 
+    if ray is not None and jobs is not None and ray != "local":
+        raise CliError(_words("ray-and-jobs", address=ray))
+    k = jobs or default_jobs()
     if against is not None:
-        _simulate_against(
-            ruleset, against, deals, seed, bots, option, svg, html, json_out, jobs or default_jobs()
-        )
+        with _blocks(ray, jobs) as blocks:
+            _simulate_against(
+                ruleset, against, deals, seed, bots, option, svg, html, json_out, k, blocks
+            )
         return
     if svg is not None or html is not None:
         raise CliError(_words("svg-needs-against"))
@@ -1011,12 +1031,29 @@ def simulate(
     except ValueError as exc:
         raise CliError(str(exc)) from None
     setup = Setup(r, kinds, seed, options)
-    with progress_bar(deals, f"{r.id}", enabled=sys.stderr.isatty()) as progress:
-        tally = run(setup, deals, jobs=jobs or default_jobs(), progress=progress)
+    with (
+        _blocks(ray, jobs) as blocks,
+        progress_bar(deals, f"{r.id}", enabled=sys.stderr.isatty()) as progress,
+    ):
+        tally = run(setup, deals, jobs=k, progress=progress, blocks=blocks)
     if json_out:
         _emit_json(tally.as_json())
         return
     typer.echo(summary_text(tally, r), nl=False)
+
+
+@contextlib.contextmanager
+def _blocks(address: str | None, jobs: int | None) -> Iterator[Blocks | None]:
+    """The cluster ``--ray`` names, joined for the run (nothing without ``--ray``)."""
+    if address is None:
+        yield None
+        return
+    from engine import cluster
+
+    if not cluster.available():
+        raise CliError(_words("ray-needs-extra", extra=cluster.EXTRA))
+    with cluster.connect(address, cpus=jobs) as blocks:
+        yield blocks
 
 
 def _simulate_against(
@@ -1030,6 +1067,7 @@ def _simulate_against(
     html: Path | None,
     json_out: bool,
     jobs: int,
+    blocks: Blocks | None = None,
 ) -> None:
     """``ombre simulate A --against B``: the paired comparison (engine.compare)."""
     from engine.compare import compare, render_html, render_svg, render_text
@@ -1040,7 +1078,15 @@ def _simulate_against(
     options_b = {k: v for k, v in options.items() if k in b.options}
     b.resolve_options(options_b)
     report = compare(
-        a, b, deals, seed=seed, bots=bots, options_a=options, options_b=options_b, jobs=jobs
+        a,
+        b,
+        deals,
+        seed=seed,
+        bots=bots,
+        options_a=options,
+        options_b=options_b,
+        jobs=jobs,
+        blocks=blocks,
     ).report()
     if svg is not None:
         svg.write_text(render_svg(report), encoding="utf-8")

@@ -28,6 +28,7 @@ from engine.referee.settlement import outcome_kinds, role_balances
 
 if TYPE_CHECKING:
     from engine.rules.model import RuleSet
+    from engine.simulate import Blocks
 
 __all__ = [
     "Bar",
@@ -656,6 +657,7 @@ def play(
     bots: str,
     *,
     jobs: int = 1,
+    blocks: Blocks | None = None,
 ) -> list[DealOutcome]:
     """Plays ``deals`` deals as one party with bots in every seat (the pot carrying over), on
     ``jobs`` processes: :func:`engine.simulate.settled_deals`, the driver of ``ombre simulate``.
@@ -664,7 +666,8 @@ def play(
     bots draw from the same generators,
     as ``ombre simulate --seed`` plays them, so two rule sets with the same pack get the same
     hands, and the result is the same for any ``jobs``. ``bots``: one kind for every seat, or
-    one per seat (``random,heuristic,…``).
+    one per seat (``random,heuristic,…``). ``blocks``: where the blocks are played instead
+    (a cluster, :mod:`engine.cluster`), the result the same.
     """
     from engine.bots import BOTS
     from engine.simulate import Setup, parse_bots, settled_deals
@@ -672,7 +675,7 @@ def play(
     setup = Setup(rules, parse_bots(bots, rules.players, BOTS), seed, options)
     kinds = outcome_kinds(rules)  # the referee's reading of each result: won, vole made ...
     out: list[DealOutcome] = []
-    for index, played, s in settled_deals(setup, deals, jobs=jobs):
+    for index, played, s in settled_deals(setup, deals, jobs=jobs, blocks=blocks):
         o = played.outcome
         out.append(
             DealOutcome(
@@ -702,11 +705,12 @@ def compare(
     options_b: Mapping[str, str] | None = None,
     player: PlayFn | None = None,
     jobs: int = 1,
+    blocks: Blocks | None = None,
     confirm: bool = True,
     confirm_seed: int | None = None,
 ) -> Comparison:
     """Plays the same ``deals`` deals under ``a`` and ``b`` and returns the comparison (the same
-    for any number of worker processes ``jobs``).
+    for any number of worker processes ``jobs``, and played on a cluster, ``blocks``).
 
     :param confirm: also play a second run of ``deals`` other deals that checks each
         difference found (:attr:`Comparison.check`).
@@ -714,8 +718,8 @@ def compare(
         share no deal, :mod:`engine.seeds`).
     """
     run = player or play
-    first = run(a, options_a or {}, deals, seed, bots, jobs=jobs)
-    second = run(b, options_b or {}, deals, seed, bots, jobs=jobs)
+    first = run(a, options_a or {}, deals, seed, bots, jobs=jobs, blocks=blocks)
+    second = run(b, options_b or {}, deals, seed, bots, jobs=jobs, blocks=blocks)
     check = None
     if confirm:
         other = seed + 1 if confirm_seed is None else confirm_seed
@@ -729,6 +733,7 @@ def compare(
             options_b=options_b,
             player=player,
             jobs=jobs,
+            blocks=blocks,
             confirm=False,
         )
     return Comparison(

@@ -55,6 +55,7 @@ from engine.seeds import deal_seed
 
 __all__ = [
     "BLOCK",
+    "Blocks",
     "Played",
     "Setup",
     "Summary",
@@ -292,23 +293,39 @@ def _played(setup: Setup, deals: int, jobs: int) -> Iterator[list[Played]]:
             yield part
 
 
+class Blocks(Protocol):
+    """Plays a run's blocks elsewhere than on this machine's processes (a cluster:
+    :class:`engine.cluster.RayBlocks`): each block by :func:`play_block`, yielded in order, each
+    once."""
+
+    @property
+    def workers(self) -> int:
+        """The number of cores that play (the summary's ``jobs``)."""
+        ...
+
+    def __call__(self, setup: Setup, deals: int) -> Iterator[list[Played]]: ...
+
+
 def settled_deals(
     setup: Setup,
     deals: int,
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    blocks: Blocks | None = None,
 ) -> Iterator[tuple[int, Played, SettlementResult]]:
-    """Plays ``deals`` deals as one party on ``jobs`` processes; yields each in order with its
-    number and settlement (the table carried from the deal before).
+    """Plays ``deals`` deals as one party on ``jobs`` processes (or, given ``blocks``, where it
+    plays them); yields each in order with its number and settlement (the table carried from
+    the deal before).
 
-    What it yields is the same for any ``jobs``; ``progress`` is called with the number of deals
-    done after each block.
+    What it yields is the same for any ``jobs`` and ``blocks``; ``progress`` is called with the
+    number of deals done after each block.
     """
     table = _EMPTY
     number = 0
     rules = setup.rules
-    for part in _played(setup, deals, jobs):
+    parts = _played(setup, deals, jobs) if blocks is None else blocks(setup, deals)
+    for part in parts:
         for played in part:
             s = settle_outcome(rules, played.outcome, table)
             yield number, played, s
@@ -324,17 +341,22 @@ def run(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    blocks: Blocks | None = None,
 ) -> Tally:
-    """Plays ``deals`` deals as one party on ``jobs`` processes and returns the tally.
+    """Plays ``deals`` deals as one party on ``jobs`` processes (or, given ``blocks``, where it
+    plays them: :mod:`engine.cluster`) and returns the tally.
 
-    The tally is the same for any ``jobs``; ``progress`` is called with the number of deals done
-    after each block.
+    The tally is the same for any ``jobs`` and ``blocks`` (but for its timing fields,
+    :data:`TIMING_FIELDS`); ``progress`` is called with the number of deals done after each
+    block.
     """
-    blocks = -(-deals // setup.block)
-    tally = Tally(setup, deals, jobs=max(1, min(jobs, blocks)))
+    count = -(-deals // setup.block)
+    workers = jobs if blocks is None else blocks.workers
+    tally = Tally(setup, deals, jobs=max(1, min(workers, count)))
     start = time.perf_counter()
     add = tally.add
-    for number, played, s in settled_deals(setup, deals, jobs=jobs, progress=progress):
+    played_deals = settled_deals(setup, deals, jobs=jobs, progress=progress, blocks=blocks)
+    for number, played, s in played_deals:
         add(number, played, s)
         tally.table = s.table
     tally.seconds = time.perf_counter() - start

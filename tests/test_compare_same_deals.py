@@ -23,7 +23,7 @@ def _deal(index: int, declarer: int | None, balances: tuple[int, ...]) -> DealOu
 
 
 def _player(redealt: set[int]):  # type: ignore[no-untyped-def]
-    def play(rules, options, deals, seed, bots, *, jobs=1):  # type: ignore[no-untyped-def]
+    def play(rules, options, deals, seed, bots, *, jobs=1, blocks=None):  # type: ignore[no-untyped-def]
         out = []
         for i in range(deals):
             if rules.id == "quadrille" and i in redealt:

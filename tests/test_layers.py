@@ -66,6 +66,7 @@ _LAYERS: list[set[str]] = [
     {"engine.scoresheet"},
     {"engine.tournament"},
     {"engine.simulate"},
+    {"engine.cluster"},  # the optional extra [ray]: a run's blocks on a cluster
     {"engine.compare"},
     {"engine.documents.*", "engine.documents"},
     {"engine.sidebyside", "engine.starter", "engine.scoreterm", "engine.table"},
