@@ -74,7 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import run as referee_run
 
-FIGURES = ("api", "hand", "adapter", "oh_hell", "floor", "floor_python")
+FIGURES = ("api", "hand", "adapter", "python", "oh_hell", "floor", "floor_python")
 
 
 def rate(step: Callable[[random.Random], None], seconds: float) -> float:
@@ -265,6 +265,16 @@ def floor_game(pyspiel: Any, python_apply: bool = False) -> Any:
     return game
 
 
+def python_game() -> dict[str, Any]:
+    """Returns ``{"python": the game}``: Quadrille with states in Python alone
+    (:class:`engine.spiel.pystate.PythonGame`), or nothing in a checkout without it."""
+    try:
+        from engine.spiel.pystate import PythonGame
+    except ImportError:
+        return {}
+    return {"python": PythonGame({"ruleset": "quadrille"})}
+
+
 def measure(seconds: float) -> dict[str, float]:
     """Returns one round of the figures (deals a CPU second), alternated; the OpenSpiel ones
     only where ``open-spiel`` is installed."""
@@ -277,6 +287,7 @@ def measure(seconds: float) -> dict[str, float]:
         return out
     games = {
         "adapter": pyspiel.load_game("ombre_workbench(ruleset=quadrille)"),
+        **python_game(),
         "oh_hell": pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=10)"),
         "floor": floor_game(pyspiel),
         "floor_python": floor_game(pyspiel, python_apply=True),
@@ -491,6 +502,8 @@ LINES = (
     (("api", "hand"), "  checked API / hand-written", "target >= 0.8"),
     ("adapter", "OpenSpiel adapter, Quadrille random playouts", None),
     (("adapter", "api"), "  adapter / checked API", "target >= 0.5"),
+    ("python", "pure-Python state (PythonGame), Quadrille", None),
+    (("python", "api"), "  pure-Python state / checked API", "target >= 0.65"),
     ("oh_hell", "OpenSpiel oh_hell (C++, 4 players, 10 tricks)", None),
     (("adapter", "oh_hell"), "  adapter / oh_hell", "target > 1"),
     ("floor", "Python game doing nothing (85 moves)", None),
