@@ -267,7 +267,7 @@ def test_the_python_state_copies_pickles_and_refuses_what_the_referee_refuses() 
 
 def test_openspiels_python_algorithms_take_the_python_state() -> None:
     from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import mcts
+    from open_spiel.python.algorithms import ismcts, mcts
 
     game = PythonGame({"ruleset": "quadrille"})
     env = rl_environment.Environment(game)
@@ -289,3 +289,6 @@ def test_openspiels_python_algorithms_take_the_python_state() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert bot.step(state) in state.legal_actions()
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    search = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=rng)
+    assert search.step(state) in state.legal_actions()
