@@ -7,9 +7,13 @@ is one deal of a ruleset or variant on an empty table, dealt by ``dealer``:
 * every decision is the referee's own: the legal actions are those of
   :meth:`engine.referee.Deal.legal_actions` and each is applied by :meth:`Deal.apply`, checked
   (an écart is decomposed into single cards, each checked against the referee's list);
-* the observations are built from :meth:`Deal.view` -- what the seat may see -- and the public
-  state is what every seat's view shows alike; the information state adds what the seat saw
-  and no view keeps: the cards it was dealt, its own écart, the number of moves;
+* the observations show :meth:`Deal.view` -- what the seat may see -- and the public state is
+  what every seat's view shows alike (the strings written from the view, the tensors read off
+  the same fields of the deal, its card masks, with the referee's answers to what the seat may
+  see: :meth:`OmbreObserver.ones`); the information state adds what the seat saw and no view
+  keeps: the cards it was dealt, its own écart, the number of moves;
+* :class:`engine.spiel.pystate.PythonGame` is the same game with states in Python alone, for
+  OpenSpiel's Python algorithms;
 * the returns are the deal's settlement (counters won or lost, stakes included). A remise
   leaves counters in the pot for the next deal, so the returns need not sum to zero: the game
   is general-sum.
