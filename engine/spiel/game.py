@@ -45,6 +45,7 @@ from engine.spiel.codec import DRAW_ID, Codec, cards_of, parse_options
 __all__ = [
     "GAME_TYPE",
     "SHORT_NAME",
+    "Core",
     "GameSpec",
     "OmbreGame",
     "OmbreObserver",
@@ -152,7 +153,7 @@ class GameSpec:
         return (GameSpec.get, self.key)
 
 
-class _Core:
+class Core:
     """A state's content: the pack dealt so far, then the referee's deal and a pending écart.
 
     Copied with :meth:`Deal.copy` (OpenSpiel deep-copies a Python state's attributes) and
@@ -171,8 +172,8 @@ class _Core:
         self.moves: list[int] = []
         self.resampled = False
 
-    def __deepcopy__(self, memo: Any) -> _Core:
-        other = object.__new__(_Core)
+    def __deepcopy__(self, memo: Any) -> Core:
+        other = object.__new__(Core)
         other.spec = self.spec
         other.pack = list(self.pack)
         other.left = list(self.left)
@@ -282,8 +283,8 @@ class _Core:
         return sorted(codec.encode(a) for a in legal)
 
 
-def _replay(spec: GameSpec, moves: tuple[int, ...]) -> _Core:
-    core = _Core(spec)
+def _replay(spec: GameSpec, moves: tuple[int, ...]) -> Core:
+    core = Core(spec)
     for m in moves:
         core.apply(m)
     return core
@@ -334,11 +335,11 @@ _S = TypeVar("_S", bound="StateAnswers")
 
 
 class StateAnswers:
-    """What a state answers in Python, from its :class:`_Core` (``self.core``): shared by
+    """What a state answers in Python, from its :class:`Core` (``self.core``): shared by
     :class:`OmbreState` (OpenSpiel's C++ state keeps the history) and
     :class:`engine.spiel.python.PythonState` (a state in Python alone)."""
 
-    core: _Core
+    core: Core
     clone: Callable[[], Any]
     """The state's copy (OpenSpiel's for :class:`OmbreState`): annotated only, not defined."""
 
@@ -367,7 +368,7 @@ class StateAnswers:
             return list(core.left)
         if player is None or player == deal.to_move:
             if deal.phase is PLAY and deal.irregular is None:
-                # The cards the referee lets him play (as _Core.legal answers, without the
+                # The cards the referee lets him play (as Core.legal answers, without the
                 # second call).
                 return core.spec.codec.plays(deal.legal_plays())
             return core.legal()
@@ -455,7 +456,7 @@ class OmbreState(StateAnswers, pyspiel.State):
 
     def __init__(self, game: OmbreGame) -> None:
         super().__init__(game)
-        self.core = _Core(game.spec)
+        self.core = Core(game.spec)
 
 
 def _sample_world(deal: Deal, seat: int, rng: random.Random) -> Deal:
@@ -637,7 +638,7 @@ class OmbreObserver:
             self._public_ones(deal, out)
         return out
 
-    def _private_ones(self, core: _Core, deal: Deal, player: int, out: list[int]) -> None:
+    def _private_ones(self, core: Core, deal: Deal, player: int, out: list[int]) -> None:
         """Adds the private pieces' ones: what only ``player``'s view shows (``core``: the
         state's, for the picks of an écart in progress)."""
         at = self.at
@@ -780,7 +781,7 @@ class OmbreObserver:
         return " ".join(parts)
 
 
-def _picks_seen(core: _Core, player: int) -> tuple[int, ...]:
+def _picks_seen(core: Core, player: int) -> tuple[int, ...]:
     """Returns the cards of an écart in progress that ``player`` may see: the seat picking
     them sees them; the others see nothing of it until the écart is made (then its number)."""
     deal = core.deal

@@ -35,10 +35,10 @@ import pyspiel
 from engine.spiel.game import (
     DEFAULTS,
     SHORT_NAME,
+    Core,
     OmbreGame,
     OmbreObserver,
     StateAnswers,
-    _Core,
 )
 
 __all__ = ["PythonGame", "PythonState"]
@@ -96,9 +96,9 @@ class PythonGame(OmbreGame):
 class PythonState(StateAnswers):
     """A state of :class:`PythonGame`: ``pyspiel.State``'s methods, in Python alone."""
 
-    def __init__(self, game: PythonGame, core: _Core | None = None) -> None:
+    def __init__(self, game: PythonGame, core: Core | None = None) -> None:
         self.game = game
-        self.core = core if core is not None else _Core(game.spec)
+        self.core = core if core is not None else Core(game.spec)
 
     # Moving.
 
@@ -139,7 +139,7 @@ class PythonState(StateAnswers):
 
     def full_history(self) -> list[PlayerAction]:
         """Returns each move with the player who made it (replayed through a fresh core)."""
-        core = _Core(self.core.spec)
+        core = Core(self.core.spec)
         out = []
         for move in self.core.moves:
             deal = core.deal
