@@ -61,7 +61,7 @@ _LAYERS: list[set[str]] = [
     {"engine.bots"},
     {"engine.records", "engine.spiel.codec"},
     {"engine.spiel.game"},
-    {"engine.spiel.bots"},
+    {"engine.spiel.bots", "engine.spiel.pystate"},
     {"engine.spiel"},
     {"engine.scoresheet"},
     {"engine.tournament"},

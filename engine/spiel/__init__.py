@@ -10,7 +10,8 @@
 loads one deal of any ruleset or variant (``options=removed-suit:hearts``, ``dealer=1``),
 refereed by the workbench's own referee (:mod:`engine.spiel.game`; the action ids in
 :mod:`engine.spiel.codec`). OpenSpiel's players sit at the workbench's table through
-:mod:`engine.spiel.bots`. This package is the only one that imports ``pyspiel``.
+:mod:`engine.spiel.bots`; :mod:`engine.spiel.pystate` gives the same game with states in Python
+alone, for OpenSpiel's Python algorithms. This package is the only one that imports ``pyspiel``.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from engine.referee.settlement import stakes_for
 from engine.referee.state import PHASES
 from engine.rules.model import RuleSet
 
-__all__ = ["Codec", "parse_options"]
+__all__ = ["Codec", "cards_of", "parse_options"]
 
 PASS_ID, VOLE_ID, STOP_ID, DRAW_ID = range(4)
 _FIXED = 4
@@ -77,6 +77,16 @@ def _play_id_tables(base: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 _SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
 _S1, _S2, _S3 = RANKS_PER_SUIT, 2 * RANKS_PER_SUIT, 3 * RANKS_PER_SUIT
+
+
+_CARDS = _play_id_tables(0)
+
+
+def cards_of(mask: int) -> list[int]:
+    """Returns the card indices of a mask, lowest first: four look-ups, one per suit."""
+    t0, t1, t2, t3 = _CARDS
+    m = _SUIT_BITS
+    return [*t0[mask & m], *t1[mask >> _S1 & m], *t2[mask >> _S2 & m], *t3[mask >> _S3]]
 
 
 def parse_options(text: str) -> dict[str, str]:

@@ -7,9 +7,13 @@ is one deal of a ruleset or variant on an empty table, dealt by ``dealer``:
 * every decision is the referee's own: the legal actions are those of
   :meth:`engine.referee.Deal.legal_actions` and each is applied by :meth:`Deal.apply`, checked
   (an écart is decomposed into single cards, each checked against the referee's list);
-* the observations are built from :meth:`Deal.view` -- what the seat may see -- and the public
-  state is what every seat's view shows alike; the information state adds what the seat saw
-  and no view keeps: the cards it was dealt, its own écart, the number of moves;
+* the observations show :meth:`Deal.view` -- what the seat may see -- and the public state is
+  what every seat's view shows alike (the strings written from the view, the tensors read off
+  the same fields of the deal, its card masks, with the referee's answers to what the seat may
+  see: :meth:`OmbreObserver.ones`); the information state adds what the seat saw and no view
+  keeps: the cards it was dealt, its own écart, the number of moves;
+* :class:`engine.spiel.pystate.PythonGame` is the same game with states in Python alone, for
+  OpenSpiel's Python algorithms;
 * the returns are the deal's settlement (counters won or lost, stakes included). A remise
   leaves counters in the pot for the next deal, so the returns need not sum to zero: the game
   is general-sum.
@@ -21,9 +25,9 @@ Parameters (with defaults): ``ruleset`` (``quadrille``: an id, alias or path), `
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import pyspiel
@@ -34,12 +38,20 @@ from engine.bots.search import SearchBot
 from engine.cards import ALL_CARDS, PACK_SIZE, Card
 from engine.errors import IllegalActionError, NotationError
 from engine.referee import Deal
-from engine.referee.state import PHASES, PLAY
-from engine.referee.view import View
-from engine.rules.model import RuleSet
-from engine.spiel.codec import DRAW_ID, Codec, parse_options
+from engine.referee.state import PHASES, PLAY, Phase
+from engine.rules.model import NO_TRUMPS, RuleSet
+from engine.spiel.codec import DRAW_ID, Codec, cards_of, parse_options
 
-__all__ = ["GAME_TYPE", "SHORT_NAME", "GameSpec", "OmbreGame", "OmbreObserver", "OmbreState"]
+__all__ = [
+    "GAME_TYPE",
+    "SHORT_NAME",
+    "Core",
+    "GameSpec",
+    "OmbreGame",
+    "OmbreObserver",
+    "OmbreState",
+    "StateAnswers",
+]
 
 SHORT_NAME = "ombre_workbench"
 DEFAULTS: dict[str, Any] = {"ruleset": "quadrille", "options": "", "dealer": 0}
@@ -141,7 +153,7 @@ class GameSpec:
         return (GameSpec.get, self.key)
 
 
-class _Core:
+class Core:
     """A state's content: the pack dealt so far, then the referee's deal and a pending écart.
 
     Copied with :meth:`Deal.copy` (OpenSpiel deep-copies a Python state's attributes) and
@@ -160,8 +172,8 @@ class _Core:
         self.moves: list[int] = []
         self.resampled = False
 
-    def __deepcopy__(self, memo: Any) -> _Core:
-        other = object.__new__(_Core)
+    def __deepcopy__(self, memo: Any) -> Core:
+        other = object.__new__(Core)
         other.spec = self.spec
         other.pack = list(self.pack)
         other.left = list(self.left)
@@ -271,8 +283,8 @@ class _Core:
         return sorted(codec.encode(a) for a in legal)
 
 
-def _replay(spec: GameSpec, moves: tuple[int, ...]) -> _Core:
-    core = _Core(spec)
+def _replay(spec: GameSpec, moves: tuple[int, ...]) -> Core:
+    core = Core(spec)
     for m in moves:
         core.apply(m)
     return core
@@ -319,14 +331,17 @@ class OmbreGame(pyspiel.Game):
         )
 
 
-class OmbreState(pyspiel.State):
-    """A state of the deal: the referee's :class:`Deal` once dealt, the pack before."""
+_S = TypeVar("_S", bound="StateAnswers")
 
-    def __init__(self, game: OmbreGame) -> None:
-        super().__init__(game)
-        self.core = _Core(game.spec)
 
-    # The OpenSpiel API.
+class StateAnswers:
+    """What a state answers in Python, from its :class:`Core` (``self.core``): shared by
+    :class:`OmbreState` (OpenSpiel's C++ state keeps the history) and
+    :class:`engine.spiel.python.PythonState` (a state in Python alone)."""
+
+    core: Core
+    clone: Callable[[], Any]
+    """The state's copy (OpenSpiel's for :class:`OmbreState`): annotated only, not defined."""
 
     def current_player(self) -> int:
         """Returns the seat to move, or chance, or terminal."""
@@ -353,7 +368,7 @@ class OmbreState(pyspiel.State):
             return list(core.left)
         if player is None or player == deal.to_move:
             if deal.phase is PLAY and deal.irregular is None:
-                # The cards the referee lets him play (as _Core.legal answers, without the
+                # The cards the referee lets him play (as Core.legal answers, without the
                 # second call).
                 return core.spec.codec.plays(deal.legal_plays())
             return core.legal()
@@ -403,7 +418,7 @@ class OmbreState(pyspiel.State):
         assert s is not None
         return [float(b) for b in s.balances]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OmbreState:
+    def resample_from_infostate(self: _S, player_id: int, probability_sampler: Any) -> _S:
         """Returns a state the seat cannot tell from this one: the cards it has not seen dealt
         anew among the other hands and the talon, consistently with what it knows
         (:func:`engine.bots.base.knowledge`: the voids shown, the called card's holder once
@@ -413,7 +428,7 @@ class OmbreState(pyspiel.State):
         """
         seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else 0
         rng = random.Random(seed)
-        other: OmbreState = self.clone()
+        other: _S = self.clone()
         core = other.core
         deal = core.deal
         if deal is None or deal.is_over:
@@ -434,6 +449,14 @@ class OmbreState(pyspiel.State):
         if core.picks:
             lines.append("picked: " + " ".join(str(ALL_CARDS[c]) for c in core.picks))
         return "\n".join(lines)
+
+
+class OmbreState(StateAnswers, pyspiel.State):
+    """A state of the deal: the referee's :class:`Deal` once dealt, the pack before."""
+
+    def __init__(self, game: OmbreGame) -> None:
+        super().__init__(game)
+        self.core = Core(game.spec)
 
 
 def _sample_world(deal: Deal, seat: int, rng: random.Random) -> Deal:
@@ -538,17 +561,24 @@ class OmbreObserver:
                     ("leaders", hs * n, (hs, n)),
                 ]
         size = sum(p[1] for p in pieces)
+        self.n = n
+        self.size = size
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
+        self.at: dict[str, int] = {}
+        """Each piece's first index in the flat tensor."""
         at = 0
         for name, length_, shape in pieces:
             self.dict[name] = self.tensor[at : at + length_].reshape(shape)
+            self.at[name] = at
             at += length_
         self._bid = {cid: i for i, cid in enumerate(spec.codec.contracts)}
+        self._phase = {phase: i for i, phase in enumerate(Phase)}
+        self._auction_rows = spec.codec.auction_length()
 
     # What the referee shows.
 
-    def _views(self, state: OmbreState, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _views(self, state: StateAnswers, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """Returns (the public state, the seat's private view) from the referee's views."""
         deal = state.core.deal
         if deal is None:
@@ -567,112 +597,147 @@ class OmbreObserver:
             public["public_partner"] = "none" if deal.partner is None else deal.partner
         return public, private
 
-    def set_from(self, state: OmbreState, player: int) -> None:
-        """Fills the tensor from the state, as ``player`` sees it."""
-        self.tensor.fill(0)
-        d = self.dict
+    def set_from(self, state: StateAnswers, player: int) -> None:
+        """Fills the tensor from the state, as ``player`` sees it (:meth:`ones`: every piece
+        is one-hot or a set of flags, so the tensor is its ones)."""
+        tensor = self.tensor
+        tensor.fill(0)
+        tensor[self.ones(state, player)] = 1
+
+    def ones(self, state: StateAnswers, player: int) -> list[int]:
+        """Returns the indices of the tensor's ones for ``player`` in ``state`` (an
+        :class:`OmbreState` or a :class:`~engine.spiel.python.PythonState`): read off the
+        referee's deal -- its cards are masks, its tricks and auction lists -- with the
+        referee's own answers to what the seat may see (:meth:`Deal.holder_known_to`,
+        :meth:`Deal.given_visible_to`, :meth:`Deal.declarer_shown`,
+        :meth:`Deal.partner_public`), the fields :meth:`Deal.view` shows the seat and no more.
+
+        :raises pyspiel.SpielError: if ``player`` is not a seat of the game.
+        """
         core = state.core
         deal = core.deal
+        n = self.n
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise pyspiel.SpielError(f"{SHORT_NAME}: a seat is a number from 0 to {n - 1}")
+        at = self.at
+        out: list[int] = []
         if self.private:
-            d["player"][player] = 1
+            out.append(at["player"] + player)
         if deal is None:
             if self.private and self.perfect_recall:
-                for seat, card in zip(self.spec.codec.slots, core.pack, strict=False):
-                    if seat == player:
-                        d["dealt"][card] = 1
-            return
-        # The referee's typed view: which fields are private is fixed (_PRIVATE_FIELDS).
-        view = deal.view(player)
+                base = at["dealt"]
+                out += [
+                    base + card
+                    for seat, card in zip(self.spec.codec.slots, core.pack, strict=False)
+                    if seat == player
+                ]
+            return out
         if self.private:
-            self._set_private(core, deal, view, player)
+            self._private_ones(core, deal, player, out)
         if self.public:
-            self._set_public(deal, view)
+            self._public_ones(deal, out)
+        return out
 
-    def _set_private(self, core: Any, deal: Deal, view: View, player: int) -> None:
-        """Fills the private pieces: what only ``player``'s view shows (``core``: the state's,
-        for the picks of an écart in progress)."""
-        d = self.dict
-        n = self.spec.rules.players
-        for seen in view.hand:
-            d["hand"][seen.index] = 1
-        partner = view.partner
-        d["partner"][n if partner is None else partner] = 1
-        if view.given is not None:
-            d["given"][view.given.index] = 1
-        for c in _picks_seen(core, player):
-            d["picked"][c] = 1
-        decision_id = self.spec.codec.decision_id
-        for move in view.legal:
-            # The écart (one decision of the referee, its picks the game's) and the moves
-            # the game does not offer (a renonce: its card, the hand and the trick tell it)
-            # have no id: left out.
-            action_id = decision_id(move)
-            if action_id is not None:
-                d["legal"][action_id] = 1
+    def _private_ones(self, core: Core, deal: Deal, player: int, out: list[int]) -> None:
+        """Adds the private pieces' ones: what only ``player``'s view shows (``core``: the
+        state's, for the picks of an écart in progress)."""
+        at = self.at
+        n = self.n
+        base = at["hand"]
+        out += [base + c for c in cards_of(deal.hands[player])]
+        partner = deal.partner if deal.holder_known_to(player) else None
+        out.append(at["partner"] + (n if partner is None else partner))
+        given = deal.given
+        if given is not None and deal.given_visible_to(player):
+            out.append(at["given"] + given)
+        base = at["picked"]
+        out += [base + c for c in _picks_seen(core, player)]
+        if player == deal.to_move:
+            # The moves the view offers (its ``legal``). The écart (one decision of the
+            # referee, its picks the game's) and the moves the game does not offer (a
+            # renonce: its card, the hand and the trick tell it) have no id: left out.
+            base = at["legal"]
+            decision_id = self.spec.codec.decision_id
+            for move in deal.legal_actions():
+                action_id = decision_id(move)
+                if action_id is not None:
+                    out.append(base + action_id)
         if self.perfect_recall:
-            for c in deal.dealt[player]:
-                d["dealt"][c] = 1
+            base = at["dealt"]
+            out += [base + c for c in deal.dealt[player]]
+            discarded_at, drawn_at = at["discarded"], at["drawn"]
             for s, discarded, drawn in deal.exchanges:
                 if s == player:
-                    for c in discarded:
-                        d["discarded"][c] = 1
-                    for c in drawn:
-                        d["drawn"][c] = 1
+                    out += [discarded_at + c for c in discarded]
+                    out += [drawn_at + c for c in drawn]
 
-    def _set_public(self, deal: Deal, view: View) -> None:
-        """Fills the public pieces: what every seat's view shows alike."""
-        d = self.dict
+    def _public_ones(self, deal: Deal, out: list[int]) -> None:
+        """Adds the public pieces' ones: what every seat's view shows alike."""
+        at = self.at
+        n = self.n
         rules = self.spec.rules
-        n = rules.players
-        d["phase"][PHASES.index(view.phase)] = 1
-        to_move = view.to_move
-        d["to_move"][n if to_move is None else to_move] = 1
-        d["dealer"][view.dealer] = 1
-        declarer = view.declarer
-        d["declarer"][n if declarer is None else declarer] = 1
-        contract = view.contract
-        d["contract"][len(self._bid) if contract is None else self._bid[contract.id]] = 1
-        trump = view.trump
-        d["trump"][4 if trump is None else trump.index] = 1
-        if view.called is not None:
-            d["called"][view.called.index] = 1
-        if view.turned is not None:
-            d["turned"][view.turned.index] = 1
-        if deal.called is not None and deal.partner_public():
-            d["public_partner"][n if deal.partner is None else deal.partner] = 1
-        # The seat a card was demanded of (all zeros: none), and the declarer's hand
-        # where an open contract lays it on the table: what every seat's view shows.
-        if view.demanded_from is not None:
-            d["demanded_from"][view.demanded_from] = 1
-        for seen in view.declarer_hand or ():
-            d["declarer_hand"][seen.index] = 1
-        d["talon"][min(view.talon, rules.talon)] = 1
-        for s, count in view.exchanges:
-            d["exchanges"][s][count] = 1
-        leader = view.trick_leader
-        d["trick_leader"][leader] = 1
-        for k, seen in enumerate(view.trick):
-            d["trick"][deal.seat_at(leader, k)][seen.index] = 1
-        for s, won in enumerate(view.tricks_won):
-            d["tricks_won"][s][min(won, rules.hand_size)] = 1
-        d["vole"][0] = 1 if view.vole else 0
-        for t, trick in enumerate(view.tricks):
-            for k, seen in enumerate(trick.cards):
-                d["played"][seen.index] = 1
-                if self.perfect_recall and t < rules.hand_size:
-                    d["history"][t][deal.seat_at(trick.leader, k)][seen.index] = 1
-            if self.perfect_recall and t < rules.hand_size:
-                d["leaders"][t][trick.leader] = 1
-        if self.perfect_recall:
-            # The auction is public: the view's typed speech.
-            for i, (seat, action) in enumerate(view.auction[: len(d["auction"])]):
-                d["auction"][i][seat] = 1
+        talon, hs = rules.talon, rules.hand_size
+        out.append(at["phase"] + self._phase[deal.phase])
+        out.append(at["to_move"] + (n if deal.is_over else deal.to_move))
+        out.append(at["dealer"] + deal.dealer)
+        declarer = deal.declarer
+        out.append(at["declarer"] + (n if declarer is None else declarer))
+        contract = deal.contract
+        out.append(
+            at["contract"] + (len(self._bid) if contract is None else self._bid[contract.id])
+        )
+        trump = deal.trump
+        out.append(at["trump"] + (4 if trump is None or trump == NO_TRUMPS else trump))
+        called = deal.called
+        if called is not None:
+            out.append(at["called"] + called)
+            if deal.partner_public():
+                partner = deal.partner
+                out.append(at["public_partner"] + (n if partner is None else partner))
+        if deal.turned is not None:
+            out.append(at["turned"] + deal.turned)
+        # The seat a card was demanded of (all zeros: none), and the declarer's hand where an
+        # open contract lays it on the table: what every seat's view shows.
+        if deal.demanded_from is not None:
+            out.append(at["demanded_from"] + deal.demanded_from)
+        if declarer is not None and deal.declarer_shown():
+            base = at["declarer_hand"]
+            out += [base + c for c in cards_of(deal.hands[declarer])]
+        out.append(at["talon"] + min(len(deal.talon) - deal.talon_pos, talon))
+        base = at["exchanges"]
+        out += [base + s * (talon + 1) + len(d) for s, d, _ in deal.exchanges]
+        leader = deal.leader
+        out.append(at["trick_leader"] + leader)
+        base = at["trick"]
+        seat_at = deal.seat_at
+        out += [base + seat_at(leader, k) * PACK_SIZE + c for k, c in enumerate(deal.trick)]
+        base = at["tricks_won"]
+        out += [base + s * (hs + 1) + min(won, hs) for s, won in enumerate(deal.won)]
+        if deal.vole_undertaken:
+            out.append(at["vole"])
+        played = at["played"]
+        recall = self.perfect_recall
+        history, leaders = (at["history"], at["leaders"]) if recall else (0, 0)
+        for t, (first, cards, _) in enumerate(deal.played_tricks):
+            out += [played + c for c in cards]
+            if recall and t < hs:
+                row = history + t * n * PACK_SIZE
+                out += [row + seat_at(first, k) * PACK_SIZE + c for k, c in enumerate(cards)]
+                out.append(leaders + t * n + first)
+        if recall:
+            # The auction is public: each speech's seat, contract (or a pass) and suit.
+            base = at["auction"]
+            width = n + len(self._bid) + 1 + 5
+            suits = base + n + len(self._bid) + 1
+            for i, (seat, action) in enumerate(deal.auction[: self._auction_rows]):
+                row = i * width
+                out.append(base + row + seat)
                 bid = action.contract if action.verb == "bid" else None
-                d["auction"][i][n + (self._bid[bid] + 1 if bid is not None else 0)] = 1
-                suit = action.suit.index if action.suit is not None else 4
-                d["auction"][i][n + len(self._bid) + 1 + suit] = 1
+                out.append(base + row + n + (self._bid[bid] + 1 if bid is not None else 0))
+                suit = action.suit
+                out.append(suits + row + (4 if suit is None else suit.index))
 
-    def string_from(self, state: OmbreState, player: int) -> str:
+    def string_from(self, state: StateAnswers, player: int) -> str:
         """Returns what ``player`` observes, as text (its view's fields, ``key=value``)."""
         core = state.core
         deal = core.deal
@@ -716,7 +781,7 @@ class OmbreObserver:
         return " ".join(parts)
 
 
-def _picks_seen(core: _Core, player: int) -> tuple[int, ...]:
+def _picks_seen(core: Core, player: int) -> tuple[int, ...]:
     """Returns the cards of an écart in progress that ``player`` may see: the seat picking
     them sees them; the others see nothing of it until the écart is made (then its number)."""
     deal = core.deal
