@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import LAW_VERBS, TRUMP, Action
+from engine.actions import TRUMP, Action
 from engine.cards import ALL_CARDS, Suit
 from engine.enums import Help
 from engine.errors import IllegalActionError
@@ -57,9 +57,9 @@ from engine.referee.irregular import (
 from engine.referee.outcome import TurnedHand
 from engine.referee.seating import side_tricks
 from engine.referee.state import PLAY as PLAY_PHASE
-from engine.referee.state import SUIT_NAMES, refuse
 from engine.referee.state import TRUMP as TRUMP_PHASE
 from engine.referee.state import VOLE as VOLE_PHASE
+from engine.referee.state import refuse
 from engine.rules.model import PlayLaw, RuleSet
 
 __all__ = [
@@ -554,16 +554,6 @@ def declarable(d: DealState, seat: int) -> list[Action]:
         if refusal(d, seat, a) is None:
             out.append(a)
     return out
-
-
-def suit_name(suit: int) -> str:
-    """Returns a suit's name (for messages)."""
-    return SUIT_NAMES[suit]
-
-
-def is_law_verb(verb: str) -> bool:
-    """Checks if ``verb`` is one of the laws' verbs."""
-    return verb in LAW_VERBS
 
 
 def events(d: DealState) -> Sequence[Event]:
