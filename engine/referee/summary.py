@@ -878,12 +878,10 @@ def summary_of(d: DealState) -> DealSummary:
         if (seat := _holder_of(d, card.index)) is not None
     )
     holders = trump_holders(d) if d.table.remainder else ()
+    tied = tied_for_most(contract, d.won)
     latest = None
-    if contract.all_play is not None:
-        most = max(d.won)
-        tied = {s for s in range(d.n) if d.won[s] == most}
-        if len(tied) > 1:
-            latest = next(w for *_, w in reversed(d.played_tricks) if w in tied)
+    if len(tied) > 1:
+        latest = next(w for *_, w in reversed(d.played_tricks) if w in tied)
     return DealSummary(
         dealer=d.dealer,
         contract=contract.id,
