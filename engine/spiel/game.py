@@ -15,11 +15,15 @@ is one deal of a ruleset or variant on an empty table, dealt by ``dealer``:
   is general-sum.
 
 Parameters (with defaults): ``ruleset`` (``quadrille``: an id, alias or path), ``options``
-(setup options as ``key:value;key:value``, default none) and ``dealer`` (0).
+(setup options as ``key:value;key:value``, default none), ``dealer`` (0), and ``deals`` (0)
+with ``deal_seed`` (0): ``deals=K`` (K > 0) restricts chance to K deals sampled once from
+``deal_seed``, one chance node picking among them uniformly -- an abstraction of the game's
+chance, for solvers that walk the whole tree (``deals=0``, the default, deals every card).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from operator import itemgetter
@@ -42,7 +46,13 @@ from engine.spiel.codec import DRAW_ID, Codec, parse_options
 __all__ = ["GAME_TYPE", "SHORT_NAME", "GameSpec", "OmbreGame", "OmbreObserver", "OmbreState"]
 
 SHORT_NAME = "ombre_workbench"
-DEFAULTS: dict[str, Any] = {"ruleset": "quadrille", "options": "", "dealer": 0}
+DEFAULTS: dict[str, Any] = {
+    "ruleset": "quadrille",
+    "options": "",
+    "dealer": 0,
+    "deals": 0,
+    "deal_seed": 0,
+}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -96,14 +106,20 @@ sees alike)."""
 class GameSpec:
     """A game's ruleset, setup and codec: shared by its states (never copied, pickled by name)."""
 
-    _known: ClassVar[dict[tuple[str, str, int], GameSpec]] = {}
+    _known: ClassVar[dict[tuple[str, str, int, int, int], GameSpec]] = {}
 
     def __init__(
-        self, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None
+        self,
+        ruleset: str,
+        options: str,
+        dealer: int,
+        rules: RuleSet | None = None,
+        deals: int = 0,
+        deal_seed: int = 0,
     ) -> None:
         from engine.rules import load_ruleset
 
-        self.key = (ruleset, options, dealer)
+        self.key = (ruleset, options, dealer, deals, deal_seed)
         try:
             self.rules: RuleSet = rules if rules is not None else load_ruleset(ruleset)
             self.options = parse_options(options)
@@ -116,6 +132,9 @@ class GameSpec:
             )
         self.codec = Codec(self.rules, self.options, dealer)
         self.dealer = dealer
+        self.deals: tuple[tuple[int, ...], ...] = _sample_deals(self.codec, deals, deal_seed)
+        """Under ``deals=K``: the K packs chance picks from (each in the deal plan's slot
+        order); empty when every card is dealt by chance."""
         # The chance outcomes' (card, probability) pairs, made once: pairs[k][card] is the card
         # with probability 1/k, when k cards are left to deal.
         size = len(self.codec.deck)
@@ -125,20 +144,85 @@ class GameSpec:
         )
 
     @classmethod
-    def get(cls, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None) -> GameSpec:
+    def get(
+        cls,
+        ruleset: str,
+        options: str,
+        dealer: int,
+        rules: RuleSet | None = None,
+        deals: int = 0,
+        deal_seed: int = 0,
+    ) -> GameSpec:
         """Returns the spec of these parameters (made once per process); ``rules``: the
         ruleset already loaded under the name ``ruleset``."""
-        key = (ruleset, options, dealer)
+        key = (ruleset, options, dealer, deals, deal_seed)
         spec = cls._known.get(key)
         if spec is None:
-            spec = cls._known[key] = GameSpec(ruleset, options, dealer, rules)
+            spec = cls._known[key] = GameSpec(ruleset, options, dealer, rules, deals, deal_seed)
         return spec
 
     def __deepcopy__(self, memo: Any) -> GameSpec:
         return self
 
     def __reduce__(self) -> Any:
-        return (GameSpec.get, self.key)
+        return (_spec_again, self.key)
+
+
+def _spec_again(
+    ruleset: str, options: str, dealer: int, deals: int = 0, deal_seed: int = 0
+) -> GameSpec:
+    return GameSpec.get(ruleset, options, dealer, None, deals, deal_seed)
+
+
+def _distinct_deals(codec: Codec) -> int:
+    """The number of different deals of the pack into the deal plan's slots: each hand a set
+    of cards, the talon a sequence (its order is the order of the draws)."""
+    sizes = [codec.slots.count(s) for s in sorted(set(codec.slots)) if s >= 0]
+    talon = codec.slots.count(-1)
+    left = len(codec.deck)
+    count = 1
+    for size in sizes:
+        count *= math.comb(left, size)
+        left -= size
+    return count * math.perm(left, talon)
+
+
+def _sample_deals(codec: Codec, deals: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """Returns ``deals`` different deals, each a pack in slot order, shuffled from ``seed``
+    (none for ``deals=0``: chance deals every card)."""
+    if deals < 0:
+        raise ValueError(f"{SHORT_NAME}: deals must be 0 (every deal) or a number of deals, not {deals}")
+    if deals == 0:
+        return ()
+    most = _distinct_deals(codec)
+    if deals > most:
+        raise ValueError(
+            f"{SHORT_NAME}: deals={deals} is more than the {most} different deals of this game"
+        )
+    rng = random.Random(seed)
+    seen: set[tuple[Any, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    deck = list(codec.deck)
+    slots = codec.slots
+    while len(out) < deals:
+        rng.shuffle(deck)
+        hands: dict[int, list[int]] = {}
+        for seat, card in zip(slots, deck, strict=True):
+            hands.setdefault(seat, []).append(card)
+        for seat in hands:
+            if seat >= 0:
+                hands[seat].sort()
+        key = tuple(sorted((seat, tuple(cards)) for seat, cards in hands.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        at = dict.fromkeys(hands, 0)
+        pack = []
+        for seat in slots:
+            pack.append(hands[seat][at[seat]])
+            at[seat] += 1
+        out.append(tuple(pack))
+    return tuple(out)
 
 
 class _Core:
@@ -153,8 +237,9 @@ class _Core:
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
         self.pack: list[int] = []
-        self.left: list[int] = list(spec.codec.deck)
-        """The cards not dealt yet, in index order (the chance outcomes)."""
+        self.left: list[int] = list(range(len(spec.deals))) if spec.deals else list(spec.codec.deck)
+        """The cards not dealt yet, in index order (the chance outcomes); under ``deals=K``
+        the deals to pick from, 0 to K-1, until one is picked."""
         self.deal: Deal | None = None
         self.picks: tuple[int, ...] = ()
         self.moves: list[int] = []
@@ -205,8 +290,18 @@ class _Core:
         self.moves.append(action_id)
 
     def deal_card(self, card: int) -> None:
-        """Deals the next card of the pack (a chance outcome), then the deal once all are."""
+        """Deals the next card of the pack (a chance outcome), then the deal once all are;
+        under ``deals=K``, ``card`` picks the whole deal."""
         left = self.left
+        deals = self.spec.deals
+        if deals:
+            if self.pack or not 0 <= card < len(deals):
+                raise pyspiel.SpielError(f"{SHORT_NAME}: chance outcome {card} not legal")
+            self.pack = list(deals[card])
+            self.left = []
+            self.moves.append(card)
+            self._deal()
+            return
         try:
             left.remove(card)
         except ValueError:
@@ -283,12 +378,18 @@ class OmbreGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         given = {**DEFAULTS, **dict(params or {})}
-        spec = GameSpec.get(str(given["ruleset"]), str(given["options"]), int(given["dealer"]))
+        spec = GameSpec.get(
+            str(given["ruleset"]),
+            str(given["options"]),
+            int(given["dealer"]),
+            deals=int(given["deals"]),
+            deal_seed=int(given["deal_seed"]),
+        )
         codec = spec.codec
         bound = codec.utility_bound()
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.num_actions,
-            max_chance_outcomes=PACK_SIZE,
+            max_chance_outcomes=max(PACK_SIZE, len(spec.deals)),
             num_players=spec.rules.players,
             min_utility=-float(bound),
             max_utility=float(bound),
@@ -301,8 +402,8 @@ class OmbreGame(pyspiel.Game):
     def max_chance_nodes_in_history(self) -> int:
         """The chance nodes of one deal: one per card of the pack (OpenSpiel's C++ side asks
         this too; ``max_move_number`` and ``max_history_length`` are this plus
-        ``max_game_length``, the players' decisions)."""
-        return self.spec.codec.chance_nodes()
+        ``max_game_length``, the players' decisions); one under ``deals=K``."""
+        return 1 if self.spec.deals else self.spec.codec.chance_nodes()
 
     def new_initial_state(self) -> OmbreState:
         """Returns the state before the deal: a chance node."""
@@ -370,6 +471,8 @@ class OmbreState(pyspiel.State):
         """Returns the cards that may come next in the pack, each equally likely."""
         left = self.core.left
         n = len(left)
+        if self.core.spec.deals:
+            return [(k, 1.0 / n) for k in left]
         if n > 1:
             return list(itemgetter(*left)(self.core.spec.pairs[n]))
         return [self.core.spec.pairs[1][left[0]]] if n else []
@@ -384,10 +487,28 @@ class OmbreState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         codec = self.core.spec.codec
         if player == pyspiel.PlayerId.CHANCE:
+            if self.core.spec.deals:
+                return self._deal_string(action)
             slot = codec.slots[len(self.core.pack)] if len(self.core.pack) < len(codec.deck) else -1
             whom = "the talon" if slot < 0 else f"seat {slot}"
             return f"deal {ALL_CARDS[action]} to {whom}"
         return codec.describe(action)
+
+    def _deal_string(self, action: int) -> str:
+        """Describes deal ``action`` of the ``deals=K`` abstraction: each seat's hand, then
+        the talon top card first."""
+        spec = self.core.spec
+        if not 0 <= action < len(spec.deals):
+            return f"deal #{action} (not a deal of this game)"
+        parts: dict[int, list[str]] = {}
+        for seat, card in zip(spec.codec.slots, spec.deals[action], strict=True):
+            parts.setdefault(seat, []).append(str(ALL_CARDS[card]))
+        text = "; ".join(
+            f"seat {s}: {' '.join(parts[s])}" for s in sorted(parts) if s >= 0
+        )
+        if -1 in parts:
+            text += f"; talon: {' '.join(parts[-1])}"
+        return f"deal #{action}: {text}"
 
     def is_terminal(self) -> bool:
         deal = self.core.deal
