@@ -191,7 +191,9 @@ def _sample_deals(codec: Codec, deals: int, seed: int) -> tuple[tuple[int, ...],
     """Returns ``deals`` different deals, each a pack in slot order, shuffled from ``seed``
     (none for ``deals=0``: chance deals every card)."""
     if deals < 0:
-        raise ValueError(f"{SHORT_NAME}: deals must be 0 (every deal) or a number of deals, not {deals}")
+        raise ValueError(
+            f"{SHORT_NAME}: deals must be 0 (every deal) or a number of deals, not {deals}"
+        )
     if deals == 0:
         return ()
     most = _distinct_deals(codec)
@@ -503,9 +505,7 @@ class OmbreState(pyspiel.State):
         parts: dict[int, list[str]] = {}
         for seat, card in zip(spec.codec.slots, spec.deals[action], strict=True):
             parts.setdefault(seat, []).append(str(ALL_CARDS[card]))
-        text = "; ".join(
-            f"seat {s}: {' '.join(parts[s])}" for s in sorted(parts) if s >= 0
-        )
+        text = "; ".join(f"seat {s}: {' '.join(parts[s])}" for s in sorted(parts) if s >= 0)
         if -1 in parts:
             text += f"; talon: {' '.join(parts[-1])}"
         return f"deal #{action}: {text}"
@@ -594,24 +594,41 @@ class OmbreObserver:
 
     ``perfect_recall`` adds the history (the auction, every trick, the seat's own deal and
     écart); ``public_info`` gives what every seat's view shows alike; ``private_info`` (single
-    player) what only this seat's view shows. All players' private information is refused:
-    nothing here shows a seat more than its own view.
+    player) what only this seat's view shows. ``private_info=ALL_PLAYERS``, asked for
+    explicitly, is the perfect-information observer, for tests and oracle baselines: every
+    seat's hand, the talon in order, the called card's holder and an écart in progress (with
+    ``perfect_recall``, every seat's dealt cards and exchange), whoever observes. No default
+    observer (the observation and information state strings and tensors) is of that type.
     """
 
     def __init__(self, spec: GameSpec, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
             raise ValueError(f"{SHORT_NAME}: observation parameters are not supported: {params}")
-        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError(f"{SHORT_NAME}: a seat never observes the others' hands")
         self.spec = spec
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.all_players = iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
         rules = spec.rules
         n = rules.players
         c = len(spec.codec.contracts)
         hs = rules.hand_size
         pieces: list[tuple[str, int, tuple[int, ...]]] = []
+        if self.all_players:
+            talon = rules.talon
+            pieces += [
+                ("hands", n * PACK_SIZE, (n, PACK_SIZE)),
+                # The talon's cards left, top card first.
+                ("talon_cards", talon * PACK_SIZE, (talon, PACK_SIZE)),
+                ("holder", n + 1, (n + 1,)),
+                ("picked", PACK_SIZE, (PACK_SIZE,)),
+            ]
+            if self.perfect_recall:
+                pieces += [
+                    ("dealt", n * PACK_SIZE, (n, PACK_SIZE)),
+                    ("discarded", n * PACK_SIZE, (n, PACK_SIZE)),
+                    ("drawn", n * PACK_SIZE, (n, PACK_SIZE)),
+                ]
         if self.private:
             pieces += [
                 ("player", n, (n,)),
@@ -701,7 +718,13 @@ class OmbreObserver:
                 for seat, card in zip(self.spec.codec.slots, core.pack, strict=False):
                     if seat == player:
                         d["dealt"][card] = 1
+            if self.all_players and self.perfect_recall:
+                for seat, card in zip(self.spec.codec.slots, core.pack, strict=False):
+                    if seat >= 0:
+                        d["dealt"][seat][card] = 1
             return
+        if self.all_players:
+            self._set_all(core, deal)
         # The referee's typed view: which fields are private is fixed (_PRIVATE_FIELDS).
         view = deal.view(player)
         if self.private:
@@ -739,6 +762,53 @@ class OmbreObserver:
                         d["discarded"][c] = 1
                     for c in drawn:
                         d["drawn"][c] = 1
+
+    def _set_all(self, core: _Core, deal: Deal) -> None:
+        """Fills the perfect-information pieces: every seat's cards, the talon, the called
+        card's holder and an écart in progress (``private_info=ALL_PLAYERS`` only)."""
+        d = self.dict
+        n = self.spec.rules.players
+        for s in range(n):
+            for c in bits(deal.hands[s]):
+                d["hands"][s][c] = 1
+        for k, c in enumerate(deal.talon[deal.talon_pos :]):
+            d["talon_cards"][k][c] = 1
+        d["holder"][n if deal.partner is None else deal.partner] = 1
+        for c in core.picks:
+            d["picked"][c] = 1
+        if self.perfect_recall:
+            for s in range(n):
+                for c in deal.dealt[s]:
+                    d["dealt"][s][c] = 1
+            for s, discarded, drawn in deal.exchanges:
+                for c in discarded:
+                    d["discarded"][s][c] = 1
+                for c in drawn:
+                    d["drawn"][s][c] = 1
+
+    def _all_text(self, core: _Core, deal: Deal) -> list[str]:
+        """The perfect-information observer's string parts (see :meth:`_set_all`)."""
+        n = self.spec.rules.players
+        parts = [
+            "hands=" + "|".join(" ".join(str(c) for c in deal.hand(s)) for s in range(n)),
+            "talon_cards=" + " ".join(str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]),
+            f"holder={'-' if deal.partner is None else deal.partner}",
+        ]
+        if core.picks:
+            parts.append("picked=" + " ".join(str(ALL_CARDS[c]) for c in core.picks))
+        if self.perfect_recall:
+            parts.append(
+                "dealt="
+                + "|".join(" ".join(str(ALL_CARDS[c]) for c in deal.dealt[s]) for s in range(n))
+            )
+            for s, discarded, drawn in deal.exchanges:
+                parts.append(
+                    f"ecart{s}="
+                    + " ".join(str(ALL_CARDS[c]) for c in discarded)
+                    + " drew="
+                    + " ".join(str(ALL_CARDS[c]) for c in drawn)
+                )
+        return parts
 
     def _set_public(self, deal: Deal, view: View) -> None:
         """Fills the public pieces: what every seat's view shows alike."""
@@ -808,10 +878,19 @@ class OmbreObserver:
                     if seat == player
                 ]
                 parts.append(f"dealt={' '.join(dealt)}")
+            if self.all_players and self.perfect_recall:
+                n = self.spec.rules.players
+                dealt_all: list[list[str]] = [[] for _ in range(n)]
+                for seat, c in zip(self.spec.codec.slots, core.pack, strict=False):
+                    if seat >= 0:
+                        dealt_all[seat].append(str(ALL_CARDS[c]))
+                parts.append("dealt=" + "|".join(" ".join(h) for h in dealt_all))
             if self.public:
                 parts.append(f"dealing={len(core.pack)}/{len(self.spec.codec.deck)}")
             return " ".join(parts)
         public, private = self._views(state, player)
+        if self.all_players:
+            parts += self._all_text(core, deal)
         if not self.perfect_recall:
             public.pop("tricks", None)
             public.pop("auction", None)
