@@ -69,9 +69,11 @@ def test_deals_restricts_chance_to_one_node_of_k_deals() -> None:
 
 
 def test_the_tree_of_one_quadrille_deal_is_counted() -> None:
-    # The figure docs/openspiel.md gives (deal_seed 0, dealer 0).
+    # The figures docs/openspiel.md gives (dealer 0).
     game = pyspiel.load_game("ombre_workbench(ruleset=quadrille-small,deals=1)")
     assert _count(game.new_initial_state()) == (89741, 14404)
+    game = pyspiel.load_game("ombre_workbench(ruleset=quadrille-small,deals=1,deal_seed=17)")
+    assert _count(game.new_initial_state())[0] == 19817
 
 
 @pytest.mark.parametrize("ruleset", ["ombre-small", "quadrille-small"])
@@ -133,16 +135,15 @@ def test_the_perfect_information_observer_is_used_only_when_asked() -> None:
 
 @pytest.mark.slow
 def test_cfr_on_one_quadrille_deal_lowers_nash_conv() -> None:
+    # One deal of the small Quadrille (deal_seed 17: its tree is 19,817 histories), whose
+    # NashConv (the game is general-sum, so NashConv, not exploitability) falls under CFR.
     from open_spiel.python import policy as policy_lib
     from open_spiel.python.algorithms import cfr, exploitability
 
-    game = pyspiel.load_game("ombre_workbench(ruleset=quadrille-small,deals=1)")
+    game = pyspiel.load_game("ombre_workbench(ruleset=quadrille-small,deals=1,deal_seed=17)")
     uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
     solver = cfr.CFRSolver(game)
-    for _ in range(3):
+    for _ in range(2):
         solver.evaluate_and_update_policy()
     after = exploitability.nash_conv(game, solver.average_policy())
-    assert after < uniform
-    # The zero-sum wrapper's exploitability (mean subtracted) runs on it too.
-    zerosum = pyspiel.load_game("zerosum(game=ombre_workbench(ruleset=quadrille-small,deals=1))")
-    assert exploitability.nash_conv(zerosum, policy_lib.UniformRandomPolicy(zerosum)) > 0
+    assert 0 <= after < uniform
