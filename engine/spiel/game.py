@@ -615,20 +615,7 @@ class OmbreObserver:
         hs = rules.hand_size
         pieces: list[tuple[str, int, tuple[int, ...]]] = []
         if self.all_players:
-            talon = rules.talon
-            pieces += [
-                ("hands", n * PACK_SIZE, (n, PACK_SIZE)),
-                # The talon's cards left, top card first.
-                ("talon_cards", talon * PACK_SIZE, (talon, PACK_SIZE)),
-                ("holder", n + 1, (n + 1,)),
-                ("picked", PACK_SIZE, (PACK_SIZE,)),
-            ]
-            if self.perfect_recall:
-                pieces += [
-                    ("dealt", n * PACK_SIZE, (n, PACK_SIZE)),
-                    ("discarded", n * PACK_SIZE, (n, PACK_SIZE)),
-                    ("drawn", n * PACK_SIZE, (n, PACK_SIZE)),
-                ]
+            pieces += _all_pieces(n, rules.talon, self.perfect_recall)
         if self.private:
             pieces += [
                 ("player", n, (n,)),
@@ -914,6 +901,24 @@ class OmbreObserver:
                 parts.append(f"moves={len(deal.history)}")
             parts += [f"{k}={_text(v)}" for k, v in public.items()]
         return " ".join(parts)
+
+
+def _all_pieces(n: int, talon: int, perfect_recall: bool) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The perfect-information observer's tensor pieces (``private_info=ALL_PLAYERS``)."""
+    pieces: list[tuple[str, int, tuple[int, ...]]] = [
+        ("hands", n * PACK_SIZE, (n, PACK_SIZE)),
+        # The talon's cards left, top card first.
+        ("talon_cards", talon * PACK_SIZE, (talon, PACK_SIZE)),
+        ("holder", n + 1, (n + 1,)),
+        ("picked", PACK_SIZE, (PACK_SIZE,)),
+    ]
+    if perfect_recall:
+        pieces += [
+            ("dealt", n * PACK_SIZE, (n, PACK_SIZE)),
+            ("discarded", n * PACK_SIZE, (n, PACK_SIZE)),
+            ("drawn", n * PACK_SIZE, (n, PACK_SIZE)),
+        ]
+    return pieces
 
 
 def _picks_seen(core: _Core, player: int) -> tuple[int, ...]:
