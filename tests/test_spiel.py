@@ -58,7 +58,13 @@ def test_random_sim_test_every_option(ruleset: str, options: dict[str, str]) -> 
 
 def test_parameters_are_declared_with_their_defaults() -> None:
     game_type = pyspiel.load_game("ombre_workbench").get_type()
-    assert game_type.parameter_specification == {"ruleset": "quadrille", "options": "", "dealer": 0}
+    assert game_type.parameter_specification == {
+        "ruleset": "quadrille",
+        "options": "",
+        "dealer": 0,
+        "deals": 0,
+        "deal_seed": 0,
+    }
     assert game_type.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     game = pyspiel.load_game("ombre_workbench(ruleset=hombre,dealer=2)")
@@ -74,6 +80,8 @@ def test_parameters_are_declared_with_their_defaults() -> None:
         "ombre_workbench(ruleset=quadrille,options=removed-suit:hearts)",
         "ombre_workbench(ruleset=quadrille-a-trois,options=removed-suit:spades)",
         "ombre_workbench(ruleset=quadrille-a-trois,options=removed-suit)",
+        "ombre_workbench(ruleset=quadrille-small,deals=-1)",
+        "ombre_workbench(ruleset=quadrille-small,deals=400000)",
     ],
 )
 def test_bad_parameters_are_refused_with_a_message(text: str) -> None:
@@ -189,12 +197,15 @@ def test_private_observation_shows_no_other_hand() -> None:
             if other != p:
                 for card in deal.hand(other):
                     assert not re.search(rf"\b{card}\b", text)
-    with pytest.raises(ValueError, match="never observes"):
-        game.make_py_observer(
-            pyspiel.IIGObservationType(
-                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
-            )
+    # Only the perfect-information observer, asked for by its type, shows them
+    # (tests/test_spiel_small.py).
+    everything = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
         )
+    )
+    text = everything.string_from(state, 0)
+    assert all(re.search(rf"\b{card}\b", text) for s in range(4) for card in deal.hand(s))
 
 
 def test_the_partner_is_public_once_the_called_card_appears() -> None:

@@ -19,11 +19,15 @@ is one deal of a ruleset or variant on an empty table, dealt by ``dealer``:
   is general-sum.
 
 Parameters (with defaults): ``ruleset`` (``quadrille``: an id, alias or path), ``options``
-(setup options as ``key:value;key:value``, default none) and ``dealer`` (0).
+(setup options as ``key:value;key:value``, default none), ``dealer`` (0), and ``deals`` (0)
+with ``deal_seed`` (0): ``deals=K`` (K > 0) restricts chance to K deals sampled once from
+``deal_seed``, one chance node picking among them uniformly -- an abstraction of the game's
+chance, for solvers that walk the whole tree (``deals=0``, the default, deals every card).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping
 from operator import itemgetter
@@ -54,7 +58,13 @@ __all__ = [
 ]
 
 SHORT_NAME = "ombre_workbench"
-DEFAULTS: dict[str, Any] = {"ruleset": "quadrille", "options": "", "dealer": 0}
+DEFAULTS: dict[str, Any] = {
+    "ruleset": "quadrille",
+    "options": "",
+    "dealer": 0,
+    "deals": 0,
+    "deal_seed": 0,
+}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -108,14 +118,20 @@ sees alike)."""
 class GameSpec:
     """A game's ruleset, setup and codec: shared by its states (never copied, pickled by name)."""
 
-    _known: ClassVar[dict[tuple[str, str, int], GameSpec]] = {}
+    _known: ClassVar[dict[tuple[str, str, int, int, int], GameSpec]] = {}
 
     def __init__(
-        self, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None
+        self,
+        ruleset: str,
+        options: str,
+        dealer: int,
+        rules: RuleSet | None = None,
+        deals: int = 0,
+        deal_seed: int = 0,
     ) -> None:
         from engine.rules import load_ruleset
 
-        self.key = (ruleset, options, dealer)
+        self.key = (ruleset, options, dealer, deals, deal_seed)
         try:
             self.rules: RuleSet = rules if rules is not None else load_ruleset(ruleset)
             self.options = parse_options(options)
@@ -128,6 +144,9 @@ class GameSpec:
             )
         self.codec = Codec(self.rules, self.options, dealer)
         self.dealer = dealer
+        self.deals: tuple[tuple[int, ...], ...] = _sample_deals(self.codec, deals, deal_seed)
+        """Under ``deals=K``: the K packs chance picks from (each in the deal plan's slot
+        order); empty when every card is dealt by chance."""
         # The chance outcomes' (card, probability) pairs, made once: pairs[k][card] is the card
         # with probability 1/k, when k cards are left to deal.
         size = len(self.codec.deck)
@@ -137,20 +156,87 @@ class GameSpec:
         )
 
     @classmethod
-    def get(cls, ruleset: str, options: str, dealer: int, rules: RuleSet | None = None) -> GameSpec:
+    def get(
+        cls,
+        ruleset: str,
+        options: str,
+        dealer: int,
+        rules: RuleSet | None = None,
+        deals: int = 0,
+        deal_seed: int = 0,
+    ) -> GameSpec:
         """Returns the spec of these parameters (made once per process); ``rules``: the
         ruleset already loaded under the name ``ruleset``."""
-        key = (ruleset, options, dealer)
+        key = (ruleset, options, dealer, deals, deal_seed)
         spec = cls._known.get(key)
         if spec is None:
-            spec = cls._known[key] = GameSpec(ruleset, options, dealer, rules)
+            spec = cls._known[key] = GameSpec(ruleset, options, dealer, rules, deals, deal_seed)
         return spec
 
     def __deepcopy__(self, memo: Any) -> GameSpec:
         return self
 
     def __reduce__(self) -> Any:
-        return (GameSpec.get, self.key)
+        return (_spec_again, self.key)
+
+
+def _spec_again(
+    ruleset: str, options: str, dealer: int, deals: int = 0, deal_seed: int = 0
+) -> GameSpec:
+    return GameSpec.get(ruleset, options, dealer, None, deals, deal_seed)
+
+
+def _distinct_deals(codec: Codec) -> int:
+    """The number of different deals of the pack into the deal plan's slots: each hand a set
+    of cards, the talon a sequence (its order is the order of the draws)."""
+    sizes = [codec.slots.count(s) for s in sorted(set(codec.slots)) if s >= 0]
+    talon = codec.slots.count(-1)
+    left = len(codec.deck)
+    count = 1
+    for size in sizes:
+        count *= math.comb(left, size)
+        left -= size
+    return count * math.perm(left, talon)
+
+
+def _sample_deals(codec: Codec, deals: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """Returns ``deals`` different deals, each a pack in slot order, shuffled from ``seed``
+    (none for ``deals=0``: chance deals every card)."""
+    if deals < 0:
+        raise ValueError(
+            f"{SHORT_NAME}: deals must be 0 (every deal) or a number of deals, not {deals}"
+        )
+    if deals == 0:
+        return ()
+    most = _distinct_deals(codec)
+    if deals > most:
+        raise ValueError(
+            f"{SHORT_NAME}: deals={deals} is more than the {most} different deals of this game"
+        )
+    rng = random.Random(seed)
+    seen: set[tuple[Any, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    deck = list(codec.deck)
+    slots = codec.slots
+    while len(out) < deals:
+        rng.shuffle(deck)
+        hands: dict[int, list[int]] = {}
+        for seat, card in zip(slots, deck, strict=True):
+            hands.setdefault(seat, []).append(card)
+        for seat in hands:
+            if seat >= 0:
+                hands[seat].sort()
+        key = tuple(sorted((seat, tuple(cards)) for seat, cards in hands.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        at = dict.fromkeys(hands, 0)
+        pack = []
+        for seat in slots:
+            pack.append(hands[seat][at[seat]])
+            at[seat] += 1
+        out.append(tuple(pack))
+    return tuple(out)
 
 
 class Core:
@@ -165,8 +251,9 @@ class Core:
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
         self.pack: list[int] = []
-        self.left: list[int] = list(spec.codec.deck)
-        """The cards not dealt yet, in index order (the chance outcomes)."""
+        self.left: list[int] = list(range(len(spec.deals))) if spec.deals else list(spec.codec.deck)
+        """The cards not dealt yet, in index order (the chance outcomes); under ``deals=K``
+        the deals to pick from, 0 to K-1, until one is picked."""
         self.deal: Deal | None = None
         self.picks: tuple[int, ...] = ()
         self.moves: list[int] = []
@@ -217,8 +304,18 @@ class Core:
         self.moves.append(action_id)
 
     def deal_card(self, card: int) -> None:
-        """Deals the next card of the pack (a chance outcome), then the deal once all are."""
+        """Deals the next card of the pack (a chance outcome), then the deal once all are;
+        under ``deals=K``, ``card`` picks the whole deal."""
         left = self.left
+        deals = self.spec.deals
+        if deals:
+            if self.pack or not 0 <= card < len(deals):
+                raise pyspiel.SpielError(f"{SHORT_NAME}: chance outcome {card} not legal")
+            self.pack = list(deals[card])
+            self.left = []
+            self.moves.append(card)
+            self._deal()
+            return
         try:
             left.remove(card)
         except ValueError:
@@ -295,12 +392,18 @@ class OmbreGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         given = {**DEFAULTS, **dict(params or {})}
-        spec = GameSpec.get(str(given["ruleset"]), str(given["options"]), int(given["dealer"]))
+        spec = GameSpec.get(
+            str(given["ruleset"]),
+            str(given["options"]),
+            int(given["dealer"]),
+            deals=int(given["deals"]),
+            deal_seed=int(given["deal_seed"]),
+        )
         codec = spec.codec
         bound = codec.utility_bound()
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.num_actions,
-            max_chance_outcomes=PACK_SIZE,
+            max_chance_outcomes=max(PACK_SIZE, len(spec.deals)),
             num_players=spec.rules.players,
             min_utility=-float(bound),
             max_utility=float(bound),
@@ -313,8 +416,8 @@ class OmbreGame(pyspiel.Game):
     def max_chance_nodes_in_history(self) -> int:
         """The chance nodes of one deal: one per card of the pack (OpenSpiel's C++ side asks
         this too; ``max_move_number`` and ``max_history_length`` are this plus
-        ``max_game_length``, the players' decisions)."""
-        return self.spec.codec.chance_nodes()
+        ``max_game_length``, the players' decisions); one under ``deals=K``."""
+        return 1 if self.spec.deals else self.spec.codec.chance_nodes()
 
     def new_initial_state(self) -> OmbreState:
         """Returns the state before the deal: a chance node."""
@@ -385,6 +488,8 @@ class StateAnswers:
         """Returns the cards that may come next in the pack, each equally likely."""
         left = self.core.left
         n = len(left)
+        if self.core.spec.deals:
+            return [(k, 1.0 / n) for k in left]
         if n > 1:
             return list(itemgetter(*left)(self.core.spec.pairs[n]))
         return [self.core.spec.pairs[1][left[0]]] if n else []
@@ -399,10 +504,26 @@ class StateAnswers:
     def _action_to_string(self, player: int, action: int) -> str:
         codec = self.core.spec.codec
         if player == pyspiel.PlayerId.CHANCE:
+            if self.core.spec.deals:
+                return self._deal_string(action)
             slot = codec.slots[len(self.core.pack)] if len(self.core.pack) < len(codec.deck) else -1
             whom = "the talon" if slot < 0 else f"seat {slot}"
             return f"deal {ALL_CARDS[action]} to {whom}"
         return codec.describe(action)
+
+    def _deal_string(self, action: int) -> str:
+        """Describes deal ``action`` of the ``deals=K`` abstraction: each seat's hand, then
+        the talon top card first."""
+        spec = self.core.spec
+        if not 0 <= action < len(spec.deals):
+            return f"deal #{action} (not a deal of this game)"
+        parts: dict[int, list[str]] = {}
+        for seat, card in zip(spec.codec.slots, spec.deals[action], strict=True):
+            parts.setdefault(seat, []).append(str(ALL_CARDS[card]))
+        text = "; ".join(f"seat {s}: {' '.join(parts[s])}" for s in sorted(parts) if s >= 0)
+        if -1 in parts:
+            text += f"; talon: {' '.join(parts[-1])}"
+        return f"deal #{action}: {text}"
 
     def is_terminal(self) -> bool:
         deal = self.core.deal
@@ -496,24 +617,28 @@ class OmbreObserver:
 
     ``perfect_recall`` adds the history (the auction, every trick, the seat's own deal and
     écart); ``public_info`` gives what every seat's view shows alike; ``private_info`` (single
-    player) what only this seat's view shows. All players' private information is refused:
-    nothing here shows a seat more than its own view.
+    player) what only this seat's view shows. ``private_info=ALL_PLAYERS``, asked for
+    explicitly, is the perfect-information observer, for tests and oracle baselines: every
+    seat's hand, the talon in order, the called card's holder and an écart in progress (with
+    ``perfect_recall``, every seat's dealt cards and exchange), whoever observes. No default
+    observer (the observation and information state strings and tensors) is of that type.
     """
 
     def __init__(self, spec: GameSpec, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
             raise ValueError(f"{SHORT_NAME}: observation parameters are not supported: {params}")
-        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError(f"{SHORT_NAME}: a seat never observes the others' hands")
         self.spec = spec
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.all_players = iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
         rules = spec.rules
         n = rules.players
         c = len(spec.codec.contracts)
         hs = rules.hand_size
         pieces: list[tuple[str, int, tuple[int, ...]]] = []
+        if self.all_players:
+            pieces += _all_pieces(n, rules.talon, self.perfect_recall)
         if self.private:
             pieces += [
                 ("player", n, (n,)),
@@ -631,7 +756,16 @@ class OmbreObserver:
                     for seat, card in zip(self.spec.codec.slots, core.pack, strict=False)
                     if seat == player
                 ]
+            if self.all_players and self.perfect_recall:
+                base = at["dealt"]
+                out += [
+                    base + seat * PACK_SIZE + card
+                    for seat, card in zip(self.spec.codec.slots, core.pack, strict=False)
+                    if seat >= 0
+                ]
             return out
+        if self.all_players:
+            self._all_ones(core, deal, out)
         if self.private:
             self._private_ones(core, deal, player, out)
         if self.public:
@@ -670,6 +804,52 @@ class OmbreObserver:
                 if s == player:
                     out += [discarded_at + c for c in discarded]
                     out += [drawn_at + c for c in drawn]
+
+    def _all_ones(self, core: Core, deal: Deal, out: list[int]) -> None:
+        """Adds the perfect-information pieces' ones: every seat's cards, the talon, the called
+        card's holder and an écart in progress (``private_info=ALL_PLAYERS`` only)."""
+        at = self.at
+        n = self.n
+        base = at["hands"]
+        for s in range(n):
+            out += [base + s * PACK_SIZE + c for c in cards_of(deal.hands[s])]
+        base = at["talon_cards"]
+        out += [base + k * PACK_SIZE + c for k, c in enumerate(deal.talon[deal.talon_pos :])]
+        out.append(at["holder"] + (n if deal.partner is None else deal.partner))
+        base = at["picked"]
+        out += [base + c for c in core.picks]
+        if self.perfect_recall:
+            base = at["dealt"]
+            for s in range(n):
+                out += [base + s * PACK_SIZE + c for c in deal.dealt[s]]
+            discarded_at, drawn_at = at["discarded"], at["drawn"]
+            for s, discarded, drawn in deal.exchanges:
+                out += [discarded_at + s * PACK_SIZE + c for c in discarded]
+                out += [drawn_at + s * PACK_SIZE + c for c in drawn]
+
+    def _all_text(self, core: Core, deal: Deal) -> list[str]:
+        """The perfect-information observer's string parts (see :meth:`_set_all`)."""
+        n = self.spec.rules.players
+        parts = [
+            "hands=" + "|".join(" ".join(str(c) for c in deal.hand(s)) for s in range(n)),
+            "talon_cards=" + " ".join(str(ALL_CARDS[c]) for c in deal.talon[deal.talon_pos :]),
+            f"holder={'-' if deal.partner is None else deal.partner}",
+        ]
+        if core.picks:
+            parts.append("picked=" + " ".join(str(ALL_CARDS[c]) for c in core.picks))
+        if self.perfect_recall:
+            parts.append(
+                "dealt="
+                + "|".join(" ".join(str(ALL_CARDS[c]) for c in deal.dealt[s]) for s in range(n))
+            )
+            for s, discarded, drawn in deal.exchanges:
+                parts.append(
+                    f"ecart{s}="
+                    + " ".join(str(ALL_CARDS[c]) for c in discarded)
+                    + " drew="
+                    + " ".join(str(ALL_CARDS[c]) for c in drawn)
+                )
+        return parts
 
     def _public_ones(self, deal: Deal, out: list[int]) -> None:
         """Adds the public pieces' ones: what every seat's view shows alike."""
@@ -752,10 +932,19 @@ class OmbreObserver:
                     if seat == player
                 ]
                 parts.append(f"dealt={' '.join(dealt)}")
+            if self.all_players and self.perfect_recall:
+                n = self.spec.rules.players
+                dealt_all: list[list[str]] = [[] for _ in range(n)]
+                for seat, c in zip(self.spec.codec.slots, core.pack, strict=False):
+                    if seat >= 0:
+                        dealt_all[seat].append(str(ALL_CARDS[c]))
+                parts.append("dealt=" + "|".join(" ".join(h) for h in dealt_all))
             if self.public:
                 parts.append(f"dealing={len(core.pack)}/{len(self.spec.codec.deck)}")
             return " ".join(parts)
         public, private = self._views(state, player)
+        if self.all_players:
+            parts += self._all_text(core, deal)
         if not self.perfect_recall:
             public.pop("tricks", None)
             public.pop("auction", None)
@@ -779,6 +968,24 @@ class OmbreObserver:
                 parts.append(f"moves={len(deal.history)}")
             parts += [f"{k}={_text(v)}" for k, v in public.items()]
         return " ".join(parts)
+
+
+def _all_pieces(n: int, talon: int, perfect_recall: bool) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The perfect-information observer's tensor pieces (``private_info=ALL_PLAYERS``)."""
+    pieces: list[tuple[str, int, tuple[int, ...]]] = [
+        ("hands", n * PACK_SIZE, (n, PACK_SIZE)),
+        # The talon's cards left, top card first.
+        ("talon_cards", talon * PACK_SIZE, (talon, PACK_SIZE)),
+        ("holder", n + 1, (n + 1,)),
+        ("picked", PACK_SIZE, (PACK_SIZE,)),
+    ]
+    if perfect_recall:
+        pieces += [
+            ("dealt", n * PACK_SIZE, (n, PACK_SIZE)),
+            ("discarded", n * PACK_SIZE, (n, PACK_SIZE)),
+            ("drawn", n * PACK_SIZE, (n, PACK_SIZE)),
+        ]
+    return pieces
 
 
 def _picks_seen(core: Core, player: int) -> tuple[int, ...]:
