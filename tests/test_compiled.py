@@ -112,4 +112,4 @@ def test_the_compiled_referee_passes_the_referee_tests(tmp_path: Path) -> None:
         text=True,
     )
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
-    assert " passed" in done.stdout
+    assert "[100%]" in done.stdout  # they ran (the suite's -q twice prints no summary line)
