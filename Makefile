@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test check play lint typecheck pytest pytest-all bench docs playthroughs clean serve browser fuzz sweep test-network ray
+.PHONY: test check play lint typecheck pytest pytest-all bench docs playthroughs clean serve browser fuzz sweep test-network ray fast fast-clean
 
 SEED  ?= 1
 JOBS  ?= 0
@@ -78,6 +78,17 @@ playthroughs: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python tools/gen_docs.py
 
+# The compiled referee: mypyc (it comes with mypy) builds engine/referee, engine/cards.py and
+# engine/actions.py in place from the same sources (the extensions beside the .py files, which
+# Python then imports; git ignores them). Build again after editing one of them, or clean.
+# `ombre --version` says "(compiled referee)" while they are in place. Needs a C compiler.
+fast: $(STAMP)
+	$(BIN)/python tools/build_fast.py
+
+# Back to the pure-Python referee: removes the extensions and build/fast.
+fast-clean:
+	$(PYTHON) tools/build_fast.py --clean
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_referee.py
@@ -87,4 +98,5 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
+	$(PYTHON) tools/build_fast.py --clean
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache fuzz-failures

@@ -20,7 +20,7 @@
   leaves OpenSpiel's history empty. That second design is not shippable (below); it is
   measured to show that even it gains little over ``oh_hell``.
 
-    python benchmarks/bench_playouts.py [--seconds S] [--rounds R] [--root DIR]...
+    python benchmarks/bench_playouts.py [--seconds S] [--rounds R] [--root DIR]... [--compiled]
     python benchmarks/bench_playouts.py --split [--rounds R]
     python benchmarks/bench_playouts.py --parts [--rounds R]
 
@@ -29,7 +29,10 @@ the others' work), the best of ``R`` rounds (2) of about ``S`` seconds (2) each,
 alternated within a round. ``--root DIR`` (repeatable) measures another checkout of the engine
 as well, e.g. the commit before a change (``git worktree add /tmp/base main``): each round runs
 this script once per root in a child process whose ``engine`` is imported from that root, the
-roots alternated, so before and after come from one run on one machine. ``--split`` prints instead where a deal
+roots alternated, so before and after come from one run on one machine. ``--compiled`` adds
+a column for the compiled referee: a copy of this checkout in a temporary folder, built with
+``tools/build_fast.py`` (what ``make fast`` does; a minute or two first) and measured as
+another root, beside the interpreted figures. The header says which referee each column ran. ``--split`` prints instead where a deal
 of the adapter's playouts goes: 300 recorded playouts replayed through the referee alone, the
 state's own ``_apply_action``, OpenSpiel's ``apply_action`` and the driver. ``--parts`` prints
 where a deal of the checked API goes (dealing, the auction and declarations, the card play,
@@ -64,11 +67,14 @@ the referee's own work for a deal takes about as long as a whole ``oh_hell`` pla
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -482,6 +488,42 @@ def parts(rounds: int, deals: int = 1500) -> tuple[float, list[tuple[str, float]
     ]
 
 
+def _referee_of(root: Path | None) -> str:
+    """Returns which referee a root's engine runs: ``compiled`` or ``interpreted``."""
+    code = "import engine.referee as r; print('compiled' if r.compiled() else 'interpreted')"
+    if root is None:
+        from engine.referee import compiled
+
+        return "compiled" if compiled() else "interpreted"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=root
+    )
+    return done.stdout.strip() or "unknown (an engine without compiled())"
+
+
+def _compiled_copy() -> Path:
+    """Returns a copy of this checkout, in a temporary folder, with its referee compiled."""
+    here = Path(__file__).resolve().parent.parent
+    folder = tempfile.mkdtemp(prefix="bench-compiled-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    copy = Path(folder) / "checkout"
+    skip = {".git", ".venv", "build", "__pycache__", ".mypy_cache", ".pytest_cache", "out"}
+    shutil.copytree(
+        here,
+        copy,
+        ignore=lambda _, names: {n for n in names if n in skip or n.endswith((".so", ".pyc"))},
+    )
+    print(f"building the compiled referee in {copy} ...", file=sys.stderr)
+    subprocess.run(
+        [sys.executable, "tools/build_fast.py"], cwd=copy, check=True, stdout=subprocess.DEVNULL
+    )
+    return copy
+
+
 def _child(root: Path, seconds: float) -> dict[str, float]:
     """Returns one round of the figures measured in a child process whose engine is root's."""
     env = {
@@ -556,6 +598,11 @@ def main() -> int:
         action="store_true",
         help="print instead where a deal of the checked API goes, against the hand-written deal",
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="measure also a compiled copy of this checkout (tools/build_fast.py, in a temporary folder)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -577,6 +624,8 @@ def main() -> int:
         print(f"  {'for 0.8 x, a whole deal within':58s}{hand / 0.8:7.1f}  = 1.25 x")
         return 0
     roots: list[Path | None] = list(args.root) if args.root else [None]
+    if args.compiled:
+        roots.append(_compiled_copy())
     best: list[dict[str, float]] = [{} for _ in roots]
     for _ in range(args.rounds):
         for k, root in enumerate(roots):
@@ -584,6 +633,8 @@ def main() -> int:
             for key, value in figures.items():
                 best[k][key] = max(value, best[k].get(key, 0.0))
     print(f"deals a CPU second, best of {args.rounds} rounds of about {args.seconds:g} s a figure")
+    for root in roots:
+        print(f"  {'this' if root is None else root}: {_referee_of(root)} referee")
     report(
         [("this" if root is None else str(root), b) for root, b in zip(roots, best, strict=True)]
     )

@@ -1515,7 +1515,9 @@ def _version(value: bool) -> None:
             found: str | None = version("ombre-workbench")
         except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
             found = None
-        typer.echo(_words("version", version=found))
+        from engine.referee import compiled
+
+        typer.echo(_words("version", version=found, compiled=compiled()))
         raise typer.Exit(EXIT_OK)
 
 

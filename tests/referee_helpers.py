@@ -6,9 +6,17 @@ from collections.abc import Sequence
 
 from engine import load_ruleset
 from engine.cards import ALL_CARDS, Card
-from engine.referee import Deal
+from engine.errors import NotationError
+from engine.referee import Deal, compiled
 from engine.rules.loader import default_registry
 from engine.rules.model import RuleSet, build_ruleset
+
+# What misuse with a value of the wrong type raises: NotationError, as documented; compiled
+# (``make fast``), mypyc checks the annotated types where Python calls in, and raises TypeError
+# first (tests/test_compiled.py).
+MISTYPED: type[Exception] | tuple[type[Exception], ...] = (
+    (NotationError, TypeError) if compiled() else NotationError
+)
 
 
 def fresh_ruleset(name: str) -> RuleSet:

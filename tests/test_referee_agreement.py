@@ -27,6 +27,7 @@ from engine.cards import ALL_CARDS, Card, Suit
 from engine.referee import Deal
 from engine.referee.settlement import TableState
 from engine.rules.loader import Registry
+from tests.referee_helpers import MISTYPED
 
 ALL_IDS = sorted({i for i, _, _ in Registry().files()})
 QUICK_DEALS = 2
@@ -198,8 +199,9 @@ def test_apply_succeeds_exactly_for_listed_actions_over_more_deals(ruleset_id: s
     ],
 )
 def test_malformed_actions_cannot_be_built(build: object) -> None:
-    """An Action is valid when built, or refused with NotationError (never IndexError later)."""
-    with pytest.raises(NotationError):
+    """An Action is valid when built, or refused with NotationError (never IndexError later;
+    one of the wrong types, compiled, with TypeError: ``MISTYPED``)."""
+    with pytest.raises(MISTYPED):
         build()  # type: ignore[operator]
 
 

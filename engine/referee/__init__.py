@@ -25,6 +25,9 @@ Past the referee nobody works a rule out again: the deal's answers are typed val
 Each rule that constrains a decision is a staged filter written once: the legal actions are
 what passes every stage, and anything else is refused by the first stage it fails, with a
 stable code and the rule behind it (:class:`engine.errors.IllegalActionError`).
+
+The same modules can run compiled (``make fast``: mypyc builds them in place from these
+sources, ``make fast-clean`` removes the build); :func:`compiled` says which is in use.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ __all__ = [
     "Trick",
     "TrickRules",
     "View",
+    "compiled",
     "evaluate_result",
     "match_result",
     "outcome_kind",
@@ -73,3 +77,10 @@ __all__ = [
     "seating",
     "trump_suits",
 ]
+
+
+def compiled() -> bool:
+    """Checks if the referee in use is the compiled one (``make fast``; ``tools/build_fast.py``)
+    rather than the pure-Python one: its classes are then mypyc's native classes, which list
+    their attributes in ``__mypyc_attrs__``."""
+    return hasattr(Deal, "__mypyc_attrs__")

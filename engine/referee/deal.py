@@ -167,6 +167,8 @@ class Deal(DealState):
     :param options: setup options the ruleset declares (e.g. ``{"removed-suit": "hearts"}``).
     :param table: what lies on the table from earlier deals (a party's pot and bêtes).
     :param machine_dealt: the cards were dealt by a machine (a server), not by a player's hand.
+    :param _copy_of: private: make this deal a copy of that one in its current state (what
+        :meth:`copy` does; every other argument but ``rules`` is then ignored).
     :raises NotationError: if the dealer is not a seat, the hands or talon do not fit the rules
         (wrong counts, unknown or repeated cards) or an option is unknown.
     """
@@ -185,7 +187,14 @@ class Deal(DealState):
         table: TableState | None = None,
         factor: int = 1,
         machine_dealt: bool = False,
+        _copy_of: Deal | None = None,
     ) -> None:
+        if _copy_of is not None:
+            # A copy is made by the constructor, not by ``object.__new__``, so that the compiled
+            # referee (``make fast``: mypyc, whose classes are made only through their
+            # ``__init__``) copies as the interpreted one does.
+            _copy_of.copy_state(self)
+            return
         if not isinstance(rules, RuleSet):
             raise NotationError(f"rules must be a RuleSet (engine.load_ruleset), not {rules!r}")
         setup = rules.setup(options)
@@ -230,9 +239,7 @@ class Deal(DealState):
 
     def copy(self) -> Deal:
         """Returns an independent copy of the deal in its current state (for look-ahead)."""
-        other = object.__new__(Deal)
-        self.copy_state(other)
-        return other
+        return Deal(self.rules, _copy_of=self)
 
     # Reading the state.
 

@@ -466,10 +466,15 @@ _SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 def _slots(cls: type) -> tuple[str, ...]:
-    """Every slot of a class and its bases (worked out once a class)."""
+    """Every slot of a class and its bases (worked out once a class). Compiled (``make fast``),
+    a class keeps no ``__slots__``: mypyc lists every attribute of it and its bases in
+    ``__mypyc_attrs__`` instead."""
     slots = _SLOTS.get(cls)
     if slots is None:
-        slots = _SLOTS[cls] = tuple(
-            name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())
+        native: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
+        slots = _SLOTS[cls] = (
+            tuple(native)
+            if native is not None
+            else tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
         )
     return slots

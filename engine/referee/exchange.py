@@ -42,7 +42,9 @@ _set = object.__setattr__
 
 def _discard(cards: tuple[Card, ...]) -> Action:
     """A ``discard`` of distinct cards of a hand, built without the checks of ``Action``."""
-    action = object.__new__(Action)
+    # ``Action.__new__``, not ``object.__new__``: the compiled Action (``make fast``) is made
+    # only by its own; interpreted the two are the same call.
+    action = Action.__new__(Action)
     _set(action, "verb", "discard")
     _set(action, "contract", None)
     _set(action, "suit", None)
