@@ -92,3 +92,9 @@ def test_the_layout() -> None:
         "    # won; balances [1, -1]",
         "actions: []",
     ]
+
+
+def test_a_word_ending_in_a_newline_is_quoted() -> None:
+    # A regex's ``$`` matches before a final newline: ``a\n`` once passed for a bare word and
+    # was written as a key YAML cannot read (found by the property above).
+    assert _read(document({"a\n": None, "b": "c\n"})) == {"a\n": None, "b": "c\n"}

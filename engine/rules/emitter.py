@@ -68,7 +68,7 @@ def scalar(value: object) -> str:
         finite, an object).
     """
     if isinstance(value, str):
-        if _PLAIN.match(value) and value not in _WORDS:
+        if _PLAIN.fullmatch(value) and value not in _WORDS:
             return value
         return quoted(value)
     if value is None or isinstance(value, bool | int):
