@@ -419,9 +419,9 @@ def parse_irregularities(
     """Reads the terminal's notation of the irregularities of the play, items separated by
     commas, each ``SEAT WORD [NUMBER]`` with the words of :data:`SCORED_LAWS`: ``0 turn-hand 2``
     (seat 0 turned up seat 2's hand), ``1 show 3`` (seat 1 showed his cards when his side had 3
-    tricks), ``1 out-of-turn``, ``3 made-known``; a seat also as ``seat 2``. Returns the ``irregularities`` of a ``score:``
-    mapping (checked by :func:`parse_entry`). ``seat_of`` reads a seat (the terminal's
-    :meth:`Evening.seat_of` reads a player's name too).
+    tricks), ``1 out-of-turn``, ``3 made-known``; a seat also as ``seat 2``. Returns the
+    ``irregularities`` of a ``score:`` mapping (checked by :func:`parse_entry`). ``seat_of``
+    reads a seat (the terminal's :meth:`Evening.seat_of` reads a player's name too).
 
     :raises NotationError: for an item that is not of that shape, naming it.
     """
