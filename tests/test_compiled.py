@@ -38,6 +38,7 @@ COMPILED_TESTS = (
     "tests/test_bots.py",
     "tests/test_search_bot.py",
     "tests/test_compiled.py",
+    "tests/test_bad_input.py",
 )
 
 

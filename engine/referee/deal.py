@@ -179,8 +179,10 @@ class Deal(DealState):
         self,
         rules: RuleSet,
         *,
-        dealer: int = 0,
-        seed: int | None = None,
+        # ``object``: the checked front door refuses a wrong type itself, with a NotationError,
+        # interpreted or compiled (mypyc would raise a TypeError at the call for an ``int``).
+        dealer: object = 0,
+        seed: object = None,
         hands: Sequence[Sequence[Card | str]] | None = None,
         talon: Sequence[Card | str] | None = None,
         options: Mapping[str, Any] | None = None,
@@ -414,7 +416,7 @@ class Deal(DealState):
 
     # Applying actions.
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: object, seat: int | None = None) -> None:
         """Applies one action of the player to move, after checking it.
 
         :param action: an :class:`Action`, its notation (``"play Kd"``, ``"Kd"``), or a record
@@ -533,7 +535,7 @@ class Deal(DealState):
         legal = set(self.legal_actions())
         return [a for a in named if a not in legal]
 
-    def _parse(self, action: Action | str, seat: int | None) -> tuple[Action, int | None]:
+    def _parse(self, action: object, seat: int | None) -> tuple[Action, int | None]:
         if isinstance(action, str):
             # A record line "SEAT VERB ...": the seat is a claim, checked below.
             claimed, action = parse_seated(action)
