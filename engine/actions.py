@@ -92,6 +92,11 @@ class Action:
     word: str | None = None
     """The fault a ``misdeal`` names (one of :data:`FAULTS`); None for every other verb."""
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickles as its constructor's arguments (compiled too, where a frozen class's fields
+        cannot be set again)."""
+        return (Action, (self.verb, self.contract, self.suit, self.cards, self.seat, self.word))
+
     def __post_init__(self) -> None:
         verb, contract, suit, cards = self.verb, self.contract, self.suit, self.cards
         if self.word is not None and (verb != "misdeal" or self.word not in FAULTS):

@@ -205,6 +205,11 @@ class Card:
         index = _SUIT_INDEX[self.suit] * RANKS_PER_SUIT + _RANK_INDEX[self.rank]
         object.__setattr__(self, "index", index)
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        """Pickles as its index: unpickled, it is the interned card itself (compiled too, where
+        a frozen class's fields cannot be set again)."""
+        return (card_at, (self.index,))
+
     @staticmethod
     def from_index(index: int) -> Card:
         """Returns the card with the given index (0 to ``PACK_SIZE - 1``)."""
@@ -252,6 +257,12 @@ class Card:
 ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 """The 52 cards of the French pack in index order (spades A K Q J T 9 ... 2, then clubs, hearts,
 diamonds): a look-up from index to card. A game's pack is its rule set's ``deck``, never this."""
+
+
+def card_at(index: int) -> Card:
+    """Returns the card of index ``index`` (0-51)."""
+    return ALL_CARDS[index]
+
 
 _CARD_LOOKUP: dict[str, Card] = {}
 for _c in ALL_CARDS:

@@ -31,13 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # What is compiled, relative to the checkout: the referee and what it stands on that is
 # pure computation (the cards and the actions). The rule model, the loader and everything
-# above the referee stay interpreted, and so do two modules of the package: its
+# above the referee stay interpreted, and so do three modules of the package: its
 # ``__init__.py`` (it only gathers the names; compiled, its ``__path__`` would name the shared
-# library's folder) and ``party.py`` (a party's standing, once a deal: its ``Standing`` is the
+# library's folder), ``party.py`` (a party's standing, once a deal: its ``Standing`` is the
 # base of the scoresheet's interpreted ``Evening``, and no interpreted class may inherit from
-# a compiled one).
+# a compiled one) and ``summary.py`` (a deal written down, once a deal: its ``DealSummary``
+# reads a suit or a card given as text, which a compiled class's typed fields refuse).
 PACKAGE = "engine/referee"
-INTERPRETED = ("__init__.py", "party.py")
+INTERPRETED = ("__init__.py", "party.py", "summary.py")
 MODULES = ("engine/cards.py", "engine/actions.py")
 
 # Where the C sources, the objects and mypy's cache go (relative to the checkout).
