@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from engine.actions import FAULTS, small_number
 from engine.cards import ALL_CARDS, Card, Suit
-from engine.enums import CodilleRemainder, Help, Renonce
+from engine.enums import CodilleRemainder, Help
 from engine.errors import IllegalActionError, NotationError, Problem, RecordError, RuleFileError
 from engine.referee.held import paid_cards
 from engine.referee.laws import SCORED_LAWS, Declared, DeclaredEffects
@@ -49,7 +49,7 @@ from engine.referee.settlement import (
     pays_alone,
     settle_outcome,
 )
-from engine.referee.summary import Checked, SummaryCheck, seat_name
+from engine.referee.summary import Checked, SummaryCheck, renonces_penalised, seat_name
 from engine.referee.summary import DealSummary as Entry
 from engine.rules.emitter import Comment, Flow, document
 from engine.rules.model import Contract, RuleSet
@@ -531,8 +531,9 @@ class Evening(Standing["ScoredDeal"]):
     @property
     def asks_renonces(self) -> bool:
         """Checks if an entry must say the renonces pointed out: the rules make each one a bête
-        (``play.renonce.action: penalised``), so the forms ask for ``renonces``."""
-        return self.rules.renonce is Renonce.PENALISED
+        (``play.renonce.action: penalised``), so the forms ask for ``renonces``: the referee's
+        :func:`~engine.referee.summary.renonces_penalised`."""
+        return renonces_penalised(self.rules)
 
     def _asked_of(self, contract: Contract | None) -> tuple[Contract, ...]:
         """The contract an entry is for, or (None: the web's one form, for any contract)

@@ -46,7 +46,14 @@ from engine.referee.settlement import FEE_DEMANDED, FEE_SURRENDERED, MISDEAL
 from engine.rules.emitter import Flow
 from engine.rules.model import NO_TRUMPS, Call, Contract, RuleSet
 
-__all__ = ["Checked", "DealSummary", "SummaryCheck", "seat_name", "summary_of"]
+__all__ = [
+    "Checked",
+    "DealSummary",
+    "SummaryCheck",
+    "renonces_penalised",
+    "seat_name",
+    "summary_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +184,12 @@ def seat_name(players: tuple[str, ...], seat: int) -> str:
     return f"seat {seat}"
 
 
+def renonces_penalised(rules: RuleSet) -> bool:
+    """Checks if the rules make each renonce pointed out a bête (``play.renonce.action:
+    penalised``): the one statement of whether a deal's summary says its renonces."""
+    return rules.renonce is Renonce.PENALISED
+
+
 def _refuse(code: str, message: str, rule: str = "") -> IllegalActionError:
     return IllegalActionError(code, message, action="score", rule=rule)
 
@@ -205,9 +218,9 @@ class SummaryCheck:
 
     @property
     def asks_renonces(self) -> bool:
-        """Checks if the rules make each renonce pointed out a bête (``play.renonce.action:
-        penalised``): a summary says them."""
-        return self.rules.renonce is Renonce.PENALISED
+        """Checks if the rules make each renonce pointed out a bête: a summary says them
+        (:func:`renonces_penalised`)."""
+        return renonces_penalised(self.rules)
 
     def name(self, seat: int) -> str:
         """Returns ``seat 2`` or ``seat 2 (Anne)``."""
